@@ -1,0 +1,261 @@
+"""The chat tables: the single description of the schema, its migrations and its queries.
+
+Shapes follow Zulip's models where clients can tell (ids, role codes, flag bits), and are simpler
+where they cannot. Timestamps are UTC seconds (floats where Zulip shows sub-second precision).
+Booleans are real booleans: PostgreSQL is strict about them.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData(
+    naming_convention={
+        "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+        "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+        "ck": "ck_%(table_name)s_%(constraint_name)s",
+    }
+)
+
+realm = sa.Table(
+    "realm",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("string_id", sa.String(40), nullable=False, unique=True),
+    sa.Column("name", sa.String(40), nullable=False),
+    sa.Column("description", sa.Text, nullable=False, server_default=""),
+    sa.Column("date_created", sa.Float, nullable=False),
+    sa.Column("deactivated", sa.Boolean, nullable=False, server_default=sa.false()),
+    # Message editing and moving (Zulip's defaults; see api-facts §6).
+    sa.Column("allow_message_editing", sa.Boolean, nullable=False, server_default=sa.true()),
+    sa.Column("message_content_edit_limit_seconds", sa.Integer, nullable=True, server_default="600"),
+    sa.Column("edit_topic_policy", sa.Integer, nullable=False, server_default="5"),
+    sa.Column(
+        "move_messages_within_stream_limit_seconds",
+        sa.Integer,
+        nullable=True,
+        server_default="604800",
+    ),
+    sa.Column("move_messages_between_streams_policy", sa.Integer, nullable=False, server_default="1"),
+    sa.Column(
+        "move_messages_between_streams_limit_seconds",
+        sa.Integer,
+        nullable=True,
+        server_default="604800",
+    ),
+    sa.Column("delete_own_message_policy", sa.Integer, nullable=False, server_default="5"),
+    sa.Column(
+        "message_content_delete_limit_seconds", sa.Integer, nullable=True, server_default="600"
+    ),
+    sa.Column("allow_edit_history", sa.Boolean, nullable=False, server_default=sa.true()),
+    sa.Column("mandatory_topics", sa.Boolean, nullable=False, server_default=sa.false()),
+    # Who may do what.
+    sa.Column("wildcard_mention_policy", sa.Integer, nullable=False, server_default="5"),
+    sa.Column("private_message_policy", sa.Integer, nullable=False, server_default="1"),
+    sa.Column("create_public_stream_policy", sa.Integer, nullable=False, server_default="1"),
+    sa.Column("create_private_stream_policy", sa.Integer, nullable=False, server_default="1"),
+    sa.Column("create_web_public_stream_policy", sa.Integer, nullable=False, server_default="7"),
+    sa.Column("invite_to_stream_policy", sa.Integer, nullable=False, server_default="1"),
+    sa.Column("user_group_edit_policy", sa.Integer, nullable=False, server_default="1"),
+    sa.Column("waiting_period_threshold", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("enable_spectator_access", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("message_retention_days", sa.Integer, nullable=True),
+    sa.Column("email_address_visibility", sa.Integer, nullable=False, server_default="1"),
+    sa.Column("default_language", sa.String(50), nullable=False, server_default="en"),
+)
+
+# Zulip's Recipient: what a message is addressed to (a user, a stream, or a group DM "huddle").
+RECIPIENT_PERSONAL = 1
+RECIPIENT_STREAM = 2
+RECIPIENT_HUDDLE = 3
+
+recipient = sa.Table(
+    "recipient",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("type", sa.SmallInteger, nullable=False),
+    sa.Column("type_id", sa.Integer, nullable=False),
+    sa.UniqueConstraint("type", "type_id"),
+)
+
+user = sa.Table(
+    "user_profile",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("realm_id", sa.ForeignKey("realm.id"), nullable=False),
+    sa.Column("email", sa.String(254), nullable=False),
+    sa.Column("delivery_email", sa.String(254), nullable=False),
+    sa.Column("full_name", sa.String(100), nullable=False),
+    sa.Column("password_hash", sa.Text, nullable=True),
+    sa.Column("api_key", sa.String(32), nullable=False, unique=True),
+    sa.Column("role", sa.SmallInteger, nullable=False, server_default="400"),
+    sa.Column("is_active", sa.Boolean, nullable=False, server_default=sa.true()),
+    sa.Column("is_billing_admin", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("is_bot", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("bot_type", sa.SmallInteger, nullable=True),
+    sa.Column("bot_owner_id", sa.ForeignKey("user_profile.id"), nullable=True),
+    sa.Column("timezone", sa.String(40), nullable=False, server_default=""),
+    # "G": gravatar (avatar_url may be null with client_gravatar), "U": uploaded.
+    sa.Column("avatar_source", sa.String(1), nullable=False, server_default="G"),
+    sa.Column("avatar_version", sa.Integer, nullable=False, server_default="1"),
+    sa.Column("date_joined", sa.Float, nullable=False),
+    sa.Column("recipient_id", sa.ForeignKey("recipient.id"), nullable=True),
+    sa.Column(
+        "enable_drafts_synchronization", sa.Boolean, nullable=False, server_default=sa.true()
+    ),
+)
+sa.Index("ix_user_profile_realm_email", user.c.realm_id, sa.func.lower(user.c.email), unique=True)
+sa.Index("ix_user_profile_bot_owner_id", user.c.bot_owner_id)
+
+custom_profile_field = sa.Table(
+    "custom_profile_field",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("realm_id", sa.ForeignKey("realm.id"), nullable=False),
+    sa.Column("name", sa.String(40), nullable=False),
+    sa.Column("hint", sa.String(80), nullable=False, server_default=""),
+    sa.Column("field_type", sa.SmallInteger, nullable=False),
+    sa.Column("field_data", sa.Text, nullable=False, server_default=""),
+    sa.Column("order", sa.Integer, nullable=False),
+    sa.Column("display_in_profile_summary", sa.Boolean, nullable=False, server_default=sa.false()),
+)
+
+custom_profile_field_value = sa.Table(
+    "custom_profile_field_value",
+    metadata,
+    sa.Column("user_id", sa.ForeignKey("user_profile.id"), primary_key=True),
+    sa.Column("field_id", sa.ForeignKey("custom_profile_field.id"), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+    sa.Column("rendered_value", sa.Text, nullable=True),
+)
+
+stream = sa.Table(
+    "stream",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("realm_id", sa.ForeignKey("realm.id"), nullable=False),
+    sa.Column("name", sa.String(60), nullable=False),
+    sa.Column("description", sa.String(1024), nullable=False, server_default=""),
+    sa.Column("rendered_description", sa.Text, nullable=False, server_default=""),
+    sa.Column("date_created", sa.Float, nullable=False),
+    sa.Column("deactivated", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("invite_only", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("is_web_public", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column(
+        "history_public_to_subscribers", sa.Boolean, nullable=False, server_default=sa.true()
+    ),
+    sa.Column("stream_post_policy", sa.SmallInteger, nullable=False, server_default="1"),
+    # NULL: the realm's setting; -1: forever.
+    sa.Column("message_retention_days", sa.Integer, nullable=True),
+    sa.Column("can_remove_subscribers_group_id", sa.Integer, nullable=False),
+    sa.Column("first_message_id", sa.Integer, nullable=True),
+    sa.Column("recipient_id", sa.ForeignKey("recipient.id"), nullable=True),
+)
+sa.Index("ix_stream_realm_name", stream.c.realm_id, sa.func.lower(stream.c.name), unique=True)
+
+subscription = sa.Table(
+    "subscription",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("user_id", sa.ForeignKey("user_profile.id"), nullable=False),
+    sa.Column("stream_id", sa.ForeignKey("stream.id"), nullable=False),
+    sa.Column("active", sa.Boolean, nullable=False, server_default=sa.true()),
+    sa.Column("color", sa.String(10), nullable=False, server_default="#c2c2c2"),
+    sa.Column("is_muted", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("pin_to_top", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("desktop_notifications", sa.Boolean, nullable=True),
+    sa.Column("audible_notifications", sa.Boolean, nullable=True),
+    sa.Column("push_notifications", sa.Boolean, nullable=True),
+    sa.Column("email_notifications", sa.Boolean, nullable=True),
+    sa.Column("wildcard_mentions_notify", sa.Boolean, nullable=True),
+    sa.UniqueConstraint("user_id", "stream_id"),
+)
+sa.Index("ix_subscription_stream_active", subscription.c.stream_id, subscription.c.active)
+
+# Group direct messages: one huddle per distinct set of participants.
+huddle = sa.Table(
+    "huddle",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("huddle_hash", sa.String(40), nullable=False, unique=True),
+    sa.Column("recipient_id", sa.ForeignKey("recipient.id"), nullable=True),
+)
+
+huddle_member = sa.Table(
+    "huddle_member",
+    metadata,
+    sa.Column("huddle_id", sa.ForeignKey("huddle.id"), primary_key=True),
+    sa.Column("user_id", sa.ForeignKey("user_profile.id"), primary_key=True),
+)
+
+message = sa.Table(
+    "message",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("realm_id", sa.ForeignKey("realm.id"), nullable=False),
+    sa.Column("sender_id", sa.ForeignKey("user_profile.id"), nullable=False),
+    sa.Column("recipient_id", sa.ForeignKey("recipient.id"), nullable=False),
+    # Denormalised from the recipient so that a topic narrow is one index range.
+    sa.Column("stream_id", sa.Integer, nullable=True),
+    sa.Column("topic", sa.String(60), nullable=False, server_default=""),
+    sa.Column("content", sa.Text, nullable=False),
+    sa.Column("rendered_content", sa.Text, nullable=True),
+    sa.Column("rendered_content_version", sa.Integer, nullable=True),
+    sa.Column("date_sent", sa.Float, nullable=False),
+    sa.Column("sending_client", sa.String(30), nullable=False, server_default="Internal"),
+    sa.Column("last_edit_time", sa.Float, nullable=True),
+    # JSON list of edits, newest first, as Zulip keeps it.
+    sa.Column("edit_history", sa.Text, nullable=True),
+    sa.Column("is_me_message", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("has_attachment", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("has_image", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("has_link", sa.Boolean, nullable=False, server_default=sa.false()),
+)
+sa.Index(
+    "ix_message_stream_topic_id",
+    message.c.stream_id,
+    sa.func.lower(message.c.topic),
+    message.c.id,
+)
+sa.Index("ix_message_recipient_id", message.c.recipient_id, message.c.id)
+sa.Index("ix_message_sender_id", message.c.sender_id, message.c.id)
+
+# One row per message a user received: personal flags as a bitfield (bit order in chat/flags.py).
+user_message = sa.Table(
+    "user_message",
+    metadata,
+    sa.Column("user_id", sa.Integer, primary_key=True),
+    sa.Column("message_id", sa.Integer, primary_key=True),
+    sa.Column("flags", sa.BigInteger, nullable=False, server_default="0"),
+    sqlite_with_rowid=False,
+)
+sa.Index("ix_user_message_message_id", user_message.c.message_id)
+
+user_group = sa.Table(
+    "user_group",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("realm_id", sa.ForeignKey("realm.id"), nullable=False),
+    sa.Column("name", sa.String(100), nullable=False),
+    sa.Column("description", sa.Text, nullable=False, server_default=""),
+    sa.Column("is_system_group", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("can_mention_group_id", sa.Integer, nullable=True),
+    sa.UniqueConstraint("realm_id", "name"),
+)
+
+user_group_member = sa.Table(
+    "user_group_member",
+    metadata,
+    sa.Column("user_group_id", sa.ForeignKey("user_group.id"), primary_key=True),
+    sa.Column("user_id", sa.ForeignKey("user_profile.id"), primary_key=True),
+)
+sa.Index("ix_user_group_member_user_id", user_group_member.c.user_id)
+
+user_group_subgroup = sa.Table(
+    "user_group_subgroup",
+    metadata,
+    sa.Column("supergroup_id", sa.ForeignKey("user_group.id"), primary_key=True),
+    sa.Column("subgroup_id", sa.ForeignKey("user_group.id"), primary_key=True),
+)

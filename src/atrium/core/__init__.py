@@ -1,0 +1,1 @@
+"""Service-agnostic infrastructure shared by chat and wiki; it imports neither."""

@@ -1,0 +1,414 @@
+"""Database access for both services: SQLite (embedded) and PostgreSQL (scale-out), one interface.
+
+SQLAlchemy Core describes the schema and builds queries, but it is not the executor: statements are
+compiled for the dialect in use and run on raw DB-API connections (stdlib `sqlite3`, `psycopg`),
+which measured several times faster than SQLAlchemy's engines on the hot paths.
+
+Domain code is written once, as plain synchronous functions taking a `Conn`:
+
+    def unread_count(conn: Conn, user_id: int) -> int: ...
+    count = await db.read(unread_count, user_id)
+
+- `db.write(fn, ...)` runs `fn` in one transaction. On SQLite every write goes through a single writer
+  thread (SQLite allows one writer; queueing beats lock contention), and writes that are queued together
+  share one commit, each inside its own SAVEPOINT so that one failing task never undoes another.
+  On PostgreSQL it runs in a worker thread on a pooled connection.
+- `db.read(fn, ...)` runs `fn` on a read connection in a worker thread (WAL readers never block the writer).
+
+Both services get their own `Database`: their own SQLite file, or their own PostgreSQL schema.
+"""
+
+from __future__ import annotations
+
+import abc
+import asyncio
+import contextlib
+import queue
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine.interfaces import Dialect
+from sqlalchemy.sql.elements import ClauseElement
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+Row = Mapping[str, Any]
+Params = Mapping[str, Any]
+Statement = ClauseElement | str
+
+SQLITE_DIALECT: Dialect = sqlite.dialect(paramstyle="named")  # type: ignore[no-untyped-call]
+POSTGRES_DIALECT: Dialect = postgresql.psycopg.dialect()  # type: ignore[no-untyped-call]
+
+
+class Prepared:
+    """A constant statement compiled at most once per dialect: the form for hot paths.
+
+    Use `sa.bindparam("name")` for the values supplied at execution time.
+    """
+
+    __slots__ = ("_compiled", "statement")
+
+    def __init__(self, statement: ClauseElement) -> None:
+        self.statement = statement
+        self._compiled: dict[str, tuple[str, dict[str, Any]]] = {}
+
+    def compiled(self, dialect: Dialect) -> tuple[str, dict[str, Any]]:
+        entry = self._compiled.get(dialect.name)
+        if entry is None:
+            entry = compile_statement(self.statement, dialect)
+            self._compiled[dialect.name] = entry
+        return entry
+
+
+def compile_statement(statement: ClauseElement, dialect: Dialect) -> tuple[str, dict[str, Any]]:
+    compiled = statement.compile(dialect=dialect, compile_kwargs={"render_postcompile": True})
+    return compiled.string, dict(compiled.params)
+
+
+def _dict_row_factory(cursor: sqlite3.Cursor, row: tuple[Any, ...]) -> dict[str, Any]:
+    return {col[0]: value for col, value in zip(cursor.description, row, strict=True)}
+
+
+class Conn:
+    """A raw connection with statement compilation; what domain functions receive."""
+
+    def __init__(self, raw: Any, dialect: Dialect) -> None:
+        self.raw = raw
+        self.dialect = dialect
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.dialect.name == "sqlite"
+
+    def _sql(self, statement: Statement | Prepared, params: Params | None) -> tuple[str, Any]:
+        if isinstance(statement, str):
+            return statement, dict(params or {})
+        if isinstance(statement, Prepared):
+            sql, defaults = statement.compiled(self.dialect)
+        else:
+            sql, defaults = compile_statement(statement, self.dialect)
+        if params:
+            defaults = {**defaults, **params}
+        return sql, defaults
+
+    def execute(self, statement: Statement | Prepared, params: Params | None = None) -> Any:
+        """Run a statement and return the DB-API cursor (for rowcount or lazy iteration)."""
+        sql, bound = self._sql(statement, params)
+        cursor = self.raw.cursor()
+        cursor.execute(sql, bound)
+        return cursor
+
+    def executemany(self, statement: Statement | Prepared, rows: Iterable[Params]) -> None:
+        rows = list(rows)
+        if not rows:
+            return
+        sql, _defaults = self._sql(statement, None)
+        cursor = self.raw.cursor()
+        cursor.executemany(sql, rows)
+
+    def all(self, statement: Statement | Prepared, params: Params | None = None) -> list[Row]:
+        rows: list[Row] = self.execute(statement, params).fetchall()
+        return rows
+
+    def one(self, statement: Statement | Prepared, params: Params | None = None) -> Row | None:
+        row: Row | None = self.execute(statement, params).fetchone()
+        return row
+
+    def scalar(self, statement: Statement | Prepared, params: Params | None = None) -> Any:
+        row = self.execute(statement, params).fetchone()
+        if row is None:
+            return None
+        return next(iter(row.values()))
+
+    def scalars(self, statement: Statement | Prepared, params: Params | None = None) -> list[Any]:
+        return [next(iter(row.values())) for row in self.execute(statement, params).fetchall()]
+
+
+class Database(abc.ABC):
+    """One service's database. Subclasses differ only in where connections come from."""
+
+    dialect: Dialect
+    url: str
+
+    @abc.abstractmethod
+    async def read(self, fn: Callable[..., T], *args: Any) -> T:
+        ...
+
+    @abc.abstractmethod
+    async def write(self, fn: Callable[..., T], *args: Any) -> T:
+        ...
+
+    @abc.abstractmethod
+    def read_sync(self, fn: Callable[..., T], *args: Any) -> T:
+        """For the CLI and migrations, outside any event loop."""
+        ...
+
+    @abc.abstractmethod
+    def write_sync(self, fn: Callable[..., T], *args: Any) -> T:
+        ...
+
+    @abc.abstractmethod
+    def close(self) -> None:
+        ...
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.dialect.name == "sqlite"
+
+
+# --- SQLite -------------------------------------------------------------------------------------
+
+
+def connect_sqlite(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
+    raw = sqlite3.connect(
+        str(path),
+        isolation_level=None,  # we issue BEGIN/COMMIT ourselves
+        check_same_thread=False,
+        timeout=30,
+        cached_statements=512,
+    )
+    raw.row_factory = _dict_row_factory
+    raw.execute("PRAGMA journal_mode=WAL")
+    raw.execute("PRAGMA synchronous=NORMAL")
+    raw.execute("PRAGMA foreign_keys=ON")
+    raw.execute("PRAGMA busy_timeout=30000")
+    raw.execute("PRAGMA cache_size=-65536")
+    raw.execute("PRAGMA temp_store=MEMORY")
+    if readonly:
+        raw.execute("PRAGMA query_only=ON")
+    return raw
+
+
+_STOP = object()
+
+
+class _WriteTask:
+    __slots__ = ("args", "fn", "future")
+
+    def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        self.fn = fn
+        self.args = args
+        self.future: Future[Any] = Future()
+
+
+class SQLiteDatabase(Database):
+    """Embedded mode: one writer thread fed by a queue, readers on a small thread pool."""
+
+    # How many queued writes may share one commit; bounds the latency of the first one.
+    MAX_GROUP = 64
+
+    def __init__(self, path: Path, readers: int = 3) -> None:
+        self.path = path
+        self.url = f"sqlite:///{path}"
+        self.dialect = SQLITE_DIALECT
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._writer_conn = Conn(connect_sqlite(path), self.dialect)
+        self._writer = threading.Thread(target=self._write_loop, name="sqlite-writer", daemon=True)
+        self._writer.start()
+        self._local = threading.local()
+        self._read_conns: list[sqlite3.Connection] = []
+        self._read_conns_lock = threading.Lock()
+        self._readers = ThreadPoolExecutor(max_workers=readers, thread_name_prefix="sqlite-reader")
+        self._closed = False
+
+    # Reads ---------------------------------------------------------------------------------
+
+    def _reader_conn(self) -> Conn:
+        conn: Conn | None = getattr(self._local, "conn", None)
+        if conn is None:
+            raw = connect_sqlite(self.path, readonly=True)
+            with self._read_conns_lock:
+                self._read_conns.append(raw)
+            conn = Conn(raw, self.dialect)
+            self._local.conn = conn
+        return conn
+
+    def _run_read(self, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
+        conn = self._reader_conn()
+        conn.raw.execute("BEGIN")
+        try:
+            return fn(conn, *args)
+        finally:
+            conn.raw.execute("COMMIT")
+
+    async def read(self, fn: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._readers, self._run_read, fn, args)
+
+    def read_sync(self, fn: Callable[..., T], *args: Any) -> T:
+        return self._run_read(fn, args)
+
+    # Writes --------------------------------------------------------------------------------
+
+    async def write(self, fn: Callable[..., T], *args: Any) -> T:
+        task = _WriteTask(fn, args)
+        self._queue.put(task)
+        result: T = await asyncio.wrap_future(task.future)
+        return result
+
+    def write_sync(self, fn: Callable[..., T], *args: Any) -> T:
+        task = _WriteTask(fn, args)
+        self._queue.put(task)
+        result: T = task.future.result()
+        return result
+
+    def _write_loop(self) -> None:
+        conn = self._writer_conn
+        while True:
+            first = self._queue.get()
+            if first is _STOP:
+                return
+            group = [first]
+            while len(group) < self.MAX_GROUP:
+                try:
+                    nxt = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is _STOP:
+                    self._queue.put(_STOP)
+                    break
+                group.append(nxt)
+            self._run_group(conn, group)
+
+    def _run_group(self, conn: Conn, group: list[_WriteTask]) -> None:
+        raw = conn.raw
+        outcomes: list[tuple[_WriteTask, bool, Any]] = []
+        try:
+            raw.execute("BEGIN IMMEDIATE")
+            for task in group:
+                if len(group) > 1:
+                    raw.execute("SAVEPOINT task")
+                try:
+                    value = task.fn(conn, *task.args)
+                except BaseException as exc:
+                    if len(group) > 1:
+                        raw.execute("ROLLBACK TO SAVEPOINT task")
+                        raw.execute("RELEASE SAVEPOINT task")
+                    else:
+                        raw.execute("ROLLBACK")
+                    outcomes.append((task, False, exc))
+                    continue
+                if len(group) > 1:
+                    raw.execute("RELEASE SAVEPOINT task")
+                outcomes.append((task, True, value))
+            if raw.in_transaction:
+                raw.execute("COMMIT")
+        except BaseException as exc:  # the commit itself failed: nothing in the group is durable
+            with contextlib.suppress(sqlite3.Error):
+                if raw.in_transaction:
+                    raw.execute("ROLLBACK")
+            for task in group:
+                if not task.future.done():
+                    task.future.set_exception(exc)
+            return
+        for task, ok, value in outcomes:
+            if ok:
+                task.future.set_result(value)
+            else:
+                task.future.set_exception(value)
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._queue.put(_STOP)
+        self._writer.join(timeout=10)
+        self._readers.shutdown(wait=True)
+        self._writer_conn.raw.close()
+        with self._read_conns_lock:
+            for raw in self._read_conns:
+                with contextlib.suppress(sqlite3.Error):
+                    raw.close()
+
+
+# --- PostgreSQL ---------------------------------------------------------------------------------
+
+
+def postgres_conninfo(url: str) -> str:
+    """psycopg wants `postgresql://`; accept SQLAlchemy's `postgresql+psycopg://` spelling too."""
+    for prefix in ("postgresql+psycopg://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql://" + url[len(prefix) :]
+    return url
+
+
+class PostgresDatabase(Database):
+    """Scale-out mode: a psycopg connection pool; each service lives in its own schema."""
+
+    def __init__(self, url: str, schema: str, min_size: int = 2, max_size: int = 16) -> None:
+        from psycopg.rows import dict_row
+        from psycopg_pool import ConnectionPool
+
+        self.url = url
+        self.schema = schema
+        self.dialect = POSTGRES_DIALECT
+
+        def configure(raw: Any) -> None:
+            raw.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+            raw.execute(f'SET search_path TO "{schema}"')
+            raw.commit()
+
+        self._pool = ConnectionPool(
+            postgres_conninfo(url),
+            min_size=min_size,
+            max_size=max_size,
+            kwargs={"row_factory": dict_row, "autocommit": False},
+            configure=configure,
+            open=True,
+        )
+        self._executor = ThreadPoolExecutor(max_workers=max_size, thread_name_prefix="pg")
+
+    @contextlib.contextmanager
+    def _connection(self) -> Iterator[Conn]:
+        with self._pool.connection() as raw:
+            yield Conn(raw, self.dialect)
+
+    def _run(self, fn: Callable[..., T], args: tuple[Any, ...], readonly: bool) -> T:
+        with self._connection() as conn:
+            try:
+                value = fn(conn, *args)
+            except BaseException:
+                conn.raw.rollback()
+                raise
+            conn.raw.commit()
+            return value
+
+    async def read(self, fn: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self._run, fn, args, True)
+
+    async def write(self, fn: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self._run, fn, args, False)
+
+    def read_sync(self, fn: Callable[..., T], *args: Any) -> T:
+        return self._run(fn, args, True)
+
+    def write_sync(self, fn: Callable[..., T], *args: Any) -> T:
+        return self._run(fn, args, False)
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True)
+        self._pool.close()
+
+
+def open_database(database_url: str | None, sqlite_path: Path, schema: str) -> Database:
+    """The embedded SQLite file unless a PostgreSQL URL is configured."""
+    if database_url and not database_url.startswith("sqlite"):
+        return PostgresDatabase(database_url, schema)
+    return SQLiteDatabase(sqlite_path)
+
+
+def sqlalchemy_url(database_url: str | None, sqlite_path: Path) -> str:
+    """The URL Alembic uses for migrations (it needs a SQLAlchemy engine)."""
+    if database_url and not database_url.startswith("sqlite"):
+        return "postgresql+psycopg://" + postgres_conninfo(database_url)[len("postgresql://") :]
+    return f"sqlite:///{sqlite_path}"

@@ -1,0 +1,16 @@
+"""What a service (chat, wiki) hands to the server: its routes and its start/stop hooks."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+
+from starlette.routing import BaseRoute
+
+
+@dataclass
+class Service:
+    name: str
+    routes: Sequence[BaseRoute]
+    startup: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+    shutdown: list[Callable[[], Awaitable[None]]] = field(default_factory=list)

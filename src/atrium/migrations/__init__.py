@@ -1,0 +1,1 @@
+"""Alembic migration histories, one folder per service."""

@@ -1,0 +1,88 @@
+"""One Settings object for the whole process, read from environment variables.
+
+Every knob a deployment may turn lives here, so that `atrium --help`, the README and the code agree
+on one list. Nothing else in the package reads `os.environ`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError as exc:
+        raise SystemExit(f"{name} must be an integer, got {raw!r}") from exc
+
+
+def _env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    return raw.strip().lower() in {"1", "true", "yes", "on"}
+
+
+@dataclass(frozen=True)
+class RateLimits:
+    """Zulip's default rules; `enabled=False` lifts them (benchmarks, trusted bots)."""
+
+    enabled: bool = True
+    api_requests: int = 200
+    api_window_seconds: int = 60
+    password_attempts: int = 5
+    password_window_seconds: int = 30 * 60
+
+
+@dataclass(frozen=True)
+class Settings:
+    data_dir: Path = field(default_factory=lambda: Path("atrium-data"))
+    # None means the embedded mode: one SQLite file per service inside data_dir.
+    database_url: str | None = None
+    redis_url: str | None = None
+    host: str = "127.0.0.1"
+    port: int = 8080
+    # The public base URL clients use; derived from host and port when not set.
+    external_url: str | None = None
+    rate_limits: RateLimits = field(default_factory=RateLimits)
+    web_public_streams_enabled: bool = True
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        return cls(
+            data_dir=Path(os.environ.get("ATRIUM_DATA_DIR") or "atrium-data"),
+            database_url=os.environ.get("ATRIUM_DATABASE_URL") or None,
+            redis_url=os.environ.get("ATRIUM_REDIS_URL") or None,
+            host=os.environ.get("ATRIUM_HOST") or "127.0.0.1",
+            port=_env_int("ATRIUM_PORT", 8080),
+            external_url=os.environ.get("ATRIUM_EXTERNAL_URL") or None,
+            rate_limits=RateLimits(
+                enabled=_env_bool("ATRIUM_RATE_LIMITS", True),
+                api_requests=_env_int("ATRIUM_RATE_LIMIT_API", 200),
+                password_attempts=_env_int("ATRIUM_RATE_LIMIT_PASSWORD", 5),
+            ),
+            web_public_streams_enabled=_env_bool("ATRIUM_WEB_PUBLIC_STREAMS_ENABLED", True),
+        )
+
+    def with_(self, **changes: object) -> Settings:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    @property
+    def base_url(self) -> str:
+        if self.external_url:
+            return self.external_url.rstrip("/")
+        return f"http://{self.host}:{self.port}"
+
+    def sqlite_path(self, service: str) -> Path:
+        return self.data_dir / f"{service}.sqlite3"
+
+    @property
+    def is_postgres(self) -> bool:
+        return bool(self.database_url) and self.database_url.startswith(  # type: ignore[union-attr]
+            ("postgresql://", "postgres://", "postgresql+psycopg://")
+        )
