@@ -11,7 +11,9 @@ from atrium.core.service import Service
 from atrium.settings import Settings
 
 
-def build_services(settings: Settings, services: tuple[str, ...] = ("chat", "wiki")) -> list[Service]:
+def build_services(
+    settings: Settings, services: tuple[str, ...] = ("chat", "wiki")
+) -> list[Service]:
     built: list[Service] = []
     if "chat" in services:
         from atrium.chat.app import create_service as create_chat

@@ -30,7 +30,9 @@ realm = sa.Table(
     sa.Column("deactivated", sa.Boolean, nullable=False, server_default=sa.false()),
     # Message editing and moving (Zulip's defaults; see api-facts §6).
     sa.Column("allow_message_editing", sa.Boolean, nullable=False, server_default=sa.true()),
-    sa.Column("message_content_edit_limit_seconds", sa.Integer, nullable=True, server_default="600"),
+    sa.Column(
+        "message_content_edit_limit_seconds", sa.Integer, nullable=True, server_default="600"
+    ),
     sa.Column("edit_topic_policy", sa.Integer, nullable=False, server_default="5"),
     sa.Column(
         "move_messages_within_stream_limit_seconds",
@@ -38,7 +40,9 @@ realm = sa.Table(
         nullable=True,
         server_default="604800",
     ),
-    sa.Column("move_messages_between_streams_policy", sa.Integer, nullable=False, server_default="1"),
+    sa.Column(
+        "move_messages_between_streams_policy", sa.Integer, nullable=False, server_default="1"
+    ),
     sa.Column(
         "move_messages_between_streams_limit_seconds",
         sa.Integer,

@@ -26,12 +26,11 @@ import contextlib
 import queue
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
-import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine.interfaces import Dialect
 from sqlalchemy.sql.elements import ClauseElement
@@ -43,7 +42,7 @@ Row = Mapping[str, Any]
 Params = Mapping[str, Any]
 Statement = ClauseElement | str
 
-SQLITE_DIALECT: Dialect = sqlite.dialect(paramstyle="named")  # type: ignore[no-untyped-call]
+SQLITE_DIALECT: Dialect = sqlite.dialect(paramstyle="named")
 POSTGRES_DIALECT: Dialect = postgresql.psycopg.dialect()  # type: ignore[no-untyped-call]
 
 
@@ -138,12 +137,10 @@ class Database(abc.ABC):
     url: str
 
     @abc.abstractmethod
-    async def read(self, fn: Callable[..., T], *args: Any) -> T:
-        ...
+    async def read(self, fn: Callable[..., T], *args: Any) -> T: ...
 
     @abc.abstractmethod
-    async def write(self, fn: Callable[..., T], *args: Any) -> T:
-        ...
+    async def write(self, fn: Callable[..., T], *args: Any) -> T: ...
 
     @abc.abstractmethod
     def read_sync(self, fn: Callable[..., T], *args: Any) -> T:
@@ -151,12 +148,10 @@ class Database(abc.ABC):
         ...
 
     @abc.abstractmethod
-    def write_sync(self, fn: Callable[..., T], *args: Any) -> T:
-        ...
+    def write_sync(self, fn: Callable[..., T], *args: Any) -> T: ...
 
     @abc.abstractmethod
-    def close(self) -> None:
-        ...
+    def close(self) -> None: ...
 
     @property
     def is_sqlite(self) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from starlette.routing import BaseRoute
 
@@ -14,3 +15,5 @@ class Service:
     routes: Sequence[BaseRoute]
     startup: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     shutdown: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+    # Objects tests and the CLI may reach (the chat runtime, the wiki database, ...).
+    state: dict[str, Any] = field(default_factory=dict)

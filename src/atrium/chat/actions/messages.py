@@ -1,0 +1,310 @@
+"""Sending messages: addressing, Zulip's content and topic rules, stream policy, delivery rows."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+
+from atrium.chat import flags, schema
+from atrium.chat.errors import ChatError, stream_does_not_exist, stream_id_does_not_exist
+from atrium.chat.models import (
+    STREAM_POST_ADMINS,
+    STREAM_POST_FULL_MEMBERS,
+    STREAM_POST_MODERATORS,
+    Realm,
+    User,
+)
+from atrium.chat.narrow import huddle_hash
+from atrium.chat.queries import streams as stream_queries
+from atrium.chat.queries.realm import load_realm
+from atrium.chat.rendering import render_message
+from atrium.core.db import Conn, Prepared
+
+MAX_MESSAGE_LENGTH = 10000
+MAX_TOPIC_LENGTH = 60
+NO_TOPIC = "(no topic)"
+TRUNCATED_CONTENT_SUFFIX = "\n[message truncated]"
+
+_INSERT_MESSAGE = Prepared(
+    sa.insert(schema.message)
+    .values(
+        realm_id=sa.bindparam("realm_id"),
+        sender_id=sa.bindparam("sender_id"),
+        recipient_id=sa.bindparam("recipient_id"),
+        stream_id=sa.bindparam("stream_id"),
+        topic=sa.bindparam("topic"),
+        content=sa.bindparam("content"),
+        rendered_content=sa.bindparam("rendered_content"),
+        rendered_content_version=1,
+        date_sent=sa.bindparam("date_sent"),
+        sending_client=sa.bindparam("sending_client"),
+        is_me_message=sa.bindparam("is_me_message"),
+        has_link=sa.bindparam("has_link"),
+        has_image=sa.bindparam("has_image"),
+        has_attachment=False,
+    )
+    .returning(schema.message.c.id)
+)
+_INSERT_USER_MESSAGE = Prepared(
+    sa.insert(schema.user_message).values(
+        user_id=sa.bindparam("user_id"),
+        message_id=sa.bindparam("message_id"),
+        flags=sa.bindparam("flags"),
+    )
+)
+_SET_FIRST_MESSAGE = Prepared(
+    sa.update(schema.stream)
+    .where(
+        schema.stream.c.id == sa.bindparam("stream_id"), schema.stream.c.first_message_id.is_(None)
+    )
+    .values(first_message_id=sa.bindparam("message_id"))
+)
+
+
+def truncate(text: str, max_length: int, suffix: str) -> str:
+    if len(text) <= max_length:
+        return text
+    return text[: max_length - len(suffix)] + suffix
+
+
+def normalize_content(content: str) -> str:
+    """Zulip's rules: trailing whitespace and leading newlines go; empty and NUL are refused."""
+    content = content.rstrip().lstrip("\n")
+    if not content:
+        raise ChatError("Message must not be empty")
+    if "\x00" in content:
+        raise ChatError("Message must not contain null bytes")
+    return truncate(content, MAX_MESSAGE_LENGTH, TRUNCATED_CONTENT_SUFFIX)
+
+
+def normalize_topic(topic: str | None, realm: Realm) -> str:
+    if topic is None:
+        raise ChatError("Missing topic")
+    topic = topic.strip()
+    if "\x00" in topic:
+        raise ChatError("Topic must not contain null bytes")
+    if any(ord(ch) < 32 for ch in topic):
+        topic = "".join(" " if ord(ch) < 32 else ch for ch in topic)
+    if not topic:
+        if realm.setting("mandatory_topics"):
+            raise ChatError("Topics are required in this organization")
+        return NO_TOPIC
+    return truncate(topic, MAX_TOPIC_LENGTH, "...")
+
+
+@dataclass(frozen=True)
+class Address:
+    """Where a message goes: a stream, or the set of DM participants (sender included)."""
+
+    stream: Any = None
+    dm_user_ids: tuple[int, ...] = ()
+
+
+def _stream_target(raw: Any) -> int | str:
+    """`to` for a stream message: a stream id, or a name (plain or JSON-encoded)."""
+    if isinstance(raw, list):
+        if len(raw) != 1:
+            raise ChatError("Invalid stream name")
+        raw = raw[0]
+    if isinstance(raw, bool):
+        raise ChatError("Invalid stream name")
+    if isinstance(raw, int):
+        return raw
+    return str(raw)
+
+
+def resolve_stream(conn: Conn, sender: User, realm: Realm, target: int | str) -> Any:
+    if isinstance(target, int):
+        stream = stream_queries.stream_by_id(conn, sender.realm_id, target)
+        if stream is None:
+            raise stream_id_does_not_exist(target)
+    else:
+        stream = stream_queries.stream_by_name(conn, sender.realm_id, target)
+        if stream is None:
+            raise stream_does_not_exist(target)
+    check_can_post(conn, sender, realm, stream)
+    return stream
+
+
+def check_can_post(conn: Conn, sender: User, realm: Realm, stream: Any) -> None:
+    subscribed = stream_queries.active_subscription(conn, sender.id, stream["id"]) is not None
+    if not subscribed and sender.is_bot and sender.bot_owner_id is not None:
+        # A bot may post where its owner is subscribed, as in Zulip.
+        subscribed = (
+            stream_queries.active_subscription(conn, sender.bot_owner_id, stream["id"]) is not None
+        )
+    if not subscribed and (stream["invite_only"] or sender.is_guest):
+        raise ChatError(f"Not authorized to send to stream '{stream['name']}'")
+    policy = stream["stream_post_policy"]
+    if policy == STREAM_POST_ADMINS and not sender.is_admin:
+        raise ChatError("Only organization administrators can send to this stream.")
+    if policy == STREAM_POST_MODERATORS and not sender.is_moderator:
+        raise ChatError("Only organization administrators and moderators can send to this stream.")
+    if policy == STREAM_POST_FULL_MEMBERS and not (
+        sender.is_moderator or sender.is_full_member(realm, time.time())
+    ):
+        raise ChatError("New members cannot send to this stream.")
+
+
+def resolve_dm_recipients(conn: Conn, sender: User, realm: Realm, raw: Any) -> tuple[int, ...]:
+    if isinstance(raw, str):
+        items: list[Any] = [e.strip() for e in raw.split(",") if e.strip()]
+    elif isinstance(raw, int) and not isinstance(raw, bool):
+        items = [raw]
+    elif isinstance(raw, list):
+        items = raw
+    else:
+        raise ChatError("Invalid user ID")
+    if not items:
+        raise ChatError("Message must have recipients")
+    kinds = {type(item) for item in items}
+    if kinds - {int, str} or bool in kinds:
+        raise ChatError("Recipient lists may contain emails or user IDs, but not both.")
+    if len(kinds) > 1:
+        raise ChatError("Recipient lists may contain emails or user IDs, but not both.")
+    U = schema.user.c
+    user_ids: list[int] = []
+    for item in items:
+        if isinstance(item, int):
+            row = conn.one(
+                sa.select(U.id, U.email, U.is_active, U.is_bot).where(
+                    U.id == item, U.realm_id == sender.realm_id
+                )
+            )
+            if row is None:
+                raise ChatError(f"Invalid user ID {item}")
+        else:
+            row = conn.one(
+                sa.select(U.id, U.email, U.is_active, U.is_bot).where(
+                    U.realm_id == sender.realm_id, sa.func.lower(U.email) == item.lower()
+                )
+            )
+            if row is None:
+                raise ChatError(f"Invalid email '{item}'")
+        if not row["is_active"]:
+            raise ChatError(f"'{row['email']}' is no longer using Zulip.")
+        user_ids.append(row["id"])
+    participants = tuple(sorted(set(user_ids) | {sender.id}))
+    if realm.setting("private_message_policy") == 2 and len(participants) > 1:
+        # Disabled DMs still allow writing to yourself and to bots.
+        others = [u for u in participants if u != sender.id]
+        bots = set(conn.scalars(sa.select(U.id).where(U.id.in_(others), U.is_bot.is_(True))))
+        if set(others) - bots:
+            raise ChatError("Direct messages are disabled in this organization.")
+    return participants
+
+
+def dm_recipient_id(conn: Conn, sender: User, participants: tuple[int, ...]) -> int:
+    """Zulip's addressing: a 1:1 DM goes to the other user's personal recipient, a group DM to a huddle."""
+    U = schema.user.c
+    if len(participants) <= 2:
+        other = next((u for u in participants if u != sender.id), sender.id)
+        return int(conn.scalar(sa.select(U.recipient_id).where(U.id == other)))
+    digest = huddle_hash(participants)
+    existing = conn.scalar(
+        sa.select(schema.huddle.c.recipient_id).where(schema.huddle.c.huddle_hash == digest)
+    )
+    if existing is not None:
+        return int(existing)
+    huddle_id = conn.scalar(
+        sa.insert(schema.huddle).values(huddle_hash=digest).returning(schema.huddle.c.id)
+    )
+    recipient_id = conn.scalar(
+        sa.insert(schema.recipient)
+        .values(type=schema.RECIPIENT_HUDDLE, type_id=huddle_id)
+        .returning(schema.recipient.c.id)
+    )
+    conn.execute(
+        sa.update(schema.huddle)
+        .where(schema.huddle.c.id == huddle_id)
+        .values(recipient_id=recipient_id)
+    )
+    conn.executemany(
+        sa.insert(schema.huddle_member).values(
+            huddle_id=sa.bindparam("huddle_id"), user_id=sa.bindparam("user_id")
+        ),
+        [{"huddle_id": huddle_id, "user_id": u} for u in participants],
+    )
+    return int(recipient_id)
+
+
+@dataclass(frozen=True)
+class SendRequest:
+    type: str
+    to: Any
+    content: str
+    topic: str | None
+    client: str
+
+
+def send_message(conn: Conn, sender: User, request: SendRequest) -> int:
+    """Validate, render and store one message with a delivery row per recipient; its id."""
+    if request.type not in {"stream", "direct", "private"}:
+        raise ChatError("Invalid message type")
+    realm = load_realm(conn, sender.realm_id)
+    now = time.time()
+    if request.type == "stream":
+        stream = resolve_stream(conn, sender, realm, _stream_target(request.to))
+        topic = normalize_topic(request.topic, realm)
+        content = normalize_content(request.content)
+        recipient_id = stream["recipient_id"]
+        receivers = stream_queries.subscriber_ids(conn, stream["id"])
+        rendered = render_message(conn, sender, content, stream["name"])
+        base_flags = 0
+        stream_id = stream["id"]
+    else:
+        participants = resolve_dm_recipients(conn, sender, realm, request.to)
+        content = normalize_content(request.content)
+        topic = ""
+        recipient_id = dm_recipient_id(conn, sender, participants)
+        receivers = list(participants)
+        rendered = render_message(conn, sender, content, None)
+        base_flags = flags.IS_PRIVATE
+        stream_id = None
+    message_id: int = conn.scalar(
+        _INSERT_MESSAGE,
+        {
+            "realm_id": sender.realm_id,
+            "sender_id": sender.id,
+            "recipient_id": recipient_id,
+            "stream_id": stream_id,
+            "topic": topic,
+            "content": content,
+            "rendered_content": rendered.html,
+            "date_sent": now,
+            "sending_client": request.client,
+            "is_me_message": rendered.is_me_message,
+            "has_link": "<a " in rendered.html,
+            "has_image": "<img " in rendered.html,
+        },
+    )
+    conn.executemany(
+        _INSERT_USER_MESSAGE,
+        [
+            {
+                "user_id": uid,
+                "message_id": message_id,
+                "flags": _flags_for(uid, sender, rendered, base_flags),
+            }
+            for uid in set(receivers) | {sender.id}
+        ],
+    )
+    if stream_id is not None:
+        conn.execute(_SET_FIRST_MESSAGE, {"stream_id": stream_id, "message_id": message_id})
+    return message_id
+
+
+def _flags_for(user_id: int, sender: User, rendered: Any, base: int) -> int:
+    bits = base
+    if user_id == sender.id:
+        bits |= flags.READ
+    if user_id in rendered.mentioned_user_ids:
+        bits |= flags.MENTIONED
+    if rendered.stream_wildcard:
+        bits |= flags.STREAM_WILDCARD_MENTIONED
+    if rendered.topic_wildcard:
+        bits |= flags.TOPIC_WILDCARD_MENTIONED
+    return bits

@@ -1,0 +1,108 @@
+"""Creating users and bots."""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+
+from atrium.chat import schema
+from atrium.chat.actions.realm import system_group_id
+from atrium.chat.errors import ChatError
+from atrium.chat.models import BOT_DEFAULT, SYSTEM_GROUPS
+from atrium.core.db import Conn
+from atrium.core.secrets import hash_password, new_api_key
+
+# Loose on purpose, like Django's validate_email for the cases clients send.
+EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+MAX_NAME_LENGTH = 100
+
+
+@dataclass(frozen=True)
+class NewUser:
+    email: str
+    full_name: str
+    password: str | None = None
+    role: int = 400
+    bot_owner_id: int | None = None
+    bot_type: int | None = None
+    timezone: str = ""
+
+
+def check_full_name(full_name: str) -> str:
+    full_name = full_name.strip()
+    if len(full_name) > MAX_NAME_LENGTH:
+        raise ChatError("Name too long!")
+    if len(full_name) < 2:
+        raise ChatError("Name too short!")
+    if any(ch in full_name for ch in '*`\\>"@') or any(ord(ch) < 32 for ch in full_name):
+        raise ChatError("Invalid characters in name!")
+    return full_name
+
+
+def email_in_use(conn: Conn, realm_id: int, email: str) -> bool:
+    return (
+        conn.scalar(
+            sa.select(schema.user.c.id).where(
+                schema.user.c.realm_id == realm_id,
+                sa.func.lower(schema.user.c.email) == email.lower(),
+            )
+        )
+        is not None
+    )
+
+
+def create_user(conn: Conn, realm_id: int, new: NewUser) -> int:
+    email = new.email.strip()
+    if not EMAIL_RE.match(email):
+        raise ChatError(f"Invalid email '{email}'")
+    if email_in_use(conn, realm_id, email):
+        raise ChatError(f"Email '{email}' already in use")
+    full_name = check_full_name(new.full_name)
+    is_bot = new.bot_owner_id is not None or new.bot_type is not None
+    user_id: int = conn.scalar(
+        sa.insert(schema.user)
+        .values(
+            realm_id=realm_id,
+            email=email,
+            delivery_email=email,
+            full_name=full_name,
+            password_hash=hash_password(new.password) if new.password else None,
+            api_key=new_api_key(),
+            role=new.role,
+            is_bot=is_bot,
+            bot_type=(new.bot_type or BOT_DEFAULT) if is_bot else None,
+            bot_owner_id=new.bot_owner_id,
+            timezone=new.timezone,
+            date_joined=time.time(),
+        )
+        .returning(schema.user.c.id)
+    )
+    recipient_id = conn.scalar(
+        sa.insert(schema.recipient)
+        .values(type=schema.RECIPIENT_PERSONAL, type_id=user_id)
+        .returning(schema.recipient.c.id)
+    )
+    conn.execute(
+        sa.update(schema.user).where(schema.user.c.id == user_id).values(recipient_id=recipient_id)
+    )
+    for group_name, _description, roles, _subgroups in SYSTEM_GROUPS:
+        if new.role in roles:
+            conn.execute(
+                sa.insert(schema.user_group_member).values(
+                    user_group_id=system_group_id(conn, realm_id, group_name), user_id=user_id
+                )
+            )
+    return user_id
+
+
+def user_id_by_email(conn: Conn, realm_id: int, email: str) -> int | None:
+    user_id = conn.scalar(
+        sa.select(schema.user.c.id).where(
+            schema.user.c.realm_id == realm_id,
+            sa.func.lower(schema.user.c.email) == email.strip().lower(),
+        )
+    )
+    return None if user_id is None else int(user_id)

@@ -1,0 +1,54 @@
+"""The chat service: its route table (one line per endpoint) and its start-up."""
+
+from __future__ import annotations
+
+from starlette.routing import BaseRoute, Route
+
+from atrium.chat.http import API_PREFIX, not_found, rest
+from atrium.chat.runtime import ChatRuntime
+from atrium.chat.views import messages, server, streams, users
+from atrium.core import migrations
+from atrium.core.db import open_database
+from atrium.core.ratelimit import rate_limiter
+from atrium.core.service import Service
+from atrium.settings import Settings
+
+
+def routes(rt: ChatRuntime) -> list[BaseRoute]:
+    return [
+        rest(rt, "/server_settings", GET=server.server_settings),
+        rest(rt, "/fetch_api_key", POST=server.fetch_api_key),
+        rest(rt, "/messages", GET=messages.get_messages, POST=messages.send),
+        rest(rt, "/messages/{message_id:int}", GET=messages.get_message),
+        rest(rt, "/users", GET=users.get_users, POST=users.create),
+        rest(rt, "/users/me", GET=users.get_me),
+        rest(
+            rt,
+            "/users/me/subscriptions",
+            GET=streams.get_subscriptions,
+            POST=streams.add_subscriptions,
+        ),
+        rest(rt, "/users/{user}", GET=users.get_user),
+        rest(rt, "/streams", GET=streams.get_streams),
+        Route(
+            API_PREFIX + "/{path:path}",
+            not_found,
+            methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+        ),
+    ]
+
+
+def create_service(settings: Settings) -> Service:
+    db = open_database(settings.database_url, settings.sqlite_path("chat"), "chat")
+    runtime = ChatRuntime(settings=settings, db=db, limiter=rate_limiter(settings.redis_url))
+
+    async def startup() -> None:
+        migrations.upgrade("chat", settings.database_url, settings.sqlite_path("chat"))
+
+    async def shutdown() -> None:
+        await runtime.limiter.close()
+        db.close()
+
+    service = Service("chat", routes(runtime), [startup], [shutdown])
+    service.state["runtime"] = runtime
+    return service

@@ -1,0 +1,167 @@
+"""The HTTP plumbing every chat view shares, so that views stay thin.
+
+A view is `async def view(req: ApiRequest, args: dict) -> dict`: it receives the acting user and
+its declared, validated parameters, and returns the data fields of a success response. This module
+does the rest, in one place for every endpoint: authentication, rate limiting, reading parameters
+from query string and form body, Zulip's envelope, `ignored_parameters_unsupported`, and turning
+any `ChatError` into Zulip's error response. `rest()` builds one route that dispatches by method
+and answers a wrong method with Zulip's 405.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from atrium.chat.auth import authenticate
+from atrium.chat.errors import ChatError
+from atrium.chat.models import User
+from atrium.chat.params import Endpoint, parse_form
+from atrium.chat.runtime import ChatRuntime
+from atrium.core.ratelimit import Verdict
+from atrium.core.responses import JSONResponse
+
+log = logging.getLogger(__name__)
+
+API_PREFIX = "/api/v1"
+
+
+@dataclass
+class ApiRequest:
+    runtime: ChatRuntime
+    http: Request
+    user: User | None
+
+    @property
+    def me(self) -> User:
+        """The authenticated user (views declared with auth=True always have one)."""
+        assert self.user is not None
+        return self.user
+
+    @property
+    def client_name(self) -> str:
+        """Zulip's `client` field: the User-Agent's product name."""
+        agent = self.http.headers.get("user-agent", "")
+        name = agent.split("/", 1)[0].strip() or "API"
+        return name[:30]
+
+
+View = Callable[[ApiRequest, dict[str, Any]], Awaitable[dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class ViewSpec:
+    view: View
+    endpoint: Endpoint
+    auth: bool = True
+    rate_limited: bool = True
+
+
+def api(
+    endpoint: Endpoint, *, auth: bool = True, rate_limited: bool = True
+) -> Callable[[View], ViewSpec]:
+    def wrap(view: View) -> ViewSpec:
+        return ViewSpec(view, endpoint, auth, rate_limited)
+
+    return wrap
+
+
+def error_response(error: ChatError, headers: dict[str, str] | None = None) -> Response:
+    return JSONResponse(
+        error.body(), status_code=error.status, headers={**(headers or {}), **error.headers}
+    )
+
+
+async def request_values(request: Request) -> dict[str, str]:
+    """Query string and form body alike, for every method (Zulip reads PATCH/DELETE bodies too)."""
+    values: dict[str, str] = dict(request.query_params)
+    if request.method in {"POST", "PATCH", "PUT", "DELETE"}:
+        content_type = request.headers.get("content-type", "")
+        if content_type.startswith("multipart/form-data"):
+            form = await request.form()
+            for key, value in form.multi_items():
+                if isinstance(value, str):
+                    values[key] = value
+        else:
+            body = await request.body()
+            if body:
+                values.update(parse_form(body))
+    return values
+
+
+async def check_rate_limit(
+    runtime: ChatRuntime, key: str, limit: int, window: int
+) -> Verdict | None:
+    if not runtime.settings.rate_limits.enabled:
+        return None
+    verdict = await runtime.limiter.hit(key, limit, window)
+    if not verdict.allowed:
+        retry = verdict.retry_after
+        raise ChatError(
+            "API usage exceeded rate limit",
+            "RATE_LIMIT_HIT",
+            429,
+            headers={**verdict.headers(), "Retry-After": str(max(1, round(retry)))},
+            **{"retry-after": retry},
+        )
+    return verdict
+
+
+async def run_view(runtime: ChatRuntime, spec: ViewSpec, request: Request) -> Response:
+    headers: dict[str, str] = {}
+    try:
+        user = None
+        if spec.auth:
+            user = await authenticate(runtime, request.headers.get("authorization"))
+            if spec.rate_limited:
+                limits = runtime.settings.rate_limits
+                verdict = await check_rate_limit(
+                    runtime, f"api:user:{user.id}", limits.api_requests, limits.api_window_seconds
+                )
+                if verdict is not None:
+                    headers = verdict.headers()
+        values = await request_values(request)
+        args, ignored = spec.endpoint.parse(values, request.path_params)
+        data = await spec.view(ApiRequest(runtime, request, user), args)
+    except ChatError as error:
+        return error_response(error, headers)
+    except Exception:
+        # A bug, not bad input: log it, and still answer in Zulip's envelope.
+        log.exception("unhandled error in %s %s", request.method, request.url.path)
+        return error_response(ChatError("Internal server error", status=500), headers)
+    body: dict[str, Any] = {"result": "success", "msg": "", **data}
+    if ignored:
+        body["ignored_parameters_unsupported"] = ignored
+    return JSONResponse(body, headers=headers)
+
+
+def rest(runtime: ChatRuntime, path: str, **by_method: ViewSpec) -> Route:
+    """One route under /api/v1 whose views are chosen by HTTP method, as Zulip's rest_dispatch."""
+    allowed = sorted(by_method)
+
+    async def dispatch(request: Request) -> Response:
+        spec = by_method.get(request.method)
+        if spec is None and request.method == "HEAD":
+            spec = by_method.get("GET")
+        if spec is None:
+            return JSONResponse(
+                {"result": "error", "msg": "Method Not Allowed", "allowed_methods": allowed},
+                status_code=405,
+                headers={"Allow": ", ".join(allowed)},
+            )
+        return await run_view(runtime, spec, request)
+
+    methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+    return Route(API_PREFIX + path, dispatch, methods=methods)
+
+
+async def not_found(request: Request) -> Response:
+    return JSONResponse(
+        {"result": "error", "msg": "Not Found", "code": "BAD_REQUEST"}, status_code=404
+    )

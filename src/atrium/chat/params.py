@@ -1,0 +1,155 @@
+"""Zulip's request-parameter rules, declared once per endpoint.
+
+Every parameter arrives as a string (query string or form body, for every method). Strings are
+taken as they are; every other type is JSON-encoded inside the field (`num_before=5`,
+`to=[1,2]`, `include_subscribers=true`) and validated with a cached pydantic adapter. Errors use
+Zulip's wording: `Missing 'x' argument` (REQUEST_VARIABLE_MISSING), `x is not valid JSON`,
+`x is not an integer`, `x[0] is not a string`, `Can't decide between 'a' and 'b' arguments`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import orjson
+import pydantic
+
+from atrium.chat.errors import ChatError, missing_argument
+
+
+class _Required:
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+REQUIRED: Any = _Required()
+
+# pydantic error type -> the noun Zulip puts after "is not".
+_TYPE_NOUNS = {
+    "int_type": "an integer",
+    "int_parsing": "an integer",
+    "int_from_float": "an integer",
+    "bool_type": "a boolean",
+    "bool_parsing": "a boolean",
+    "string_type": "a string",
+    "list_type": "a list",
+    "dict_type": "a dict",
+    "float_type": "a float",
+    "model_type": "a dict",
+}
+
+
+def _location(name: str, loc: Iterable[int | str]) -> str:
+    out = name
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part in {"int", "str", "bool", "list[int]", "list[str]"} or "[" in part:
+            # pydantic names union members in the location; Zulip does not.
+            continue
+        else:
+            out += f"[{part!r}]"
+    return out
+
+
+def describe_validation_error(name: str, exc: pydantic.ValidationError) -> str:
+    err = exc.errors()[0]
+    where = _location(name, err["loc"])
+    noun = _TYPE_NOUNS.get(err["type"])
+    if noun:
+        return f"{where} is not {noun}"
+    if err["type"] == "literal_error":
+        return f"Invalid {where}"
+    if err["type"] == "missing":
+        return f"{where} field is missing: {err['msg']}"
+    if err["type"] == "extra_forbidden":
+        return f"{where} is not allowed"
+    return f"Invalid {where}"
+
+
+@dataclass(frozen=True)
+class Param:
+    """One request parameter.
+
+    `type` is `str` for raw strings, anything else is JSON-decoded then validated.
+    `converter`, when given, replaces both steps: it receives the raw string.
+    """
+
+    name: str
+    type: Any = str
+    default: Any = None
+    aliases: tuple[str, ...] = ()
+    converter: Callable[[str, str], Any] | None = None
+    path: bool = False
+
+    @property
+    def required(self) -> bool:
+        return self.default is REQUIRED
+
+    @cached_property
+    def adapter(self) -> pydantic.TypeAdapter[Any]:
+        return pydantic.TypeAdapter(self.type)
+
+    def convert(self, raw: str, given_as: str) -> Any:
+        if self.converter is not None:
+            return self.converter(given_as, raw)
+        if self.type is str:
+            return raw
+        try:
+            value = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            raise ChatError(f"{given_as} is not valid JSON") from None
+        try:
+            return self.adapter.validate_python(value, strict=True)
+        except pydantic.ValidationError as exc:
+            raise ChatError(describe_validation_error(given_as, exc)) from None
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """The declared parameters of one endpoint (for one HTTP method)."""
+
+    params: tuple[Param, ...] = ()
+    known: frozenset[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        names = set()
+        for p in self.params:
+            names.add(p.name)
+            names.update(p.aliases)
+        object.__setattr__(self, "known", frozenset(names))
+
+    def parse(
+        self, values: Mapping[str, str], path_values: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], list[str]]:
+        """Declared parameters by name, and the names of the parameters nobody asked for."""
+        out: dict[str, Any] = {}
+        for p in self.params:
+            if p.path:
+                out[p.name] = path_values[p.name]
+                continue
+            given = [n for n in (p.name, *p.aliases) if n in values]
+            if len(given) > 1:
+                raise ChatError(f"Can't decide between '{given[0]}' and '{given[1]}' arguments")
+            if not given:
+                if p.required:
+                    raise missing_argument(p.name)
+                out[p.name] = p.default
+                continue
+            out[p.name] = p.convert(values[given[0]], given[0])
+        ignored = [name for name in values if name not in self.known]
+        return out, ignored
+
+
+def parse_form(body: bytes) -> list[tuple[str, str]]:
+    """application/x-www-form-urlencoded, decoded as Django does (UTF-8, '+' as space)."""
+    from urllib.parse import parse_qsl
+
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ChatError("Malformed request body: not UTF-8") from None
+    return parse_qsl(text, keep_blank_values=True)

@@ -1,0 +1,281 @@
+"""Reading messages: GET /messages (anchors, windows, found_*), GET /messages/{id}, message objects."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+import sqlalchemy as sa
+
+from atrium.chat import flags, schema
+from atrium.chat.errors import ChatError
+from atrium.chat.models import User
+from atrium.chat.narrow import CompiledNarrow, Term, compile_narrow
+from atrium.chat.queries import streams as stream_queries
+from atrium.chat.queries.users import avatar_url
+from atrium.core.db import Conn
+
+M = schema.message.c
+UM = schema.user_message.c
+U = schema.user.c
+
+LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000
+MAX_MESSAGES_PER_FETCH = 5000
+
+
+def parse_anchor(raw: str | None, use_first_unread_anchor: bool) -> int | str:
+    if raw is None:
+        if use_first_unread_anchor:
+            return "first_unread"
+        raise ChatError("Missing 'anchor' argument.")
+    if raw in {"newest", "oldest", "first_unread"}:
+        return raw
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ChatError("Invalid anchor") from None
+    return max(0, min(value, LARGER_THAN_MAX_MESSAGE_ID))
+
+
+@dataclass
+class Window:
+    anchor: int
+    found_anchor: bool
+    found_oldest: bool
+    found_newest: bool
+    history_limited: bool
+    messages: list[dict[str, Any]]
+
+
+def _base_query(narrow: CompiledNarrow, user: User) -> sa.Select[Any]:
+    columns = [*schema.message.c, UM.flags.label("user_flags")]
+    if narrow.history_stream_id is not None:
+        join = schema.message.outerjoin(
+            schema.user_message, sa.and_(UM.message_id == M.id, UM.user_id == user.id)
+        )
+        return sa.select(*columns).select_from(join).where(narrow.condition)
+    join = schema.user_message.join(schema.message, M.id == UM.message_id)
+    return sa.select(*columns).select_from(join).where(UM.user_id == user.id, narrow.condition)
+
+
+def _id_column(narrow: CompiledNarrow) -> Any:
+    # Ordering on the driving table's column lets the index do the work.
+    return M.id if narrow.history_stream_id is not None else UM.message_id
+
+
+def first_unread_id(conn: Conn, user: User, narrow: CompiledNarrow) -> int:
+    muted_streams = sa.select(schema.subscription.c.stream_id).where(
+        schema.subscription.c.user_id == user.id, schema.subscription.c.is_muted.is_(True)
+    )
+    query = (
+        sa.select(UM.message_id)
+        .select_from(schema.user_message.join(schema.message, M.id == UM.message_id))
+        .where(
+            UM.user_id == user.id,
+            UM.flags.op("&")(flags.READ) == 0,
+            narrow.condition,
+            sa.or_(M.stream_id.is_(None), M.stream_id.not_in(muted_streams)),
+        )
+        .order_by(UM.message_id)
+        .limit(1)
+    )
+    found = conn.scalar(query)
+    return LARGER_THAN_MAX_MESSAGE_ID if found is None else int(found)
+
+
+def fetch_window(
+    conn: Conn,
+    user: User,
+    terms: Sequence[Term],
+    anchor: int | str,
+    num_before: int,
+    num_after: int,
+    include_anchor: bool,
+    *,
+    apply_markdown: bool,
+    client_gravatar: bool,
+) -> Window:
+    if num_before + num_after > MAX_MESSAGES_PER_FETCH:
+        raise ChatError(f"Too many messages requested (maximum {MAX_MESSAGES_PER_FETCH}).")
+    narrow = compile_narrow(conn, user, terms)
+    near = next((t for t in terms if t.operator == "near" and not t.negated), None)
+    if near is not None:
+        try:
+            anchor = int(near.operand)
+        except (TypeError, ValueError):
+            raise ChatError("Invalid anchor") from None
+    if anchor == "newest":
+        anchor_id = LARGER_THAN_MAX_MESSAGE_ID
+    elif anchor == "oldest":
+        anchor_id = 0
+    elif anchor == "first_unread":
+        anchor_id = first_unread_id(conn, user, narrow)
+    else:
+        anchor_id = int(anchor)
+    anchored_to_left = anchor_id == 0
+    anchored_to_right = anchor_id >= LARGER_THAN_MAX_MESSAGE_ID
+    if anchored_to_right:
+        num_after = 0
+
+    base = _base_query(narrow, user)
+    id_col = _id_column(narrow)
+    before: list[Any] = []
+    after: list[Any] = []
+    at_anchor: list[Any] = []
+    if num_before > 0 and not anchored_to_left:
+        before = conn.all(base.where(id_col < anchor_id).order_by(id_col.desc()).limit(num_before))
+        before.reverse()
+    if include_anchor and not anchored_to_right and not anchored_to_left:
+        at_anchor = conn.all(base.where(id_col == anchor_id))
+    if num_after > 0:
+        after = conn.all(base.where(id_col > anchor_id).order_by(id_col).limit(num_after))
+    rows = before + at_anchor + after
+    return Window(
+        anchor=anchor_id,
+        found_anchor=bool(at_anchor),
+        found_oldest=anchored_to_left or len(before) < num_before,
+        found_newest=anchored_to_right or len(after) < num_after,
+        history_limited=False,
+        messages=message_dicts(
+            conn, user, rows, apply_markdown=apply_markdown, client_gravatar=client_gravatar
+        ),
+    )
+
+
+class _Recipients:
+    """What `display_recipient` shows for each recipient of a batch of messages.
+
+    A stream shows its name; a DM shows its participants (`{id, email, full_name,
+    is_mirror_dummy}`), which for a 1:1 DM are the sender and the personal recipient.
+    """
+
+    def __init__(self, conn: Conn, rows: Sequence[Any]) -> None:
+        self.stream_names = stream_queries.stream_names_by_id(
+            conn, [r["stream_id"] for r in rows if r["stream_id"] is not None]
+        )
+        dm_recipients = list({r["recipient_id"] for r in rows if r["stream_id"] is None})
+        self.personal: dict[int, int] = {}
+        self.huddles: dict[int, list[int]] = {}
+        self.users: dict[int, Any] = {}
+        if not dm_recipients:
+            return
+        for r in conn.all(
+            sa.select(schema.recipient).where(schema.recipient.c.id.in_(dm_recipients))
+        ):
+            if r["type"] == schema.RECIPIENT_PERSONAL:
+                self.personal[r["id"]] = r["type_id"]
+        huddle_recipients = [rid for rid in dm_recipients if rid not in self.personal]
+        if huddle_recipients:
+            for r in conn.all(
+                sa.select(schema.huddle.c.recipient_id, schema.huddle_member.c.user_id)
+                .join(schema.huddle_member, schema.huddle_member.c.huddle_id == schema.huddle.c.id)
+                .where(schema.huddle.c.recipient_id.in_(huddle_recipients))
+            ):
+                self.huddles.setdefault(r["recipient_id"], []).append(r["user_id"])
+        needed = set(self.personal.values()) | {u for ids in self.huddles.values() for u in ids}
+        needed |= {r["sender_id"] for r in rows if r["stream_id"] is None}
+        self.users = {
+            r["id"]: r
+            for r in conn.all(sa.select(U.id, U.email, U.full_name).where(U.id.in_(list(needed))))
+        }
+
+    def _entry(self, user_id: int) -> dict[str, Any]:
+        u = self.users[user_id]
+        return {
+            "id": user_id,
+            "email": u["email"],
+            "full_name": u["full_name"],
+            "is_mirror_dummy": False,
+        }
+
+    def display(self, row: Any) -> Any:
+        if row["stream_id"] is not None:
+            return self.stream_names.get(row["stream_id"], "")
+        rid = row["recipient_id"]
+        if rid in self.personal:
+            ids = {self.personal[rid], row["sender_id"]}
+        else:
+            ids = set(self.huddles.get(rid, []))
+        return [self._entry(u) for u in sorted(ids)]
+
+
+def message_dicts(
+    conn: Conn,
+    user: User,
+    rows: Iterable[Any],
+    *,
+    apply_markdown: bool,
+    client_gravatar: bool,
+) -> list[dict[str, Any]]:
+    rows = list(rows)
+    if not rows:
+        return []
+    sender_ids = {row["sender_id"] for row in rows}
+    senders = {
+        r["id"]: r for r in conn.all(sa.select(schema.user).where(U.id.in_(list(sender_ids))))
+    }
+    realm_str = conn.scalar(
+        sa.select(schema.realm.c.string_id).where(schema.realm.c.id == user.realm_id)
+    )
+    recipients = _Recipients(conn, rows)
+    out = []
+    for row in rows:
+        sender = senders[row["sender_id"]]
+        bits = row["user_flags"]
+        flag_names = flags.flags_list(bits) if bits is not None else ["read", "historical"]
+        kind = "stream" if row["stream_id"] is not None else "private"
+        message: dict[str, Any] = {
+            "id": row["id"],
+            "sender_id": row["sender_id"],
+            "content": row["rendered_content"] if apply_markdown else row["content"],
+            "recipient_id": row["recipient_id"],
+            "timestamp": int(row["date_sent"]),
+            "client": row["sending_client"],
+            "subject": row["topic"] if kind == "stream" else "",
+            "topic_links": [],
+            "is_me_message": bool(row["is_me_message"]),
+            "reactions": [],
+            "submessages": [],
+            "flags": flag_names,
+            "sender_full_name": sender["full_name"],
+            "sender_email": sender["email"],
+            "sender_realm_str": realm_str,
+            "display_recipient": recipients.display(row),
+            "type": kind,
+            "avatar_url": avatar_url(sender, client_gravatar),
+            "content_type": "text/html" if apply_markdown else "text/x-markdown",
+        }
+        if kind == "stream":
+            message["stream_id"] = row["stream_id"]
+        if row["last_edit_time"] is not None:
+            message["last_edit_timestamp"] = int(row["last_edit_time"])
+        if row["edit_history"]:
+            message["edit_history"] = orjson.loads(row["edit_history"])
+        out.append(message)
+    return out
+
+
+def readable_message(conn: Conn, user: User, message_id: int) -> Any:
+    """The message with the user's flags, if the user may read it; otherwise None."""
+    row = conn.one(
+        sa.select(*schema.message.c, UM.flags.label("user_flags"))
+        .select_from(
+            schema.message.outerjoin(
+                schema.user_message, sa.and_(UM.message_id == M.id, UM.user_id == user.id)
+            )
+        )
+        .where(M.id == message_id, M.realm_id == user.realm_id)
+    )
+    if row is None:
+        return None
+    if row["user_flags"] is not None:
+        return row
+    if row["stream_id"] is None:
+        return None
+    stream = stream_queries.stream_by_id(conn, user.realm_id, row["stream_id"])
+    if stream is None or not stream["history_public_to_subscribers"]:
+        return None
+    subscribed = stream_queries.active_subscription(conn, user.id, stream["id"]) is not None
+    return row if stream_queries.can_read_stream(user, stream, subscribed) else None

@@ -1,0 +1,226 @@
+"""Reading streams and subscriptions, and who may see what.
+
+The access rules live here and only here: a private stream's existence, name and messages are
+visible to its subscribers (and its metadata to administrators); guests see only streams they are
+subscribed to, plus web-public ones.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+import sqlalchemy as sa
+
+from atrium.chat import schema
+from atrium.chat.models import User
+from atrium.core.db import Conn, Prepared
+
+S = schema.stream.c
+SUB = schema.subscription.c
+
+_STREAM_BY_ID = Prepared(
+    sa.select(schema.stream).where(S.id == sa.bindparam("stream_id"), S.deactivated.is_(False))
+)
+_STREAM_BY_NAME = Prepared(
+    sa.select(schema.stream).where(
+        S.realm_id == sa.bindparam("realm_id"),
+        sa.func.lower(S.name) == sa.func.lower(sa.bindparam("name")),
+        S.deactivated.is_(False),
+    )
+)
+_ACTIVE_SUBSCRIPTION = Prepared(
+    sa.select(schema.subscription).where(
+        SUB.user_id == sa.bindparam("user_id"),
+        SUB.stream_id == sa.bindparam("stream_id"),
+        SUB.active.is_(True),
+    )
+)
+_SUBSCRIBER_IDS = Prepared(
+    sa.select(SUB.user_id)
+    .join(schema.user, schema.user.c.id == SUB.user_id)
+    .where(
+        SUB.stream_id == sa.bindparam("stream_id"),
+        SUB.active.is_(True),
+        schema.user.c.is_active.is_(True),
+    )
+)
+
+
+def stream_by_id(conn: Conn, realm_id: int, stream_id: int) -> Any:
+    row = conn.one(_STREAM_BY_ID, {"stream_id": stream_id})
+    if row is None or row["realm_id"] != realm_id:
+        return None
+    return row
+
+
+def stream_by_name(conn: Conn, realm_id: int, name: str) -> Any:
+    return conn.one(_STREAM_BY_NAME, {"realm_id": realm_id, "name": name})
+
+
+def active_subscription(conn: Conn, user_id: int, stream_id: int) -> Any:
+    return conn.one(_ACTIVE_SUBSCRIPTION, {"user_id": user_id, "stream_id": stream_id})
+
+
+def subscriber_ids(conn: Conn, stream_id: int) -> list[int]:
+    return conn.scalars(_SUBSCRIBER_IDS, {"stream_id": stream_id})
+
+
+def can_see_stream(user: User, stream: Any, subscribed: bool) -> bool:
+    """May the user know the stream exists (metadata)?"""
+    if subscribed:
+        return True
+    if user.is_guest:
+        return bool(stream["is_web_public"])
+    return not stream["invite_only"] or user.is_admin
+
+
+def can_read_stream(user: User, stream: Any, subscribed: bool) -> bool:
+    """May the user read the stream's messages (subject to history_public_to_subscribers)?"""
+    if subscribed:
+        return True
+    if stream["invite_only"]:
+        return False
+    return not user.is_guest or bool(stream["is_web_public"])
+
+
+def readable_stream_ids(conn: Conn, user: User) -> tuple[set[int], set[int]]:
+    """(streams the user is subscribed to, other streams whose history the user may read)."""
+    subscribed = set(
+        conn.scalars(sa.select(SUB.stream_id).where(SUB.user_id == user.id, SUB.active.is_(True)))
+    )
+    if user.is_guest:
+        public = conn.scalars(
+            sa.select(S.id).where(
+                S.realm_id == user.realm_id, S.is_web_public.is_(True), S.deactivated.is_(False)
+            )
+        )
+    else:
+        public = conn.scalars(
+            sa.select(S.id).where(
+                S.realm_id == user.realm_id, S.invite_only.is_(False), S.deactivated.is_(False)
+            )
+        )
+    return subscribed, set(public) - subscribed
+
+
+def can_remove_subscribers_field(group_id: int) -> dict[str, int]:
+    # Feature level 185 names it `can_remove_subscribers_group_id` (renamed at 197).
+    return {"can_remove_subscribers_group_id": group_id}
+
+
+def stream_dict(stream: Any) -> dict[str, Any]:
+    """A stream as GET /streams and the `streams` state show it."""
+    return {
+        "stream_id": stream["id"],
+        "name": stream["name"],
+        "description": stream["description"],
+        "rendered_description": stream["rendered_description"],
+        "date_created": int(stream["date_created"]),
+        "invite_only": bool(stream["invite_only"]),
+        "is_web_public": bool(stream["is_web_public"]),
+        "history_public_to_subscribers": bool(stream["history_public_to_subscribers"]),
+        "stream_post_policy": stream["stream_post_policy"],
+        "is_announcement_only": stream["stream_post_policy"] == 2,
+        "message_retention_days": stream["message_retention_days"],
+        "first_message_id": stream["first_message_id"],
+        "stream_weekly_traffic": None,
+        **can_remove_subscribers_field(stream["can_remove_subscribers_group_id"]),
+    }
+
+
+def subscription_dict(
+    stream: Any, sub: Any, subscribers: list[int] | None = None
+) -> dict[str, Any]:
+    """A Stream (subscription record) as GET /users/me/subscriptions shows it."""
+    record = stream_dict(stream)
+    record.update(
+        {
+            "color": sub["color"],
+            "is_muted": bool(sub["is_muted"]),
+            "in_home_view": not sub["is_muted"],
+            "pin_to_top": bool(sub["pin_to_top"]),
+            "desktop_notifications": sub["desktop_notifications"],
+            "audible_notifications": sub["audible_notifications"],
+            "push_notifications": sub["push_notifications"],
+            "email_notifications": sub["email_notifications"],
+            "wildcard_mentions_notify": sub["wildcard_mentions_notify"],
+            # Zulip removed this at feature level 226; at 185 it is present. We have no
+            # email gateway, so the address is one that tells the truth about that.
+            "email_address": "",
+        }
+    )
+    if subscribers is not None:
+        record["subscribers"] = subscribers
+    return record
+
+
+def subscriptions_of(conn: Conn, user: User, include_subscribers: bool) -> list[dict[str, Any]]:
+    rows = conn.all(
+        sa.select(schema.stream, *[c.label(f"sub_{c.name}") for c in schema.subscription.c])
+        .join(schema.subscription, SUB.stream_id == S.id)
+        .where(SUB.user_id == user.id, SUB.active.is_(True), S.deactivated.is_(False))
+        .order_by(sa.func.lower(S.name))
+    )
+    subscribers: dict[int, list[int]] = defaultdict(list)
+    if include_subscribers and rows:
+        stream_ids = [row["id"] for row in rows]
+        for sub_row in conn.all(
+            sa.select(SUB.stream_id, SUB.user_id)
+            .join(schema.user, schema.user.c.id == SUB.user_id)
+            .where(
+                SUB.stream_id.in_(stream_ids),
+                SUB.active.is_(True),
+                schema.user.c.is_active.is_(True),
+            )
+            .order_by(SUB.user_id)
+        ):
+            subscribers[sub_row["stream_id"]].append(sub_row["user_id"])
+    out = []
+    for row in rows:
+        sub = {key[4:]: value for key, value in row.items() if key.startswith("sub_")}
+        out.append(
+            subscription_dict(row, sub, subscribers[row["id"]] if include_subscribers else None)
+        )
+    return out
+
+
+def visible_streams(
+    conn: Conn,
+    user: User,
+    *,
+    include_public: bool,
+    include_web_public: bool,
+    include_subscribed: bool,
+    include_all_active: bool,
+) -> list[dict[str, Any]]:
+    """GET /streams: the union of the classes of streams asked for, each checked for access."""
+    rows = conn.all(
+        sa.select(schema.stream)
+        .where(S.realm_id == user.realm_id, S.deactivated.is_(False))
+        .order_by(sa.func.lower(S.name))
+    )
+    subscribed = set(
+        conn.scalars(sa.select(SUB.stream_id).where(SUB.user_id == user.id, SUB.active.is_(True)))
+    )
+    out = []
+    for row in rows:
+        keep = (
+            include_all_active
+            or (include_subscribed and row["id"] in subscribed)
+            or (include_public and not row["invite_only"] and not user.is_guest)
+            or (include_web_public and row["is_web_public"])
+        )
+        if keep:
+            out.append(stream_dict(row))
+    return out
+
+
+def stream_names_by_id(conn: Conn, stream_ids: Iterable[int]) -> dict[int, str]:
+    ids = list(set(stream_ids))
+    if not ids:
+        return {}
+    return {
+        row["id"]: row["name"] for row in conn.all(sa.select(S.id, S.name).where(S.id.in_(ids)))
+    }

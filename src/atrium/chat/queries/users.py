@@ -1,0 +1,122 @@
+"""Reading users: the User record of GET /users, /users/{id} and /users/me."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+
+from atrium.chat import schema
+from atrium.chat.models import ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_OWNER
+from atrium.core.db import Conn
+
+U = schema.user.c
+
+
+def gravatar_url(email: str, version: int) -> str:
+    digest = hashlib.md5(email.lower().encode(), usedforsecurity=False).hexdigest()
+    return f"https://secure.gravatar.com/avatar/{digest}?d=identicon&version={version}"
+
+
+def avatar_url(row: Any, client_gravatar: bool) -> str | None:
+    if row["avatar_source"] == "G":
+        return None if client_gravatar else gravatar_url(row["email"], row["avatar_version"])
+    return f"/user_avatars/{row['realm_id']}/{row['id']}.png?version={row['avatar_version']}"
+
+
+def iso_timestamp(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, UTC).isoformat()
+
+
+def user_dict(row: Any, *, client_gravatar: bool) -> dict[str, Any]:
+    role = row["role"]
+    record: dict[str, Any] = {
+        "email": row["email"],
+        "user_id": row["id"],
+        "avatar_version": row["avatar_version"],
+        "is_admin": role <= ROLE_ADMINISTRATOR,
+        "is_owner": role == ROLE_OWNER,
+        "is_guest": role == ROLE_GUEST,
+        "is_billing_admin": bool(row["is_billing_admin"]),
+        "role": role,
+        "is_bot": bool(row["is_bot"]),
+        "full_name": row["full_name"],
+        "timezone": row["timezone"],
+        "is_active": bool(row["is_active"]),
+        "date_joined": iso_timestamp(row["date_joined"]),
+        "delivery_email": row["delivery_email"],
+        "avatar_url": avatar_url(row, client_gravatar),
+    }
+    if row["is_bot"]:
+        record["bot_type"] = row["bot_type"]
+        record["bot_owner_id"] = row["bot_owner_id"]
+    else:
+        record["bot_type"] = None
+    return record
+
+
+def profile_data(conn: Conn, user_ids: list[int]) -> dict[int, dict[str, dict[str, str]]]:
+    """Custom profile field values by user, keyed by field id as a string (as Zulip does)."""
+    out: dict[int, dict[str, dict[str, str]]] = defaultdict(dict)
+    if not user_ids:
+        return out
+    V = schema.custom_profile_field_value.c
+    for row in conn.all(
+        sa.select(schema.custom_profile_field_value).where(V.user_id.in_(user_ids))
+    ):
+        value = {"value": row["value"]}
+        if row["rendered_value"] is not None:
+            value["rendered_value"] = row["rendered_value"]
+        out[row["user_id"]][str(row["field_id"])] = value
+    return out
+
+
+def all_users(
+    conn: Conn, realm_id: int, *, client_gravatar: bool, include_custom_profile_fields: bool
+) -> list[dict[str, Any]]:
+    rows = conn.all(sa.select(schema.user).where(U.realm_id == realm_id).order_by(U.id))
+    profiles = (
+        profile_data(conn, [r["id"] for r in rows if not r["is_bot"]])
+        if include_custom_profile_fields
+        else {}
+    )
+    members = []
+    for row in rows:
+        record = user_dict(row, client_gravatar=client_gravatar)
+        if include_custom_profile_fields and not row["is_bot"]:
+            record["profile_data"] = profiles.get(row["id"], {})
+        members.append(record)
+    return members
+
+
+def user_row(conn: Conn, realm_id: int, user_id: int) -> Any:
+    return conn.one(sa.select(schema.user).where(U.id == user_id, U.realm_id == realm_id))
+
+
+def user_row_by_email(conn: Conn, realm_id: int, email: str) -> Any:
+    return conn.one(
+        sa.select(schema.user).where(
+            U.realm_id == realm_id, sa.func.lower(U.email) == email.strip().lower()
+        )
+    )
+
+
+def one_user(
+    conn: Conn, row: Any, *, client_gravatar: bool, include_custom_profile_fields: bool
+) -> dict[str, Any]:
+    record = user_dict(row, client_gravatar=client_gravatar)
+    if include_custom_profile_fields and not row["is_bot"]:
+        record["profile_data"] = profile_data(conn, [row["id"]]).get(row["id"], {})
+    return record
+
+
+def max_message_id(conn: Conn, user_id: int) -> int:
+    value = conn.scalar(
+        sa.select(sa.func.max(schema.user_message.c.message_id)).where(
+            schema.user_message.c.user_id == user_id
+        )
+    )
+    return int(value or -1)

@@ -1,0 +1,95 @@
+"""The two unauthenticated endpoints: GET /server_settings and POST /fetch_api_key."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from atrium.chat.errors import ChatError
+from atrium.chat.http import ApiRequest, api, check_rate_limit
+from atrium.chat.params import REQUIRED, Endpoint, Param
+from atrium.chat.queries.realm import default_realm
+from atrium.chat.queries.users import user_row_by_email
+from atrium.chat.rendering import render_description
+from atrium.chat.version import ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION
+from atrium.core.db import Conn
+from atrium.core.secrets import verify_password
+
+AUTHENTICATION_METHODS = {
+    "password": True,
+    "dev": False,
+    "email": True,
+    "ldap": False,
+    "remoteuser": False,
+    "github": False,
+    "azuread": False,
+    "gitlab": False,
+    "google": False,
+    "apple": False,
+    "saml": False,
+    "openid connect": False,
+}
+
+
+@api(Endpoint(), auth=False)
+async def server_settings(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    def read(conn: Conn) -> dict[str, Any]:
+        realm = default_realm(conn)
+        settings = req.runtime.settings
+        data: dict[str, Any] = {
+            "authentication_methods": AUTHENTICATION_METHODS,
+            "external_authentication_methods": [],
+            "zulip_feature_level": ZULIP_FEATURE_LEVEL,
+            "zulip_version": ZULIP_VERSION,
+            "zulip_merge_base": ZULIP_MERGE_BASE,
+            "push_notifications_enabled": False,
+            "is_incompatible": False,
+            "email_auth_enabled": True,
+            "require_email_format_usernames": True,
+            "realm_uri": settings.base_url,
+        }
+        if realm is not None:
+            data.update(
+                {
+                    "realm_name": realm.name,
+                    "realm_icon": f"{settings.base_url}/static/images/logo/atrium-icon.png",
+                    "realm_description": render_description(
+                        conn, realm.id, realm.setting("description")
+                    ),
+                    "realm_web_public_access_enabled": bool(
+                        realm.setting("enable_spectator_access")
+                    ),
+                }
+            )
+        return data
+
+    return await req.runtime.db.read(read)
+
+
+@api(
+    Endpoint((Param("username", default=REQUIRED), Param("password", default=REQUIRED))), auth=False
+)
+async def fetch_api_key(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    username: str = args["username"]
+    limits = req.runtime.settings.rate_limits
+    await check_rate_limit(
+        req.runtime,
+        f"authenticate:{username.strip().lower()}",
+        limits.password_attempts,
+        limits.password_window_seconds,
+    )
+
+    def read(conn: Conn) -> Any:
+        realm = default_realm(conn)
+        if realm is None:
+            return None, None
+        return realm, user_row_by_email(conn, realm.id, username)
+
+    realm, row = await req.runtime.db.read(read)
+    # An unknown user gets the same answer as a wrong password.
+    if row is None or realm is None or not verify_password(row["password_hash"], args["password"]):
+        raise ChatError("Your username or password is incorrect", "AUTHENTICATION_FAILED", 401)
+    if realm.setting("deactivated"):
+        raise ChatError("This organization has been deactivated", "REALM_DEACTIVATED", 401)
+    if not row["is_active"]:
+        raise ChatError("Account is deactivated", "USER_DEACTIVATED", 401)
+    return {"api_key": row["api_key"], "email": row["email"], "user_id": row["id"]}

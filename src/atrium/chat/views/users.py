@@ -1,0 +1,83 @@
+"""GET /users, GET /users/{id or email}, GET /users/me, POST /users."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from atrium.chat.actions.users import NewUser, create_user
+from atrium.chat.errors import ChatError, must_be_admin, no_such_user
+from atrium.chat.http import ApiRequest, api
+from atrium.chat.params import REQUIRED, Endpoint, Param
+from atrium.chat.queries import users as user_queries
+from atrium.core.db import Conn
+
+_LISTING = (
+    Param("client_gravatar", bool, True),
+    Param("include_custom_profile_fields", bool, False),
+)
+
+
+@api(Endpoint(_LISTING))
+async def get_users(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    members = await req.runtime.db.read(
+        lambda conn: user_queries.all_users(
+            conn,
+            req.me.realm_id,
+            client_gravatar=args["client_gravatar"],
+            include_custom_profile_fields=args["include_custom_profile_fields"],
+        )
+    )
+    return {"members": members}
+
+
+@api(Endpoint((Param("user", path=True), *_LISTING)))
+async def get_user(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    key: str = args["user"]
+
+    def read(conn: Conn) -> dict[str, Any]:
+        if key.isdigit():
+            row = user_queries.user_row(conn, req.me.realm_id, int(key))
+        else:
+            row = user_queries.user_row_by_email(conn, req.me.realm_id, key)
+        if row is None:
+            raise no_such_user()
+        return user_queries.one_user(
+            conn,
+            row,
+            client_gravatar=args["client_gravatar"],
+            include_custom_profile_fields=args["include_custom_profile_fields"],
+        )
+
+    return {"user": await req.runtime.db.read(read)}
+
+
+@api(Endpoint())
+async def get_me(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    def read(conn: Conn) -> dict[str, Any]:
+        row = user_queries.user_row(conn, req.me.realm_id, req.me.id)
+        record = user_queries.one_user(
+            conn, row, client_gravatar=False, include_custom_profile_fields=True
+        )
+        record["max_message_id"] = user_queries.max_message_id(conn, req.me.id)
+        return record
+
+    return await req.runtime.db.read(read)
+
+
+@api(
+    Endpoint(
+        (
+            Param("email", default=REQUIRED),
+            Param("password", default=REQUIRED),
+            Param("full_name", default=REQUIRED),
+        )
+    )
+)
+async def create(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    if not req.me.is_admin:
+        raise must_be_admin()
+    if not args["password"]:
+        raise ChatError("Password must not be empty")
+    new = NewUser(email=args["email"], full_name=args["full_name"], password=args["password"])
+    user_id = await req.runtime.db.write(create_user, req.me.realm_id, new)
+    return {"user_id": user_id}

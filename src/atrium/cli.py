@@ -1,0 +1,221 @@
+"""The `atrium` command: serve, demo, and the chat and wiki administration commands.
+
+Every command reads the same settings as the server (ATRIUM_DATA_DIR, ATRIUM_DATABASE_URL, …) and
+works while the server runs: SQLite in WAL mode lets a second process write, and PostgreSQL is
+PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import click
+
+from atrium.core import migrations
+from atrium.core.db import Database, open_database
+from atrium.settings import Settings
+
+T = TypeVar("T")
+
+
+@contextmanager
+def chat_database(settings: Settings) -> Iterator[Database]:
+    migrations.upgrade("chat", settings.database_url, settings.sqlite_path("chat"))
+    db = open_database(settings.database_url, settings.sqlite_path("chat"), "chat")
+    try:
+        yield db
+    finally:
+        db.close()
+
+
+def fail(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(1)
+
+
+def run_write(settings: Settings, fn: Callable[..., T], *args: Any) -> T:
+    """Run one chat action; a ChatError becomes a one-line error and exit status 1."""
+    from atrium.chat.errors import ChatError
+
+    with chat_database(settings) as db:
+        try:
+            return db.write_sync(fn, *args)
+        except ChatError as error:
+            fail(error.msg)
+            raise  # unreachable: fail() exits
+
+
+@click.group()
+def main() -> None:
+    """Atrium: a Zulip-compatible team chat and a MediaWiki-compatible wiki."""
+
+
+@main.command()
+@click.option(
+    "--host", default=None, help="Address to listen on (default: ATRIUM_HOST or 127.0.0.1)."
+)
+@click.option("--port", type=int, default=None, help="Port (default: ATRIUM_PORT or 8080).")
+@click.option(
+    "--workers",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Worker processes; more than one needs PostgreSQL and Redis (scale-out mode).",
+)
+def serve(host: str | None, port: int | None, workers: int) -> None:
+    """Apply pending migrations and serve chat (/api/v1) and wiki (/w/api.php)."""
+    from granian import Granian
+    from granian.constants import Interfaces
+
+    if host:
+        os.environ["ATRIUM_HOST"] = host
+    if port:
+        os.environ["ATRIUM_PORT"] = str(port)
+    settings = Settings.from_env()
+    if workers > 1 and not (settings.is_postgres and settings.redis_url):
+        fail(
+            "--workers > 1 needs the scale-out mode: set ATRIUM_DATABASE_URL=postgresql://… "
+            "and ATRIUM_REDIS_URL=redis://… (embedded SQLite is one process)."
+        )
+    for service in ("chat", "wiki"):
+        migrations.upgrade(service, settings.database_url, settings.sqlite_path(service))
+    click.echo(f"Atrium listening on {settings.base_url} (chat: /api/v1, wiki: /w/api.php)")
+    Granian(
+        "atrium.server:app_from_env",
+        address=settings.host,
+        port=settings.port,
+        interface=Interfaces.ASGI,
+        workers=workers,
+        factory=True,
+        log_access=False,
+    ).serve()
+
+
+@main.command()
+@click.option("--if-empty", is_flag=True, help="Do nothing when an organization already exists.")
+def demo(if_empty: bool) -> None:
+    """Create a demo organization (users, streams, messages) and demo wiki pages."""
+    from atrium.chat.demo import DEMO_PASSWORD, create_demo
+
+    settings = Settings.from_env()
+    with chat_database(settings) as db:
+        accounts = db.write_sync(create_demo, if_empty)
+    if accounts is None:
+        click.echo("The demo organization already exists; leaving it as it is.")
+        with chat_database(settings) as db:
+            from atrium.chat.demo import demo_accounts
+
+            accounts = db.read_sync(demo_accounts)
+    click.echo(
+        f"\nChat: {settings.base_url}/api/v1  (password for every demo user: {DEMO_PASSWORD})"
+    )
+    for email, role, api_key in accounts:
+        click.echo(f"  {role:<13} {email:<28} API key {api_key}")
+    try:
+        from atrium.wiki.cli import seed_demo
+    except ImportError:
+        return
+    seed_demo(settings)
+
+
+@main.group()
+def chat() -> None:
+    """Administer the chat service."""
+
+
+@chat.command("create-realm")
+@click.option("--name", required=True, help="The organization's name.")
+@click.option("--string-id", default=None, help="Its short identifier (default: from the name).")
+def create_realm_command(name: str, string_id: str | None) -> None:
+    """Create an organization."""
+    from atrium.chat.actions.realm import create_realm
+
+    realm_id = run_write(Settings.from_env(), create_realm, name, string_id)
+    click.echo(f"Created organization {name!r} (id {realm_id}).")
+
+
+@chat.command("create-user")
+@click.option("--email", required=True)
+@click.option("--full-name", required=True)
+@click.option("--password", default=None, help="Omit for an account that logs in by API key only.")
+@click.option(
+    "--role",
+    type=click.Choice(["owner", "administrator", "moderator", "member", "guest"]),
+    default="member",
+    show_default=True,
+)
+@click.option("--bot-owner", default=None, metavar="EMAIL", help="Create a bot owned by this user.")
+@click.option("--realm", "realm_string_id", default=None, help="Organization (default: the first).")
+def create_user_command(
+    email: str,
+    full_name: str,
+    password: str | None,
+    role: str,
+    bot_owner: str | None,
+    realm_string_id: str | None,
+) -> None:
+    """Create a user (or, with --bot-owner, a bot)."""
+    from atrium.chat.actions.realm import realm_id_by_string_id
+    from atrium.chat.actions.users import NewUser, create_user, user_id_by_email
+    from atrium.chat.errors import ChatError
+    from atrium.chat.models import ROLE_NAMES
+    from atrium.core.db import Conn
+
+    def write(conn: Conn) -> int:
+        realm_id = realm_id_by_string_id(conn, realm_string_id)
+        owner_id = None
+        if bot_owner:
+            owner_id = user_id_by_email(conn, realm_id, bot_owner)
+            if owner_id is None:
+                raise ChatError(f"No user with the email {bot_owner!r} to own the bot.")
+        new = NewUser(
+            email=email,
+            full_name=full_name,
+            password=password,
+            role=ROLE_NAMES[role],
+            bot_owner_id=owner_id,
+        )
+        return create_user(conn, realm_id, new)
+
+    user_id = run_write(Settings.from_env(), write)
+    click.echo(f"Created {'bot' if bot_owner else role} {email} (id {user_id}).")
+
+
+@chat.command("api-key")
+@click.argument("email")
+def api_key_command(email: str) -> None:
+    """Print a zuliprc (email, key, site) for EMAIL."""
+    from atrium.chat.queries.realm import default_realm
+    from atrium.chat.queries.users import user_row_by_email
+    from atrium.core.db import Conn
+
+    settings = Settings.from_env()
+
+    def read(conn: Conn) -> Any:
+        realm = default_realm(conn)
+        return None if realm is None else user_row_by_email(conn, realm.id, email)
+
+    with chat_database(settings) as db:
+        row = db.read_sync(read)
+    if row is None:
+        fail(f"no user with the email {email!r}; create one with `atrium chat create-user`.")
+    click.echo(f"[api]\nemail={row['email']}\nkey={row['api_key']}\nsite={settings.base_url}")
+
+
+def _add_wiki_commands() -> None:
+    try:
+        from atrium.wiki.cli import wiki
+    except ImportError:
+        return
+    main.add_command(wiki)
+
+
+_add_wiki_commands()
+
+
+if __name__ == "__main__":
+    main()

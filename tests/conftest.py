@@ -1,0 +1,123 @@
+"""Fixtures shared by every test: the two database backends and a free-port helper.
+
+Every API test runs on SQLite and on PostgreSQL. PostgreSQL is at 127.0.0.1:5432 (user postgres,
+trust auth); each test gets a database of its own, copied from a template that has the migrations
+applied once per run. Outside CI a missing PostgreSQL skips those tests with a visible reason; with
+CI=true it fails them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from atrium.core import migrations
+
+POSTGRES_ADMIN_URL = os.environ.get(
+    "ATRIUM_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
+)
+BACKENDS = ("sqlite", "postgres")
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def free_port() -> int:
+    with contextlib.closing(socket.socket(socket.AF_INET, socket.SOCK_STREAM)) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _admin_connect() -> object:
+    import psycopg
+
+    return psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True, connect_timeout=3)
+
+
+def _postgres_url(dbname: str) -> str:
+    base, _, _ = POSTGRES_ADMIN_URL.rpartition("/")
+    return f"{base}/{dbname}"
+
+
+class PostgresServer:
+    """Creates per-test databases from a migrated template, and drops them."""
+
+    def __init__(self) -> None:
+        self.templates: dict[str, str] = {}  # service -> template database
+        self.created: list[str] = []
+
+    def template(self, service: str) -> str:
+        if service not in self.templates:
+            name = f"atrium_tpl_{service}_{uuid.uuid4().hex[:10]}"
+            with _admin_connect() as conn:  # type: ignore[attr-defined]
+                conn.execute(f'CREATE DATABASE "{name}"')
+            self.templates[service] = name
+            migrations.upgrade(service, _postgres_url(name), Path("/nonexistent"))
+        return self.templates[service]
+
+    def new_database(self, service: str) -> str:
+        """A fresh database with `service`'s migrations applied."""
+        name = f"atrium_t_{uuid.uuid4().hex[:12]}"
+        template = self.template(service)
+        with _admin_connect() as conn:  # type: ignore[attr-defined]
+            conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+        self.created.append(name)
+        return _postgres_url(name)
+
+    def drop(self, url: str) -> None:
+        name = url.rpartition("/")[2]
+        with _admin_connect() as conn:  # type: ignore[attr-defined]
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        self.created.remove(name)
+
+    def close(self) -> None:
+        with _admin_connect() as conn:  # type: ignore[attr-defined]
+            for name in [*self.created, *self.templates.values()]:
+                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    try:
+        _admin_connect().close()  # type: ignore[attr-defined]
+    except Exception as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"PostgreSQL is required in CI and is not reachable: {exc}")
+        pytest.skip(f"PostgreSQL not reachable at {POSTGRES_ADMIN_URL}: {exc}")
+    server = PostgresServer()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def service_under_test() -> str:
+    """Which service's migrations a test database needs; conftests of a service override it."""
+    return "chat"
+
+
+@pytest.fixture(params=BACKENDS)
+def database_url(request: pytest.FixtureRequest, service_under_test: str) -> Iterator[str | None]:
+    """None for embedded SQLite (in the test's data directory), else a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        yield None
+        return
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    url = server.new_database(service_under_test)
+    yield url
+    server.drop(url)
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    path = tmp_path / "atrium-data"
+    path.mkdir()
+    return path
