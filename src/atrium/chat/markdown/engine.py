@@ -1,0 +1,219 @@
+"""The Markdown engine: Python-Markdown configured as Zulip configures it.
+
+One `ZulipMarkdown` instance is built per set of linkifiers (per thread,
+because Python-Markdown instances are not thread-safe) and reused: building
+one compiles many patterns, rendering with one only needs a `reset()`.
+`render_markdown` never raises: on an internal error it logs and returns the
+escaped text in a paragraph, flagged `failed`.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import re
+import threading
+from collections import OrderedDict
+
+import markdown
+from markdown.blockparser import BlockParser
+from markdown.blockprocessors import (
+    CodeBlockProcessor,
+    EmptyBlockProcessor,
+    HRProcessor,
+    ParagraphProcessor,
+)
+from markdown.extensions import nl2br, tables
+from markdown.inlinepatterns import (
+    ENTITY_RE,
+    LINK_RE,
+    DoubleTagInlineProcessor,
+    HtmlInlineProcessor,
+    SimpleTagInlineProcessor,
+    SimpleTextInlineProcessor,
+)
+from markdown.postprocessors import AndSubstitutePostprocessor, RawHtmlPostprocessor
+from markdown.preprocessors import NormalizeWhitespace
+from markdown.treeprocessors import InlineProcessor, PrettifyTreeprocessor, UnescapeTreeprocessor
+from markdown.util import Registry
+
+from atrium.chat.markdown import blocks, inline
+from atrium.chat.markdown.code import FencedBlockPreprocessor, IndentedCodeTreeprocessor
+from atrium.chat.markdown.context import EMPTY_CONTEXT, RenderContext, RenderResult
+from atrium.chat.markdown.emoji import (
+    EmojiNameProcessor,
+    EmoticonProcessor,
+    UnicodeEmojiProcessor,
+)
+from atrium.chat.markdown.linkifiers import LinkifierProcessor, compile_linkifier
+from atrium.chat.markdown.mentions import (
+    GroupMentionProcessor,
+    StreamLinkProcessor,
+    StreamTopicLinkProcessor,
+    UserMentionProcessor,
+)
+from atrium.chat.markdown.previews import InlineImagePreviewProcessor
+from atrium.chat.markdown.sanitize import is_safe_html
+from atrium.chat.markdown.urls import web_link_regex
+
+logger = logging.getLogger(__name__)
+
+LinkifierKey = tuple[tuple[str, str], ...]
+# Engines kept per thread; a realm's engine is rebuilt when its linkifiers change.
+MAX_ENGINES_PER_THREAD = 32
+_WORD_RE = re.compile(r"\w")
+
+
+class ZulipMarkdown(markdown.Markdown):  # type: ignore[misc]
+    """Python-Markdown with Zulip's processors; per-render state lives in `zulip_ctx`/`zulip_result`."""
+
+    def __init__(self, linkifiers: LinkifierKey) -> None:
+        self.linkifiers = linkifiers
+        self.zulip_ctx: RenderContext = EMPTY_CONTEXT
+        self.zulip_result = RenderResult(html="")
+        super().__init__(
+            extensions=[nl2br.makeExtension(), tables.makeExtension()],
+            output_format="html",
+        )
+
+    def build_parser(self) -> ZulipMarkdown:
+        self.preprocessors = self._build_preprocessors()
+        self.parser = self._build_block_parser()
+        self.inlinePatterns = self._build_inline_patterns()
+        self.treeprocessors = self._build_treeprocessors()
+        self.postprocessors = self._build_postprocessors()
+        return self
+
+    def _build_preprocessors(self) -> Registry:
+        # Not registered: raw HTML blocks (unsafe) and reference definitions.
+        reg = Registry()
+        reg.register(blocks.HangingListPreprocessor(self), "hanging_lists", 35)
+        reg.register(NormalizeWhitespace(self), "normalize_whitespace", 30)
+        reg.register(FencedBlockPreprocessor(self), "fenced_code_block", 25)
+        return reg
+
+    def _build_block_parser(self) -> BlockParser:
+        # Not registered: setext headings, reference definitions.
+        parser = BlockParser(self)
+        procs = parser.blockprocessors
+        procs.register(EmptyBlockProcessor(parser), "empty", 95)
+        procs.register(blocks.list_indent_processor(parser), "indent", 90)
+        procs.register(CodeBlockProcessor(parser), "code", 85)
+        procs.register(blocks.HashHeaderProcessor(parser), "hashheader", 80)
+        # 75 is the tables extension.
+        procs.register(HRProcessor(parser), "hr", 70)
+        procs.register(blocks.olist_processor(parser), "olist", 65)
+        procs.register(blocks.ulist_processor(parser), "ulist", 60)
+        procs.register(blocks.BlockQuoteProcessor(parser), "quote", 55)
+        procs.register(ParagraphProcessor(parser), "paragraph", 50)
+        return parser
+
+    def _build_inline_patterns(self) -> Registry:
+        # Not registered: backslash escapes, raw HTML, references, images,
+        # `<url>` autolinks, `_` emphasis. Priorities follow Zulip's order.
+        reg = Registry()
+        reg.register(inline.BacktickProcessor(), "backtick", 105)
+        reg.register(DoubleTagInlineProcessor(inline.STRONG_EM_RE, "strong,em"), "strong_em", 100)
+        reg.register(UserMentionProcessor(self), "usermention", 95)
+        reg.register(inline.TexProcessor(inline.TEX_RE, self), "tex", 90)
+        reg.register(StreamTopicLinkProcessor(self), "topic", 87)
+        reg.register(StreamLinkProcessor(self), "stream", 85)
+        reg.register(inline.TimestampProcessor(inline.TIMESTAMP_RE, self), "timestamp", 75)
+        reg.register(GroupMentionProcessor(self), "usergroupmention", 65)
+        reg.register(inline.LinkProcessor(LINK_RE, self), "link", 60)
+        reg.register(inline.AutoLinkProcessor(web_link_regex(), self), "autolink", 55)
+        for pattern, template in self.linkifiers:
+            compiled = compile_linkifier(pattern, template)
+            if compiled is not None:
+                reg.register(LinkifierProcessor(compiled, self), f"linkifiers/{pattern}", 45)
+        reg.register(HtmlInlineProcessor(ENTITY_RE, self), "entity", 40)
+        reg.register(SimpleTagInlineProcessor(inline.STRONG_RE, "strong"), "strong", 35)
+        reg.register(SimpleTagInlineProcessor(inline.EMPHASIS_RE, "em"), "emphasis", 30)
+        reg.register(SimpleTagInlineProcessor(inline.DEL_RE, "del"), "del", 25)
+        reg.register(SimpleTextInlineProcessor(inline.NOT_STRONG_RE), "not_strong", 20)
+        reg.register(EmojiNameProcessor(self), "emoji", 15)
+        reg.register(EmoticonProcessor(self), "translate_emoticons", 10)
+        # 5 is nl2br's line break.
+        reg.register(UnicodeEmojiProcessor(self), "unicodeemoji", 0)
+        return reg
+
+    def _build_treeprocessors(self) -> Registry:
+        reg = Registry()
+        reg.register(IndentedCodeTreeprocessor(self), "hilite", 30)
+        reg.register(InlineProcessor(self), "inline", 25)
+        reg.register(PrettifyTreeprocessor(self), "prettify", 20)
+        reg.register(UnescapeTreeprocessor(self), "unescape", 18)
+        reg.register(InlineImagePreviewProcessor(self), "inline_interesting_links", 15)
+        return reg
+
+    def _build_postprocessors(self) -> Registry:
+        reg = Registry()
+        reg.register(RawHtmlPostprocessor(self), "raw_html", 20)
+        reg.register(AndSubstitutePostprocessor(), "amp_substitute", 15)
+        return reg
+
+
+_local = threading.local()
+
+
+def get_engine(linkifiers: LinkifierKey) -> ZulipMarkdown:
+    engines: OrderedDict[LinkifierKey, ZulipMarkdown] | None = getattr(_local, "engines", None)
+    if engines is None:
+        engines = _local.engines = OrderedDict()
+    engine = engines.get(linkifiers)
+    if engine is None:
+        engine = engines[linkifiers] = ZulipMarkdown(linkifiers)
+        if len(engines) > MAX_ENGINES_PER_THREAD:
+            engines.popitem(last=False)
+    else:
+        engines.move_to_end(linkifiers)
+    return engine
+
+
+def escaped_fallback(content: str) -> str:
+    return "<p>" + html.escape(content, quote=False).replace("\n", "<br>\n") + "</p>"
+
+
+def is_me_message(content: str, rendered: str) -> bool:
+    """`/me does something`: one line, rendered as one paragraph."""
+    return (
+        content.startswith("/me ")
+        and "\n" not in content
+        and rendered.startswith("<p>/me ")
+        and rendered.endswith("</p>")
+        and rendered.count("<p>") == 1
+    )
+
+
+def convert(content: str, ctx: RenderContext) -> RenderResult:
+    """Render `content`; exceptions propagate (see `render_markdown`)."""
+    engine = get_engine(ctx.linkifier_key)
+    engine.reset()
+    result = RenderResult(html="")
+    engine.zulip_ctx = ctx
+    engine.zulip_result = result
+    try:
+        result.html = engine.convert(content)
+    finally:
+        engine.zulip_ctx = EMPTY_CONTEXT
+        engine.zulip_result = RenderResult(html="")
+    return result
+
+
+def privacy_clean(content: str) -> str:
+    """What may go into a log about a message: its shape, not its words."""
+    return repr(_WORD_RE.sub("x", content))
+
+
+def safe_convert(content: str, ctx: RenderContext) -> RenderResult:
+    try:
+        result = convert(content, ctx)
+        if is_safe_html(result.html):
+            result.is_me_message = is_me_message(content, result.html)
+            return result
+        logger.error(
+            "markdown output failed the safety check; input was %s", privacy_clean(content)
+        )
+    except Exception:
+        logger.exception("markdown rendering failed; input was %s", privacy_clean(content))
+    return RenderResult(html=escaped_fallback(content) if content.strip() else "", failed=True)
