@@ -1,7 +1,10 @@
 """Emoji: `:name:`, unicode emoji, realm (custom) emoji and emoticons.
 
-Names and code points come from `emoji_codes.json` (Zulip's emoji names: its
-own choice of name for each code point, plus aliases). A unicode emoji renders
+Names and code points come from `emoji_codes.json`, in the shape of Zulip's
+generated `emoji_codes.json` (`name_to_codepoint`, `codepoint_to_name`,
+`emoticon_conversions`). The file shipped here is a seed subset (the emoticon
+targets); dropping in the full table generated from Zulip's `tools/setup/emoji`
+makes every Zulip emoji name work without code changes. A unicode emoji renders
 as Zulip's `span.emoji.emoji-<codepoint>` carrying its `:name:`; a sequence the
 table does not know (a newer ZWJ sequence) stays as typed, whole.
 """
@@ -25,7 +28,8 @@ ZULIP_EMOJI_URL = "/static/generated/emoji/images/emoji/unicode/zulip.png"
 # Unicode TR51's possible-emoji grammar: flags, keycaps, modifiers, tag
 # sequences, and ZWJ chains of those.
 POSSIBLE_EMOJI_RE = regex.compile(
-    r"""(?P<syntax>
+    # The lookahead skips plain ASCII (digits are \p{Emoji}) unless it starts a keycap.
+    r"""(?=[^\x00-\x7f]|[\#*0-9]\uFE0F)(?P<syntax>
 \p{RI} \p{RI}
 | \p{Emoji}
   (?: \p{Emoji_Modifier}

@@ -1,0 +1,80 @@
+"""Zulip's own markdown fixture, case by case (whitespace between tags aside)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from atrium.chat.markdown import RenderContext, render_markdown
+from tests.chat.markdown.fixture_expectations import LINKIFY_XFAILS, REGULAR_XFAILS
+
+FIXTURE = Path("/work/shared/reference/zulip/markdown_test_cases.json")
+# The fixture renders for a realm at this URL (its fragment-link cases rely on it).
+REALM_URL = "http://zulip.testserver"
+_BETWEEN_TAGS = re.compile(r">\s+<")
+
+
+def _load() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(FIXTURE.read_text())
+    return data
+
+
+def normalize(html: str) -> str:
+    return _BETWEEN_TAGS.sub("><", html.strip())
+
+
+def _regular_params() -> list[Any]:
+    params = []
+    for case in _load()["regular_tests"]:
+        marks = []
+        if case["name"] in REGULAR_XFAILS:
+            marks.append(pytest.mark.xfail(reason=REGULAR_XFAILS[case["name"]], strict=True))
+        params.append(pytest.param(case, id=case["name"], marks=marks))
+    return params
+
+
+def _linkify_params() -> list[Any]:
+    params = []
+    for inp, template, url in _load()["linkify_tests"]:
+        marks = []
+        if inp in LINKIFY_XFAILS:
+            marks.append(pytest.mark.xfail(reason=LINKIFY_XFAILS[inp], strict=True))
+        params.append(pytest.param(inp, template, url, id=inp[:60], marks=marks))
+    return params
+
+
+def test_fixture_is_the_one_described() -> None:
+    data = _load()
+    assert len(data["regular_tests"]) == 179
+    assert len(data["linkify_tests"]) == 71
+    names = {case["name"] for case in data["regular_tests"]}
+    assert set(REGULAR_XFAILS) <= names
+
+
+@pytest.mark.parametrize("case", _regular_params())
+def test_regular_case(case: dict[str, Any]) -> None:
+    ctx = RenderContext(
+        realm_url=REALM_URL, translate_emoticons=bool(case.get("translate_emoticons"))
+    )
+    result = render_markdown(case["input"], ctx)
+    assert not result.failed
+    assert normalize(result.html) == normalize(case["expected_output"])
+
+
+@pytest.mark.parametrize(("text", "template", "url"), _linkify_params())
+def test_linkify_case(text: str, template: str, url: str) -> None:
+    expected = template
+    if url:
+        if url.startswith("http"):
+            href = url
+        elif "@" in url:
+            href = "mailto:" + url
+        else:
+            href = "http://" + url
+        expected = template.replace("%s", f'<a href="{href}">{url}</a>')
+    result = render_markdown(text, RenderContext(realm_url=REALM_URL))
+    assert normalize(result.html) == normalize(expected)
