@@ -37,7 +37,7 @@ from atrium.settings import RateLimits, Settings
 
 
 @dataclass(frozen=True)
-class TestUser:
+class Member:
     id: int
     email: str
     full_name: str
@@ -62,9 +62,9 @@ class ChatHarness:
         self.runtime = runtime
         self.client = client
         self.realm_id = realm_id
-        self.users: dict[str, TestUser] = {}
+        self.users: dict[str, Member] = {}
 
-    def __getattr__(self, name: str) -> TestUser:
+    def __getattr__(self, name: str) -> Member:
         users = self.__dict__.get("users", {})
         if name in users:
             return users[name]  # type: ignore[no-any-return]
@@ -77,9 +77,9 @@ class ChatHarness:
         short_name: str,
         role: int = ROLE_MEMBER,
         full_name: str | None = None,
-        bot_owner: TestUser | None = None,
+        bot_owner: Member | None = None,
         password: str | None = None,
-    ) -> TestUser:
+    ) -> Member:
         email = f"{short_name}@zulip.test"
         full_name = full_name or short_name.capitalize()
         new = NewUser(
@@ -93,11 +93,11 @@ class ChatHarness:
         row = await self.runtime.db.read(
             lambda conn: conn.one(sa.select(schema.user).where(schema.user.c.id == user_id))
         )
-        user = TestUser(user_id, email, full_name, row["api_key"], role)
+        user = Member(user_id, email, full_name, row["api_key"], role)
         self.users[short_name] = user
         return user
 
-    async def acting(self, user: TestUser) -> User:
+    async def acting(self, user: Member) -> User:
         row = await self.runtime.db.read(
             lambda conn: conn.one(sa.select(schema.user).where(schema.user.c.id == user.id))
         )
@@ -106,12 +106,12 @@ class ChatHarness:
     async def make_stream(
         self,
         name: str,
-        subscribers: list[TestUser],
+        subscribers: list[Member],
         *,
         invite_only: bool = False,
         history_public_to_subscribers: bool | None = None,
         stream_post_policy: int = 1,
-        creator: TestUser | None = None,
+        creator: Member | None = None,
     ) -> int:
         actor = await self.acting(creator or self.users["desdemona"])
         options = StreamOptions(
@@ -135,19 +135,20 @@ class ChatHarness:
 
         return await self.runtime.db.write(write)
 
-    async def subscribe(self, user: TestUser, stream_name: str) -> None:
-        actor = await self.acting(user)
+    async def subscribe(self, user: Member, stream_name: str, by: Member | None = None) -> None:
+        """Subscribe `user`, added by `by` (default: the owner, who may add anyone anywhere)."""
+        actor = await self.acting(by or self.users["desdemona"])
         await self.runtime.db.write(
             subscribe, actor, [{"name": stream_name}], [user.id], StreamOptions(), True
         )
 
-    async def send_stream(self, sender: TestUser, stream: str, topic: str, content: str) -> int:
+    async def send_stream(self, sender: Member, stream: str, topic: str, content: str) -> int:
         actor = await self.acting(sender)
         return await self.runtime.db.write(
             send_message, actor, SendRequest("stream", stream, content, topic, "test")
         )
 
-    async def send_dm(self, sender: TestUser, to: list[TestUser], content: str) -> int:
+    async def send_dm(self, sender: Member, to: list[Member], content: str) -> int:
         actor = await self.acting(sender)
         return await self.runtime.db.write(
             send_message, actor, SendRequest("direct", [u.id for u in to], content, None, "test")
@@ -159,7 +160,7 @@ class ChatHarness:
         self,
         method: str,
         path: str,
-        user: TestUser | None,
+        user: Member | None,
         params: dict[str, Any] | None = None,
         headers: dict[str, str] | None = None,
     ) -> httpx.Response:
@@ -171,16 +172,16 @@ class ChatHarness:
             )
         return await self.client.request(method, url, data=_encode(params), headers=all_headers)
 
-    async def get(self, path: str, user: TestUser | None, **params: Any) -> httpx.Response:
+    async def get(self, path: str, user: Member | None, **params: Any) -> httpx.Response:
         return await self.request("GET", path, user, params)
 
-    async def post(self, path: str, user: TestUser | None, **params: Any) -> httpx.Response:
+    async def post(self, path: str, user: Member | None, **params: Any) -> httpx.Response:
         return await self.request("POST", path, user, params)
 
-    async def patch(self, path: str, user: TestUser | None, **params: Any) -> httpx.Response:
+    async def patch(self, path: str, user: Member | None, **params: Any) -> httpx.Response:
         return await self.request("PATCH", path, user, params)
 
-    async def delete(self, path: str, user: TestUser | None, **params: Any) -> httpx.Response:
+    async def delete(self, path: str, user: Member | None, **params: Any) -> httpx.Response:
         return await self.request("DELETE", path, user, params)
 
     async def count(self, table: sa.Table) -> int:
@@ -243,3 +244,14 @@ async def chat(settings: Settings) -> AsyncIterator[ChatHarness]:
             await harness.make_user("cordelia", ROLE_MEMBER, "Cordelia, Lear's daughter")
             await harness.make_user("polonius", ROLE_GUEST)
             yield harness
+
+
+async def api_ok(
+    chat: ChatHarness, method: str, path: str, user: Member | None, **params: Any
+) -> dict[str, Any]:
+    """A request that must succeed, with a body that validates against Zulip's OpenAPI."""
+    from tests.chat.openapi import assert_matches_openapi
+
+    body = assert_json_success(await chat.request(method, path, user, params))
+    assert_matches_openapi(method, path, body)
+    return body

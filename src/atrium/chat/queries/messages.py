@@ -23,6 +23,7 @@ U = schema.user.c
 
 LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000
 MAX_MESSAGES_PER_FETCH = 5000
+MAX_SQL_ID = 2**31 - 1
 
 
 def parse_anchor(raw: str | None, use_first_unread_anchor: bool) -> int | str:
@@ -121,16 +122,18 @@ def fetch_window(
 
     base = _base_query(narrow, user)
     id_col = _id_column(narrow)
+    # Message ids are 32-bit; PostgreSQL refuses to compare them with the 10**16 sentinel.
+    bound = min(anchor_id, MAX_SQL_ID)
     before: list[Any] = []
     after: list[Any] = []
     at_anchor: list[Any] = []
     if num_before > 0 and not anchored_to_left:
-        before = conn.all(base.where(id_col < anchor_id).order_by(id_col.desc()).limit(num_before))
+        before = conn.all(base.where(id_col < bound).order_by(id_col.desc()).limit(num_before))
         before.reverse()
     if include_anchor and not anchored_to_right and not anchored_to_left:
-        at_anchor = conn.all(base.where(id_col == anchor_id))
+        at_anchor = conn.all(base.where(id_col == bound))
     if num_after > 0:
-        after = conn.all(base.where(id_col > anchor_id).order_by(id_col).limit(num_after))
+        after = conn.all(base.where(id_col > bound).order_by(id_col).limit(num_after))
     rows = before + at_anchor + after
     return Window(
         anchor=anchor_id,

@@ -50,11 +50,9 @@ def user_dict(row: Any, *, client_gravatar: bool) -> dict[str, Any]:
         "delivery_email": row["delivery_email"],
         "avatar_url": avatar_url(row, client_gravatar),
     }
-    if row["is_bot"]:
+    if row["is_bot"]:  # humans carry neither field, as Zulip's responses show
         record["bot_type"] = row["bot_type"]
         record["bot_owner_id"] = row["bot_owner_id"]
-    else:
-        record["bot_type"] = None
     return record
 
 

@@ -1,0 +1,301 @@
+"""GET /messages and GET /messages/{id}: anchors, windows, found_*, narrows, and access rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.chat.conftest import (
+    ChatHarness,
+    Member,
+    api_ok,
+    assert_json_error,
+)
+
+pytestmark = pytest.mark.anyio
+
+NEWEST = 10_000_000_000_000_000
+
+
+def topic_narrow(stream: str, topic: str) -> list[dict[str, str]]:
+    return [{"operator": "stream", "operand": stream}, {"operator": "topic", "operand": topic}]
+
+
+async def fetch(chat: ChatHarness, user: Member, **params: Any) -> dict[str, Any]:
+    return await api_ok(chat, "GET", "/messages", user, **params)
+
+
+async def test_newest_window_of_a_topic(chat: ChatHarness) -> None:
+    await chat.make_stream("Verona", [chat.hamlet, chat.cordelia])
+    ids = [await chat.send_stream(chat.hamlet, "Verona", "t", f"m{i}") for i in range(5)]
+    await chat.send_stream(chat.hamlet, "Verona", "other", "elsewhere")
+    body = await fetch(
+        chat,
+        chat.cordelia,
+        anchor="newest",
+        num_before=3,
+        num_after=0,
+        narrow=topic_narrow("Verona", "t"),
+    )
+    assert [m["id"] for m in body["messages"]] == ids[-3:]
+    assert body["anchor"] == NEWEST
+    assert body["found_anchor"] is False
+    assert body["found_newest"] is True
+    assert body["found_oldest"] is False
+    assert body["history_limited"] is False
+    message = body["messages"][-1]
+    assert message["subject"] == "t"
+    assert message["type"] == "stream"
+    assert message["display_recipient"] == "Verona"
+    assert message["sender_email"] == chat.hamlet.email
+    assert message["sender_full_name"] == "King Hamlet"
+    assert message["content_type"] == "text/html"
+    assert message["flags"] == []
+    for key in (
+        "recipient_id",
+        "timestamp",
+        "client",
+        "topic_links",
+        "reactions",
+        "submessages",
+        "is_me_message",
+        "sender_realm_str",
+        "avatar_url",
+        "stream_id",
+    ):
+        assert key in message
+
+
+async def test_topic_is_case_insensitive(chat: ChatHarness) -> None:
+    await chat.make_stream("Verona", [chat.hamlet])
+    mid = await chat.send_stream(chat.hamlet, "Verona", "Lunch", "x")
+    body = await fetch(
+        chat,
+        chat.hamlet,
+        anchor="oldest",
+        num_before=0,
+        num_after=10,
+        narrow=topic_narrow("verona", "LUNCH"),
+    )
+    assert [m["id"] for m in body["messages"]] == [mid]
+    assert body["found_oldest"] is True
+
+
+async def test_anchor_ids_and_include_anchor(chat: ChatHarness) -> None:
+    await chat.make_stream("Verona", [chat.hamlet])
+    ids = [await chat.send_stream(chat.hamlet, "Verona", "t", f"m{i}") for i in range(7)]
+    narrow = topic_narrow("Verona", "t")
+    body = await fetch(chat, chat.hamlet, anchor=ids[3], num_before=2, num_after=2, narrow=narrow)
+    assert [m["id"] for m in body["messages"]] == ids[1:6]
+    assert body["found_anchor"] is True
+    assert body["found_oldest"] is False and body["found_newest"] is False
+    body = await fetch(
+        chat,
+        chat.hamlet,
+        anchor=ids[3],
+        num_before=0,
+        num_after=2,
+        include_anchor=False,
+        narrow=narrow,
+    )
+    assert [m["id"] for m in body["messages"]] == ids[4:6]
+    body = await fetch(chat, chat.hamlet, anchor=ids[3], num_before=10, num_after=10, narrow=narrow)
+    assert [m["id"] for m in body["messages"]] == ids
+    assert body["found_oldest"] is True and body["found_newest"] is True
+    body = await fetch(
+        chat, chat.hamlet, anchor=str(ids[3]), num_before=0, num_after=0, narrow=narrow
+    )
+    assert [m["id"] for m in body["messages"]] == [ids[3]]
+
+
+async def test_first_unread_anchor(chat: ChatHarness) -> None:
+    await chat.make_stream("Verona", [chat.hamlet, chat.cordelia])
+    first = await chat.send_stream(chat.cordelia, "Verona", "t", "unread for hamlet")
+    await chat.send_stream(chat.cordelia, "Verona", "t", "also unread")
+    body = await fetch(
+        chat,
+        chat.hamlet,
+        anchor="first_unread",
+        num_before=1,
+        num_after=1,
+        narrow=[["stream", "Verona"]],
+    )
+    assert body["anchor"] == first
+    assert body["found_anchor"] is True
+    # Everything read (cordelia sent them all): first_unread means newest.
+    body = await fetch(chat, chat.cordelia, anchor="first_unread", num_before=1, num_after=1)
+    assert body["anchor"] == NEWEST
+
+
+async def test_anchor_and_size_errors(chat: ChatHarness) -> None:
+    resp = await chat.get("/messages", chat.hamlet, anchor="sideways", num_before=1, num_after=0)
+    assert_json_error(resp, "Invalid anchor")
+    resp = await chat.get("/messages", chat.hamlet, num_before=1, num_after=0)
+    assert_json_error(resp, "Missing 'anchor' argument.")
+    resp = await chat.get("/messages", chat.hamlet, anchor="newest", num_before=5001, num_after=0)
+    assert_json_error(resp, "Too many messages requested (maximum 5000).")
+    resp = await chat.get(
+        "/messages",
+        chat.hamlet,
+        anchor="newest",
+        num_before=1,
+        num_after=0,
+        narrow=[{"operator": "bogus", "operand": "x"}],
+    )
+    body = assert_json_error(
+        resp, "Invalid narrow operator: unknown operator bogus", code="BAD_NARROW"
+    )
+    assert body["desc"] == "unknown operator bogus"
+    resp = await chat.get(
+        "/messages",
+        chat.hamlet,
+        anchor="newest",
+        num_before=1,
+        num_after=0,
+        narrow=[["stream", "nowhere"]],
+    )
+    assert_json_error(resp, "Invalid narrow operator: unknown stream", code="BAD_NARROW")
+    resp = await chat.get(
+        "/messages",
+        chat.hamlet,
+        anchor="newest",
+        num_before=1,
+        num_after=0,
+        narrow=[["stream", "x"], ["dm", "a@b.c"]],
+    )
+    assert_json_error(resp, "No message can be both a stream and a DM message", code="BAD_NARROW")
+
+
+async def test_history_of_public_stream_is_historical(chat: ChatHarness) -> None:
+    await chat.make_stream("Verona", [chat.hamlet])
+    mid = await chat.send_stream(chat.hamlet, "Verona", "t", "before cordelia")
+    body = await fetch(
+        chat,
+        chat.cordelia,
+        anchor="newest",
+        num_before=5,
+        num_after=0,
+        narrow=[["stream", "Verona"]],
+    )
+    assert [m["id"] for m in body["messages"]] == [mid]
+    assert body["messages"][0]["flags"] == ["read", "historical"]
+    single = await api_ok(chat, "GET", f"/messages/{mid}", chat.cordelia)
+    assert single["message"]["flags"] == ["read", "historical"]
+    # Without a stream narrow only received messages are searched.
+    body = await fetch(chat, chat.cordelia, anchor="newest", num_before=5, num_after=0)
+    assert body["messages"] == []
+
+
+async def test_private_stream_never_leaks(chat: ChatHarness) -> None:
+    await chat.make_stream("secret", [chat.iago], invite_only=True)
+    mid = await chat.send_stream(chat.iago, "secret", "plans", "classified")
+    for user in (chat.hamlet, chat.polonius, chat.desdemona):
+        resp = await chat.get(f"/messages/{mid}", user)
+        assert_json_error(resp, "Invalid message(s)")
+        body = await fetch(
+            chat, user, anchor="newest", num_before=10, num_after=0, narrow=[["stream", "secret"]]
+        )
+        assert body["messages"] == []
+        body = await fetch(
+            chat,
+            user,
+            anchor="newest",
+            num_before=10,
+            num_after=0,
+            narrow=[{"operator": "search", "operand": "classified"}],
+        )
+        assert body["messages"] == []
+
+
+async def test_protected_history_hides_messages_before_joining(chat: ChatHarness) -> None:
+    await chat.make_stream(
+        "vault", [chat.iago], invite_only=True, history_public_to_subscribers=False
+    )
+    old = await chat.send_stream(chat.iago, "vault", "t", "before")
+    await chat.subscribe(chat.hamlet, "vault", by=chat.iago)
+    new = await chat.send_stream(chat.iago, "vault", "t", "after")
+    body = await fetch(
+        chat, chat.hamlet, anchor="newest", num_before=10, num_after=0, narrow=[["stream", "vault"]]
+    )
+    assert [m["id"] for m in body["messages"]] == [new]
+    assert_json_error(await chat.get(f"/messages/{old}", chat.hamlet), "Invalid message(s)")
+
+
+async def test_dm_narrows(chat: ChatHarness) -> None:
+    a = await chat.send_dm(chat.hamlet, [chat.cordelia], "1:1")
+    b = await chat.send_dm(chat.cordelia, [chat.hamlet], "reply")
+    g = await chat.send_dm(chat.hamlet, [chat.cordelia, chat.iago], "group")
+    await chat.send_dm(chat.iago, [chat.desdemona], "not for hamlet")
+    body = await fetch(
+        chat,
+        chat.hamlet,
+        anchor="newest",
+        num_before=10,
+        num_after=0,
+        narrow=[{"operator": "dm", "operand": [chat.cordelia.id]}],
+    )
+    assert [m["id"] for m in body["messages"]] == [a, b]
+    body = await fetch(
+        chat,
+        chat.hamlet,
+        anchor="newest",
+        num_before=10,
+        num_after=0,
+        narrow=[{"operator": "dm", "operand": f"{chat.cordelia.email},{chat.iago.email}"}],
+    )
+    assert [m["id"] for m in body["messages"]] == [g]
+    names = [r["email"] for r in body["messages"][0]["display_recipient"]]
+    assert sorted(names) == sorted([chat.hamlet.email, chat.cordelia.email, chat.iago.email])
+    body = await fetch(
+        chat,
+        chat.hamlet,
+        anchor="newest",
+        num_before=10,
+        num_after=0,
+        narrow=[{"operator": "is", "operand": "dm"}],
+    )
+    assert [m["id"] for m in body["messages"]] == [a, b, g]
+    body = await fetch(
+        chat,
+        chat.hamlet,
+        anchor="newest",
+        num_before=10,
+        num_after=0,
+        narrow=[{"operator": "pm-with", "operand": chat.cordelia.email}],
+    )
+    assert [m["id"] for m in body["messages"]] == [a, b]
+
+
+async def test_sender_narrow_and_negation(chat: ChatHarness) -> None:
+    await chat.make_stream("Verona", [chat.hamlet, chat.cordelia])
+    h = await chat.send_stream(chat.hamlet, "Verona", "t", "from hamlet")
+    c = await chat.send_stream(chat.cordelia, "Verona", "t", "from cordelia")
+    body = await fetch(
+        chat,
+        chat.hamlet,
+        anchor="newest",
+        num_before=10,
+        num_after=0,
+        narrow=[{"operator": "sender", "operand": chat.cordelia.email}],
+    )
+    assert [m["id"] for m in body["messages"]] == [c]
+    body = await fetch(
+        chat,
+        chat.hamlet,
+        anchor="newest",
+        num_before=10,
+        num_after=0,
+        narrow=[{"operator": "sender", "operand": chat.cordelia.id, "negated": True}],
+    )
+    assert [m["id"] for m in body["messages"]] == [h]
+
+
+async def test_raw_content_with_apply_markdown_false(chat: ChatHarness) -> None:
+    await chat.make_stream("Verona", [chat.hamlet])
+    await chat.send_stream(chat.hamlet, "Verona", "t", "**bold**")
+    body = await fetch(
+        chat, chat.hamlet, anchor="newest", num_before=1, num_after=0, apply_markdown=False
+    )
+    assert body["messages"][0]["content"] == "**bold**"
+    assert body["messages"][0]["content_type"] == "text/x-markdown"
