@@ -1,0 +1,1 @@
+"""The wiki service: a MediaWiki-compatible Action API at /w/api.php and pages at /wiki/<Title>."""

@@ -1,0 +1,177 @@
+"""`action=login` (also with bot passwords), `action=clientlogin`, `action=logout`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from atrium.wiki.api import messages as msg
+from atrium.wiki.api.actions import Action
+from atrium.wiki.api.context import ApiContext
+from atrium.wiki.api.errors import ApiUsageError
+from atrium.wiki.api.params import BOOLEAN, PASSWORD, ModuleSpec, Param, normalize_username
+from atrium.wiki.changes.sessions import create_session, destroy_session
+from atrium.wiki.sessions import TOKEN_SALTS, check_token
+from atrium.wiki.users import Account, account_by_name, bot_password, password_hash, verify_password
+
+WRONG_PASSWORD = "Incorrect username or password entered.\nPlease try again."
+
+LOGIN = ModuleSpec(
+    "login",
+    "ApiLogin",
+    "action",
+    "lg",
+    (
+        Param("name"),
+        Param("password", PASSWORD, sensitive=True),
+        Param("domain"),
+        Param("token", sensitive=True, tokentype="login"),
+    ),
+    readrights=False,
+    writerights=False,
+    mustbeposted=True,
+)
+
+CLIENTLOGIN = ModuleSpec(
+    "clientlogin",
+    "ApiClientLogin",
+    "action",
+    "login",
+    (
+        Param("requests", multi=True),
+        Param("messageformat", ("html", "none", "raw", "wikitext"), default="wikitext"),
+        Param("mergerequestfields", BOOLEAN),
+        Param("preservestate", BOOLEAN),
+        Param("returnurl"),
+        Param("continue", BOOLEAN),
+        Param("token", required=True, sensitive=True, tokentype="login"),
+    ),
+    readrights=False,
+    writerights=False,
+    mustbeposted=True,
+)
+
+LOGOUT = ModuleSpec(
+    "logout",
+    "ApiLogout",
+    "action",
+    "",
+    (Param("token", required=True, sensitive=True, tokentype="csrf"),),
+    readrights=False,
+    mustbeposted=True,
+)
+
+
+async def _authenticate(ctx: ApiContext, name: str, password: str, allow_bot: bool) -> tuple[Account, str | None] | None:
+    """The account a name/password pair opens, with the bot application if a bot password did."""
+    bot_app = None
+    if allow_bot and "@" in name:
+        name, _, bot_app = name.rpartition("@")
+    username = normalize_username(name)
+    if username is None:
+        return None
+    account = await ctx.db.read(account_by_name, username)
+    if account is None:
+        return None
+    if bot_app is not None:
+        stored = await ctx.db.read(bot_password, account.id, bot_app)
+        if stored is None or not verify_password(stored, password):
+            return None
+    else:
+        stored_hash = await ctx.db.read(password_hash, account.id)
+        if not verify_password(stored_hash, password):
+            return None
+    return account, bot_app
+
+
+async def _start_session(ctx: ApiContext, account: Account, bot_app: str | None) -> None:
+    if ctx.session is not None:
+        await ctx.db.write(destroy_session, ctx.session.id)
+    ctx.new_session = await ctx.db.write(create_session, account.id, bot_app)
+    account.bot_app = bot_app
+    ctx.caller = account
+
+
+def _login_token_ok(ctx: ApiContext, token: str) -> bool:
+    return check_token(ctx.session_secret, TOKEN_SALTS["login"], token, True)
+
+
+async def login(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
+    params = ctx.read(spec)
+    if params["token"] is None or not _login_token_ok(ctx, params["token"]):
+        if params["token"] is None:
+            ctx.warn(
+                spec,
+                "deprecation",
+                msg.simple(
+                    "apiwarn-deprecation-login-token",
+                    'Fetching a token via "action=login" is deprecated. Use "action=query&meta=tokens&type=login" instead.',
+                ),
+            )
+        result: dict[str, Any] = {"result": "NeedToken" if params["token"] is None else "WrongToken"}
+        if params["token"] is None:
+            from atrium.wiki.sessions import make_token
+
+            if ctx.session_secret is None:
+                ctx.new_session = await ctx.db.write(create_session, None, None)
+            assert ctx.session_secret is not None
+            result["token"] = make_token(ctx.session_secret, TOKEN_SALTS["login"])
+        return {"login": result}
+    name = params["name"] or ""
+    password = params["password"] or ""
+    found = await _authenticate(ctx, name, password, allow_bot=True)
+    if found is None:
+        return {"login": {"result": "Failed", "reason": WRONG_PASSWORD}}
+    account, bot_app = found
+    if bot_app is None:
+        ctx.warn(
+            spec,
+            "deprecation",
+            msg.simple(
+                "apiwarn-deprecation-login-botpw",
+                'Main-account login via "action=login" is deprecated and may stop working without '
+                'warning. To continue login with "action=login", see [[Special:BotPasswords]]. To safely '
+                'continue using main-account login, see "action=clientlogin".',
+            ),
+        )
+    await _start_session(ctx, account, bot_app)
+    return {"login": {"result": "Success", "lguserid": account.id, "lgusername": account.name}}
+
+
+async def clientlogin(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
+    params = ctx.read(spec)
+    if params["returnurl"] is None and not params["continue"]:
+        raise ApiUsageError(
+            "missingparam",
+            msg.missing_one_of(["loginreturnurl", "logincontinue"]),
+            module="clientlogin",
+        )
+    if not _login_token_ok(ctx, params["token"]):
+        raise ApiUsageError(
+            "badtoken", msg.simple("apierror-badtoken", 'Invalid token "login".'), module="clientlogin"
+        )
+    if params["continue"]:
+        return {"clientlogin": {"status": "FAIL", "message": "No login in progress.", "messagecode": "authpage-cannot-login-continue"}}
+    name = ctx.params.get_raw("username") or ""
+    password = ctx.params.get_raw("password") or ""
+    ctx.params.get_raw("rememberMe")
+    found = await _authenticate(ctx, name, password, allow_bot=False)
+    if found is None:
+        return {"clientlogin": {"status": "FAIL", "message": WRONG_PASSWORD, "messagecode": "wrongpassword"}}
+    account, _ = found
+    await _start_session(ctx, account, None)
+    return {"clientlogin": {"status": "PASS", "username": account.name}}
+
+
+async def logout(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
+    ctx.read(spec)
+    if ctx.session is not None:
+        await ctx.db.write(destroy_session, ctx.session.id)
+    ctx.end_session = True
+    return {}
+
+
+ACTIONS = (
+    Action(LOGIN, login),
+    Action(CLIENTLOGIN, clientlogin),
+    Action(LOGOUT, logout, token="csrf"),
+)

@@ -1,0 +1,182 @@
+"""`action=edit`: create or change a page (whole text, a section, appended or prepended text)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from atrium.wiki import pages as page_reads
+from atrium.wiki.api import messages as msg
+from atrium.wiki.api.actions import Action
+from atrium.wiki.api.context import ApiContext, change_error
+from atrium.wiki.api.errors import ApiUsageError
+from atrium.wiki.api.params import (
+    BOOLEAN,
+    EXPIRY,
+    INTEGER,
+    TAGS,
+    TEXT,
+    TIMESTAMP,
+    TITLE,
+    ModuleSpec,
+    Param,
+    enum,
+)
+from atrium.wiki.changes import ChangeError
+from atrium.wiki.changes.pages import Editor, EditRequest, edit_page
+from atrium.wiki.timestamps import iso
+from atrium.wiki.titles import InvalidTitle, Title
+
+EDIT = ModuleSpec(
+    "edit",
+    "ApiEditPage",
+    "action",
+    "",
+    (
+        Param("title"),
+        Param("pageid", INTEGER),
+        Param("section"),
+        Param("sectiontitle"),
+        Param("text", TEXT),
+        Param("summary"),
+        Param("tags", TAGS, multi=True),
+        Param("minor", BOOLEAN),
+        Param("notminor", BOOLEAN),
+        Param("bot", BOOLEAN),
+        Param("baserevid", INTEGER),
+        Param("basetimestamp", TIMESTAMP),
+        Param("starttimestamp", TIMESTAMP),
+        Param("recreate", BOOLEAN),
+        Param("createonly", BOOLEAN),
+        Param("nocreate", BOOLEAN),
+        Param("watch", BOOLEAN, deprecated=True),
+        Param("unwatch", BOOLEAN, deprecated=True),
+        Param("watchlist", enum("nochange", "preferences", "unwatch", "watch"), default="preferences"),
+        Param("watchlistexpiry", EXPIRY),
+        Param("md5"),
+        Param("prependtext", TEXT),
+        Param("appendtext", TEXT),
+        Param("undo", INTEGER, min=0),
+        Param("undoafter", INTEGER, min=0),
+        Param("redirect", BOOLEAN),
+        Param("contentformat", enum("application/json", "text/css", "text/javascript", "text/plain", "text/x-wiki")),
+        Param("contentmodel", enum("GadgetDefinition", "css", "javascript", "json", "text", "wikitext")),
+        Param("returnto", TITLE),
+        Param("returntoquery"),
+        Param("returntoanchor"),
+        Param("token", required=True, sensitive=True, tokentype="csrf"),
+    ),
+    readrights=True,
+    writerights=True,
+    mustbeposted=True,
+)
+
+
+async def _title(ctx: ApiContext, params: dict[str, Any]) -> Title:
+    if params["title"] is not None and params["pageid"] is not None:
+        raise ApiUsageError("invalidparammix", msg.invalidparammix(["title", "pageid"]), module="edit")
+    if params["title"] is None and params["pageid"] is None:
+        raise ApiUsageError("missingparam", msg.missing_one_of(["title", "pageid"]), module="edit")
+    if params["pageid"] is not None:
+        rows = await ctx.db.read(page_reads.pages_by_ids, [params["pageid"]])
+        if not rows:
+            raise ApiUsageError(
+                "nosuchpageid",
+                msg.simple("apierror-nosuchpageid", f"There is no page with ID {params['pageid']}."),
+                module="edit",
+            )
+        return Title(int(rows[0]["page_namespace"]), str(rows[0]["page_title"]))
+    try:
+        title = ctx.site.parser.parse(params["title"])
+    except InvalidTitle as exc:
+        raise ApiUsageError(
+            "invalidtitle",
+            msg.simple("apierror-invalidtitle", f'Bad title "{params["title"]}".', msg.plain(params["title"])),
+            module="edit",
+        ) from exc
+    if title.interwiki or not title.dbkey or title.ns < 0:
+        raise ApiUsageError(
+            "invalidtitle",
+            msg.simple("apierror-invalidtitle", f'Bad title "{params["title"]}".'),
+            module="edit",
+        )
+    return Title(title.ns, title.dbkey)
+
+
+async def _follow_redirect(ctx: ApiContext, title: Title) -> Title:
+    rows = await ctx.db.read(page_reads.pages_by_titles, [(title.ns, title.dbkey)])
+    if not rows or not rows[0]["page_is_redirect"]:
+        return title
+    targets = await ctx.db.read(page_reads.redirect_targets, [int(rows[0]["page_id"])])
+    if not targets or targets[0]["rd_interwiki"]:
+        return title
+    return Title(int(targets[0]["rd_namespace"]), str(targets[0]["rd_title"]))
+
+
+async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
+    params = ctx.read(spec)
+    title = await _title(ctx, params)
+    if all(params[k] is None for k in ("text", "appendtext", "prependtext", "undo")):
+        raise ApiUsageError(
+            "missingparam",
+            msg.missing_at_least_one_of(["text", "appendtext", "prependtext", "undo"]),
+            module="edit",
+        )
+    if params["undo"] is not None:
+        raise ApiUsageError(
+            "undofailure",
+            msg.simple("apierror-undo-unsupported", "Undoing edits is not supported by this wiki."),
+            module="edit",
+        )
+    if params["redirect"]:
+        title = await _follow_redirect(ctx, title)
+    caller = ctx.caller
+    if not caller.allowed("edit"):
+        raise ApiUsageError(
+            "permissiondenied",
+            msg.simple("apierror-permissiondenied", "You don't have permission to edit pages."),
+            module="edit",
+        )
+    editor = Editor(caller.id or None, caller.name, frozenset(caller.rights))
+    request = EditRequest(
+        title=title,
+        editor=editor,
+        text=params["text"],
+        appendtext=params["appendtext"],
+        prependtext=params["prependtext"],
+        section=params["section"],
+        sectiontitle=params["sectiontitle"],
+        summary=params["summary"] or "",
+        minor=params["minor"],
+        notminor=params["notminor"],
+        bot=params["bot"] and caller.allowed("bot"),
+        basetimestamp=params["basetimestamp"],
+        starttimestamp=params["starttimestamp"],
+        createonly=params["createonly"],
+        nocreate=params["nocreate"],
+        md5=params["md5"],
+        baserevid=params["baserevid"],
+        tags=tuple(params["tags"]),
+    )
+    try:
+        outcome = await ctx.db.write(edit_page, ctx.site, request)
+    except ChangeError as exc:
+        raise change_error(exc, "edit") from exc
+    out = ctx.out
+    result: dict[str, Any] = {
+        "result": "Success",
+        "pageid": outcome.page_id,
+        "title": ctx.site.parser.prefixed_text(title.ns, title.dbkey),
+        "contentmodel": "wikitext",
+    }
+    if outcome.nochange:
+        out.flag_if(result, "nochange", True)
+    else:
+        if outcome.created:
+            out.flag_if(result, "new", True)
+        result["oldrevid"] = outcome.old_rev_id
+        result["newrevid"] = outcome.new_rev_id
+        result["newtimestamp"] = iso(outcome.timestamp)
+    return {"edit": result}
+
+
+ACTIONS = (Action(EDIT, edit, token="csrf"),)

@@ -1,0 +1,98 @@
+"""`action=paraminfo`: module records rendered from the parameter declarations, and `action=help`."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from atrium.wiki.api import messages as msg
+from atrium.wiki.api.actions import Action
+from atrium.wiki.api.context import ApiContext
+from atrium.wiki.api.params import BOOLEAN, ModuleSpec, Param, enum, module_info
+
+PARAMINFO = ModuleSpec(
+    "paraminfo",
+    "ApiParamInfo",
+    "action",
+    "",
+    (
+        Param("modules", multi=True),
+        Param("helpformat", enum("html", "none", "raw", "wikitext"), default="none"),
+        Param("querymodules", multi=True, deprecated=True),
+        Param("mainmodule", BOOLEAN, deprecated=True),
+        Param("pagesetmodule", BOOLEAN, deprecated=True),
+        Param("formatmodules", multi=True, deprecated=True),
+    ),
+)
+
+HELP = ModuleSpec(
+    "help",
+    "ApiHelp",
+    "action",
+    "",
+    (
+        Param("modules", multi=True, default="main"),
+        Param("submodules", BOOLEAN),
+        Param("recursivesubmodules", BOOLEAN),
+        Param("wrap", BOOLEAN),
+        Param("toc", BOOLEAN),
+    ),
+    readrights=False,
+)
+
+def _expand(names: list[str], ctx: ApiContext) -> list[ModuleSpec]:
+    # The registry imports this module (it lists every action), hence the late import.
+    from atrium.wiki.api import registry
+
+    specs: list[ModuleSpec] = []
+    for name in names:
+        parent, _, child = name.rpartition("+")
+        parent = parent or "main"
+        if child == "*":
+            specs.extend(sorted(registry.children(parent), key=lambda s: s.name))
+            continue
+        spec = registry.lookup(name)
+        if spec is None:
+            ctx.warn(
+                "paraminfo",
+                "nosuchmodule",
+                msg.simple(
+                    "apiwarn-badsubmodule",
+                    f'The module "{parent}" does not have a submodule "{child}".',
+                ),
+            )
+            continue
+        specs.append(spec)
+    return specs
+
+
+async def paraminfo(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
+    params = ctx.read(spec)
+    names: list[str] = list(params["modules"])
+    names += [f"query+{m}" for m in params["querymodules"]]
+    if params["mainmodule"]:
+        names.append("main")
+    if params["pagesetmodule"]:
+        names.append("pageset")
+    names += params["formatmodules"]
+    high = ctx.caller.allowed("apihighlimits")
+    modules = [module_info(s, ctx.fv, high) for s in _expand(names, ctx)]
+    return {"paraminfo": {"helpformat": params["helpformat"], "modules": modules}}
+
+
+async def help_page(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
+    from atrium.wiki.api import registry
+
+    params = ctx.read(spec)
+    items = []
+    for name in params["modules"]:
+        target = registry.lookup(name)
+        if target is None:
+            continue
+        children = registry.children(target.path)
+        listed = "".join(f"<li>{html.escape(c.path)}</li>" for c in children)
+        items.append(f"<h2>{html.escape(target.path)}</h2><ul>{listed}</ul>")
+    return {"help": {"mime": "text/html", "help": "".join(items)}}
+
+
+ACTIONS = (Action(PARAMINFO, paraminfo), Action(HELP, help_page))

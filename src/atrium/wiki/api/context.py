@@ -1,0 +1,76 @@
+"""What an API module sees of a request: parameters, caller, session, site, and the output format."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from atrium.core.db import Database
+from atrium.wiki.api.errors import ApiUsageError
+from atrium.wiki.api.messages import Message
+from atrium.wiki.api.params import ModuleSpec, ParamReader
+from atrium.wiki.changes import ChangeError
+from atrium.wiki.sessions import Session
+from atrium.wiki.site import Site
+from atrium.wiki.users import Account
+
+SESSION_COOKIE = "atriumwiki_session"
+
+
+class Out:
+    """The differences between formatversion 1 and 2, applied where results are built."""
+
+    def __init__(self, fv: int) -> None:
+        self.fv = fv
+
+    def flag(self, obj: dict[str, Any], key: str, value: bool) -> None:
+        """A boolean MediaWiki shows in both versions when true, and in fv2 also when false."""
+        if self.fv >= 2:
+            obj[key] = bool(value)
+        elif value:
+            obj[key] = ""
+
+    def flag_if(self, obj: dict[str, Any], key: str, value: bool) -> None:
+        """A boolean shown only when true (`""` in fv1, `true` in fv2)."""
+        if value:
+            obj[key] = True if self.fv >= 2 else ""
+
+    def content(self, obj: dict[str, Any], key: str, value: Any) -> None:
+        """Text content: `*` in fv1, the named key in fv2."""
+        obj["*" if self.fv < 2 else key] = value
+
+
+@dataclass
+class ApiContext:
+    site: Site
+    db: Database
+    params: ParamReader
+    caller: Account
+    session: Session | None
+    out: Out
+    method: str
+    query_keys: frozenset[str]
+    client_ip: str
+    new_session: tuple[str, str] | None = None  # (id, secret) to set as cookie
+    end_session: bool = False
+    extra_headers: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def fv(self) -> int:
+        return self.out.fv
+
+    def read(self, module: ModuleSpec, extra_prefix: str = "") -> dict[str, Any]:
+        return self.params.read(module, extra_prefix)
+
+    def warn(self, module: ModuleSpec | str, code: str, message: Message) -> None:
+        self.params.warn(module, code, message)
+
+    @property
+    def session_secret(self) -> str | None:
+        if self.new_session is not None:
+            return self.new_session[1]
+        return self.session.secret if self.session is not None else None
+
+
+def change_error(exc: ChangeError, module: str) -> ApiUsageError:
+    return ApiUsageError(exc.code, Message(exc.key, exc.text, exc.params), module=module)

@@ -1,0 +1,399 @@
+"""`api.php`: MediaWiki's ApiMain — main parameters, caller, action dispatch, and the response.
+
+One request: raw parameters (query string and form body) -> the caller from the session cookie ->
+main parameters (`action`, `format`, `formatversion`, `errorformat`, `assert`, `maxlag`, …) -> the
+action module -> the result with `warnings`, `limits`, `curtimestamp`, `requestid`, rendered as JSON
+(or `jsonfm`). Every `ApiUsageError` becomes MediaWiki's error shape here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import Any
+
+import orjson
+from starlette.requests import Request
+from starlette.responses import Response
+
+from atrium.core.db import Database
+from atrium.wiki.api import messages as msg
+from atrium.wiki.api.context import SESSION_COOKIE, ApiContext, Out
+from atrium.wiki.api.errors import ApiUsageError
+from atrium.wiki.api.params import ParamReader, WarningEntry
+from atrium.wiki.api.registry import ACTIONS, JSON_FORMAT, MAIN
+from atrium.wiki.sessions import TOKEN_SALTS, Session, check_token, load_session
+from atrium.wiki.site import Site
+from atrium.wiki.timestamps import iso, now14
+from atrium.wiki.users import Account, anonymous
+
+DB_LAG = -1  # one database server: MediaWiki reports a lag of -1
+BASE_HEADERS = {
+    "Cache-Control": "private, must-revalidate, max-age=0",
+    "X-Frame-Options": "DENY",
+    "Vary": "Accept-Encoding, Treat-as-Untrusted, Cookie",
+}
+
+
+def docref(site: Site, *, escape: bool = True) -> str:
+    notice = html.escape(msg.DEPRECATION_NOTICE, quote=False) if escape else msg.DEPRECATION_NOTICE
+    return f"See {site.api_url} for API usage. {notice}"
+
+
+class _Format:
+    def __init__(self) -> None:
+        self.name = "jsonfm"
+        self.fv = 1
+        self.errorformat = "bc"
+        self.callback: str | None = None
+        self.utf8 = False
+        self.ascii = False
+
+
+async def _raw_params(request: Request) -> tuple[dict[str, str], frozenset[str]]:
+    params: dict[str, str] = dict(request.query_params)
+    query_keys = frozenset(params)
+    if request.method == "POST":
+        form = await request.form()
+        for key, value in form.multi_items():
+            if isinstance(value, str):
+                params[key] = value
+        await form.close()
+    return params, query_keys
+
+
+async def _caller(request: Request, db: Database) -> tuple[Session | None, Account]:
+    ip = request.client.host if request.client else "127.0.0.1"
+    session_id = request.cookies.get(SESSION_COOKIE)
+    if session_id:
+        session, account = await db.read(load_session, session_id)
+        if session is not None:
+            return session, account or anonymous(ip)
+    return None, anonymous(ip)
+
+
+async def handle(request: Request, site: Site, db: Database) -> Response:
+    fmt = _Format()
+    if request.method not in ("GET", "POST", "HEAD"):
+        error = ApiUsageError(
+            "invalidmethod",
+            msg.simple("apierror-invalidmethod", "Invalid HTTP method. Consider using GET or POST."),
+            module="main",
+            status=405,
+        )
+        fmt.name = "json"
+        return _render(site, fmt, {}, [], error, {})
+    raw, query_keys = await _raw_params(request)
+    session, caller = await _caller(request, db)
+    reader = ParamReader(
+        raw,
+        high_limits=caller.allowed("apihighlimits"),
+        namespaces=frozenset(site.namespaces.ids()),
+    )
+    ctx = ApiContext(
+        site=site,
+        db=db,
+        params=reader,
+        caller=caller,
+        session=session,
+        out=Out(1),
+        method=request.method,
+        query_keys=query_keys,
+        client_ip=request.client.host if request.client else "127.0.0.1",
+    )
+    result: dict[str, Any] = {}
+    error: ApiUsageError | None = None
+    headers: dict[str, str] = {}
+    try:
+        _read_format(reader, fmt)
+        ctx.out = Out(fmt.fv)
+        origin = raw.get("origin")
+        if origin is not None:
+            header_origin = request.headers.get("origin")
+            if origin != "*" and origin != header_origin:
+                return Response(
+                    "'origin' parameter does not match Origin header\n",
+                    status_code=403,
+                    media_type="text/html; charset=UTF-8",
+                )
+            if origin == "*":
+                headers["Access-Control-Allow-Origin"] = "*"
+                headers["Access-Control-Allow-Credentials"] = "false"
+                ctx.caller = anonymous(ctx.client_ip)
+                ctx.session = None
+            elif header_origin and header_origin.startswith(site.server):
+                headers["Access-Control-Allow-Origin"] = header_origin
+                headers["Access-Control-Allow-Credentials"] = "true"
+        if fmt.callback is not None:
+            ctx.caller = anonymous(ctx.client_ip)
+            ctx.session = None
+        main = reader.read(MAIN)
+        _top_level(main, result)
+        await _execute(ctx, main, result)
+    except ApiUsageError as exc:
+        error = exc
+    if error is None:
+        unused = [k for k in raw if k not in reader.used]
+        if unused:
+            reader.warn("main", "unrecognizedparams", msg.unrecognized_params(unused))
+    headers.update(ctx.extra_headers)
+    response = _render(site, fmt, result, reader.warnings, error, headers)
+    if ctx.new_session is not None:
+        response.set_cookie(
+            SESSION_COOKIE, ctx.new_session[0], max_age=30 * 24 * 3600, httponly=True, samesite="lax"
+        )
+    elif ctx.end_session:
+        response.delete_cookie(SESSION_COOKIE)
+    return response
+
+
+def _read_format(reader: ParamReader, fmt: _Format) -> None:
+    name = reader.get_raw("format")
+    if name is None:
+        name = "jsonfm"
+    if name not in ("json", "jsonfm"):
+        fmt.name = "jsonfm"
+        raise ApiUsageError(
+            "badvalue", msg.badvalue_enum("format", name, ["json", "jsonfm"]), module="main"
+        )
+    fmt.name = name
+    errorformat = reader.raw.get("errorformat")
+    if errorformat in ("plaintext", "wikitext", "html", "raw", "none", "bc"):
+        fmt.errorformat = errorformat
+    try:
+        values = reader.read(JSON_FORMAT)
+    except ApiUsageError as exc:
+        if exc.code == "badvalue" and "formatversion" in exc.message.text:
+            reader.warn("json", "badvalue", exc.message)
+            reader.warn(
+                "main",
+                "errorprinterfailed",
+                msg.simple("apiwarn-errorprinterfailed", "Error printer failed. Will retry without params."),
+            )
+        raise
+    fmt.fv = 1 if values["formatversion"] == "1" else 2
+    fmt.callback = values["callback"]
+    fmt.utf8 = values["utf8"]
+    fmt.ascii = values["ascii"]
+
+
+def _top_level(main: dict[str, Any], result: dict[str, Any]) -> None:
+    if main["requestid"] is not None:
+        result["requestid"] = main["requestid"]
+    if main["responselanginfo"]:
+        uselang = main["uselang"] if main["uselang"] not in ("user", "content") else "en"
+        result["uselang"] = uselang
+        errorlang = main["errorlang"]
+        result["errorlang"] = uselang if errorlang == "uselang" else errorlang
+
+
+async def _execute(ctx: ApiContext, main: dict[str, Any], result: dict[str, Any]) -> None:
+    action = ACTIONS[main["action"]]
+    spec = action.spec
+    if action.token is not None:
+        _check_token(ctx, action.token, spec.path, spec.prefix)
+    if spec.readrights and not ctx.caller.allowed("read"):
+        raise ApiUsageError(
+            "readapidenied",
+            msg.simple("apierror-readapidenied", "You need read permission to use this module."),
+            module="main",
+        )
+    if spec.writerights and not ctx.caller.allowed("writeapi"):
+        raise ApiUsageError(
+            "writeapidenied",
+            msg.simple("apierror-writeapidenied", "You're not allowed to edit this wiki through the API."),
+            module="main",
+        )
+    maxlag = main["maxlag"]
+    if maxlag is not None and DB_LAG > maxlag:
+        ctx.extra_headers["Retry-After"] = str(max(maxlag, 5))
+        ctx.extra_headers["X-Database-Lag"] = str(DB_LAG)
+        raise ApiUsageError(
+            "maxlag",
+            msg.simple("apierror-maxlag", f"Waiting for a database server: {DB_LAG} second lagged."),
+            module="main",
+            extra={"host": "", "lag": DB_LAG, "type": "db"},
+        )
+    if spec.mustbeposted and ctx.method != "POST":
+        raise ApiUsageError(
+            "mustbeposted",
+            msg.simple("apierror-mustbeposted", f'The "{spec.name}" module requires a POST request.'),
+            module="main",
+        )
+    _check_asserts(ctx, main)
+    members = await action.handler(ctx, spec)
+    result.update(members)
+    if ctx.params.limits_used:
+        result["limits"] = dict(ctx.params.limits_used)
+    if main["curtimestamp"]:
+        result["curtimestamp"] = iso(now14())
+
+
+def _check_token(ctx: ApiContext, token_type: str, path: str, prefix: str) -> None:
+    key = prefix + "token"
+    if key not in ctx.params.raw:
+        raise ApiUsageError("missingparam", msg.missingparam(key), module=path)
+    if key in ctx.query_keys:
+        raise ApiUsageError(
+            "mustpostparams",
+            msg.simple(
+                "apierror-mustpostparams",
+                f"The following parameter was found in the query string, but must be in the POST body: {key}.",
+            ),
+            module=path,
+        )
+    token = ctx.params.get_raw(key) or ""
+    secret = ctx.session_secret
+    if not check_token(secret, TOKEN_SALTS[token_type], token, not ctx.caller.registered):
+        text = "Invalid CSRF token." if token_type == "csrf" else f'Invalid token "{token_type}".'
+        raise ApiUsageError("badtoken", msg.simple("apierror-badtoken", text), module=path)
+
+
+def _check_asserts(ctx: ApiContext, main: dict[str, Any]) -> None:
+    assertion = main["assert"]
+    caller = ctx.caller
+    if assertion == "user" and not caller.registered:
+        raise ApiUsageError(
+            "assertuserfailed",
+            msg.simple(
+                "apierror-assertuserfailed",
+                "You are no longer logged in, so the action could not be completed.",
+            ),
+            module="main",
+        )
+    if assertion == "anon" and caller.registered:
+        raise ApiUsageError(
+            "assertanonfailed",
+            msg.simple(
+                "apierror-assertanonfailed",
+                "You are no longer logged out, so the action could not be completed.",
+            ),
+            module="main",
+        )
+    if assertion == "bot" and not caller.allowed("bot"):
+        raise ApiUsageError(
+            "assertbotfailed",
+            msg.simple(
+                "apierror-assertbotfailed",
+                'You do not have the "bot" right, so the action could not be completed.',
+            ),
+            module="main",
+        )
+    wanted = main["assertuser"]
+    if wanted is not None and caller.name != wanted:
+        raise ApiUsageError(
+            "assertnameduserfailed",
+            msg.simple(
+                "apierror-assertnameduserfailed",
+                f'You are no longer logged in as "{wanted}", so the action could not be completed.',
+                msg.plain(wanted),
+            ),
+            module="main",
+        )
+
+
+# --- rendering --------------------------------------------------------------------------------
+
+
+def _message_fields(message: msg.Message, errorformat: str) -> dict[str, Any]:
+    if errorformat in ("plaintext", "wikitext"):
+        return {"text": message.text}
+    if errorformat == "html":
+        return {"html": message.html()}
+    if errorformat == "raw":
+        return {"key": message.key, "params": list(message.params)}
+    return {}
+
+
+def _warnings(entries: list[WarningEntry], fmt: _Format) -> Any:
+    if fmt.errorformat == "bc":
+        grouped: dict[str, list[str]] = {}
+        for entry in entries:
+            grouped.setdefault(entry.module_name, []).append(entry.message.text)
+        key = "*" if fmt.fv < 2 else "warnings"
+        return {name: {key: "\n".join(texts)} for name, texts in grouped.items()}
+    out = []
+    for entry in entries:
+        item: dict[str, Any] = {"code": entry.code}
+        item.update(_message_fields(entry.message, fmt.errorformat))
+        if entry.message.data is not None:
+            item["data"] = entry.message.data
+        item["module"] = entry.module_path
+        out.append(item)
+    return out
+
+
+def _error_body(site: Site, fmt: _Format, error: ApiUsageError) -> dict[str, Any]:
+    if fmt.errorformat == "bc":
+        body: dict[str, Any] = {"code": error.code, "info": error.message.text}
+        body.update(error.extra)
+        body["*" if fmt.fv < 2 else "docref"] = docref(site)
+        return {"error": body}
+    item: dict[str, Any] = {"code": error.code}
+    item.update(_message_fields(error.message, fmt.errorformat))
+    data = dict(error.extra)
+    if error.message.data:
+        data.update(error.message.data)
+    if data:
+        item["data"] = data
+    item["module"] = error.module or "main"
+    return {"errors": [item], "docref": docref(site)}
+
+
+def _render(
+    site: Site,
+    fmt: _Format,
+    result: dict[str, Any],
+    warnings: list[WarningEntry],
+    error: ApiUsageError | None,
+    headers: dict[str, str],
+) -> Response:
+    body: dict[str, Any] = {}
+    if warnings:
+        body["warnings"] = _warnings(warnings, fmt)
+    status = 200
+    all_headers = dict(BASE_HEADERS)
+    all_headers.update(headers)
+    if error is not None:
+        body.update(_error_body(site, fmt, error))
+        for key in ("requestid",):
+            if key in result:
+                body[key] = result[key]
+        status = error.status
+        all_headers["MediaWiki-API-Error"] = error.code
+        all_headers.update(error.headers)
+    else:
+        body.update(result)
+    return Response(
+        _encode(site, fmt, body), status_code=status, headers=all_headers, media_type=_media_type(fmt)
+    )
+
+
+def _media_type(fmt: _Format) -> str:
+    if fmt.name == "jsonfm":
+        return "text/html; charset=utf-8"
+    if fmt.callback is not None:
+        return "text/javascript; charset=utf-8"
+    return "application/json; charset=utf-8"
+
+
+def _encode(site: Site, fmt: _Format, body: dict[str, Any]) -> bytes:
+    escape_unicode = (fmt.fv < 2 and not fmt.utf8) or (fmt.fv >= 2 and fmt.ascii)
+    if fmt.name == "jsonfm":
+        pretty = json.dumps(body, ensure_ascii=escape_unicode, indent=4)
+        return (
+            "<!DOCTYPE html>\n<html lang=\"en\" dir=\"ltr\">\n<head>\n<meta charset=\"UTF-8\"/>\n"
+            f"<title>MediaWiki API result - {html.escape(site.sitename)}</title>\n</head>\n<body>\n"
+            "<p>This is the HTML representation of the JSON format. HTML is good for debugging, "
+            "but is unsuitable for application use.</p>\n<p>Specify the <var>format</var> parameter "
+            "to change the output format. To see the non-HTML representation of the JSON format, "
+            "set <var>format=json</var>.</p>\n"
+            f'<pre class="api-pretty-content">{html.escape(pretty, quote=False)}</pre>\n</body>\n</html>\n'
+        ).encode()
+    if escape_unicode:
+        data = json.dumps(body, ensure_ascii=True, separators=(",", ":")).encode()
+    else:
+        data = orjson.dumps(body)
+    if fmt.callback is not None:
+        return b"/**/" + fmt.callback.encode() + b"(" + data + b")"
+    return data

@@ -1,0 +1,99 @@
+"""`list=allpages`: pages of one namespace in title order; also a generator."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from atrium.wiki import pages as page_reads
+from atrium.wiki.api import messages as msg
+from atrium.wiki.api.errors import ApiUsageError
+from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
+from atrium.wiki.api.querymodules import ALLPAGES
+from atrium.wiki.titles import InvalidTitle
+
+
+def _key(q: QueryRun, text: str | None, ns: int) -> str | None:
+    """A title fragment as a database key of namespace `ns` (MediaWiki's titlePartToKey)."""
+    if text is None:
+        return None
+    if text == "":
+        return ""
+    try:
+        title = q.ctx.site.parser.parse(text, ns)
+    except InvalidTitle:
+        return text.replace(" ", "_")
+    return title.dbkey if title.ns == ns else text.replace(" ", "_")
+
+
+async def _fetch(q: QueryRun, params: dict[str, Any]) -> tuple[list[Any], str | None]:
+    ns = params["namespace"]
+    descending = params["dir"] == "descending"
+    start = _key(q, params["from"], ns)
+    cont = params["continue"]
+    if cont is not None:
+        try:
+            parsed = q.ctx.site.parser.parse(cont, ns)
+        except InvalidTitle as exc:
+            raise badcontinue() from exc
+        start = parsed.dbkey if parsed.ns == ns else cont
+    prefix = _key(q, params["prefix"], ns)
+    if params["prtype"] or params["prlevel"]:
+        return [], None  # nothing is protected, so no page matches a protection filter
+    limit = params["limit"]
+    end = _key(q, params["to"], ns)
+    rows = await q.ctx.db.read(
+        lambda conn: page_reads.allpages(
+            conn,
+            ns,
+            start=start,
+            end=end,
+            prefix=prefix,
+            descending=descending,
+            limit=limit + 1,
+            filterredir=params["filterredir"],
+            minsize=params["minsize"],
+            maxsize=params["maxsize"],
+        )
+    )
+    following = None
+    if len(rows) > limit:
+        following = str(rows[limit]["page_title"])
+        rows = rows[:limit]
+    return rows, following
+
+
+async def run(q: QueryRun, params: dict[str, Any]) -> None:
+    rows, following = await _fetch(q, params)
+    parser = q.ctx.site.parser
+    q.data["allpages"] = [
+        {
+            "pageid": int(row["page_id"]),
+            "ns": int(row["page_namespace"]),
+            "title": parser.prefixed_text(int(row["page_namespace"]), str(row["page_title"])),
+        }
+        for row in rows
+    ]
+    if following is not None:
+        q.continuation.add(ALLPAGES, "continue", following)
+
+
+async def generate(q: QueryRun, params: dict[str, Any]) -> GeneratedPages:
+    rows, following = await _fetch(q, params)
+    if following is not None:
+        q.continuation.add_generator(ALLPAGES, "continue", following)
+    return GeneratedPages(page_ids=[int(row["page_id"]) for row in rows])
+
+
+def check_generator(q: QueryRun, params: dict[str, Any]) -> None:
+    if params["redirects"] and params["filterredir"] == "redirects":
+        raise ApiUsageError(
+            "params",
+            msg.simple(
+                "apierror-allpages-generator-redirects",
+                'Use "gapfilterredir=nonredirects" instead of "redirects" when using "allpages" as a generator.',
+            ),
+            module="query+allpages",
+        )
+
+
+MODULE = QueryModule(ALLPAGES, run, generate, check_generator)

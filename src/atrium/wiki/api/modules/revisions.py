@@ -1,0 +1,157 @@
+"""`prop=revisions`: revisions of the page set — the latest of each page, the requested `revids`,
+or one page's history with limits, ranges and continuation (single-page mode)."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from atrium.wiki import pages as page_reads
+from atrium.wiki.api import messages as msg
+from atrium.wiki.api.errors import ApiUsageError
+from atrium.wiki.api.querybase import QueryModule, QueryRun, badcontinue
+from atrium.wiki.api.querymodules import REVISIONS
+from atrium.wiki.changes.pages import split_sections
+from atrium.wiki.timestamps import iso
+
+_SINGLE_PAGE = ("limit", "startid", "endid", "user", "excludeuser", "start", "end")
+_CONTENT_PROPS = {"content", "parsetree"}
+
+
+def _sha1_hex(base36: str) -> str:
+    return f"{int(base36, 36):040x}"
+
+
+def _revision(q: QueryRun, row: Any, props: set[str], slots: list[str] | None, section: str | None, tags: dict[int, list[str]]) -> dict[str, Any]:
+    out = q.ctx.out
+    rev: dict[str, Any] = {}
+    if "ids" in props:
+        rev["revid"] = int(row["rev_id"])
+        rev["parentid"] = int(row["rev_parent_id"])
+    if "flags" in props:
+        out.flag(rev, "minor", bool(row["rev_minor_edit"]))
+    if "user" in props:
+        rev["user"] = row["actor_name"]
+        if row["actor_user"] is None:
+            out.flag_if(rev, "anon", True)
+    if "userid" in props:
+        rev["userid"] = int(row["actor_user"] or 0)
+    if "timestamp" in props:
+        rev["timestamp"] = iso(str(row["rev_timestamp"]))
+    if "size" in props:
+        rev["size"] = int(row["rev_len"])
+    if "sha1" in props:
+        rev["sha1"] = _sha1_hex(str(row["rev_sha1"]))
+    if "roles" in props:
+        rev["roles"] = ["main"]
+    if "comment" in props:
+        rev["comment"] = row["comment_text"]
+    if "parsedcomment" in props:
+        rev["parsedcomment"] = html.escape(str(row["comment_text"]), quote=False)
+    if "tags" in props:
+        rev["tags"] = tags.get(int(row["rev_id"]), [])
+    text = row.get("old_text")
+    if text is not None and section is not None:
+        parts = split_sections(str(text))
+        if not section.isdigit() or int(section) >= len(parts):
+            raise ApiUsageError(
+                "nosuchsection",
+                msg.simple("apierror-nosuchsection", f"There is no section {section}."),
+                module="query+revisions",
+            )
+        text = parts[int(section)].rstrip("\n")
+    content: dict[str, Any] = {}
+    if "slotsize" in props:
+        content["size"] = int(row["rev_len"])
+    if "slotsha1" in props:
+        content["sha1"] = _sha1_hex(str(row["rev_sha1"]))
+    if "contentmodel" in props or "content" in props:
+        content["contentmodel"] = row["rev_content_model"]
+    if "content" in props:
+        content["contentformat"] = row["rev_content_format"]
+        out.content(content, "content", text)
+    if slots is None:
+        if "content" in props:
+            rev["contentformat"] = content.pop("contentformat")
+            rev["contentmodel"] = content.pop("contentmodel")
+            rev.update(content)
+        elif "contentmodel" in props:
+            rev["contentmodel"] = content["contentmodel"]
+    elif content:
+        rev["slots"] = {"main": content}
+    return rev
+
+
+async def run(q: QueryRun, params: dict[str, Any]) -> None:
+    ctx = q.ctx
+    props = set(params["prop"])
+    slots: list[str] | None = params["slots"] if ctx.params.has(REVISIONS.prefix + "slots") else None
+    with_text = bool(props & _CONTENT_PROPS)
+    if slots is None and "content" in props:
+        ctx.warn(
+            REVISIONS,
+            "deprecation",
+            msg.simple(
+                "apiwarn-deprecation-missingparam",
+                'Because "rvslots" was not specified, a legacy format has been used for the output. '
+                "This format is deprecated, and in the future the new format will always be used.",
+            ),
+        )
+        ctx.params.note_deprecation()
+    single = [name for name in _SINGLE_PAGE if params[name] is not None] + (
+        ["dir"] if params["dir"] == "newer" else []
+    )
+    pages = q.pages
+    if q.pages.revids:
+        rows = await ctx.db.read(page_reads.revisions_by_ids, list(q.pages.revids), with_text)
+    elif single:
+        if len(pages.good) + len(pages.missing) > 1 or pages.revids:
+            raise ApiUsageError(
+                "invalidparammix",
+                msg.simple(
+                    "apierror-revisions-singlepage",
+                    '"titles", "pageids" or a generator was used to supply multiple pages, but the '
+                    '"rvlimit", "rvstartid", "rvendid", "rvdir=newer", "rvuser", "rvexcludeuser", '
+                    '"rvstart", and "rvend" parameters may only be used on a single page.',
+                ),
+                module="query+revisions",
+            )
+        if not pages.good:
+            return
+        page = next(iter(pages.good.values()))
+        cont = None
+        if params["continue"] is not None:
+            ts, _, rev = params["continue"].partition("|")
+            if not (len(ts) == 14 and ts.isdigit() and rev.isdigit()):
+                raise badcontinue()
+            cont = (ts, int(rev))
+        limit = params["limit"] or 1
+        rows = await ctx.db.read(
+            lambda conn: page_reads.page_history(
+                conn,
+                page.page_id,
+                with_text=with_text,
+                limit=limit + 1,
+                newer=params["dir"] == "newer",
+                start=params["start"],
+                end=params["end"],
+                startid=params["startid"],
+                endid=params["endid"],
+                cont=cont,
+                user=params["user"],
+                excludeuser=params["excludeuser"],
+            )
+        )
+        if len(rows) > limit:
+            following = rows[limit]
+            q.continuation.add(REVISIONS, "continue", f"{following['rev_timestamp']}|{following['rev_id']}")
+            rows = rows[:limit]
+    else:
+        rows = await ctx.db.read(page_reads.latest_revisions, sorted(pages.good), with_text)
+    tags = await ctx.db.read(page_reads.revision_tags, [int(r["rev_id"]) for r in rows]) if "tags" in props else {}
+    for row in rows:
+        entry = q.page_entry(int(row["rev_page"]))
+        entry.setdefault("revisions", []).append(_revision(q, row, props, slots, params["section"], tags))
+
+
+MODULE = QueryModule(REVISIONS, run)

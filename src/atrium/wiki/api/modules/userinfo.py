@@ -1,0 +1,74 @@
+"""`meta=userinfo`: who the caller is, with the `uiprop` sections asked for.
+
+`blockinfo` adds nothing: blocks do not exist yet, and MediaWiki adds nothing for unblocked users.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from atrium.wiki import rights
+from atrium.wiki.api.querybase import QueryModule, QueryRun
+from atrium.wiki.api.querymodules import USERINFO
+from atrium.wiki.sessions import TOKEN_SALTS, make_token
+from atrium.wiki.timestamps import iso
+from atrium.wiki.users import DEFAULT_OPTIONS, latest_contribution, options
+
+
+async def run(q: QueryRun, params: dict[str, Any]) -> None:
+    ctx = q.ctx
+    out = ctx.out
+    user = ctx.caller
+    props = set(params["prop"])
+    info: dict[str, Any] = {"id": user.id, "name": user.name}
+    if not user.registered:
+        out.flag_if(info, "anon", True)
+    if "hasmsg" in props:
+        out.flag(info, "messages", False)
+    if "groups" in props:
+        info["groups"] = user.all_groups
+    if "groupmemberships" in props:
+        info["groupmemberships"] = [{"group": g, "expiry": "infinity"} for g in user.groups]
+    if "implicitgroups" in props:
+        info["implicitgroups"] = user.implicit_groups
+    if "rights" in props:
+        info["rights"] = user.rights
+    if "changeablegroups" in props:
+        if user.allowed("userrights"):
+            info["changeablegroups"] = {
+                "add": list(rights.CHANGEABLE_BY["bureaucrat"]),
+                "remove": list(rights.CHANGEABLE_BY["bureaucrat"]),
+                "add-self": [],
+                "remove-self": [],
+            }
+        else:
+            info["changeablegroups"] = {"add": [], "remove": [], "add-self": [], "remove-self": []}
+    if "options" in props:
+        info["options"] = await ctx.db.read(options, user.id) if user.registered else dict(DEFAULT_OPTIONS)
+    if "preferencestoken" in props and user.registered and ctx.session_secret is not None:
+        info["preferencestoken"] = make_token(ctx.session_secret, TOKEN_SALTS["csrf"])
+    if "editcount" in props and user.registered:
+        info["editcount"] = user.editcount
+    if "ratelimits" in props:
+        info["ratelimits"] = {}
+    if "realname" in props and user.registered:
+        info["realname"] = user.real_name
+    if "email" in props and user.registered:
+        info["email"] = user.email
+    if "registrationdate" in props and user.registered and user.registration:
+        info["registrationdate"] = iso(user.registration)
+    if "acceptlang" in props:
+        info["acceptlang"] = []
+    if "unreadcount" in props:
+        info["unreadcount"] = 0
+    if "centralids" in props:
+        info["centralids"] = {"local": user.id}
+        info["attachedlocal"] = {"local": user.registered}
+    if "latestcontrib" in props and user.registered:
+        latest = await ctx.db.read(latest_contribution, user.id)
+        if latest:
+            info["latestcontrib"] = iso(latest)
+    q.data["userinfo"] = info
+
+
+MODULE = QueryModule(USERINFO, run)

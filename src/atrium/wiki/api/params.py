@@ -1,0 +1,480 @@
+"""Typed parameter declarations: the one source of validation, warnings and `action=paraminfo`.
+
+A module declares its parameters once, as `Param` records inside a `ModuleSpec`. `ParamReader`
+validates a request against them the way MediaWiki's ParamValidator does (prefixes, multi-values on
+`|` or U+001F, enums, limits with `max`, integer ranges, timestamps, users, namespaces, deprecations)
+and `param_info` renders the same records for `action=paraminfo`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from atrium.wiki.api import messages as msg
+from atrium.wiki.api.errors import ApiUsageError
+from atrium.wiki.api.messages import Message
+
+STRING = "string"
+TEXT = "text"
+INTEGER = "integer"
+LIMIT = "limit"
+BOOLEAN = "boolean"
+TIMESTAMP = "timestamp"
+NAMESPACE = "namespace"
+USER = "user"
+TITLE = "title"
+PASSWORD = "password"
+EXPIRY = "expiry"
+TAGS = "tags"
+RAW = "raw"
+
+LIMIT_MAX = 500
+LIMIT_HIGHMAX = 5000
+MULTI_LIMIT = 50
+MULTI_HIGHLIMIT = 500
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of one module, with every attribute `action=paraminfo` reports."""
+
+    name: str
+    type: str | tuple[str, ...] = STRING
+    default: str | int | None = None
+    multi: bool = False
+    required: bool = False
+    deprecated: bool = False
+    sensitive: bool = False
+    info: tuple[tuple[str, tuple[int, ...] | None], ...] = ()
+    subtypes: tuple[str, ...] = ()
+    allspecifier: str | None = None
+    extranamespaces: tuple[int, ...] = ()
+    deprecatedvalues: tuple[str, ...] = ()
+    allowsduplicates: bool = False
+    min: int | None = None
+    max: int | None = None
+    highmax: int | None = None
+    tokentype: str | None = None
+    # For module-selecting parameters (action, format, list, prop, meta, generator): the modules.
+    submodules: Mapping[str, str] | None = None
+    submoduleparamprefix: str | None = None
+    internalvalues: tuple[str, ...] = ()
+
+    @property
+    def is_enum(self) -> bool:
+        return isinstance(self.type, tuple)
+
+    @property
+    def enum_values(self) -> tuple[str, ...]:
+        return self.type if isinstance(self.type, tuple) else ()
+
+
+def enum(*values: str) -> tuple[str, ...]:
+    return tuple(values)
+
+
+def limit(name: str = "limit", default: int | None = 10, **extra: Any) -> Param:
+    return Param(name, LIMIT, default=default, min=1, max=LIMIT_MAX, highmax=LIMIT_HIGHMAX, **extra)
+
+
+@dataclass(frozen=True)
+class ModuleSpec:
+    """A module of the API: where it sits, its markers and its parameters."""
+
+    name: str
+    classname: str
+    group: str | None  # "action", "format", "list", "meta", "prop"; None for main
+    prefix: str
+    params: tuple[Param, ...]
+    readrights: bool = True
+    writerights: bool = False
+    mustbeposted: bool = False
+    generator: bool = False
+    deprecated: bool = False
+    helpurls: tuple[str, ...] = ()
+    path_override: str | None = None
+
+    @property
+    def path(self) -> str:
+        if self.path_override is not None:
+            return self.path_override
+        if self.group in {"list", "meta", "prop"}:
+            return f"query+{self.name}"
+        return self.name
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def with_params(self, params: Iterable[Param]) -> ModuleSpec:
+        return replace(self, params=tuple(params))
+
+
+# --- values ---------------------------------------------------------------------------------
+
+
+def split_multi(value: str) -> list[str]:
+    if value == "":
+        return []
+    if value.startswith("\x1f"):
+        return value[1:].split("\x1f")
+    return value.split("|")
+
+
+_INTEGER = re.compile(r"^[+-]?\d+$")
+_TS14 = re.compile(r"^\d{14}$")
+_ISO = re.compile(r"^(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d)(?:\.\d+)?(?:Z|[+-]00:?00)?$")
+_ISO_DATE = re.compile(r"^(\d{4})-(\d\d)-(\d\d)$")
+_IPV4 = re.compile(r"^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)$")
+_IPV6 = re.compile(r"^[0-9A-Fa-f:]+(?::(?:\d{1,3}\.){3}\d{1,3})?$")
+_CIDR = re.compile(r"^(.+)/(\d{1,3})$")
+_BAD_USERNAME = re.compile(r"[@:>#<\[\]|{}\x00-\x1f\x7f/]")
+
+
+def parse_timestamp(value: str) -> str | None:
+    """MediaWiki's accepted input forms -> `YYYYMMDDHHMMSS`; None when unparseable."""
+    value = value.strip()
+    if value == "now":
+        return datetime.now(UTC).strftime("%Y%m%d%H%M%S")
+    if _TS14.match(value):
+        try:
+            datetime.strptime(value, "%Y%m%d%H%M%S")
+        except ValueError:
+            return None
+        return value
+    match = _ISO.match(value)
+    if match:
+        y, mo, d, h, mi, s = (int(g) for g in match.groups())
+        try:
+            return datetime(y, mo, d, h, mi, s).strftime("%Y%m%d%H%M%S")
+        except ValueError:
+            return None
+    match = _ISO_DATE.match(value)
+    if match:
+        try:
+            return datetime(*(int(g) for g in match.groups())).strftime("%Y%m%d%H%M%S")
+        except ValueError:
+            return None
+    if _INTEGER.match(value):
+        try:
+            return datetime.fromtimestamp(int(value), UTC).strftime("%Y%m%d%H%M%S")
+        except (OverflowError, ValueError, OSError):
+            return None
+    return None
+
+
+def is_ip(value: str) -> bool:
+    if _IPV4.match(value):
+        return True
+    return ":" in value and bool(_IPV6.match(value)) and value.count("::") <= 1
+
+
+def normalize_username(value: str) -> str | None:
+    """A user name as stored (spaces, first letter upper-cased) or None when it cannot exist."""
+    name = re.sub(r"[ _]+", " ", value).strip()
+    if not name or _BAD_USERNAME.search(name) or len(name.encode()) > 255:
+        return None
+    return name[0].upper() + name[1:]
+
+
+def _user_value(value: str, subtypes: tuple[str, ...]) -> str | None:
+    if "id" in subtypes and re.match(r"^#\d+$", value):
+        return value
+    if "interwiki" in subtypes and ">" in value:
+        prefix, _, rest = value.partition(">")
+        norm = normalize_username(rest)
+        return f"{prefix}>{norm}" if prefix and norm else None
+    if "ip" in subtypes and is_ip(value):
+        return value.upper() if ":" in value else value
+    if "cidr" in subtypes:
+        match = _CIDR.match(value)
+        if match and is_ip(match.group(1)):
+            return value
+    if "name" in subtypes:
+        return normalize_username(value)
+    return None
+
+
+# --- reading a request ----------------------------------------------------------------------
+
+
+@dataclass
+class WarningEntry:
+    module_path: str
+    module_name: str
+    code: str
+    message: Message
+
+
+@dataclass
+class ParamReader:
+    """Validates one request's raw parameters against module declarations."""
+
+    raw: Mapping[str, str]
+    high_limits: bool
+    namespaces: frozenset[int]
+    warnings: list[WarningEntry] = field(default_factory=list)
+    used: set[str] = field(default_factory=set)
+    limits_used: dict[str, int] = field(default_factory=dict)
+    deprecation_noted: bool = False
+
+    def warn(self, module: ModuleSpec | str, code: str, message: Message) -> None:
+        if isinstance(module, ModuleSpec):
+            path, name = module.path, module.name
+        else:
+            path, name = module, module.rsplit("+", 1)[-1]
+        self.warnings.append(WarningEntry(path, name, code, message))
+
+    def note_deprecation(self) -> None:
+        if not self.deprecation_noted:
+            self.deprecation_noted = True
+            self.warn(
+                "main",
+                "deprecation-help",
+                msg.simple("api-usage-mailinglist-ref", msg.DEPRECATION_NOTICE),
+            )
+
+    def has(self, key: str) -> bool:
+        return key in self.raw
+
+    def get_raw(self, key: str) -> str | None:
+        value = self.raw.get(key)
+        if value is not None:
+            self.used.add(key)
+        return value
+
+    def read(self, module: ModuleSpec, extra_prefix: str = "") -> dict[str, Any]:
+        return {p.name: self.value(module, p, extra_prefix) for p in module.params}
+
+    def value(self, module: ModuleSpec, p: Param, extra_prefix: str = "") -> Any:
+        key = extra_prefix + module.prefix + p.name
+        raw = self.get_raw(key)
+        if raw is None:
+            if p.required:
+                raise ApiUsageError("missingparam", msg.missingparam(key), module=module.path)
+            if p.type == BOOLEAN:
+                return False
+            if p.default is None:
+                return [] if p.multi else None
+            raw = str(p.default)
+            return self._convert(module, p, key, raw, is_default=True)
+        raw = unicodedata.normalize("NFC", raw)
+        if p.deprecated:
+            self.warn(module, "deprecation", msg.deprecated_param(key))
+            self.note_deprecation()
+        if p.type == BOOLEAN:
+            return True
+        return self._convert(module, p, key, raw, is_default=False)
+
+    def _convert(
+        self, module: ModuleSpec, p: Param, key: str, raw: str, *, is_default: bool
+    ) -> Any:
+        if not p.multi:
+            return self._single(module, p, key, raw, raw)
+        values = split_multi(raw)
+        cap = MULTI_HIGHLIMIT if self.high_limits else MULTI_LIMIT
+        if len(values) > cap and not is_default:
+            raise ApiUsageError(
+                "toomanyvalues",
+                msg.toomanyvalues(key, cap),
+                module=module.path,
+                extra={"limit": cap, "lowlimit": MULTI_LIMIT, "highlimit": MULTI_HIGHLIMIT},
+            )
+        if not p.allowsduplicates:
+            values = list(dict.fromkeys(values))
+        if p.allspecifier is not None and p.allspecifier in values and len(values) == 1:
+            return self._all_values(p)
+        if p.is_enum or p.type == NAMESPACE:
+            allowed = set(self._allowed(p))
+            good = [v for v in values if v in allowed]
+            bad = [v for v in values if v not in allowed]
+            if bad and not is_default:
+                self.warn(module, "unrecognizedvalues", msg.unrecognized_values(key, raw, bad))
+            for v in good:
+                if v in p.deprecatedvalues and not is_default:
+                    self.warn(module, "deprecation", msg.deprecated_value(key, v))
+                    self.note_deprecation()
+            if p.type == NAMESPACE:
+                return [int(v) for v in good]
+            return good
+        return [self._single(module, p, key, v, raw) for v in values]
+
+    def _allowed(self, p: Param) -> list[str]:
+        if p.type == NAMESPACE:
+            return [str(n) for n in sorted(self.namespaces | set(p.extranamespaces))]
+        return list(p.enum_values)
+
+    def _all_values(self, p: Param) -> list[Any]:
+        if p.type == NAMESPACE:
+            return sorted(n for n in self.namespaces if n >= 0) + list(p.extranamespaces)
+        return list(p.enum_values)
+
+    def _single(self, module: ModuleSpec, p: Param, key: str, value: str, raw: str) -> Any:
+        kind = p.type
+        if isinstance(kind, tuple):
+            if value not in kind:
+                raise ApiUsageError(
+                    "badvalue", msg.badvalue_enum(key, value, list(kind)), module=module.path
+                )
+            if value in p.deprecatedvalues:
+                self.warn(module, "deprecation", msg.deprecated_value(key, value))
+                self.note_deprecation()
+            return value
+        if kind == NAMESPACE:
+            allowed = self._allowed(p)
+            if value not in allowed:
+                raise ApiUsageError(
+                    "badvalue", msg.badvalue_enum(key, value, allowed), module=module.path
+                )
+            return int(value)
+        if kind == LIMIT:
+            return self._limit(module, p, key, value)
+        if kind == INTEGER:
+            if not _INTEGER.match(value):
+                raise ApiUsageError("badinteger", msg.badinteger(key, value), module=module.path)
+            number = int(value)
+            low = p.min
+            high = p.max
+            if p.highmax is not None and self.high_limits:
+                high = p.highmax
+            if (low is not None and number < low) or (high is not None and number > high):
+                clamped = max(low, number) if low is not None else number
+                clamped = min(high, clamped) if high is not None else clamped
+                self.warn(
+                    module,
+                    "outofrange",
+                    msg.outofrange(
+                        key, value, low if low is not None else 0, high or 0, p.max, p.highmax
+                    ),
+                )
+                return clamped
+            return number
+        if kind == TIMESTAMP:
+            ts = parse_timestamp(value)
+            if ts is None:
+                raise ApiUsageError(
+                    "badtimestamp", msg.badtimestamp(key, value), module=module.path
+                )
+            return ts
+        if kind == USER:
+            user = _user_value(value, p.subtypes or ("name", "ip"))
+            if user is None:
+                raise ApiUsageError("baduser", msg.baduser(key, value), module=module.path)
+            return user
+        return value
+
+    def _limit(self, module: ModuleSpec, p: Param, key: str, value: str) -> int:
+        low = p.min if p.min is not None else 1
+        ceiling = p.max if p.max is not None else LIMIT_MAX
+        if self.high_limits and p.highmax is not None:
+            ceiling = p.highmax
+        if value == "max":
+            self.limits_used[module.name] = ceiling
+            return ceiling
+        if not _INTEGER.match(value):
+            raise ApiUsageError("badinteger", msg.badinteger(key, value), module=module.path)
+        number = int(value)
+        if number < low or number > ceiling:
+            self.warn(
+                module,
+                "outofrange",
+                msg.outofrange(key, value, low, ceiling, p.max, p.highmax),
+            )
+            return min(max(number, low), ceiling)
+        return number
+
+
+# --- paraminfo ------------------------------------------------------------------------------
+
+
+def _flag(out: dict[str, Any], key: str, value: bool, fv: int, *, always: bool = False) -> None:
+    if fv >= 2:
+        if value or always:
+            out[key] = value
+    elif value:
+        out[key] = ""
+
+
+def enum_for_paraminfo(p: Param) -> list[str]:
+    regular = sorted(v for v in p.enum_values if v not in p.deprecatedvalues)
+    return regular + sorted(v for v in p.enum_values if v in p.deprecatedvalues)
+
+
+def param_info(p: Param, index: int, fv: int, high_limits: bool) -> dict[str, Any]:
+    """One parameter record of `action=paraminfo`, as MediaWiki 1.39 renders it."""
+    out: dict[str, Any] = {"index": index, "name": p.name}
+    out["type"] = enum_for_paraminfo(p) if p.is_enum else p.type
+    _flag(out, "required", p.required, fv, always=True)
+    if p.sensitive:
+        _flag(out, "sensitive", True, fv)
+    if p.tokentype is not None:
+        out["tokentype"] = p.tokentype
+    if p.deprecated:
+        _flag(out, "deprecated", True, fv)
+    if p.default is not None:
+        out["default"] = p.default
+    _flag(out, "multi", p.multi, fv, always=True)
+    if p.multi:
+        out["lowlimit"] = MULTI_LIMIT
+        out["highlimit"] = MULTI_HIGHLIMIT
+        out["limit"] = MULTI_HIGHLIMIT if high_limits else MULTI_LIMIT
+        if p.allowsduplicates:
+            _flag(out, "allowsduplicates", True, fv)
+    if p.allspecifier is not None:
+        out["allspecifier"] = p.allspecifier
+    if p.deprecatedvalues:
+        out["deprecatedvalues"] = list(p.deprecatedvalues)
+    if p.extranamespaces:
+        out["extranamespaces"] = list(p.extranamespaces)
+    if p.subtypes:
+        out["subtypes"] = list(p.subtypes)
+    if p.type in (LIMIT, INTEGER):
+        if p.min is not None:
+            out["min"] = p.min
+        if p.max is not None:
+            out["max"] = p.max
+        if p.highmax is not None:
+            out["highmax"] = p.highmax
+    if p.submodules is not None:
+        out["submodules"] = dict(p.submodules)
+    if p.submoduleparamprefix is not None:
+        out["submoduleparamprefix"] = p.submoduleparamprefix
+    if p.internalvalues:
+        out["internalvalues"] = list(p.internalvalues)
+    if p.info:
+        out["info"] = [
+            {"name": name} if values is None else {"name": name, "values": list(values)}
+            for name, values in p.info
+        ]
+    return out
+
+
+def module_info(spec: ModuleSpec, fv: int, high_limits: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "name": spec.name,
+        "classname": spec.classname,
+        "path": spec.path,
+    }
+    if spec.group is not None:
+        out["group"] = spec.group
+    out["prefix"] = spec.prefix
+    out["licensetag"] = "GPL-2.0-or-later"
+    for marker, value in (
+        ("readrights", spec.readrights),
+        ("writerights", spec.writerights),
+        ("mustbeposted", spec.mustbeposted),
+        ("generator", spec.generator),
+        ("deprecated", spec.deprecated),
+    ):
+        if value:
+            _flag(out, marker, True, fv)
+    out["parameters"] = [param_info(p, i, fv, high_limits) for i, p in enumerate(spec.params, 1)]
+    out["templatedparameters"] = []
+    return out

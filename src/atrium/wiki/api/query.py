@@ -1,0 +1,321 @@
+"""`action=query`: the page set (titles/pageids/revids/generator), module dispatch, continuation.
+
+Order of work, as in MediaWiki's ApiQuery: the query parameters, then the modules named by `prop`,
+`list` and `meta` (unknown names are dropped with a warning), the page set (a generator runs first),
+every module in turn, then the general page information (normalized, redirects, missing, invalid,
+pages) and the `continue` / `batchcomplete` members.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from atrium.wiki import pages as page_reads
+from atrium.wiki.api import messages as msg
+from atrium.wiki.api.context import ApiContext
+from atrium.wiki.api.errors import ApiUsageError
+from atrium.wiki.api.params import (
+    BOOLEAN,
+    INTEGER,
+    ModuleSpec,
+    Param,
+    enum,
+)
+from atrium.wiki.api.querybase import (
+    Continuation,
+    InvalidPage,
+    MissingPage,
+    PageRow,
+    PageSet,
+    QueryModule,
+    QueryRun,
+)
+from atrium.wiki.api.modules import RUNNABLE
+from atrium.wiki.titles import NS_MEDIA, NS_SPECIAL, InvalidTitle
+
+
+def _names(group: str) -> tuple[str, ...]:
+    return tuple(sorted(name for name, m in RUNNABLE.items() if m.spec.group == group))
+
+
+def _submodules(names: tuple[str, ...]) -> dict[str, str]:
+    return {name: f"query+{name}" for name in names}
+
+
+def build_query_spec() -> ModuleSpec:
+    props, lists, metas = _names("prop"), _names("list"), _names("meta")
+    generators = tuple(sorted(n for n, m in RUNNABLE.items() if m.generate is not None))
+    return ModuleSpec(
+        "query",
+        "ApiQuery",
+        "action",
+        "",
+        (
+            Param("prop", enum(*props), multi=True, submodules=_submodules(props)),
+            Param("list", enum(*lists), multi=True, submodules=_submodules(lists)),
+            Param("meta", enum(*metas), multi=True, submodules=_submodules(metas)),
+            Param("indexpageids", BOOLEAN),
+            Param("export", BOOLEAN),
+            Param("exportnowrap", BOOLEAN),
+            Param("exportschema", enum("0.10", "0.11"), default="0.11"),
+            Param("iwurl", BOOLEAN),
+            Param("continue"),
+            Param("rawcontinue", BOOLEAN),
+            Param("titles", multi=True),
+            Param("pageids", INTEGER, multi=True),
+            Param("revids", INTEGER, multi=True),
+            Param(
+                "generator",
+                enum(*generators),
+                submodules=_submodules(generators),
+                submoduleparamprefix="g",
+            ),
+            Param("redirects", BOOLEAN),
+            Param("converttitles", BOOLEAN),
+        ),
+        helpurls=(
+            "https://www.mediawiki.org/wiki/Special:MyLanguage/API:Query",
+            "https://www.mediawiki.org/wiki/Special:MyLanguage/API:Meta",
+            "https://www.mediawiki.org/wiki/Special:MyLanguage/API:Properties",
+            "https://www.mediawiki.org/wiki/Special:MyLanguage/API:Lists",
+        ),
+    )
+
+
+QUERY = build_query_spec()
+
+
+async def execute(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
+    params = ctx.read(spec)
+    generator_name: str | None = params["generator"]
+    sources = [name for name in ("titles", "pageids", "revids") if params[name]]
+    if generator_name is None and len(sources) > 1:
+        raise ApiUsageError(
+            "multisource",
+            msg.simple(
+                "apierror-multisource",
+                f'The "{sources[1]}" parameter cannot be used with "{sources[0]}".',
+            ),
+            module="query",
+        )
+    continuation = Continuation(params["continue"], generator_name is not None, dict(ctx.params.raw))
+    run = QueryRun(ctx, PageSet(), continuation)
+    modules: list[QueryModule] = [RUNNABLE[n] for n in params["prop"] + params["list"] + params["meta"]]
+
+    if generator_name is not None:
+        if not continuation.generator_done:
+            await _generate(run, RUNNABLE[generator_name], params)
+        for extra in sources:
+            ctx.params.used.add(extra)
+    else:
+        await _resolve(run, params)
+
+    for module in modules:
+        name = module.spec.name
+        if module.spec.group == "prop" and generator_name is not None and continuation.generator_done:
+            ctx.read(module.spec)
+            continue
+        if not continuation.should_run(name):
+            ctx.read(module.spec)
+            if module.spec.group != "prop":
+                continuation.skipped.append(name)
+            continue
+        module_params = ctx.read(module.spec)
+        await module.run(run, module_params)
+        if module.spec.group != "prop":
+            continuation.ran.append(name)
+
+    result: dict[str, Any] = {}
+    _general_page_info(run, params)
+    cont = continuation.result(params["rawcontinue"], generator_name)
+    if not params["rawcontinue"] and continuation.batch_complete:
+        ctx.out.flag_if(result, "batchcomplete", True)
+    result.update(cont)
+    if run.data:
+        result["query"] = run.data
+    return result
+
+
+async def _generate(run: QueryRun, module: QueryModule, query_params: dict[str, Any]) -> None:
+    ctx = run.ctx
+    gen_params = ctx.read(module.spec, "g")
+    if module.check_generator is not None:
+        module.check_generator(run, gen_params | {"redirects": query_params["redirects"]})
+    assert module.generate is not None
+    generated = await module.generate(run, gen_params)
+    rows = await ctx.db.read(page_reads.pages_by_ids, generated.page_ids)
+    _add_rows(run.pages, rows)
+    run.pages.extra.update(generated.extra)
+    if query_params["redirects"]:
+        await _follow_redirects(run)
+
+
+def _row(row: Any) -> PageRow:
+    return PageRow(
+        page_id=int(row["page_id"]),
+        ns=int(row["page_namespace"]),
+        dbkey=str(row["page_title"]),
+        is_redirect=bool(row["page_is_redirect"]),
+        is_new=bool(row["page_is_new"]),
+        touched=str(row["page_touched"]),
+        latest=int(row["page_latest"]),
+        length=int(row["page_len"]),
+        content_model=str(row["page_content_model"]),
+    )
+
+
+def _add_rows(pages: PageSet, rows: list[Any]) -> None:
+    for row in rows:
+        page = _row(row)
+        pages.good[page.page_id] = page
+
+
+async def _resolve(run: QueryRun, params: dict[str, Any]) -> None:
+    ctx = run.ctx
+    pages = run.pages
+    parser = ctx.site.parser
+    wanted: list[tuple[int, str]] = []
+    for text in params["titles"]:
+        try:
+            title = parser.parse(text)
+        except InvalidTitle as exc:
+            pages.invalid.append(InvalidPage(text, exc.text, pages.fake_id()))
+            continue
+        if title.interwiki:
+            pages.interwiki.append((text, title.interwiki))
+            continue
+        if not title.dbkey:
+            pages.invalid.append(
+                InvalidPage(
+                    text,
+                    "The requested page title is empty or contains only the name of a namespace.",
+                    pages.fake_id(),
+                )
+            )
+            continue
+        shown = parser.prefixed_text(title.ns, title.dbkey)
+        if shown != text:
+            pages.normalized.append((text, shown))
+        if (title.ns, title.dbkey) not in wanted:
+            wanted.append((title.ns, title.dbkey))
+    if wanted:
+        rows = await ctx.db.read(page_reads.pages_by_titles, wanted)
+        _add_rows(pages, rows)
+        found = {(p.ns, p.dbkey) for p in pages.good.values()}
+        for ns, dbkey in wanted:
+            if (ns, dbkey) not in found:
+                pages.missing.append(
+                    MissingPage(ns, dbkey, pages.fake_id(), special=ns in (NS_SPECIAL, NS_MEDIA))
+                )
+    if params["pageids"]:
+        ids = list(dict.fromkeys(params["pageids"]))
+        rows = await ctx.db.read(page_reads.pages_by_ids, ids)
+        _add_rows(pages, rows)
+        pages.missing_ids = [i for i in ids if i not in pages.good]
+    if params["revids"]:
+        revids = list(dict.fromkeys(params["revids"]))
+        rev_rows = await ctx.db.read(page_reads.pages_of_revisions, revids)
+        page_of = {int(r["rev_id"]): int(r["rev_page"]) for r in rev_rows}
+        pages.revids = {rev: page_of[rev] for rev in revids if rev in page_of}
+        pages.bad_revids = [rev for rev in revids if rev not in page_of]
+        rows = await ctx.db.read(page_reads.pages_by_ids, sorted(set(page_of.values())))
+        _add_rows(pages, rows)
+    if params["redirects"]:
+        await _follow_redirects(run)
+
+
+async def _follow_redirects(run: QueryRun) -> None:
+    """Replace redirect pages by their targets (one level, as MediaWiki resolves per batch)."""
+    ctx = run.ctx
+    pages = run.pages
+    parser = ctx.site.parser
+    for _ in range(5):
+        redirects = [p for p in pages.good.values() if p.is_redirect]
+        if not redirects:
+            return
+        targets = await ctx.db.read(page_reads.redirect_targets, [p.page_id for p in redirects])
+        by_from = {int(t["rd_from"]): t for t in targets}
+        wanted: list[tuple[int, str]] = []
+        for page in redirects:
+            target = by_from.get(page.page_id)
+            if target is None:
+                continue
+            del pages.good[page.page_id]
+            entry: dict[str, Any] = {
+                "from": parser.prefixed_text(page.ns, page.dbkey),
+                "to": parser.prefixed_text(int(target["rd_namespace"]), str(target["rd_title"])),
+            }
+            if target["rd_fragment"]:
+                entry["tofragment"] = target["rd_fragment"]
+            if target["rd_interwiki"]:
+                entry["tointerwiki"] = target["rd_interwiki"]
+            pages.redirects.append(entry)
+            if not target["rd_interwiki"]:
+                wanted.append((int(target["rd_namespace"]), str(target["rd_title"])))
+        if not wanted:
+            return
+        rows = await ctx.db.read(page_reads.pages_by_titles, wanted)
+        found = set()
+        for row in rows:
+            page = _row(row)
+            found.add((page.ns, page.dbkey))
+            pages.good[page.page_id] = page
+        for ns, dbkey in wanted:
+            if (ns, dbkey) not in found and not any(
+                m.ns == ns and m.dbkey == dbkey for m in pages.missing
+            ):
+                pages.missing.append(MissingPage(ns, dbkey, pages.fake_id()))
+
+
+def _general_page_info(run: QueryRun, params: dict[str, Any]) -> None:
+    ctx = run.ctx
+    out = ctx.out
+    pages = run.pages
+    data = run.data
+    parser = ctx.site.parser
+    if pages.normalized:
+        data["normalized"] = [
+            ({"fromencoded": False} if out.fv >= 2 else {}) | {"from": a, "to": b}
+            for a, b in pages.normalized
+        ]
+    if pages.redirects:
+        data["redirects"] = pages.redirects
+    if pages.interwiki:
+        data["interwiki"] = [{"title": t, "iw": iw} for t, iw in pages.interwiki]
+    if pages.bad_revids:
+        bad: dict[str, Any] = {}
+        for rev in pages.bad_revids:
+            entry: dict[str, Any] = {"revid": rev}
+            out.flag_if(entry, "missing", True)
+            bad[str(rev)] = entry
+        data["badrevids"] = bad if out.fv < 2 else list(bad.values())
+    entries: list[tuple[int, dict[str, Any]]] = []
+    for missing in pages.missing:
+        entry = {"ns": missing.ns, "title": parser.prefixed_text(missing.ns, missing.dbkey)}
+        if missing.special:
+            out.flag_if(entry, "special", True)
+        else:
+            out.flag_if(entry, "missing", True)
+        entry.update(run.page_data.get(missing.fake_id, {}))
+        entries.append((missing.fake_id, entry))
+    for invalid in pages.invalid:
+        entry = {"title": invalid.title, "invalidreason": invalid.reason}
+        out.flag_if(entry, "invalid", True)
+        entries.append((invalid.fake_id, entry))
+    for page_id in pages.missing_ids:
+        entry = {"pageid": page_id}
+        out.flag_if(entry, "missing", True)
+        entries.append((page_id, entry))
+    for page in pages.sorted_good():
+        entry = {"pageid": page.page_id, "ns": page.ns, "title": parser.prefixed_text(page.ns, page.dbkey)}
+        entry.update(pages.extra.get(page.page_id, {}))
+        entry.update(run.page_data.get(page.page_id, {}))
+        entries.append((page.page_id, entry))
+    if entries:
+        if params["indexpageids"]:
+            data["pageids"] = [str(key) for key, _ in entries]
+        if out.fv >= 2:
+            data["pages"] = [entry for _, entry in entries]
+        else:
+            data["pages"] = {str(key): entry for key, entry in entries}
+

@@ -1,0 +1,98 @@
+"""Every module the API knows: the action modules, the query modules, and `main` itself.
+
+`main`'s `action` values and `query`'s `list`/`prop`/`meta`/`generator` values come from what is
+registered here, so paraminfo and dispatch cannot disagree.
+"""
+
+from __future__ import annotations
+
+from atrium.wiki.api import query
+from atrium.wiki.api.actions import Action, accounts, auth, edit, paraminfo
+from atrium.wiki.api.params import BOOLEAN, INTEGER, USER, ModuleSpec, Param, enum
+from atrium.wiki.api.querymodules import EXTRA_MODULES, SPEC_MODULES
+
+_ACTION_LIST: list[Action] = [
+    *auth.ACTIONS,
+    *edit.ACTIONS,
+    *accounts.ACTIONS,
+    *paraminfo.ACTIONS,
+    Action(query.QUERY, query.execute),
+]
+ACTIONS: dict[str, Action] = {a.spec.name: a for a in _ACTION_LIST}
+
+FORMATS = ("json", "jsonfm")
+
+MAIN = ModuleSpec(
+    "main",
+    "ApiMain",
+    None,
+    "",
+    (
+        Param(
+            "action",
+            enum(*sorted(ACTIONS)),
+            default="help",
+            submodules={name: name for name in sorted(ACTIONS)},
+        ),
+        Param("format", enum(*FORMATS), default="jsonfm", submodules={f: f for f in FORMATS}),
+        Param("maxlag", INTEGER),
+        Param("smaxage", INTEGER, default=0),
+        Param("maxage", INTEGER, default=0),
+        Param("assert", enum("anon", "bot", "user")),
+        Param("assertuser", USER, subtypes=("name",)),
+        Param("requestid"),
+        Param("servedby", BOOLEAN),
+        Param("curtimestamp", BOOLEAN),
+        Param("responselanginfo", BOOLEAN),
+        Param("origin"),
+        Param("uselang", default="user"),
+        Param("variant"),
+        Param("errorformat", enum("bc", "html", "none", "plaintext", "raw", "wikitext"), default="bc"),
+        Param("errorlang", default="uselang"),
+        Param("errorsuselocal", BOOLEAN),
+    ),
+    readrights=False,
+)
+
+
+def _format_spec(name: str, classname: str) -> ModuleSpec:
+    return ModuleSpec(
+        name,
+        classname,
+        "format",
+        "",
+        (
+            Param("callback"),
+            Param("utf8", BOOLEAN),
+            Param("ascii", BOOLEAN),
+            Param("formatversion", enum("1", "2", "latest"), default="1"),
+        ),
+        readrights=False,
+    )
+
+
+JSON_FORMAT = _format_spec("json", "ApiFormatJson")
+JSONFM_FORMAT = _format_spec("jsonfm", "ApiFormatJson")
+
+QUERY_MODULE_SPECS: dict[str, ModuleSpec] = {s.name: s for s in (*SPEC_MODULES, *EXTRA_MODULES)}
+
+_BY_PATH: dict[str, ModuleSpec] = {
+    "main": MAIN,
+    "json": JSON_FORMAT,
+    "jsonfm": JSONFM_FORMAT,
+    **{a.spec.path: a.spec for a in _ACTION_LIST},
+    **{s.path: s for s in QUERY_MODULE_SPECS.values()},
+}
+
+
+def lookup(path: str) -> ModuleSpec | None:
+    return _BY_PATH.get(path)
+
+
+def children(path: str) -> list[ModuleSpec]:
+    if path == "main":
+        return [a.spec for a in _ACTION_LIST]
+    if path == "query":
+        return list(QUERY_MODULE_SPECS.values())
+    return []
+

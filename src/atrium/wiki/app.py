@@ -1,0 +1,52 @@
+"""The wiki service: `/w/api.php` on the shared server, with its start-up and shut-down hooks."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from atrium.core.db import Database, open_database
+from atrium.core.migrations import upgrade
+from atrium.core.service import Service
+from atrium.settings import Settings
+from atrium.wiki.api import main
+from atrium.wiki.site import Site, ensure_site_rows, load_site
+
+
+class WikiState:
+    """The open database and the loaded site configuration, set at start-up."""
+
+    def __init__(self) -> None:
+        self.db: Database | None = None
+        self.site: Site | None = None
+
+
+def open_wiki(settings: Settings) -> tuple[Database, Site]:
+    """Migrate, open and load the wiki (used by the service start-up and by the CLI)."""
+    upgrade("wiki", settings.database_url, settings.sqlite_path("wiki"))
+    db = open_database(settings.database_url, settings.sqlite_path("wiki"), "wiki")
+    db.write_sync(ensure_site_rows)
+    site = db.read_sync(load_site, settings.base_url)
+    return db, site
+
+
+def create_service(settings: Settings) -> Service:
+    state = WikiState()
+
+    async def api(request: Request) -> Response:
+        assert state.db is not None and state.site is not None
+        return await main.handle(request, state.site, state.db)
+
+    async def startup() -> None:
+        state.db, state.site = open_wiki(settings)
+
+    async def shutdown() -> None:
+        if state.db is not None:
+            state.db.close()
+            state.db = None
+
+    routes = [
+        Route("/w/api.php", api, methods=["GET", "POST", "HEAD", "PUT", "DELETE", "PATCH"]),
+    ]
+    return Service("wiki", routes, [startup], [shutdown])

@@ -1,0 +1,437 @@
+"""Saving revisions: the page row, the revision and its text, and the link tables, in one transaction.
+
+`edit_page` is what `action=edit` does (conflict checks, sections, append/prepend, no-change
+detection); `save_revision` is the shared core the importer uses too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from dataclasses import dataclass, field
+
+import sqlalchemy as sa
+
+from atrium.core.db import Conn, Prepared
+from atrium.wiki import schema
+from atrium.wiki.changes import ChangeError
+from atrium.wiki.changes.accounts import ensure_actor
+from atrium.wiki.site import MAX_ARTICLE_SIZE, Site
+from atrium.wiki.timestamps import now14
+from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_MEDIAWIKI, NS_SPECIAL, Title
+from atrium.wiki.wikitext import Links, extract_links
+
+_BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def sha1_base36(text: str) -> str:
+    """MediaWiki's rev_sha1: the SHA-1 of the text in base 36, padded to 31 characters."""
+    number = int(hashlib.sha1(text.encode()).hexdigest(), 16)
+    digits = []
+    while number:
+        number, rem = divmod(number, 36)
+        digits.append(_BASE36[rem])
+    return "".join(reversed(digits)).rjust(31, "0")
+
+
+def category_sortkey(prefix: str, title_text: str) -> str:
+    """The `uppercase` collation of `prefix\\ntitle` (or just the title), cut at 230 bytes."""
+    raw = f"{prefix}\n{title_text}" if prefix else title_text
+    key = raw.upper().encode()[:230]
+    return key.decode(errors="ignore")
+
+
+@dataclass
+class Editor:
+    user_id: int | None  # None for an anonymous editor (named by IP)
+    name: str
+    rights: frozenset[str] = field(default_factory=frozenset)
+
+
+@dataclass
+class SavedRevision:
+    page_id: int
+    rev_id: int
+    parent_id: int
+    timestamp: str
+    created: bool
+
+
+_page_by_title = Prepared(
+    sa.select(schema.page).where(
+        schema.page.c.page_namespace == sa.bindparam("ns"),
+        schema.page.c.page_title == sa.bindparam("title"),
+    )
+)
+
+
+def _insert_id(conn: Conn, table: sa.Table, values: dict[str, object], pk: str) -> int:
+    stmt = sa.insert(table).values(**values).returning(table.c[pk])
+    row = conn.one(stmt)
+    assert row is not None
+    return int(row[pk])
+
+
+def save_revision(
+    conn: Conn,
+    site: Site,
+    title: Title,
+    text: str,
+    editor: Editor,
+    *,
+    comment: str = "",
+    minor: bool = False,
+    timestamp: str | None = None,
+    update_links: bool = True,
+    count_edit: bool = True,
+) -> SavedRevision:
+    """Append a revision to a page (creating the page if needed) and refresh its link tables."""
+    ts = timestamp or now14()
+    page = conn.one(_page_by_title, {"ns": title.ns, "title": title.dbkey})
+    actor_id = ensure_actor(conn, editor.user_id, editor.name)
+    comment_id = _insert_id(conn, schema.comment, {"comment_text": comment}, "comment_id")
+    text_id = _insert_id(conn, schema.text, {"old_text": text, "old_flags": "utf-8"}, "old_id")
+    size = len(text.encode())
+    created = page is None
+    if page is None:
+        page_id = _insert_id(
+            conn,
+            schema.page,
+            {
+                "page_namespace": title.ns,
+                "page_title": title.dbkey,
+                "page_is_redirect": False,
+                "page_is_new": True,
+                "page_random": random.random(),
+                "page_touched": ts,
+                "page_latest": 0,
+                "page_len": size,
+                "page_content_model": "wikitext",
+            },
+            "page_id",
+        )
+        parent_id = 0
+    else:
+        page_id = int(page["page_id"])
+        parent_id = int(page["page_latest"])
+    rev_id = _insert_id(
+        conn,
+        schema.revision,
+        {
+            "rev_page": page_id,
+            "rev_text_id": text_id,
+            "rev_comment_id": comment_id,
+            "rev_actor": actor_id,
+            "rev_timestamp": ts,
+            "rev_minor_edit": minor,
+            "rev_deleted": 0,
+            "rev_len": size,
+            "rev_parent_id": parent_id,
+            "rev_sha1": sha1_base36(text),
+            "rev_content_model": "wikitext",
+            "rev_content_format": "text/x-wiki",
+        },
+        "rev_id",
+    )
+    links = extract_links(text, site.parser, site.languages) if update_links else None
+    is_redirect = links.redirect is not None if links is not None else False
+    conn.execute(
+        sa.update(schema.page)
+        .where(schema.page.c.page_id == page_id)
+        .values(
+            page_latest=rev_id,
+            page_len=size,
+            page_touched=ts,
+            page_links_updated=ts,
+            page_is_new=created,
+            page_is_redirect=is_redirect,
+        )
+    )
+    if links is not None:
+        write_links(conn, page_id, title, links, ts)
+    if count_edit and editor.user_id:
+        conn.execute(
+            sa.update(schema.user)
+            .where(schema.user.c.user_id == editor.user_id)
+            .values(user_editcount=schema.user.c.user_editcount + 1)
+        )
+    return SavedRevision(page_id, rev_id, parent_id, ts, created)
+
+
+def write_links(conn: Conn, page_id: int, title: Title, links: Links, ts: str) -> None:
+    """Replace the link-table rows of one page with those of its current text."""
+    for table, column in (
+        (schema.pagelinks, "pl_from"),
+        (schema.templatelinks, "tl_from"),
+        (schema.categorylinks, "cl_from"),
+        (schema.imagelinks, "il_from"),
+        (schema.externallinks, "el_from"),
+        (schema.langlinks, "ll_from"),
+        (schema.redirect, "rd_from"),
+    ):
+        conn.execute(sa.delete(table).where(table.c[column] == page_id))
+    ns = title.ns
+    conn.executemany(
+        sa.insert(schema.pagelinks),
+        [
+            {"pl_from": page_id, "pl_namespace": t_ns, "pl_title": t, "pl_from_namespace": ns}
+            for t_ns, t in sorted(links.pages)
+        ],
+    )
+    conn.executemany(
+        sa.insert(schema.templatelinks),
+        [
+            {"tl_from": page_id, "tl_namespace": t_ns, "tl_title": t, "tl_from_namespace": ns}
+            for t_ns, t in sorted(links.templates)
+        ],
+    )
+    cl_type = "subcat" if ns == NS_CATEGORY else "file" if ns == NS_FILE else "page"
+    conn.executemany(
+        sa.insert(schema.categorylinks),
+        [
+            {
+                "cl_from": page_id,
+                "cl_to": category,
+                "cl_sortkey": category_sortkey(prefix or links.defaultsort, title.text),
+                "cl_sortkey_prefix": prefix or links.defaultsort,
+                "cl_timestamp": ts,
+                "cl_collation": "uppercase",
+                "cl_type": cl_type,
+            }
+            for category, prefix in sorted(links.categories.items())
+        ],
+    )
+    conn.executemany(
+        sa.insert(schema.imagelinks),
+        [{"il_from": page_id, "il_to": name, "il_from_namespace": ns} for name in sorted(links.images)],
+    )
+    conn.executemany(
+        sa.insert(schema.externallinks),
+        [{"el_from": page_id, "el_to": url} for url in sorted(links.external)],
+    )
+    conn.executemany(
+        sa.insert(schema.langlinks),
+        [
+            {"ll_from": page_id, "ll_lang": lang, "ll_title": target}
+            for lang, target in sorted(links.langlinks.items())
+        ],
+    )
+    if links.redirect is not None:
+        target = links.redirect
+        conn.execute(
+            sa.insert(schema.redirect).values(
+                rd_from=page_id,
+                rd_namespace=target.ns,
+                rd_title=target.dbkey,
+                rd_interwiki=target.interwiki,
+                rd_fragment=target.fragment,
+            )
+        )
+
+
+# --- action=edit --------------------------------------------------------------------------------
+
+_HEADING = re.compile(r"^(={1,6})(.+?)\1[ \t]*$", re.M)
+
+
+def split_sections(text: str) -> list[str]:
+    """Section 0 (the lead) followed by one entry per heading, each with its heading line."""
+    starts = [m.start() for m in _HEADING.finditer(text)]
+    bounds = [0, *starts, len(text)]
+    return [text[bounds[i] : bounds[i + 1]] for i in range(len(bounds) - 1)]
+
+
+def _section_level(section: str) -> int:
+    match = _HEADING.match(section)
+    return len(match.group(1)) if match else 0
+
+
+def replace_section(text: str, section: int, new_text: str) -> str | None:
+    """The page text with one section (and its subsections) replaced; None if there is no such section."""
+    parts = split_sections(text)
+    if section < 0 or section >= len(parts):
+        return None
+    end = section + 1
+    if section > 0:
+        level = _section_level(parts[section])
+        while end < len(parts) and _section_level(parts[end]) > level:
+            end += 1
+    before = "".join(parts[:section])
+    after = "".join(parts[end:])
+    body = new_text.rstrip("\n")
+    if after:
+        body += "\n\n"
+    return before + body + after
+
+
+@dataclass
+class EditRequest:
+    title: Title
+    editor: Editor
+    text: str | None = None
+    appendtext: str | None = None
+    prependtext: str | None = None
+    section: str | None = None
+    sectiontitle: str | None = None
+    summary: str = ""
+    minor: bool = False
+    notminor: bool = False
+    bot: bool = False
+    basetimestamp: str | None = None
+    starttimestamp: str | None = None
+    createonly: bool = False
+    nocreate: bool = False
+    md5: str | None = None
+    baserevid: int | None = None
+    tags: tuple[str, ...] = ()
+
+
+@dataclass
+class EditOutcome:
+    page_id: int
+    title: Title
+    nochange: bool = False
+    created: bool = False
+    old_rev_id: int = 0
+    new_rev_id: int = 0
+    timestamp: str = ""
+
+
+def _current(conn: Conn, page_id: int) -> tuple[str, str]:
+    row = conn.one(
+        sa.select(schema.text.c.old_text, schema.revision.c.rev_timestamp)
+        .select_from(schema.page.join(schema.revision, schema.revision.c.rev_id == schema.page.c.page_latest))
+        .join(schema.text, schema.text.c.old_id == schema.revision.c.rev_text_id)
+        .where(schema.page.c.page_id == page_id)
+    )
+    assert row is not None
+    return str(row["old_text"]), str(row["rev_timestamp"])
+
+
+def _check_tags(conn: Conn, tags: tuple[str, ...]) -> list[int]:
+    if not tags:
+        return []
+    rows = conn.all(
+        sa.select(schema.change_tag_def.c.ctd_id, schema.change_tag_def.c.ctd_name).where(
+            schema.change_tag_def.c.ctd_name.in_(tags), schema.change_tag_def.c.ctd_user_defined.is_(True)
+        )
+    )
+    known = {row["ctd_name"]: int(row["ctd_id"]) for row in rows}
+    missing = [t for t in tags if t not in known]
+    if missing:
+        noun = "tag is" if len(missing) == 1 else "tags are"
+        raise ChangeError(
+            "tags-apply-not-allowed-one" if len(missing) == 1 else "tags-apply-not-allowed-multi",
+            f"The {noun} not allowed to be manually applied: {', '.join(missing)}",
+        )
+    return [known[t] for t in tags]
+
+
+def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
+    """What `action=edit` changes, checked and applied in one transaction."""
+    title = req.title
+    if title.ns < 0 or title.ns == NS_SPECIAL:
+        raise ChangeError("invalidtitle", f'Bad title "{title.text}".')
+    protection = site.namespaces.by_id[title.ns].protection
+    if protection and protection not in req.editor.rights:
+        raise ChangeError(
+            "protectednamespace-interface",
+            "This page provides interface text for the software on this wiki, and is protected "
+            "to prevent abuse.",
+        )
+    tag_ids = _check_tags(conn, req.tags)
+    page = conn.one(_page_by_title, {"ns": title.ns, "title": title.dbkey})
+    if page is None:
+        if req.nocreate:
+            raise ChangeError("missingtitle", "The page you specified doesn't exist.")
+        if "createpage" not in req.editor.rights and title.ns % 2 == 0:
+            raise ChangeError("permissiondenied", "You do not have permission to create pages.")
+        if req.section not in (None, "", "0", "new") and req.text is not None:
+            raise ChangeError("nosuchsection", f"There is no section {req.section}.")
+        old_text, old_ts, page_id = "", "", 0
+    else:
+        if req.createonly:
+            raise ChangeError("articleexists", "The article you tried to create has been created already.")
+        page_id = int(page["page_id"])
+        old_text, old_ts = _current(conn, page_id)
+        # An edit based on an older revision than the current one is a conflict (no merge).
+        if req.basetimestamp and req.basetimestamp < old_ts and req.text is not None:
+            raise ChangeError("editconflict", "Edit conflict.")
+        if req.baserevid is not None and req.baserevid != int(page["page_latest"]) and req.text is not None:
+            raise ChangeError("editconflict", "Edit conflict.")
+    new_text = _compose(old_text, req)
+    if req.md5 is not None:
+        supplied = req.text if req.text is not None else (req.prependtext or "") + (req.appendtext or "")
+        if hashlib.md5(supplied.encode()).hexdigest() != req.md5.lower():
+            raise ChangeError("badmd5", "The supplied MD5 hash was incorrect.")
+    if len(new_text.encode()) > MAX_ARTICLE_SIZE:
+        raise ChangeError(
+            "contenttoobig",
+            "The content you supplied exceeds the page size limit of 2,048 kibibytes.",
+        )
+    if page is not None and new_text == old_text:
+        return EditOutcome(page_id, title, nochange=True)
+    if page is None and title.ns == NS_MEDIAWIKI and "editinterface" not in req.editor.rights:
+        raise ChangeError("permissiondenied", "You do not have permission to edit this page.")
+    summary = req.summary
+    if req.section == "new" and req.sectiontitle is None and not summary:
+        summary = ""
+    if req.section == "new" and (req.sectiontitle or req.summary):
+        heading = req.sectiontitle if req.sectiontitle is not None else req.summary
+        summary = req.summary or f"/* {heading} */ new section"
+    minor = req.minor and not req.notminor and "minoredit" in req.editor.rights and page is not None
+    saved = save_revision(conn, site, title, new_text, req.editor, comment=summary, minor=minor)
+    if tag_ids:
+        conn.executemany(
+            sa.insert(schema.change_tag),
+            [{"ct_rev_id": saved.rev_id, "ct_tag_id": tag_id} for tag_id in tag_ids],
+        )
+        conn.execute(
+            sa.update(schema.change_tag_def)
+            .where(schema.change_tag_def.c.ctd_id.in_(tag_ids))
+            .values(ctd_count=schema.change_tag_def.c.ctd_count + 1)
+        )
+    return EditOutcome(
+        saved.page_id,
+        title,
+        created=saved.created,
+        old_rev_id=saved.parent_id,
+        new_rev_id=saved.rev_id,
+        timestamp=saved.timestamp,
+    )
+
+
+def _compose(old_text: str, req: EditRequest) -> str:
+    section = req.section
+    if req.text is not None:
+        text = req.text
+        if section is None or section == "":
+            return text.rstrip()
+        if section == "new":
+            heading = req.sectiontitle if req.sectiontitle is not None else req.summary
+            block = f"== {heading} ==\n\n{text}" if heading else text
+            return (old_text.rstrip() + "\n\n" + block).strip() if old_text else block.rstrip()
+        if not section.isdigit():
+            raise ChangeError("invalidsection", 'The "section" parameter must be a valid section ID or "new".')
+        replaced = replace_section(old_text, int(section), text)
+        if replaced is None:
+            raise ChangeError("nosuchsection", f"There is no section {section}.")
+        return replaced.rstrip()
+    if section not in (None, "") and section != "new":
+        if not section.isdigit():
+            raise ChangeError("invalidsection", 'The "section" parameter must be a valid section ID or "new".')
+        parts = split_sections(old_text)
+        index = int(section)
+        if index >= len(parts):
+            raise ChangeError("nosuchsection", f"There is no section {section}.")
+        level = _section_level(parts[index])
+        end = index + 1
+        while end < len(parts) and _section_level(parts[end]) > level:
+            end += 1
+        current = "".join(parts[index:end]).rstrip("\n")
+        updated = (req.prependtext or "") + current + (req.appendtext or "")
+        replaced = replace_section(old_text, index, updated)
+        assert replaced is not None
+        return replaced.rstrip()
+    return ((req.prependtext or "") + old_text + (req.appendtext or "")).rstrip()
