@@ -27,10 +27,10 @@ def build_services(
 
 
 def create_app(
-    settings: Settings | None = None, services: tuple[str, ...] = ("chat", "wiki")
+    settings: Settings | None = None, services: tuple[str, ...] | None = None
 ) -> Starlette:
     settings = settings or Settings.from_env()
-    parts = build_services(settings, services)
+    parts = build_services(settings, services or settings.services)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -28,6 +28,20 @@ def _env_bool(name: str, default: bool) -> bool:
     return raw.strip().lower() in {"1", "true", "yes", "on"}
 
 
+KNOWN_SERVICES = ("chat", "wiki")
+
+
+def _env_services() -> tuple[str, ...]:
+    raw = os.environ.get("ATRIUM_SERVICES") or ",".join(KNOWN_SERVICES)
+    services = tuple(s.strip() for s in raw.split(",") if s.strip())
+    unknown = set(services) - set(KNOWN_SERVICES)
+    if unknown or not services:
+        raise SystemExit(
+            f"ATRIUM_SERVICES must name some of {', '.join(KNOWN_SERVICES)}; got {raw!r}"
+        )
+    return services
+
+
 @dataclass(frozen=True)
 class RateLimits:
     """Zulip's default rules; `enabled=False` lifts them (benchmarks, trusted bots)."""
@@ -51,6 +65,8 @@ class Settings:
     external_url: str | None = None
     rate_limits: RateLimits = field(default_factory=RateLimits)
     web_public_streams_enabled: bool = True
+    # Which services this process serves; either can run alone.
+    services: tuple[str, ...] = ("chat", "wiki")
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -67,6 +83,7 @@ class Settings:
                 password_attempts=_env_int("ATRIUM_RATE_LIMIT_PASSWORD", 5),
             ),
             web_public_streams_enabled=_env_bool("ATRIUM_WEB_PUBLIC_STREAMS_ENABLED", True),
+            services=_env_services(),
         )
 
     def with_(self, **changes: object) -> Settings:

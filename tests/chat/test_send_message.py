@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from atrium.chat import schema
-from tests.chat.conftest import ChatHarness, assert_json_error, assert_json_success
+from tests.chat.conftest import ChatHarness, api_ok, assert_json_error, assert_json_success
 
 pytestmark = pytest.mark.anyio
 
@@ -206,3 +206,51 @@ async def test_sender_receives_own_message_as_read(chat: ChatHarness) -> None:
     ]
     assert mine["flags"] == ["read"]
     assert theirs["flags"] == []
+
+
+async def test_mentions_set_flags_and_render(chat: ChatHarness) -> None:
+    await chat.make_stream("Verona", [chat.hamlet, chat.cordelia, chat.iago])
+    body = await api_ok(
+        chat,
+        "POST",
+        "/messages",
+        chat.hamlet,
+        type="stream",
+        to="Verona",
+        topic="t",
+        content="Hi @**Cordelia, Lear's daughter**, and @_**Iago** quietly",
+    )
+    cordelia = assert_json_success(await chat.get(f"/messages/{body['id']}", chat.cordelia))
+    assert cordelia["message"]["flags"] == ["mentioned"]
+    assert cordelia["message"]["content"] == (
+        f'<p>Hi <span class="user-mention" data-user-id="{chat.cordelia.id}">'
+        "@Cordelia, Lear's daughter</span>, and "
+        f'<span class="user-mention silent" data-user-id="{chat.iago.id}">Iago</span> quietly</p>'
+    )
+    iago = assert_json_success(await chat.get(f"/messages/{body['id']}", chat.iago))
+    assert iago["message"]["flags"] == []  # silent mentions notify nobody
+    body = await api_ok(
+        chat,
+        "POST",
+        "/messages",
+        chat.hamlet,
+        type="stream",
+        to="Verona",
+        topic="t",
+        content="@**all** lunch?",
+    )
+    everyone = assert_json_success(await chat.get(f"/messages/{body['id']}", chat.iago))
+    assert everyone["message"]["flags"] == ["wildcard_mentioned"]
+
+
+async def test_render_endpoint(chat: ChatHarness) -> None:
+    body = await api_ok(chat, "POST", "/messages/render", chat.hamlet, content="**bold** `code`")
+    assert body["rendered"] == "<p><strong>bold</strong> <code>code</code></p>"
+    resp = await chat.post("/messages/render", chat.hamlet, content="")
+    assert_json_error(resp, "Message must not be empty")
+    resp = await chat.post("/messages/render", chat.hamlet)
+    assert_json_error(resp, "Missing 'content' argument", code="REQUEST_VARIABLE_MISSING")
+    body = await api_ok(
+        chat, "POST", "/messages/render", chat.hamlet, content="<script>alert(1)</script>"
+    )
+    assert "<script" not in body["rendered"]

@@ -19,6 +19,7 @@ def routes(rt: ChatRuntime) -> list[BaseRoute]:
         rest(rt, "/server_settings", GET=server.server_settings),
         rest(rt, "/fetch_api_key", POST=server.fetch_api_key),
         rest(rt, "/messages", GET=messages.get_messages, POST=messages.send),
+        rest(rt, "/messages/render", POST=messages.render),
         rest(rt, "/messages/{message_id:int}", GET=messages.get_message),
         rest(rt, "/users", GET=users.get_users, POST=users.create),
         rest(rt, "/users/me", GET=users.get_me),

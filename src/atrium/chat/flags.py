@@ -35,12 +35,15 @@ HIDDEN = frozenset({"is_private", "active_mobile_push_notification"})
 # Retired flags that are never set any more and are not shown.
 RETIRED = frozenset({"force_expand", "force_collapse"})
 
-_SHOWN = [(name, BIT[name]) for name in FLAG_NAMES if name not in HIDDEN | RETIRED]
+# Feature level 185 shows one `wildcard_mentioned` flag; the split into stream and topic
+# wildcard flags came at feature level 224.
+_NOT_AT_FL185 = frozenset({"stream_wildcard_mentioned", "topic_wildcard_mentioned"})
+_SHOWN = [(name, BIT[name]) for name in FLAG_NAMES if name not in HIDDEN | RETIRED | _NOT_AT_FL185]
 _WILDCARD = STREAM_WILDCARD_MENTIONED | TOPIC_WILDCARD_MENTIONED
 
 
 def flags_list(bits: int) -> list[str]:
-    """The client-visible flags of a bitfield, with the deprecated `wildcard_mentioned`."""
+    """The client-visible flags of a bitfield, as feature level 185 names them."""
     names = [name for name, bit in _SHOWN if bits & bit]
     if bits & _WILDCARD:
         names.append("wildcard_mentioned")

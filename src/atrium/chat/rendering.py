@@ -1,37 +1,100 @@
-"""Rendering message content for storage: the bridge between the database and the markdown renderer.
+"""Rendering for storage: the bridge between the database and the pure markdown renderer.
 
-It gathers what the renderer may look up (users, groups, streams the sender can see, linkifiers)
-and returns the HTML with the mentions found, which decide the recipients' mention flags.
+It gathers what the renderer may look up (users, groups, the streams the sender can see) and
+hands back the HTML with the mentions found, which decide the recipients' mention flags. Only
+what the content can refer to is loaded: no `@` means no user list is read.
 """
 
 from __future__ import annotations
 
-import html
-from dataclasses import dataclass, field
+from typing import Any
 
+import sqlalchemy as sa
+
+from atrium.chat import schema
+from atrium.chat.markdown import (
+    LinkableStream,
+    MentionableGroup,
+    MentionableUser,
+    RenderContext,
+    RenderResult,
+    render_markdown,
+    render_stream_description,
+)
 from atrium.chat.models import User
-from atrium.core.db import Conn
+from atrium.core.db import Conn, Prepared
 
+U = schema.user.c
+G = schema.user_group.c
+S = schema.stream.c
+SUB = schema.subscription.c
 
-@dataclass
-class Rendered:
-    html: str
-    mentioned_user_ids: set[int] = field(default_factory=set)
-    mentioned_group_ids: set[int] = field(default_factory=set)
-    stream_wildcard: bool = False
-    topic_wildcard: bool = False
-    is_me_message: bool = False
-
-
-def render_message(conn: Conn, sender: User, content: str, stream_name: str | None) -> Rendered:
-    paragraphs = [p for p in content.split("\n\n") if p]
-    body = "\n".join(
-        f"<p>{html.escape(p).replace(chr(10), '<br>' + chr(10))}</p>" for p in paragraphs
+_REALM_USERS = Prepared(
+    sa.select(U.id, U.full_name, U.email, U.is_active).where(U.realm_id == sa.bindparam("realm_id"))
+)
+_REALM_GROUPS = Prepared(
+    sa.select(G.id, G.name).where(
+        G.realm_id == sa.bindparam("realm_id"), G.is_system_group.is_(False)
     )
-    return Rendered(body, is_me_message=content.startswith("/me "))
+)
+_VISIBLE_STREAMS = Prepared(
+    sa.select(S.id, S.name).where(
+        S.realm_id == sa.bindparam("realm_id"),
+        S.deactivated.is_(False),
+        sa.or_(
+            S.invite_only.is_(False),
+            S.id.in_(
+                sa.select(SUB.stream_id).where(
+                    SUB.user_id == sa.bindparam("user_id"), SUB.active.is_(True)
+                )
+            ),
+        ),
+    )
+)
+
+
+def render_context(conn: Conn, realm_id: int, sender_id: int | None, content: str) -> RenderContext:
+    users: list[MentionableUser] = []
+    groups: list[MentionableGroup] = []
+    streams: list[LinkableStream] = []
+    params = {"realm_id": realm_id, "user_id": sender_id or 0}
+    if "@" in content:
+        users = [
+            MentionableUser(r["id"], r["full_name"], r["email"], bool(r["is_active"]))
+            for r in conn.all(_REALM_USERS, params)
+        ]
+        groups = [MentionableGroup(r["id"], r["name"]) for r in conn.all(_REALM_GROUPS, params)]
+    if "#**" in content:
+        streams = [LinkableStream(r["id"], r["name"]) for r in conn.all(_VISIBLE_STREAMS, params)]
+    return RenderContext(users=users, groups=groups, streams=streams, sender_id=sender_id)
+
+
+def render_message(conn: Conn, sender: User, content: str) -> RenderResult:
+    return render_markdown(content, render_context(conn, sender.realm_id, sender.id, content))
 
 
 def render_description(conn: Conn, realm_id: int, description: str) -> str:
     if not description:
         return ""
-    return f"<p>{html.escape(description)}</p>"
+    return render_stream_description(description, render_context(conn, realm_id, None, description))
+
+
+def group_member_ids(conn: Conn, group_ids: set[int]) -> set[int]:
+    """Direct members of the mentioned groups (and of their subgroups)."""
+    if not group_ids:
+        return set()
+    pending, seen = set(group_ids), set()
+    while pending:
+        seen |= pending
+        subgroups = conn.scalars(
+            sa.select(schema.user_group_subgroup.c.subgroup_id).where(
+                schema.user_group_subgroup.c.supergroup_id.in_(list(pending))
+            )
+        )
+        pending = set(subgroups) - seen
+    rows: list[Any] = conn.scalars(
+        sa.select(schema.user_group_member.c.user_id).where(
+            schema.user_group_member.c.user_group_id.in_(list(seen))
+        )
+    )
+    return set(rows)

@@ -20,7 +20,7 @@ from atrium.chat.models import (
 from atrium.chat.narrow import huddle_hash
 from atrium.chat.queries import streams as stream_queries
 from atrium.chat.queries.realm import load_realm
-from atrium.chat.rendering import render_message
+from atrium.chat.rendering import group_member_ids, render_message
 from atrium.core.db import Conn, Prepared
 
 MAX_MESSAGE_LENGTH = 10000
@@ -252,7 +252,9 @@ def send_message(conn: Conn, sender: User, request: SendRequest) -> int:
         content = normalize_content(request.content)
         recipient_id = stream["recipient_id"]
         receivers = stream_queries.subscriber_ids(conn, stream["id"])
-        rendered = render_message(conn, sender, content, stream["name"])
+        rendered = render_message(conn, sender, content)
+        if rendered.stream_wildcard_mentioned or rendered.topic_wildcard_mentioned:
+            check_wildcard_mention(sender, realm, len(receivers))
         base_flags = 0
         stream_id = stream["id"]
     else:
@@ -261,7 +263,7 @@ def send_message(conn: Conn, sender: User, request: SendRequest) -> int:
         topic = ""
         recipient_id = dm_recipient_id(conn, sender, participants)
         receivers = list(participants)
-        rendered = render_message(conn, sender, content, None)
+        rendered = render_message(conn, sender, content)
         base_flags = flags.IS_PRIVATE
         stream_id = None
     message_id: int = conn.scalar(
@@ -281,13 +283,15 @@ def send_message(conn: Conn, sender: User, request: SendRequest) -> int:
             "has_image": "<img " in rendered.html,
         },
     )
+    mentioned = rendered.mentioned_user_ids | group_member_ids(conn, rendered.mentioned_group_ids)
+    wildcard = rendered.stream_wildcard_mentioned or rendered.topic_wildcard_mentioned
     conn.executemany(
         _INSERT_USER_MESSAGE,
         [
             {
                 "user_id": uid,
                 "message_id": message_id,
-                "flags": _flags_for(uid, sender, rendered, base_flags),
+                "flags": delivery_flags(uid, sender.id, mentioned, wildcard, base_flags),
             }
             for uid in set(receivers) | {sender.id}
         ],
@@ -297,14 +301,43 @@ def send_message(conn: Conn, sender: User, request: SendRequest) -> int:
     return message_id
 
 
-def _flags_for(user_id: int, sender: User, rendered: Any, base: int) -> int:
+def delivery_flags(
+    user_id: int, sender_id: int, mentioned: set[int], wildcard: bool, base: int
+) -> int:
     bits = base
-    if user_id == sender.id:
+    if user_id == sender_id:
         bits |= flags.READ
-    if user_id in rendered.mentioned_user_ids:
+    if user_id in mentioned:
         bits |= flags.MENTIONED
-    if rendered.stream_wildcard:
+    if wildcard:
+        # Feature level 185 has one wildcard flag (split in two at 224).
         bits |= flags.STREAM_WILDCARD_MENTIONED
-    if rendered.topic_wildcard:
-        bits |= flags.TOPIC_WILDCARD_MENTIONED
     return bits
+
+
+# wildcard_mention_policy has codes of its own (not the common policy codes).
+WILDCARD_POLICY_EVERYONE = 1
+WILDCARD_POLICY_MEMBERS = 2
+WILDCARD_POLICY_FULL_MEMBERS = 3
+WILDCARD_POLICY_ADMINS = 5
+WILDCARD_POLICY_NOBODY = 6
+WILDCARD_POLICY_MODERATORS = 7
+# Below this many subscribers, anyone may use a wildcard mention.
+WILDCARD_MENTION_THRESHOLD = 15
+
+
+def check_wildcard_mention(sender: User, realm: Realm, subscriber_count: int) -> None:
+    if subscriber_count <= WILDCARD_MENTION_THRESHOLD:
+        return
+    policy = realm.setting("wildcard_mention_policy")
+    allowed = {
+        WILDCARD_POLICY_EVERYONE: True,
+        WILDCARD_POLICY_MEMBERS: not sender.is_guest,
+        WILDCARD_POLICY_FULL_MEMBERS: sender.is_moderator
+        or sender.is_full_member(realm, time.time()),
+        WILDCARD_POLICY_ADMINS: sender.is_admin,
+        WILDCARD_POLICY_NOBODY: False,
+        WILDCARD_POLICY_MODERATORS: sender.is_moderator,
+    }.get(policy, sender.is_admin)
+    if not allowed:
+        raise ChatError("You do not have permission to use wildcard mentions in this stream.")

@@ -6,12 +6,13 @@ from typing import Any
 
 import orjson
 
-from atrium.chat.actions.messages import SendRequest, send_message
+from atrium.chat.actions.messages import SendRequest, normalize_content, send_message
 from atrium.chat.errors import ChatError
 from atrium.chat.http import ApiRequest, api
 from atrium.chat.narrow import parse_narrow
 from atrium.chat.params import REQUIRED, Endpoint, Param
 from atrium.chat.queries.messages import fetch_window, message_dicts, parse_anchor, readable_message
+from atrium.chat.rendering import render_message
 
 
 def _recipients(name: str, raw: str) -> Any:
@@ -112,3 +113,11 @@ async def get_message(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
         return {"message": message, "raw_content": row["content"]}
 
     return await req.runtime.db.read(read)
+
+
+@api(Endpoint((Param("content", default=REQUIRED),)))
+async def render(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    """POST /messages/render: the same processor, checks and length bound as sending."""
+    content = normalize_content(args["content"])
+    result = await req.runtime.db.read(render_message, req.me, content)
+    return {"rendered": result.html}

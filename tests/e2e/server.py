@@ -1,0 +1,84 @@
+"""Start `atrium` as a user would: a real process on a free loopback port, stopped by its PID."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+from tests.conftest import free_port
+
+
+def atrium_env(data_dir: Path, database_url: str | None, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ATRIUM_")}
+    env["ATRIUM_DATA_DIR"] = str(data_dir)
+    if database_url:
+        env["ATRIUM_DATABASE_URL"] = database_url
+    env.update(extra)
+    return env
+
+
+def atrium(env: dict[str, str], *args: str) -> str:
+    """Run one `atrium` CLI command; its standard output."""
+    result = subprocess.run(
+        [sys.executable, "-m", "atrium.cli", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, f"atrium {' '.join(args)} failed:\n{result.stderr}"
+    return result.stdout
+
+
+@contextmanager
+def running_server(
+    env: dict[str, str], ready_path: str = "/api/v1/server_settings"
+) -> Iterator[str]:
+    port = free_port()
+    log = Path(env["ATRIUM_DATA_DIR"]) / "server.log"
+    with log.open("w") as log_file:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "atrium.cli",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+            ],
+            env=env,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if process.poll() is not None:
+                raise AssertionError(f"atrium serve exited early:\n{log.read_text()}")
+            try:
+                if httpx.get(base + ready_path, timeout=1).status_code < 500:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise AssertionError(f"atrium serve did not answer in 60 s:\n{log.read_text()}")
+            time.sleep(0.1)
+        yield base
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

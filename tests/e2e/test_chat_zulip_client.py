@@ -1,0 +1,166 @@
+"""The official `zulip` Python client against a real `atrium serve` process."""
+
+from __future__ import annotations
+
+import configparser
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+import zulip
+
+from tests.e2e.server import atrium, atrium_env, running_server
+
+
+@dataclass
+class LiveChat:
+    site: str
+    owner: zulip.Client
+    member: zulip.Client
+    member_email: str
+
+
+def client_from_zuliprc(text: str, path: Path) -> zulip.Client:
+    path.write_text(text)
+    config = configparser.ConfigParser()
+    config.read(path)
+    return zulip.Client(config_file=str(path))
+
+
+@pytest.fixture
+def live_chat(data_dir: Path, database_url: str | None, tmp_path: Path) -> Iterator[LiveChat]:
+    env = atrium_env(data_dir, database_url, ATRIUM_SERVICES="chat")
+    atrium(env, "chat", "create-realm", "--name", "Live Test")
+    atrium(
+        env,
+        "chat",
+        "create-user",
+        "--email",
+        "owner@live.test",
+        "--full-name",
+        "Olive Owner",
+        "--password",
+        "owner-pw",
+        "--role",
+        "owner",
+    )
+    atrium(
+        env,
+        "chat",
+        "create-user",
+        "--email",
+        "member@live.test",
+        "--full-name",
+        "Mo Member",
+        "--role",
+        "member",
+    )
+    with running_server(env) as site:
+        env_site = {**env, "ATRIUM_EXTERNAL_URL": site}
+        owner = client_from_zuliprc(
+            atrium(env_site, "chat", "api-key", "owner@live.test"), tmp_path / "owner.zuliprc"
+        )
+        member = client_from_zuliprc(
+            atrium(env_site, "chat", "api-key", "member@live.test"), tmp_path / "member.zuliprc"
+        )
+        yield LiveChat(site, owner, member, "member@live.test")
+
+
+def test_streams_messages_and_users_through_the_zulip_client(live_chat: LiveChat) -> None:
+    owner, member = live_chat.owner, live_chat.member
+    settings = owner.get_server_settings()
+    assert settings["result"] == "success"
+    assert settings["zulip_feature_level"] == 185
+
+    result = owner.add_subscriptions(
+        streams=[{"name": "general", "description": "Everything"}],
+        principals=["owner@live.test", live_chat.member_email],
+    )
+    assert result["result"] == "success", result
+    assert result["subscribed"]["owner@live.test"] == ["general"]
+
+    sent = member.send_message(
+        {"type": "stream", "to": "general", "topic": "hello", "content": "Hello **world**"}
+    )
+    assert sent["result"] == "success", sent
+    dm = owner.send_message({"type": "private", "to": [live_chat.member_email], "content": "psst"})
+    assert dm["result"] == "success", dm
+
+    fetched = owner.get_messages(
+        {
+            "anchor": "newest",
+            "num_before": 10,
+            "num_after": 0,
+            "narrow": [
+                {"operator": "stream", "operand": "general"},
+                {"operator": "topic", "operand": "hello"},
+            ],
+        }
+    )
+    assert fetched["result"] == "success", fetched
+    assert [m["id"] for m in fetched["messages"]] == [sent["id"]]
+    assert "<strong>world</strong>" in fetched["messages"][0]["content"]
+
+    raw = member.get_raw_message(sent["id"])
+    assert raw["result"] == "success"
+    assert raw["raw_content"] == "Hello **world**"
+
+    dms = member.get_messages(
+        {
+            "anchor": "newest",
+            "num_before": 5,
+            "num_after": 0,
+            "narrow": [{"operator": "is", "operand": "dm"}],
+        }
+    )
+    assert [m["content"] for m in dms["messages"]] == ["<p>psst</p>"]
+
+    subs = member.get_subscriptions()
+    assert [s["name"] for s in subs["subscriptions"]] == ["general"]
+    streams = member.get_streams()
+    assert [s["name"] for s in streams["streams"]] == ["general"]
+
+    members = owner.get_members()
+    assert sorted(m["email"] for m in members["members"]) == ["member@live.test", "owner@live.test"]
+    me = member.get_profile()
+    assert me["email"] == live_chat.member_email
+    by_id = owner.get_user_by_id(me["user_id"])
+    assert by_id["user"]["full_name"] == "Mo Member"
+
+    created = owner.create_user(
+        {"email": "new@live.test", "password": "pw-12345", "full_name": "New Person"}
+    )
+    assert created["result"] == "success", created
+    refused = member.create_user({"email": "x@live.test", "password": "pw", "full_name": "X Y"})
+    assert refused["code"] == "UNAUTHORIZED_PRINCIPAL"
+
+
+def test_bad_input_over_a_real_socket(live_chat: LiveChat) -> None:
+    site = live_chat.site
+    resp = httpx.get(f"{site}/api/v1/users/me")
+    assert resp.status_code == 401
+    assert resp.json()["code"] == "UNAUTHORIZED"
+    resp = httpx.post(
+        f"{site}/api/v1/fetch_api_key", data={"username": "owner@live.test", "password": "owner-pw"}
+    )
+    assert resp.status_code == 200
+    key = resp.json()["api_key"]
+    auth = ("owner@live.test", key)
+    resp = httpx.post(
+        f"{site}/api/v1/messages",
+        auth=auth,
+        data={"type": "stream", "to": "nowhere", "topic": "x", "content": "x"},
+    )
+    assert resp.status_code == 400
+    assert resp.json()["code"] == "STREAM_DOES_NOT_EXIST"
+    resp = httpx.get(
+        f"{site}/api/v1/messages",
+        auth=auth,
+        params={"anchor": "newest", "num_before": "x", "num_after": "0"},
+    )
+    assert resp.status_code == 400
+    assert resp.json()["msg"] == "num_before is not valid JSON"
+    resp = httpx.get(f"{site}/api/v1/nope", auth=auth)
+    assert resp.status_code == 404
