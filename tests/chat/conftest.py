@@ -144,13 +144,13 @@ class ChatHarness:
 
     async def send_stream(self, sender: Member, stream: str, topic: str, content: str) -> int:
         actor = await self.acting(sender)
-        return await self.runtime.db.write(
+        return await self.runtime.write(
             send_message, actor, SendRequest("stream", stream, content, topic, "test")
         )
 
     async def send_dm(self, sender: Member, to: list[Member], content: str) -> int:
         actor = await self.acting(sender)
-        return await self.runtime.db.write(
+        return await self.runtime.write(
             send_message, actor, SendRequest("direct", [u.id for u in to], content, None, "test")
         )
 

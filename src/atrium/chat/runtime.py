@@ -1,12 +1,17 @@
-"""What every chat request can reach: settings, the database, the rate limiter."""
+"""What every chat request can reach: settings, the database, the rate limiter, the event bus."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
+from atrium.chat.events import EventBus, Outcome
 from atrium.core.db import Database
 from atrium.core.ratelimit import RateLimiter
 from atrium.settings import Settings
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -14,3 +19,14 @@ class ChatRuntime:
     settings: Settings
     db: Database
     limiter: RateLimiter
+    events: EventBus = field(default_factory=EventBus)
+
+    async def write(self, fn: Callable[..., Outcome[T]], *args: Any) -> T:
+        """Run an action in one transaction, then publish the events it caused.
+
+        Publishing only after the commit means no client hears of a change that was rolled back.
+        """
+        outcome = await self.db.write(fn, *args)
+        if outcome.notices:
+            await self.events.publish(outcome.notices)
+        return outcome.value

@@ -10,6 +10,7 @@ import sqlalchemy as sa
 
 from atrium.chat import flags, schema
 from atrium.chat.errors import ChatError, stream_does_not_exist, stream_id_does_not_exist
+from atrium.chat.events import Notice, Outcome
 from atrium.chat.models import (
     STREAM_POST_ADMINS,
     STREAM_POST_FULL_MEMBERS,
@@ -19,6 +20,7 @@ from atrium.chat.models import (
 )
 from atrium.chat.narrow import huddle_hash
 from atrium.chat.queries import streams as stream_queries
+from atrium.chat.queries.messages import message_payload
 from atrium.chat.queries.realm import load_realm
 from atrium.chat.rendering import group_member_ids, render_message
 from atrium.core.db import Conn, Prepared
@@ -240,7 +242,7 @@ class SendRequest:
     client: str
 
 
-def send_message(conn: Conn, sender: User, request: SendRequest) -> int:
+def send_message(conn: Conn, sender: User, request: SendRequest) -> Outcome[int]:
     """Validate, render and store one message with a delivery row per recipient; its id."""
     if request.type not in {"stream", "direct", "private"}:
         raise ChatError("Invalid message type")
@@ -285,20 +287,33 @@ def send_message(conn: Conn, sender: User, request: SendRequest) -> int:
     )
     mentioned = rendered.mentioned_user_ids | group_member_ids(conn, rendered.mentioned_group_ids)
     wildcard = rendered.stream_wildcard_mentioned or rendered.topic_wildcard_mentioned
+    by_flags: dict[int, list[int]] = {}
+    for uid in set(receivers) | {sender.id}:
+        by_flags.setdefault(
+            delivery_flags(uid, sender.id, mentioned, wildcard, base_flags), []
+        ).append(uid)
     conn.executemany(
         _INSERT_USER_MESSAGE,
         [
-            {
-                "user_id": uid,
-                "message_id": message_id,
-                "flags": delivery_flags(uid, sender.id, mentioned, wildcard, base_flags),
-            }
-            for uid in set(receivers) | {sender.id}
+            {"user_id": uid, "message_id": message_id, "flags": bits}
+            for bits, uids in by_flags.items()
+            for uid in uids
         ],
     )
     if stream_id is not None:
         conn.execute(_SET_FIRST_MESSAGE, {"stream_id": stream_id, "message_id": message_id})
-    return message_id
+    return Outcome(message_id, message_notices(conn, sender, message_id, by_flags))
+
+
+def message_notices(
+    conn: Conn, sender: User, message_id: int, by_flags: dict[int, list[int]]
+) -> list[Notice]:
+    """One `message` event per distinct set of personal flags, as Zulip sends them."""
+    message = message_payload(conn, sender, message_id)
+    return [
+        Notice({"type": "message", "message": message, "flags": flags.flags_list(bits)}, uids)
+        for bits, uids in by_flags.items()
+    ]
 
 
 def delivery_flags(

@@ -282,3 +282,13 @@ def readable_message(conn: Conn, user: User, message_id: int) -> Any:
         return None
     subscribed = stream_queries.active_subscription(conn, user.id, stream["id"]) is not None
     return row if stream_queries.can_read_stream(user, stream, subscribed) else None
+
+
+def message_payload(conn: Conn, reader: User, message_id: int) -> dict[str, Any]:
+    """A message object without personal flags, as carried by `message` events."""
+    row = conn.one(
+        sa.select(*schema.message.c, sa.literal(0).label("user_flags")).where(M.id == message_id)
+    )
+    [message] = message_dicts(conn, reader, [row], apply_markdown=True, client_gravatar=False)
+    message.pop("flags")
+    return message

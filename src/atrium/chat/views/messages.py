@@ -48,7 +48,7 @@ async def send(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
         topic=args["topic"],
         client=req.client_name,
     )
-    message_id = await req.runtime.db.write(send_message, req.me, request)
+    message_id = await req.runtime.write(send_message, req.me, request)
     return {"id": message_id}
 
 
