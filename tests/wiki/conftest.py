@@ -16,9 +16,9 @@ import pytest
 
 from atrium.server import create_app
 from atrium.settings import Settings
+from atrium.wiki.app import open_wiki
 from atrium.wiki.changes.accounts import create_bot_password, create_user
 from atrium.wiki.changes.pages import Editor, save_revision
-from atrium.wiki.app import open_wiki
 from atrium.wiki.site import Site
 from atrium.wiki.users import account_by_name
 

@@ -199,3 +199,39 @@ def allpages(
         query = query.where(P.c.page_len <= maxsize)
     order = P.c.page_title.desc() if descending else P.c.page_title
     return conn.all(query.order_by(order).limit(limit))
+
+
+def pages_after(conn: Conn, after_id: int, limit: int) -> list[Row]:
+    return conn.all(sa.select(*PAGE_COLUMNS).where(P.c.page_id > after_id).order_by(P.c.page_id).limit(limit))
+
+
+def all_revisions(conn: Conn, page_id: int, current_only: bool) -> list[Row]:
+    query = _revision_select(True).where(R.c.rev_page == page_id)
+    if current_only:
+        query = query.join(P, P.c.page_latest == R.c.rev_id)
+    return conn.all(query.order_by(R.c.rev_timestamp, R.c.rev_id))
+
+
+def templates_of(
+    conn: Conn,
+    page_ids: Sequence[int],
+    *,
+    namespaces: Sequence[int] | None,
+    targets: Sequence[tuple[int, str]] | None,
+    descending: bool,
+    cont: tuple[int, int, str] | None,
+    limit: int,
+) -> list[Row]:
+    """templatelinks rows of some pages, ordered by (from, namespace, title) as MediaWiki pages them."""
+    tl = schema.templatelinks
+    query = sa.select(tl.c.tl_from, tl.c.tl_namespace, tl.c.tl_title).where(tl.c.tl_from.in_(list(page_ids)))
+    if namespaces is not None:
+        query = query.where(tl.c.tl_namespace.in_(list(namespaces)))
+    if targets is not None:
+        query = query.where(sa.or_(*[sa.and_(tl.c.tl_namespace == ns, tl.c.tl_title == t) for ns, t in targets]))
+    key = sa.tuple_(tl.c.tl_from, tl.c.tl_namespace, tl.c.tl_title)
+    if cont is not None:
+        query = query.where(key <= sa.tuple_(*cont) if descending else key >= sa.tuple_(*cont))
+    columns = (tl.c.tl_from, tl.c.tl_namespace, tl.c.tl_title)
+    order = [c.desc() for c in columns] if descending else list(columns)
+    return conn.all(query.order_by(*order).limit(limit))

@@ -205,7 +205,7 @@ async def _execute(ctx: ApiContext, main: dict[str, Any], result: dict[str, Any]
             module="main",
         )
     maxlag = main["maxlag"]
-    if maxlag is not None and DB_LAG > maxlag:
+    if maxlag is not None and maxlag < DB_LAG:
         ctx.extra_headers["Retry-After"] = str(max(maxlag, 5))
         ctx.extra_headers["X-Database-Lag"] = str(DB_LAG)
         raise ApiUsageError(

@@ -14,6 +14,7 @@ from atrium.wiki import pages as page_reads
 from atrium.wiki.api import messages as msg
 from atrium.wiki.api.context import ApiContext
 from atrium.wiki.api.errors import ApiUsageError
+from atrium.wiki.api.modules import RUNNABLE
 from atrium.wiki.api.params import (
     BOOLEAN,
     INTEGER,
@@ -30,7 +31,6 @@ from atrium.wiki.api.querybase import (
     QueryModule,
     QueryRun,
 )
-from atrium.wiki.api.modules import RUNNABLE
 from atrium.wiki.titles import NS_MEDIA, NS_SPECIAL, InvalidTitle
 
 
@@ -142,12 +142,32 @@ async def _generate(run: QueryRun, module: QueryModule, query_params: dict[str, 
     if module.check_generator is not None:
         module.check_generator(run, gen_params | {"redirects": query_params["redirects"]})
     assert module.generate is not None
+    # A prop module used as a generator works on the pages given by titles/pageids/revids.
+    if module.spec.group == "prop":
+        run.pages = await _base_pages(run, query_params)
     generated = await module.generate(run, gen_params)
+    run.pages = PageSet()
     rows = await ctx.db.read(page_reads.pages_by_ids, generated.page_ids)
     _add_rows(run.pages, rows)
+    if generated.titles:
+        rows = await ctx.db.read(page_reads.pages_by_titles, generated.titles)
+        _add_rows(run.pages, rows)
+        found = {(p.ns, p.dbkey) for p in run.pages.good.values()}
+        for ns, dbkey in generated.titles:
+            if (ns, dbkey) not in found:
+                run.pages.missing.append(MissingPage(ns, dbkey, run.pages.fake_id()))
     run.pages.extra.update(generated.extra)
     if query_params["redirects"]:
         await _follow_redirects(run)
+
+
+async def _base_pages(run: QueryRun, query_params: dict[str, Any]) -> PageSet:
+    saved = run.pages
+    run.pages = PageSet()
+    await _resolve(run, query_params | {"redirects": False})
+    base = run.pages
+    run.pages = saved
+    return base
 
 
 def _row(row: Any) -> PageRow:

@@ -10,6 +10,7 @@ from atrium.wiki.api.modules import (
     allpages,
     authmanagerinfo,
     info,
+    links,
     revisions,
     siteinfo,
     tokens,
@@ -19,5 +20,15 @@ from atrium.wiki.api.querybase import QueryModule
 
 RUNNABLE: dict[str, QueryModule] = {
     module.MODULE.spec.name: module.MODULE
-    for module in (allmessages, allpages, authmanagerinfo, info, revisions, siteinfo, tokens, userinfo)
+    for module in (
+        allmessages,
+        allpages,
+        authmanagerinfo,
+        info,
+        links,
+        revisions,
+        siteinfo,
+        tokens,
+        userinfo,
+    )
 }

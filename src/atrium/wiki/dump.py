@@ -1,0 +1,225 @@
+"""MediaWiki XML dumps (export-0.11), streamed both ways.
+
+Import reads `<siteinfo>` namespaces and then one `<page>` at a time with `iterparse`, clearing
+elements as it goes, so memory stays flat whatever the dump's size; each page (all its revisions)
+is one transaction through `changes.imports.import_page`. Export writes pages in id order.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import IO, Any
+from xml.sax.saxutils import escape, quoteattr
+
+from atrium.core.db import Database
+from atrium.wiki import pages as page_reads
+from atrium.wiki.changes.imports import ImportedPage, ImportedRevision, import_pages
+from atrium.wiki.site import GENERATOR, Site
+from atrium.wiki.timestamps import from_iso, iso
+
+@dataclass
+class ImportStats:
+    pages: int = 0
+    revisions: int = 0
+    skipped: list[str] = field(default_factory=list)
+
+
+def _local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1]
+
+
+def _child_text(elem: ET.Element, name: str) -> str | None:
+    for child in elem:
+        if _local(child.tag) == name:
+            return child.text or ""
+    return None
+
+
+def _revision(elem: ET.Element) -> ImportedRevision:
+    contributor = None
+    user_id = None
+    minor = False
+    text = ""
+    comment = ""
+    timestamp = ""
+    model = "wikitext"
+    fmt = "text/x-wiki"
+    for child in elem:
+        name = _local(child.tag)
+        if name == "timestamp":
+            timestamp = from_iso(child.text or "")
+        elif name == "contributor":
+            username = _child_text(child, "username")
+            ip = _child_text(child, "ip")
+            raw_id = _child_text(child, "id")
+            contributor = username if username is not None else ip
+            user_id = int(raw_id) if raw_id and username is not None else None
+        elif name == "minor":
+            minor = True
+        elif name == "comment":
+            comment = child.text or ""
+        elif name == "text":
+            text = child.text or ""
+        elif name == "model":
+            model = child.text or model
+        elif name == "format":
+            fmt = child.text or fmt
+    return ImportedRevision(
+        timestamp=timestamp,
+        contributor=contributor or "Unknown user",
+        contributor_id=user_id,
+        comment=comment,
+        minor=minor,
+        text=text,
+        model=model,
+        format=fmt,
+    )
+
+
+def read_dump(source: IO[bytes]) -> Iterator[ImportedPage | dict[int, str]]:
+    """Yields the namespace map first (from `<siteinfo>`), then one page at a time."""
+    context = ET.iterparse(source, events=("start", "end"))
+    root: ET.Element | None = None
+    current: ImportedPage | None = None
+    for event, elem in context:
+        name = _local(elem.tag)
+        if event == "start":
+            if root is None:
+                root = elem
+            if name == "page":
+                current = ImportedPage(title="", ns=0)
+            continue
+        if name == "namespaces":
+            yield {int(ns.get("key", "0")): ns.text or "" for ns in elem}
+        elif name == "revision" and current is not None:
+            current.revisions.append(_revision(elem))
+            elem.clear()
+        elif name == "title" and current is not None:
+            current.title = elem.text or ""
+        elif name == "ns" and current is not None:
+            current.ns = int(elem.text or "0")
+        elif name == "page" and current is not None:
+            yield current
+            current = None
+            elem.clear()
+            if root is not None:
+                root.clear()
+
+
+def import_dump(
+    db: Database,
+    site: Site,
+    source: IO[bytes],
+    progress: Callable[[int, int], None] | None = None,
+    batch_pages: int = 200,
+) -> ImportStats:
+    """Import every page and revision of a dump; `progress(pages, revisions)` after each batch."""
+    stats = ImportStats()
+    batch: list[ImportedPage] = []
+
+    def flush() -> None:
+        if not batch:
+            return
+        done = db.write_sync(import_pages, site, list(batch))
+        stats.pages += done.pages
+        stats.revisions += done.revisions
+        stats.skipped.extend(done.skipped)
+        batch.clear()
+        if progress is not None:
+            progress(stats.pages, stats.revisions)
+
+    pending_revisions = 0
+    for item in read_dump(source):
+        if isinstance(item, dict):
+            continue
+        batch.append(item)
+        pending_revisions += len(item.revisions)
+        if len(batch) >= batch_pages or pending_revisions >= 2000:
+            flush()
+            pending_revisions = 0
+    flush()
+    return stats
+
+
+def _write(out: IO[str], text: str) -> None:
+    out.write(text)
+
+
+def export_dump(db: Database, site: Site, out: IO[str], current_only: bool = False) -> int:
+    """Write every page (all revisions unless `current_only`) as export-0.11 XML; returns pages."""
+    parser = site.parser
+    _write(
+        out,
+        '<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/" '
+        'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+        'xsi:schemaLocation="http://www.mediawiki.org/xml/export-0.11/ '
+        'http://www.mediawiki.org/xml/export-0.11.xsd" version="0.11" xml:lang="en">\n',
+    )
+    _write(out, "  <siteinfo>\n")
+    _write(out, f"    <sitename>{escape(site.sitename)}</sitename>\n")
+    _write(out, "    <dbname>atriumwiki</dbname>\n")
+    _write(out, f"    <base>{escape(site.article_url('Main_Page'))}</base>\n")
+    _write(out, f"    <generator>{escape(GENERATOR)}</generator>\n")
+    _write(out, "    <case>first-letter</case>\n    <namespaces>\n")
+    for ns in site.namespaces.by_id.values():
+        _write(
+            out,
+            f'      <namespace key="{ns.id}" case="{ns.case}">{escape(ns.name)}</namespace>\n'
+            if ns.name
+            else f'      <namespace key="{ns.id}" case="{ns.case}" />\n',
+        )
+    _write(out, "    </namespaces>\n  </siteinfo>\n")
+    count = 0
+    after = 0
+    while True:
+        batch = db.read_sync(page_reads.pages_after, after, 100)
+        if not batch:
+            break
+        for page in batch:
+            after = int(page["page_id"])
+            count += 1
+            _write(out, "  <page>\n")
+            _write(out, f"    <title>{escape(parser.prefixed_text(page['page_namespace'], page['page_title']))}</title>\n")
+            _write(out, f"    <ns>{page['page_namespace']}</ns>\n    <id>{page['page_id']}</id>\n")
+            redirect = db.read_sync(page_reads.redirect_targets, [after]) if page["page_is_redirect"] else []
+            if redirect:
+                target = parser.prefixed_text(int(redirect[0]["rd_namespace"]), str(redirect[0]["rd_title"]))
+                _write(out, f"    <redirect title={quoteattr(target)} />\n")
+            revisions = db.read_sync(page_reads.all_revisions, after, current_only)
+            for rev in revisions:
+                _write_revision(out, rev)
+            _write(out, "  </page>\n")
+    _write(out, "</mediawiki>\n")
+    return count
+
+
+def _write_revision(out: IO[str], rev: Any) -> None:
+    _write(out, "    <revision>\n")
+    _write(out, f"      <id>{rev['rev_id']}</id>\n")
+    if rev["rev_parent_id"]:
+        _write(out, f"      <parentid>{rev['rev_parent_id']}</parentid>\n")
+    _write(out, f"      <timestamp>{iso(str(rev['rev_timestamp']))}</timestamp>\n")
+    _write(out, "      <contributor>\n")
+    if rev["actor_user"] is not None:
+        _write(out, f"        <username>{escape(str(rev['actor_name']))}</username>\n")
+        _write(out, f"        <id>{rev['actor_user']}</id>\n")
+    else:
+        _write(out, f"        <ip>{escape(str(rev['actor_name']))}</ip>\n")
+    _write(out, "      </contributor>\n")
+    if rev["rev_minor_edit"]:
+        _write(out, "      <minor />\n")
+    if rev["comment_text"]:
+        _write(out, f"      <comment>{escape(str(rev['comment_text']))}</comment>\n")
+    _write(out, f"      <model>{rev['rev_content_model']}</model>\n")
+    _write(out, f"      <format>{rev['rev_content_format']}</format>\n")
+    text = str(rev["old_text"])
+    _write(
+        out,
+        f'      <text bytes="{rev["rev_len"]}" xml:space="preserve">{escape(text)}</text>\n',
+    )
+    sha1 = str(rev["rev_sha1"])
+    _write(out, f"      <sha1>{sha1}</sha1>\n")
+    _write(out, "    </revision>\n")
+

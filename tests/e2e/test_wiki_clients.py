@@ -1,0 +1,142 @@
+"""The wiki driven by the real `mwclient` and `pywikibot` packages against `atrium serve`.
+
+Each client logs in, reads site information, edits a page, reads its text back and iterates a
+generator. pywikibot runs in a subprocess of its own (it keeps global configuration).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import mwclient
+import pytest
+
+from tests.e2e.server import atrium, atrium_env, running_server
+
+pytestmark = pytest.mark.e2e
+
+READY = "/w/api.php?action=query&meta=siteinfo&format=json"
+
+
+@pytest.fixture
+def service_under_test() -> str:
+    return "wiki"
+
+
+@pytest.fixture
+def wiki_server(data_dir: Path, database_url: str | None) -> Iterator[tuple[str, str]]:
+    env = atrium_env(data_dir, database_url)
+    atrium(
+        env,
+        "wiki",
+        "create-user",
+        "Admin",
+        "--password",
+        "admin-pass-123",
+        "--groups",
+        "sysop,bureaucrat",
+    )
+    atrium(env, "wiki", "create-user", "Robot", "--password", "robot-pass-123", "--groups", "bot")
+    output = atrium(env, "wiki", "bot-password", "Robot", "e2e")
+    match = re.search(r"password (\w+)", output)
+    assert match, output
+    with running_server(env, READY) as base:
+        yield base, match.group(1)
+
+
+def test_mwclient_login_siteinfo_edit_read_generator(wiki_server: tuple[str, str]) -> None:
+    base, _ = wiki_server
+    host = base.removeprefix("http://")
+    site = mwclient.Site(host, path="/w/", scheme="http")
+    assert site.site["generator"].startswith("MediaWiki 1.39")
+    assert site.namespaces[10] == "Template"
+    site.login("Admin", "admin-pass-123")
+    assert site.logged_in
+    assert "sysop" in site.groups
+    page = site.pages["Mwclient test"]
+    assert not page.exists
+    page.edit("Hello from '''mwclient''' with a [[Link target]].", summary="first")
+    page = site.pages["Mwclient test"]
+    assert page.exists
+    assert page.text() == "Hello from '''mwclient''' with a [[Link target]]."
+    page.edit("Second version.", summary="second")
+    assert site.pages["Mwclient test"].text() == "Second version."
+    for index in range(3):
+        site.pages[f"Generated {index}"].edit(f"Page {index}", summary="seed")
+    # Two pages per request: the generator continues once; each batch is in page-id order.
+    titles = [p.name for p in site.allpages(generator=True, api_chunk_size=2)]
+    assert titles[:2] == ["Generated 0", "Generated 1"]
+    assert sorted(titles[2:]) == ["Generated 2", "Mwclient test"]
+    revisions = list(site.pages["Mwclient test"].revisions(prop="ids|comment|user"))
+    assert [r["comment"] for r in revisions] == ["second", "first"]
+    assert {r["user"] for r in revisions} == {"Admin"}
+
+
+PYWIKIBOT_SCRIPT = textwrap.dedent(
+    """
+    import json, os, sys
+    os.environ["PYWIKIBOT_NO_USER_CONFIG"] = "2"
+    import pywikibot
+    from pywikibot import config
+    from pywikibot.family import AutoFamily
+
+    api, password, workdir = sys.argv[1], sys.argv[2], sys.argv[3]
+    family = AutoFamily("atrium", api)
+    config.usernames["atrium"]["atrium"] = "Robot"
+    config.put_throttle = 0
+    config.max_retries = 0
+    pwfile = os.path.join(workdir, "passwords.py")
+    with open(pwfile, "w") as f:
+        f.write(f"('Robot', BotPassword('e2e', '{password}'))\\n")
+    os.chmod(pwfile, 0o600)
+    config.password_file = pwfile
+    site = pywikibot.Site("atrium", family, user="Robot")
+    site.login()
+    result = {"user": site.user(), "generator": site.siteinfo["generator"]}
+    result["namespaces"] = sorted(site.namespaces)
+    page = pywikibot.Page(site, "Pywikibot test")
+    page.text = "Written by [[pywikibot]]."
+    page.save(summary="pywikibot edit", botflag=True)
+    result["text"] = pywikibot.Page(site, "Pywikibot test").get(force=True)
+    for i in range(3):
+        extra = pywikibot.Page(site, f"Bot page {i}")
+        extra.text = f"bot {i}"
+        extra.save(summary="seed")
+    result["allpages"] = [p.title() for p in site.allpages(total=10)]
+    print("RESULT " + json.dumps(result))
+    """
+)
+
+
+def test_pywikibot_login_siteinfo_edit_read_generator(
+    wiki_server: tuple[str, str], tmp_path: Path
+) -> None:
+    base, bot_password = wiki_server
+    script = tmp_path / "bot.py"
+    script.write_text(PYWIKIBOT_SCRIPT)
+    workdir = tmp_path / "pwb"
+    workdir.mkdir()
+    completed = subprocess.run(
+        [sys.executable, str(script), f"{base}/w/api.php", bot_password, str(workdir)],
+        cwd=workdir,
+        env={"PYWIKIBOT_DIR": str(workdir), "PATH": "/usr/bin:/bin", "HOME": str(workdir)},
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    lines = [line for line in completed.stdout.splitlines() if line.startswith("RESULT ")]
+    assert lines, f"pywikibot failed:\n{completed.stdout}\n{completed.stderr}"
+    import json
+
+    result = json.loads(lines[0].removeprefix("RESULT "))
+    assert result["user"] == "Robot"
+    assert result["generator"].startswith("MediaWiki 1.39")
+    assert result["namespaces"] == list(range(-2, 16))
+    assert result["text"] == "Written by [[pywikibot]]."
+    # One generator batch, which MediaWiki (and so pywikibot) returns in page-id order.
+    assert result["allpages"] == ["Pywikibot test", "Bot page 0", "Bot page 1", "Bot page 2"]
