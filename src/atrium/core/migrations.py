@@ -28,7 +28,8 @@ def alembic_config(service: str, database_url: str | None, sqlite_path: Path) ->
 def upgrade(service: str, database_url: str | None, sqlite_path: Path) -> None:
     """Apply every pending migration of one service (idempotent)."""
     sqlite_path.parent.mkdir(parents=True, exist_ok=True)
-    command.upgrade(alembic_config(service, database_url, sqlite_path), "head")
+    # "heads": independent branches of one history (merged later) all apply.
+    command.upgrade(alembic_config(service, database_url, sqlite_path), "heads")
 
 
 def run_env(metadata: sa.MetaData) -> None:
