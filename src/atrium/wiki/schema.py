@@ -7,11 +7,14 @@ they stand for and are what the API and dumps convert from. Booleans are real bo
 from __future__ import annotations
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql
 
 metadata = sa.MetaData()
 
 Str = sa.String
 TS = sa.String(14)
+# Titles and names sort byte-wise, as in MediaWiki; PostgreSQL's default collation would not.
+Key = sa.String(255).with_variant(postgresql.VARCHAR(255, collation="C"), "postgresql")
 
 namespace = sa.Table(
     "namespace",
@@ -45,14 +48,14 @@ actor = sa.Table(
     metadata,
     sa.Column("actor_id", sa.Integer, primary_key=True),
     sa.Column("actor_user", sa.Integer, nullable=True, unique=True),
-    sa.Column("actor_name", Str(255), nullable=False, unique=True),
+    sa.Column("actor_name", Key, nullable=False, unique=True),
 )
 
 user = sa.Table(
     "user",
     metadata,
     sa.Column("user_id", sa.Integer, primary_key=True),
-    sa.Column("user_name", Str(255), nullable=False, unique=True),
+    sa.Column("user_name", Key, nullable=False, unique=True),
     sa.Column("user_real_name", Str(255), nullable=False, server_default=""),
     sa.Column("user_password", sa.Text, nullable=False, server_default=""),
     sa.Column("user_email", Str(255), nullable=False, server_default=""),
@@ -120,7 +123,7 @@ page = sa.Table(
     metadata,
     sa.Column("page_id", sa.Integer, primary_key=True),
     sa.Column("page_namespace", sa.Integer, nullable=False),
-    sa.Column("page_title", Str(255), nullable=False),
+    sa.Column("page_title", Key, nullable=False),
     sa.Column("page_is_redirect", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("page_is_new", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("page_random", sa.Float, nullable=False),
@@ -180,7 +183,7 @@ def _link_table(name: str, prefix: str) -> sa.Table:
         metadata,
         sa.Column(f"{prefix}_from", sa.Integer, sa.ForeignKey("page.page_id"), primary_key=True),
         sa.Column(f"{prefix}_namespace", sa.Integer, primary_key=True),
-        sa.Column(f"{prefix}_title", Str(255), primary_key=True),
+        sa.Column(f"{prefix}_title", Key, primary_key=True),
         sa.Column(f"{prefix}_from_namespace", sa.Integer, nullable=False),
         sa.Index(f"{prefix}_target", f"{prefix}_namespace", f"{prefix}_title", f"{prefix}_from"),
         sa.Index(
@@ -200,8 +203,8 @@ categorylinks = sa.Table(
     "categorylinks",
     metadata,
     sa.Column("cl_from", sa.Integer, sa.ForeignKey("page.page_id"), primary_key=True),
-    sa.Column("cl_to", Str(255), primary_key=True),
-    sa.Column("cl_sortkey", Str(255), nullable=False),
+    sa.Column("cl_to", Key, primary_key=True),
+    sa.Column("cl_sortkey", Key, nullable=False),
     sa.Column("cl_sortkey_prefix", Str(255), nullable=False, server_default=""),
     sa.Column("cl_timestamp", TS, nullable=False),
     sa.Column("cl_collation", Str(32), nullable=False, server_default="uppercase"),
@@ -214,7 +217,7 @@ imagelinks = sa.Table(
     "imagelinks",
     metadata,
     sa.Column("il_from", sa.Integer, sa.ForeignKey("page.page_id"), primary_key=True),
-    sa.Column("il_to", Str(255), primary_key=True),
+    sa.Column("il_to", Key, primary_key=True),
     sa.Column("il_from_namespace", sa.Integer, nullable=False),
     sa.Index("il_to", "il_to", "il_from"),
     sa.Index("il_backlinks_namespace", "il_from_namespace", "il_to", "il_from"),
@@ -234,7 +237,7 @@ langlinks = sa.Table(
     metadata,
     sa.Column("ll_from", sa.Integer, sa.ForeignKey("page.page_id"), primary_key=True),
     sa.Column("ll_lang", Str(35), primary_key=True),
-    sa.Column("ll_title", Str(255), nullable=False),
+    sa.Column("ll_title", Key, nullable=False),
     sa.Index("ll_lang", "ll_lang", "ll_title"),
 )
 
@@ -243,7 +246,7 @@ redirect = sa.Table(
     metadata,
     sa.Column("rd_from", sa.Integer, sa.ForeignKey("page.page_id"), primary_key=True),
     sa.Column("rd_namespace", sa.Integer, nullable=False),
-    sa.Column("rd_title", Str(255), nullable=False),
+    sa.Column("rd_title", Key, nullable=False),
     sa.Column("rd_interwiki", Str(32), nullable=False, server_default=""),
     sa.Column("rd_fragment", Str(255), nullable=False, server_default=""),
     sa.Index("rd_ns_title", "rd_namespace", "rd_title", "rd_from"),
