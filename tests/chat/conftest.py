@@ -255,3 +255,34 @@ async def api_ok(
     body = assert_json_success(await chat.request(method, path, user, params))
     assert_matches_openapi(method, path, body)
     return body
+
+
+class EventProbe:
+    """A client's event queue, read without long-polling: `await probe.events()`."""
+
+    def __init__(self, chat: ChatHarness, user: Member, queue_id: str) -> None:
+        self.chat, self.user, self.queue_id = chat, user, queue_id
+
+    async def events(self, last_event_id: int | None = None) -> list[dict[str, Any]]:
+        events = await self.chat.runtime.events.get_events(
+            self.queue_id, self.user.id, last_event_id, timeout=0
+        )
+        assert events is not None, "the queue is gone"
+        return events
+
+
+async def listen(
+    chat: ChatHarness,
+    user: Member,
+    event_types: list[str] | None = None,
+    apply_markdown: bool = True,
+    client_gravatar: bool = False,
+) -> EventProbe:
+    """Open an event queue for `user`, as POST /register does (to test what actions publish)."""
+    from atrium.chat.events import QueueOptions
+
+    options = QueueOptions(
+        None if event_types is None else frozenset(event_types), apply_markdown, client_gravatar
+    )
+    queue_id = await chat.runtime.events.register(user.id, options)
+    return EventProbe(chat, user, queue_id)

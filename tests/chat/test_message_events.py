@@ -4,41 +4,44 @@ from __future__ import annotations
 
 import pytest
 
-from tests.chat.conftest import ChatHarness
+from tests.chat.conftest import ChatHarness, listen
 
 pytestmark = pytest.mark.anyio
 
 
 async def test_message_events_reach_recipients_only(chat: ChatHarness) -> None:
     await chat.make_stream("Verona", [chat.hamlet, chat.cordelia])
-    bus = chat.runtime.events
-    hamlet_q = bus.register(chat.hamlet.id, ["message"])
-    cordelia_q = bus.register(chat.cordelia.id, None)
-    iago_q = bus.register(chat.iago.id, ["message"])
-    typing_only = bus.register(chat.cordelia.id, ["typing"])
+    hamlet_q = await listen(chat, chat.hamlet, ["message"])
+    cordelia_q = await listen(chat, chat.cordelia, None, apply_markdown=False)
+    iago_q = await listen(chat, chat.iago, ["message"])
+    typing_only = await listen(chat, chat.cordelia, ["typing"])
     mid = await chat.send_stream(chat.hamlet, "Verona", "t", "hi @**Cordelia, Lear's daughter**")
-    [mine] = hamlet_q.events
-    [theirs] = cordelia_q.events
+    [mine] = await hamlet_q.events()
+    [theirs] = await cordelia_q.events()
     assert mine["type"] == "message" and mine["message"]["id"] == mid
     assert mine["flags"] == ["read"]
+    assert mine["message"]["content"].startswith('<p>hi <span class="user-mention"')
     assert theirs["flags"] == ["mentioned"]
+    assert theirs["message"]["content"] == "hi @**Cordelia, Lear's daughter**"
+    assert theirs["message"]["content_type"] == "text/x-markdown"
     assert theirs["message"]["display_recipient"] == "Verona"
     assert theirs["message"]["subject"] == "t"
-    assert "flags" not in theirs["message"]
-    assert not iago_q.events
-    assert not typing_only.events
+    for private in ("flags", "raw_content", "avatar_is_gravatar"):
+        assert private not in theirs["message"]
+    assert await iago_q.events() == []
+    assert await typing_only.events() == []
     await chat.send_dm(chat.hamlet, [chat.iago], "psst")
-    assert [e["id"] for e in hamlet_q.events] == [0, 1]
-    assert iago_q.events[0]["flags"] == []
-    assert iago_q.events[0]["message"]["type"] == "private"
-    hamlet_q.acknowledge(0)
-    assert [e["id"] for e in hamlet_q.events] == [1]
+    assert [e["id"] for e in await hamlet_q.events()] == [0, 1]
+    [dm] = await iago_q.events()
+    assert dm["flags"] == []
+    assert dm["message"]["type"] == "private"
+    assert [e["id"] for e in await hamlet_q.events(last_event_id=0)] == [1]
 
 
 async def test_rolled_back_send_publishes_nothing(chat: ChatHarness) -> None:
-    queue = chat.runtime.events.register(chat.hamlet.id, None)
+    queue = await listen(chat, chat.hamlet)
     resp = await chat.post(
         "/messages", chat.hamlet, type="stream", to="nowhere", topic="x", content="x"
     )
     assert resp.status_code == 400
-    assert not queue.events
+    assert await queue.events() == []

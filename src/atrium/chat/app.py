@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from starlette.routing import BaseRoute, Route
 
+from atrium.chat.events import event_queues
 from atrium.chat.http import API_PREFIX, not_found, rest
 from atrium.chat.runtime import ChatRuntime
 from atrium.chat.views import messages, server, streams, users
@@ -41,13 +42,19 @@ def routes(rt: ChatRuntime) -> list[BaseRoute]:
 
 def create_service(settings: Settings) -> Service:
     db = open_database(settings.database_url, settings.sqlite_path("chat"), "chat")
-    runtime = ChatRuntime(settings=settings, db=db, limiter=rate_limiter(settings.redis_url))
+    runtime = ChatRuntime(
+        settings=settings,
+        db=db,
+        limiter=rate_limiter(settings.redis_url),
+        events=event_queues(settings.redis_url),
+    )
 
     async def startup() -> None:
         migrations.upgrade("chat", settings.database_url, settings.sqlite_path("chat"))
 
     async def shutdown() -> None:
         await runtime.limiter.close()
+        await runtime.events.close()
         db.close()
 
     service = Service("chat", routes(runtime), [startup], [shutdown])

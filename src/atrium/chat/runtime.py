@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from atrium.chat.events import EventBus, Outcome
+from atrium.chat.events import EventQueues, MemoryEventQueues, Outcome
 from atrium.core.db import Database
 from atrium.core.ratelimit import RateLimiter
 from atrium.settings import Settings
@@ -19,7 +19,7 @@ class ChatRuntime:
     settings: Settings
     db: Database
     limiter: RateLimiter
-    events: EventBus = field(default_factory=EventBus)
+    events: EventQueues = field(default_factory=MemoryEventQueues)
 
     async def write(self, fn: Callable[..., Outcome[T]], *args: Any) -> T:
         """Run an action in one transaction, then publish the events it caused.

@@ -1,15 +1,30 @@
-"""Notices (an event and the users it concerns) and the in-process bus that queues them."""
+"""Notices (an event and the users it concerns), and the event queues that deliver them.
+
+Two implementations of one contract:
+
+- `MemoryEventQueues` (embedded mode): queues live in this process; a long-poll waits on an
+  asyncio.Event.
+- `RedisEventQueues` (scale-out mode): every queue is a Redis Stream whose entry ids are the event
+  ids, so any worker can append to, long-poll (XREAD BLOCK) or acknowledge (XTRIM MINID) any queue;
+  a queue's options live in a hash whose expiry is the queue's idle timeout.
+
+Per-queue shaping (apply_markdown, client_gravatar, a client's own `local_id`) happens at delivery,
+in `shape_event`, so that publishing is the same for every queue.
+"""
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import itertools
 import time
 import uuid
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
+
+import orjson
 
 T = TypeVar("T")
 
@@ -19,10 +34,14 @@ QUEUE_TIMEOUT_SECONDS = 600
 
 @dataclass(frozen=True)
 class Notice:
-    """One event and the ids of the users whose queues receive it."""
+    """One event and the ids of the users whose queues receive it.
+
+    `for_queue` adds fields to the copy delivered to one queue (Zulip's `local_message_id`).
+    """
 
     event: dict[str, Any]
     user_ids: Sequence[int]
+    for_queue: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
 @dataclass
@@ -33,18 +52,86 @@ class Outcome(Generic[T]):
     notices: list[Notice] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class QueueOptions:
+    event_types: frozenset[str] | None = None  # None: every type
+    apply_markdown: bool = False
+    client_gravatar: bool = False
+
+    def wants(self, event: Mapping[str, Any]) -> bool:
+        return self.event_types is None or event["type"] in self.event_types
+
+    def to_json(self) -> bytes:
+        return orjson.dumps(
+            {
+                "event_types": None if self.event_types is None else sorted(self.event_types),
+                "apply_markdown": self.apply_markdown,
+                "client_gravatar": self.client_gravatar,
+            }
+        )
+
+    @classmethod
+    def from_json(cls, raw: bytes) -> QueueOptions:
+        data = orjson.loads(raw)
+        types = data["event_types"]
+        return cls(
+            None if types is None else frozenset(types),
+            data["apply_markdown"],
+            data["client_gravatar"],
+        )
+
+
+def shape_event(event: Mapping[str, Any], options: QueueOptions) -> dict[str, Any]:
+    """The event as this queue's client asked to see it."""
+    out = dict(event)
+    if out.get("type") == "message":
+        message = dict(out["message"])
+        raw = message.pop("raw_content", None)
+        gravatar = message.pop("avatar_is_gravatar", False)
+        if not options.apply_markdown and raw is not None:
+            message["content"] = raw
+            message["content_type"] = "text/x-markdown"
+        if options.client_gravatar and gravatar:
+            message["avatar_url"] = None
+        out["message"] = message
+    return out
+
+
+class EventQueues(abc.ABC):
+    """Register, publish, long-poll, acknowledge and delete; the same in both modes."""
+
+    @abc.abstractmethod
+    async def register(self, user_id: int, options: QueueOptions) -> str: ...
+
+    @abc.abstractmethod
+    async def publish(self, notices: Iterable[Notice]) -> None: ...
+
+    @abc.abstractmethod
+    async def get_events(
+        self, queue_id: str, user_id: int, last_event_id: int | None, timeout: float
+    ) -> list[dict[str, Any]] | None:
+        """Events after `last_event_id` (dropping the acknowledged ones), waiting up to
+        `timeout` seconds for the first; a heartbeat when none came; None for a bad queue."""
+
+    @abc.abstractmethod
+    async def delete(self, queue_id: str, user_id: int) -> bool: ...
+
+    async def expire_idle(self) -> int:
+        return 0
+
+    async def close(self) -> None:
+        return None
+
+
 @dataclass
-class EventQueue:
+class _MemoryQueue:
     queue_id: str
     user_id: int
-    event_types: frozenset[str] | None  # None: every type
+    options: QueueOptions
     last_touched: float = field(default_factory=time.monotonic)
     events: deque[dict[str, Any]] = field(default_factory=deque)
     next_id: itertools.count[int] = field(default_factory=itertools.count)
     wakeup: asyncio.Event = field(default_factory=asyncio.Event)
-
-    def wants(self, event: dict[str, Any]) -> bool:
-        return self.event_types is None or event["type"] in self.event_types
 
     def push(self, event: dict[str, Any]) -> None:
         self.events.append({**event, "id": next(self.next_id)})
@@ -55,48 +142,168 @@ class EventQueue:
             self.events.popleft()
 
 
-class EventBus:
-    """In-process queues (the embedded mode): one dict of queues, indexed by user too."""
-
+class MemoryEventQueues(EventQueues):
     def __init__(self) -> None:
-        self.queues: dict[str, EventQueue] = {}
+        self.queues: dict[str, _MemoryQueue] = {}
         self.by_user: dict[int, set[str]] = {}
 
-    def register(self, user_id: int, event_types: Iterable[str] | None) -> EventQueue:
-        queue = EventQueue(
-            queue_id=str(uuid.uuid4()),
-            user_id=user_id,
-            event_types=None if event_types is None else frozenset(event_types),
-        )
+    async def register(self, user_id: int, options: QueueOptions) -> str:
+        queue = _MemoryQueue(str(uuid.uuid4()), user_id, options)
         self.queues[queue.queue_id] = queue
         self.by_user.setdefault(user_id, set()).add(queue.queue_id)
-        return queue
+        return queue.queue_id
 
-    def get(self, queue_id: str, user_id: int) -> EventQueue | None:
+    def _queue(self, queue_id: str, user_id: int) -> _MemoryQueue | None:
         queue = self.queues.get(queue_id)
         if queue is None or queue.user_id != user_id:
             return None
         queue.last_touched = time.monotonic()
         return queue
 
-    def delete(self, queue_id: str) -> None:
-        queue = self.queues.pop(queue_id, None)
-        if queue is not None:
-            self.by_user.get(queue.user_id, set()).discard(queue_id)
-
     async def publish(self, notices: Iterable[Notice]) -> None:
         for notice in notices:
             for user_id in notice.user_ids:
                 for queue_id in self.by_user.get(user_id, ()):
                     queue = self.queues[queue_id]
-                    if queue.wants(notice.event):
-                        queue.push(notice.event)
+                    if queue.options.wants(notice.event):
+                        event = {**notice.event, **notice.for_queue.get(queue_id, {})}
+                        queue.push(shape_event(event, queue.options))
 
-    def expire_idle(self, now: float | None = None) -> int:
-        now = time.monotonic() if now is None else now
-        stale = [
-            q.queue_id for q in self.queues.values() if now - q.last_touched > QUEUE_TIMEOUT_SECONDS
-        ]
-        for queue_id in stale:
-            self.delete(queue_id)
+    async def get_events(
+        self, queue_id: str, user_id: int, last_event_id: int | None, timeout: float
+    ) -> list[dict[str, Any]] | None:
+        queue = self._queue(queue_id, user_id)
+        if queue is None:
+            return None
+        if last_event_id is not None:
+            queue.acknowledge(last_event_id)
+        if not queue.events and timeout > 0:
+            queue.wakeup.clear()
+            try:
+                await asyncio.wait_for(queue.wakeup.wait(), timeout)
+            except TimeoutError:
+                queue.push({"type": "heartbeat"})
+            queue.last_touched = time.monotonic()
+        return list(queue.events)
+
+    async def delete(self, queue_id: str, user_id: int) -> bool:
+        queue = self._queue(queue_id, user_id)
+        if queue is None:
+            return False
+        del self.queues[queue_id]
+        self.by_user.get(user_id, set()).discard(queue_id)
+        return True
+
+    async def expire_idle(self) -> int:
+        now = time.monotonic()
+        stale = [q for q in self.queues.values() if now - q.last_touched > QUEUE_TIMEOUT_SECONDS]
+        for queue in stale:
+            await self.delete(queue.queue_id, queue.user_id)
         return len(stale)
+
+
+class RedisEventQueues(EventQueues):
+    """Queues in Redis, shared by every worker of a scale-out deployment."""
+
+    PREFIX = "atrium:events"
+
+    def __init__(self, url: str) -> None:
+        import redis.asyncio as redis
+
+        self._redis: Any = redis.Redis.from_url(url)
+        # Options of queues this worker has seen; a queue's options never change.
+        self._options: dict[str, QueueOptions] = {}
+
+    def _keys(self, queue_id: str) -> tuple[str, str]:
+        return f"{self.PREFIX}:q:{queue_id}", f"{self.PREFIX}:meta:{queue_id}"
+
+    def _user_key(self, user_id: int) -> str:
+        return f"{self.PREFIX}:user:{user_id}"
+
+    async def register(self, user_id: int, options: QueueOptions) -> str:
+        queue_id = str(uuid.uuid4())
+        _stream, meta = self._keys(queue_id)
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.hset(meta, mapping={"user_id": user_id, "options": options.to_json(), "next": 0})
+            pipe.expire(meta, QUEUE_TIMEOUT_SECONDS)
+            pipe.sadd(self._user_key(user_id), queue_id)
+            await pipe.execute()
+        self._options[queue_id] = options
+        return queue_id
+
+    async def _touch(self, queue_id: str, user_id: int) -> QueueOptions | None:
+        stream, meta = self._keys(queue_id)
+        owner, options = await self._redis.hmget(meta, "user_id", "options")
+        if owner is None or int(owner) != user_id:
+            return None
+        async with self._redis.pipeline(transaction=False) as pipe:
+            pipe.expire(meta, QUEUE_TIMEOUT_SECONDS)
+            pipe.expire(stream, QUEUE_TIMEOUT_SECONDS)
+            await pipe.execute()
+        return QueueOptions.from_json(options)
+
+    async def _append(self, queue_id: str, event: dict[str, Any]) -> bool:
+        stream, meta = self._keys(queue_id)
+        if not await self._redis.exists(meta):
+            return False
+        event_id = int(await self._redis.hincrby(meta, "next", 1)) - 1
+        # Stream ids must be > 0-0, so event n is stored as entry (n+1)-0.
+        body = orjson.dumps({**event, "id": event_id})
+        async with self._redis.pipeline(transaction=False) as pipe:
+            pipe.xadd(stream, {"e": body}, id=f"{event_id + 1}-0")
+            pipe.expire(stream, QUEUE_TIMEOUT_SECONDS)
+            await pipe.execute()
+        return True
+
+    async def publish(self, notices: Iterable[Notice]) -> None:
+        for notice in notices:
+            for user_id in notice.user_ids:
+                queue_ids = [
+                    q.decode() for q in await self._redis.smembers(self._user_key(user_id))
+                ]
+                for queue_id in queue_ids:
+                    options = self._options.get(queue_id)
+                    if options is None:
+                        raw = await self._redis.hget(self._keys(queue_id)[1], "options")
+                        if raw is None:  # expired: forget it
+                            await self._redis.srem(self._user_key(user_id), queue_id)
+                            continue
+                        options = self._options[queue_id] = QueueOptions.from_json(raw)
+                    if options.wants(notice.event):
+                        event = {**notice.event, **notice.for_queue.get(queue_id, {})}
+                        await self._append(queue_id, shape_event(event, options))
+
+    async def get_events(
+        self, queue_id: str, user_id: int, last_event_id: int | None, timeout: float
+    ) -> list[dict[str, Any]] | None:
+        if await self._touch(queue_id, user_id) is None:
+            return None
+        stream, _meta = self._keys(queue_id)
+        after = -1 if last_event_id is None else last_event_id
+        if last_event_id is not None:
+            await self._redis.xtrim(stream, minid=f"{last_event_id + 2}-0")
+        entries = await self._redis.xrange(stream, min=f"{after + 2}-0")
+        if not entries and timeout > 0:
+            found = await self._redis.xread({stream: f"{after + 1}-0"}, block=int(timeout * 1000))
+            if not found:
+                await self._append(queue_id, {"type": "heartbeat"})
+            entries = await self._redis.xrange(stream, min=f"{after + 2}-0")
+        return [orjson.loads(fields[b"e"]) for _entry_id, fields in entries]
+
+    async def delete(self, queue_id: str, user_id: int) -> bool:
+        if await self._touch(queue_id, user_id) is None:
+            return False
+        stream, meta = self._keys(queue_id)
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.delete(stream, meta)
+            pipe.srem(self._user_key(user_id), queue_id)
+            await pipe.execute()
+        self._options.pop(queue_id, None)
+        return True
+
+    async def close(self) -> None:
+        await self._redis.aclose()
+
+
+def event_queues(redis_url: str | None) -> EventQueues:
+    return RedisEventQueues(redis_url) if redis_url else MemoryEventQueues()

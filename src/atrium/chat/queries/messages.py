@@ -285,10 +285,17 @@ def readable_message(conn: Conn, user: User, message_id: int) -> Any:
 
 
 def message_payload(conn: Conn, reader: User, message_id: int) -> dict[str, Any]:
-    """A message object without personal flags, as carried by `message` events."""
+    """A message object without personal flags, as carried by `message` events.
+
+    It carries `raw_content` and `avatar_is_gravatar` too, for each queue to shape it as its
+    client asked (apply_markdown, client_gravatar); `shape_event` removes both.
+    """
     row = conn.one(
         sa.select(*schema.message.c, sa.literal(0).label("user_flags")).where(M.id == message_id)
     )
     [message] = message_dicts(conn, reader, [row], apply_markdown=True, client_gravatar=False)
     message.pop("flags")
+    message["raw_content"] = row["content"]
+    sender_source = conn.scalar(sa.select(U.avatar_source).where(U.id == row["sender_id"]))
+    message["avatar_is_gravatar"] = sender_source == "G"
     return message
