@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from starlette.routing import BaseRoute, Route
 
 from atrium.chat.events import event_queues
 from atrium.chat.http import API_PREFIX, not_found, rest
 from atrium.chat.runtime import ChatRuntime
-from atrium.chat.views import messages, server, streams, users
+from atrium.chat.views import events, messages, server, streams, users
 from atrium.core import migrations
 from atrium.core.db import open_database
 from atrium.core.ratelimit import rate_limiter
@@ -18,6 +20,8 @@ from atrium.settings import Settings
 def routes(rt: ChatRuntime) -> list[BaseRoute]:
     return [
         rest(rt, "/server_settings", GET=server.server_settings),
+        rest(rt, "/register", POST=events.register),
+        rest(rt, "/events", GET=events.get_events, DELETE=events.delete_queue),
         rest(rt, "/fetch_api_key", POST=server.fetch_api_key),
         rest(rt, "/messages", GET=messages.get_messages, POST=messages.send),
         rest(rt, "/messages/render", POST=messages.render),
@@ -49,10 +53,20 @@ def create_service(settings: Settings) -> Service:
         events=event_queues(settings.redis_url),
     )
 
+    background: list[asyncio.Task[None]] = []
+
+    async def expire_idle_queues() -> None:
+        while True:
+            await asyncio.sleep(60)
+            await runtime.events.expire_idle()
+
     async def startup() -> None:
         migrations.upgrade("chat", settings.database_url, settings.sqlite_path("chat"))
+        background.append(asyncio.create_task(expire_idle_queues()))
 
     async def shutdown() -> None:
+        for task in background:
+            task.cancel()
         await runtime.limiter.close()
         await runtime.events.close()
         db.close()

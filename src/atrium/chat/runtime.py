@@ -20,6 +20,8 @@ class ChatRuntime:
     db: Database
     limiter: RateLimiter
     events: EventQueues = field(default_factory=MemoryEventQueues)
+    # An idle long-poll is answered with a heartbeat after about this long (Zulip: 45-55 s).
+    heartbeat_seconds: float = 45.0
 
     async def write(self, fn: Callable[..., Outcome[T]], *args: Any) -> T:
         """Run an action in one transaction, then publish the events it caused.

@@ -8,7 +8,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from atrium.chat import flags, schema
+from atrium.chat import flags, schema, search
 from atrium.chat.errors import ChatError, stream_does_not_exist, stream_id_does_not_exist
 from atrium.chat.events import Notice, Outcome
 from atrium.chat.models import (
@@ -240,6 +240,8 @@ class SendRequest:
     content: str
     topic: str | None
     client: str
+    # (queue_id, local_id) of a client doing local echo: its queue gets `local_message_id`.
+    echo: tuple[str, str] | None = None
 
 
 def send_message(conn: Conn, sender: User, request: SendRequest) -> Outcome[int]:
@@ -285,6 +287,7 @@ def send_message(conn: Conn, sender: User, request: SendRequest) -> Outcome[int]
             "has_image": "<img " in rendered.html,
         },
     )
+    search.index_new_message(conn, message_id, topic, content)
     mentioned = rendered.mentioned_user_ids | group_member_ids(conn, rendered.mentioned_group_ids)
     wildcard = rendered.stream_wildcard_mentioned or rendered.topic_wildcard_mentioned
     by_flags: dict[int, list[int]] = {}
@@ -302,18 +305,26 @@ def send_message(conn: Conn, sender: User, request: SendRequest) -> Outcome[int]
     )
     if stream_id is not None:
         conn.execute(_SET_FIRST_MESSAGE, {"stream_id": stream_id, "message_id": message_id})
-    return Outcome(message_id, message_notices(conn, sender, message_id, by_flags))
+    return Outcome(message_id, message_notices(conn, sender, message_id, by_flags, request.echo))
 
 
 def message_notices(
-    conn: Conn, sender: User, message_id: int, by_flags: dict[int, list[int]]
+    conn: Conn,
+    sender: User,
+    message_id: int,
+    by_flags: dict[int, list[int]],
+    echo: tuple[str, str] | None,
 ) -> list[Notice]:
     """One `message` event per distinct set of personal flags, as Zulip sends them."""
     message = message_payload(conn, sender, message_id)
-    return [
-        Notice({"type": "message", "message": message, "flags": flags.flags_list(bits)}, uids)
-        for bits, uids in by_flags.items()
-    ]
+    notices = []
+    for bits, uids in by_flags.items():
+        for_queue = {}
+        if echo is not None and sender.id in uids:
+            for_queue[echo[0]] = {"local_message_id": echo[1]}
+        event = {"type": "message", "message": message, "flags": flags.flags_list(bits)}
+        notices.append(Notice(event, uids, for_queue))
+    return notices
 
 
 def delivery_flags(

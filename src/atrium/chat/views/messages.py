@@ -47,6 +47,7 @@ async def send(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
         content=args["content"],
         topic=args["topic"],
         client=req.client_name,
+        echo=(args["queue_id"], args["local_id"]) if args["queue_id"] is not None else None,
     )
     message_id = await req.runtime.write(send_message, req.me, request)
     return {"id": message_id}

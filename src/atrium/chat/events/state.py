@@ -1,0 +1,385 @@
+"""The initial state POST /register returns, one function per state section Zulip names.
+
+A client asks for sections with `fetch_event_types` (default: its `event_types`; null: all), and
+each section is what Zulip returns for that event type, so that applying later events to it keeps
+it current.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+
+from atrium.chat import flags, schema
+from atrium.chat.actions.messages import (
+    MAX_MESSAGE_LENGTH,
+    MAX_TOPIC_LENGTH,
+)
+from atrium.chat.actions.streams import MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH
+from atrium.chat.models import ROLE_MODERATOR, Realm, User
+from atrium.chat.queries import streams as stream_queries
+from atrium.chat.queries import users as user_queries
+from atrium.chat.queries.realm import load_realm
+from atrium.core.db import Conn
+
+# Realm columns that are not settings clients see under `realm_<name>`.
+_NOT_SETTINGS = {
+    "id",
+    "string_id",
+    "deactivated",
+    "date_created",
+    "name",
+    "description",
+    # A user setting since feature level 163, not a realm one.
+    "email_address_visibility",
+}
+
+
+@dataclass(frozen=True)
+class StateRequest:
+    user: User
+    base_url: str
+    client_gravatar: bool
+    include_subscribers: bool
+    user_avatar_url_field_optional: bool = False
+
+
+def realm_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    realm = load_realm(conn, req.user.realm_id)
+    state: dict[str, Any] = {
+        f"realm_{name}": value for name, value in realm.row.items() if name not in _NOT_SETTINGS
+    }
+    for name in (
+        "allow_message_editing",
+        "allow_edit_history",
+        "mandatory_topics",
+        "enable_spectator_access",
+    ):
+        state[f"realm_{name}"] = bool(state[f"realm_{name}"])
+    retention = realm.setting("message_retention_days")
+    state["realm_message_retention_days"] = -1 if retention is None else retention
+    state.update(
+        {
+            "realm_name": realm.name,
+            "realm_description": realm.setting("description"),
+            "realm_uri": req.base_url,
+            "realm_date_created": int(realm.setting("date_created")),
+            "realm_is_zephyr_mirror_realm": False,
+            "realm_push_notifications_enabled": False,
+            "realm_presence_disabled": False,
+            "max_message_length": MAX_MESSAGE_LENGTH,
+            "max_topic_length": MAX_TOPIC_LENGTH,
+            "max_stream_name_length": MAX_STREAM_NAME_LENGTH,
+            "max_stream_description_length": MAX_STREAM_DESCRIPTION_LENGTH,
+            "max_file_upload_size_mib": 0,
+            "event_queue_longpoll_timeout_seconds": 90,
+            "server_presence_ping_interval_seconds": 60,
+            "server_presence_offline_threshold_seconds": 140,
+            "server_typing_started_expiry_period_milliseconds": 45000,
+            "server_typing_stopped_wait_period_milliseconds": 5000,
+            "server_typing_started_wait_period_milliseconds": 10000,
+            "server_needs_upgrade": False,
+            "server_web_public_streams_enabled": True,
+            "zulip_plan_is_not_limited": True,
+        }
+    )
+    return state
+
+
+def realm_user_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    users = user_queries.all_users(
+        conn,
+        req.user.realm_id,
+        client_gravatar=req.client_gravatar,
+        include_custom_profile_fields=True,
+    )
+    me = next(u for u in users if u["user_id"] == req.user.id)
+    realm = load_realm(conn, req.user.realm_id)
+    return {
+        "realm_users": [u for u in users if u["is_active"]],
+        "realm_non_active_users": [u for u in users if not u["is_active"]],
+        "cross_realm_bots": [],
+        **_identity(req.user, realm, me),
+    }
+
+
+def _identity(user: User, realm: Realm, me: dict[str, Any]) -> dict[str, Any]:
+    import time
+
+    now = time.time()
+    can_public = user.satisfies_policy(realm.setting("create_public_stream_policy"), realm, now)
+    can_private = user.satisfies_policy(realm.setting("create_private_stream_policy"), realm, now)
+    can_web_public = bool(realm.setting("enable_spectator_access")) and user.satisfies_policy(
+        realm.setting("create_web_public_stream_policy"), realm, now
+    )
+    return {
+        "user_id": user.id,
+        "email": me["email"],
+        "delivery_email": me["delivery_email"],
+        "full_name": me["full_name"],
+        "is_admin": user.is_admin,
+        "is_owner": user.is_owner,
+        "is_moderator": user.role == ROLE_MODERATOR,
+        "is_guest": user.is_guest,
+        "is_billing_admin": me["is_billing_admin"],
+        "avatar_source": "G",
+        "avatar_url": me["avatar_url"],
+        "avatar_url_medium": me["avatar_url"],
+        "can_create_streams": can_public or can_private,
+        "can_create_public_streams": can_public,
+        "can_create_private_streams": can_private,
+        "can_create_web_public_streams": can_web_public,
+        "can_subscribe_other_users": user.satisfies_policy(
+            realm.setting("invite_to_stream_policy"), realm, now
+        ),
+        "can_invite_others_to_realm": user.is_admin,
+    }
+
+
+def subscription_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    subscribed = stream_queries.subscriptions_of(conn, req.user, req.include_subscribers)
+    subscribed_ids = {s["stream_id"] for s in subscribed}
+    SUB = schema.subscription.c
+    former = set(
+        conn.scalars(
+            sa.select(SUB.stream_id).where(SUB.user_id == req.user.id, SUB.active.is_(False))
+        )
+    )
+    unsubscribed: list[dict[str, Any]] = []
+    never: list[dict[str, Any]] = []
+    for stream in stream_queries.visible_streams(
+        conn,
+        req.user,
+        include_public=True,
+        include_web_public=True,
+        include_subscribed=False,
+        include_all_active=False,
+    ):
+        if stream["stream_id"] in subscribed_ids:
+            continue
+        if req.include_subscribers:
+            stream["subscribers"] = stream_queries.subscriber_ids(conn, stream["stream_id"])
+        (unsubscribed if stream["stream_id"] in former else never).append(stream)
+    return {"subscriptions": subscribed, "unsubscribed": unsubscribed, "never_subscribed": never}
+
+
+def streams_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    return {
+        "streams": stream_queries.visible_streams(
+            conn,
+            req.user,
+            include_public=True,
+            include_web_public=True,
+            include_subscribed=True,
+            include_all_active=False,
+        )
+    }
+
+
+def message_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    return {"max_message_id": user_queries.max_message_id(conn, req.user.id)}
+
+
+def unread_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    """`unread_msgs` as Zulip shapes it: by DM partner, stream and topic, group DM, mentions."""
+    UM, M = schema.user_message.c, schema.message.c
+    rows = conn.all(
+        sa.select(M.id, M.sender_id, M.recipient_id, M.stream_id, M.topic, UM.flags)
+        .select_from(schema.user_message.join(schema.message, M.id == UM.message_id))
+        .where(UM.user_id == req.user.id, UM.flags.op("&")(flags.READ) == 0)
+        .order_by(M.id)
+    )
+    personal = dict(
+        (r["id"], r["type_id"])
+        for r in conn.all(
+            sa.select(schema.recipient)
+            .where(schema.recipient.c.type == schema.RECIPIENT_PERSONAL)
+            .where(
+                schema.recipient.c.id.in_(
+                    [r["recipient_id"] for r in rows if r["stream_id"] is None] or [-1]
+                )
+            )
+        )
+    )
+    huddle_members: dict[int, list[int]] = defaultdict(list)
+    huddle_recipients = [
+        r["recipient_id"]
+        for r in rows
+        if r["stream_id"] is None and r["recipient_id"] not in personal
+    ]
+    if huddle_recipients:
+        for r in conn.all(
+            sa.select(schema.huddle.c.recipient_id, schema.huddle_member.c.user_id)
+            .join(schema.huddle_member, schema.huddle_member.c.huddle_id == schema.huddle.c.id)
+            .where(schema.huddle.c.recipient_id.in_(huddle_recipients))
+        ):
+            huddle_members[r["recipient_id"]].append(r["user_id"])
+    pms: dict[int, list[int]] = defaultdict(list)
+    streams: dict[tuple[int, str], list[int]] = defaultdict(list)
+    huddles: dict[str, list[int]] = defaultdict(list)
+    mentions: list[int] = []
+    mention_bits = (
+        flags.MENTIONED | flags.STREAM_WILDCARD_MENTIONED | flags.TOPIC_WILDCARD_MENTIONED
+    )
+    for r in rows:
+        if r["stream_id"] is not None:
+            streams[(r["stream_id"], r["topic"])].append(r["id"])
+        elif r["recipient_id"] in personal:
+            other = r["sender_id"] if r["sender_id"] != req.user.id else personal[r["recipient_id"]]
+            pms[other].append(r["id"])
+        else:
+            key = ",".join(str(u) for u in sorted(huddle_members[r["recipient_id"]]))
+            huddles[key].append(r["id"])
+        if r["flags"] & mention_bits:
+            mentions.append(r["id"])
+    return {
+        "unread_msgs": {
+            "count": len(rows),
+            "pms": [
+                {"other_user_id": u, "sender_id": u, "unread_message_ids": ids}
+                for u, ids in pms.items()
+            ],
+            "streams": [
+                {"stream_id": s, "topic": t, "unread_message_ids": ids}
+                for (s, t), ids in streams.items()
+            ],
+            "huddles": [
+                {"user_ids_string": k, "unread_message_ids": ids} for k, ids in huddles.items()
+            ],
+            "mentions": mentions,
+            "old_unreads_missing": False,
+        }
+    }
+
+
+def starred_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    UM = schema.user_message.c
+    return {
+        "starred_messages": conn.scalars(
+            sa.select(UM.message_id)
+            .where(UM.user_id == req.user.id, UM.flags.op("&")(flags.STARRED) != 0)
+            .order_by(UM.message_id)
+        )
+    }
+
+
+def user_groups_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    G = schema.user_group.c
+    groups = conn.all(
+        sa.select(schema.user_group).where(G.realm_id == req.user.realm_id).order_by(G.id)
+    )
+    members: dict[int, list[int]] = defaultdict(list)
+    for r in conn.all(
+        sa.select(schema.user_group_member).order_by(schema.user_group_member.c.user_id)
+    ):
+        members[r["user_group_id"]].append(r["user_id"])
+    subgroups: dict[int, list[int]] = defaultdict(list)
+    for r in conn.all(sa.select(schema.user_group_subgroup)):
+        subgroups[r["supergroup_id"]].append(r["subgroup_id"])
+    return {
+        "realm_user_groups": [
+            {
+                "id": g["id"],
+                "name": g["name"],
+                "description": g["description"],
+                "members": members[g["id"]],
+                "direct_subgroup_ids": sorted(subgroups[g["id"]]),
+                "is_system_group": bool(g["is_system_group"]),
+            }
+            for g in groups
+        ]
+    }
+
+
+CUSTOM_PROFILE_FIELD_TYPES = {
+    "SHORT_TEXT": {"id": 1, "name": "Short text"},
+    "LONG_TEXT": {"id": 2, "name": "Long text"},
+    "SELECT": {"id": 3, "name": "List of options"},
+    "DATE": {"id": 4, "name": "Date picker"},
+    "URL": {"id": 5, "name": "Link"},
+    "USER": {"id": 6, "name": "Person picker"},
+    "EXTERNAL_ACCOUNT": {"id": 7, "name": "External account"},
+    "PRONOUNS": {"id": 8, "name": "Pronouns"},
+}
+
+
+def custom_profile_fields_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    F = schema.custom_profile_field.c
+    fields = conn.all(
+        sa.select(schema.custom_profile_field)
+        .where(F.realm_id == req.user.realm_id)
+        .order_by(F.order)
+    )
+    return {
+        "custom_profile_fields": [
+            {
+                "id": f["id"],
+                "name": f["name"],
+                "type": f["field_type"],
+                "hint": f["hint"],
+                "field_data": f["field_data"],
+                "order": f["order"],
+                "display_in_profile_summary": bool(f["display_in_profile_summary"]),
+            }
+            for f in fields
+        ],
+        "custom_profile_field_types": CUSTOM_PROFILE_FIELD_TYPES,
+    }
+
+
+def recent_private_conversations_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    """The user's DM conversations, newest first, with each one's latest message id."""
+    UM, M = schema.user_message.c, schema.message.c
+    latest = conn.all(
+        sa.select(M.recipient_id, sa.func.max(M.id).label("max_id"))
+        .select_from(schema.user_message.join(schema.message, M.id == UM.message_id))
+        .where(UM.user_id == req.user.id, M.stream_id.is_(None))
+        .group_by(M.recipient_id)
+        .order_by(sa.desc("max_id"))
+        .limit(1000)
+    )
+    out = []
+    for row in latest:
+        recipient: Any = conn.one(
+            sa.select(schema.recipient).where(schema.recipient.c.id == row["recipient_id"])
+        )
+        if recipient["type"] == schema.RECIPIENT_PERSONAL:
+            sender = conn.scalar(sa.select(M.sender_id).where(M.id == row["max_id"]))
+            ids = {recipient["type_id"], sender}
+        else:
+            ids = set(
+                conn.scalars(
+                    sa.select(schema.huddle_member.c.user_id).where(
+                        schema.huddle_member.c.huddle_id == recipient["type_id"]
+                    )
+                )
+            )
+        out.append({"max_message_id": row["max_id"], "user_ids": sorted(ids - {req.user.id})})
+    return {"recent_private_conversations": out}
+
+
+SECTIONS: dict[str, Callable[[Conn, StateRequest], dict[str, Any]]] = {
+    "realm": realm_state,
+    "realm_user": realm_user_state,
+    "subscription": subscription_state,
+    "stream": streams_state,
+    "message": message_state,
+    "update_message_flags": unread_state,
+    "starred_messages": starred_state,
+    "realm_user_groups": user_groups_state,
+    "custom_profile_fields": custom_profile_fields_state,
+    "recent_private_conversations": recent_private_conversations_state,
+}
+
+
+def initial_state(conn: Conn, req: StateRequest, fetch: list[str] | None) -> dict[str, Any]:
+    """The sections asked for (all when `fetch` is None); unknown names are ignored, as in Zulip."""
+    wanted = SECTIONS.keys() if fetch is None else [name for name in fetch if name in SECTIONS]
+    state: dict[str, Any] = {}
+    for name in wanted:
+        state.update(SECTIONS[name](conn, req))
+    return state
