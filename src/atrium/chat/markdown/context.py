@@ -55,7 +55,9 @@ class RenderContext:
 
     `realm_url` is the realm's base URL without a trailing slash (links into it
     are rewritten to relative `#narrow/...` links). `realm_emoji` maps the name
-    of each active custom emoji to its image URL.
+    of each active custom emoji to its image URL. `camo_uri` and `camo_key` are
+    the server's external-content proxy (Zulip's `CAMO_URI`/`CAMO_KEY`), used
+    for the source of video previews; without one the video's own URL is used.
     """
 
     realm_url: str = ""
@@ -67,6 +69,8 @@ class RenderContext:
     translate_emoticons: bool = False
     # The realm's "show previews of linked images" setting.
     inline_image_preview: bool = True
+    camo_uri: str = ""
+    camo_key: str = ""
     sender_id: int | None = None
 
     @cached_property

@@ -3,14 +3,20 @@
 A link whose path ends in an image extension gets Zulip's
 `div.message_inline_image` after its paragraph (inside a list item when the
 link is in one), pointing at the server's `/thumbnail` endpoint; nothing is
-fetched while rendering. A paragraph that held nothing but the bare link is
-replaced by the preview. Links inside quotes get no preview, each URL is
-previewed once, and a message with many links gets none. Video previews need
-the external-content proxy and are not made here.
+fetched while rendering. A link to an MP4 or WebM video gets Zulip's
+`div.message_inline_video` with a `<video preload="metadata">` whose source
+goes through the realm's external-content (Camo) proxy when one is configured,
+as Zulip's `get_camo_url` does, and is the URL itself otherwise. A paragraph
+that held nothing but the bare link is replaced by the preview. Links inside
+quotes get no preview, each URL is previewed once, and a message with many
+links gets none.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import mimetypes
 from collections import deque
 from dataclasses import dataclass
 from urllib.parse import urlencode, urlsplit
@@ -21,10 +27,27 @@ from markdown.treeprocessors import Treeprocessor
 IMAGE_EXTENSIONS = (".bmp", ".gif", ".jpe", ".jpeg", ".jpg", ".png", ".webp")
 PREVIEW_CLASSES = frozenset({"message_inline_image", "message_inline_ref"})
 MAX_PREVIEWS_PER_MESSAGE = 24
+# Zulip's test: `mimetypes.guess_type(url)` is one of these. Python's built-in
+# table only, so the result does not depend on the host's /etc/mime.types.
+VIDEO_MIMETYPES = frozenset({"video/mp4", "video/webm"})
+_MIMETYPES = mimetypes.MimeTypes()
 
 
 def thumbnail_url(url: str, size: str) -> str:
     return "/thumbnail?" + urlencode({"url": url, "size": size})
+
+
+def camo_url(url: str, camo_uri: str, camo_key: str) -> str:
+    """Zulip's `get_camo_url`: the proxied URL, or `url` itself without a proxy."""
+    if not camo_uri:
+        return url
+    encoded = url.encode()
+    digest = hmac.new(camo_key.encode(), encoded, hashlib.sha1).hexdigest()
+    return f"{camo_uri}{digest}/{encoded.hex()}"
+
+
+def is_video_url(url: str) -> bool:
+    return _MIMETYPES.guess_type(url)[0] in VIDEO_MIMETYPES
 
 
 def is_image_url(url: str) -> bool:
@@ -69,20 +92,31 @@ def _insertion_index(grandparent: Element, parent: Element, index: int) -> int:
             return index
 
 
-def _add_preview(target: Element, url: str, title: str | None, index: int | None) -> None:
+def _add_preview(
+    target: Element, url: str, title: str | None, index: int | None, video_src: str | None
+) -> None:
     if index is None:
         div = SubElement(target, "div")
     else:
         div = Element("div")
         target.insert(index, div)
-    div.set("class", "message_inline_image")
+    if video_src is None:
+        div.set("class", "message_inline_image")
+    else:
+        div.set("class", "message_inline_image message_inline_video")
     a = SubElement(div, "a")
     a.set("href", url)
     if title:
         a.set("title", title)
-    img = SubElement(a, "img")
-    img.set("data-src-fullsize", thumbnail_url(url, "full"))
-    img.set("src", thumbnail_url(url, "thumbnail"))
+    if video_src is None:
+        img = SubElement(a, "img")
+        img.set("data-src-fullsize", thumbnail_url(url, "full"))
+        img.set("src", thumbnail_url(url, "thumbnail"))
+    else:
+        video = SubElement(a, "video")
+        video.set("src", video_src)
+        video.set("preload", "metadata")
+        video.set("data-video-original-url", url)
 
 
 class InlineImagePreviewProcessor(Treeprocessor):  # type: ignore[misc]
@@ -100,23 +134,26 @@ class InlineImagePreviewProcessor(Treeprocessor):  # type: ignore[misc]
                 continue
             done.add(url)
             if is_image_url(url):
-                self._inline(root, link, url)
+                self._inline(root, link, url, None)
+            elif is_video_url(url):
+                ctx = self.md.zulip_ctx
+                self._inline(root, link, url, camo_url(url, ctx.camo_uri, ctx.camo_key))
 
-    def _inline(self, root: Element, link: _FoundLink, url: str) -> None:
+    def _inline(self, root: Element, link: _FoundLink, url: str, video_src: str | None) -> None:
         text = link.a.text
         url_is_text = text is None or text == url
         title = None if url_is_text else text
         parent, a = link.parent, link.a
         if parent.tag == "li":
-            _add_preview(parent, url, title, None)
+            _add_preview(parent, url, title, None, video_src)
             if not parent.text and not a.tail and url_is_text:
                 parent.remove(a)
         elif parent.tag == "p" and link.grandparent is not None:
             grandparent = link.grandparent
             position = next((i for i, el in enumerate(grandparent) if el is parent), None)
             index = None if position is None else _insertion_index(grandparent, parent, position)
-            _add_preview(grandparent, url, title, index)
+            _add_preview(grandparent, url, title, index, video_src)
             if len(parent) == 1 and parent.text in (None, "", "\n") and not a.tail and url_is_text:
                 grandparent.remove(parent)
         else:
-            _add_preview(root, url, title, None)
+            _add_preview(root, url, title, None, video_src)

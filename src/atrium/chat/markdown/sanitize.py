@@ -17,13 +17,13 @@ ALLOWED_TAGS = frozenset(
     {
         "a", "blockquote", "code", "del", "div", "em", "h1", "h2", "h3", "h4", "h5", "h6",
         "li", "ol", "p", "pre", "span", "strong", "table", "tbody", "td", "th", "thead",
-        "time", "tr", "ul",
+        "time", "tr", "ul", "video",
     }
 ) | VOID_TAGS  # fmt: skip
 ALLOWED_ATTRIBUTES = frozenset(
     {
-        "alt", "aria-hidden", "aria-label", "class", "datetime", "href", "role", "src",
-        "start", "style", "title",
+        "alt", "aria-hidden", "aria-label", "class", "datetime", "href", "preload", "role",
+        "src", "start", "style", "title",
     }
 )  # fmt: skip
 URL_ATTRIBUTES = frozenset({"href", "src"})
