@@ -9,6 +9,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -38,10 +39,21 @@ def atrium(env: dict[str, str], *args: str) -> str:
     return result.stdout
 
 
+@dataclass
+class LiveServer:
+    url: str
+    process: subprocess.Popen[bytes]
+
+    def kill(self) -> None:
+        """Kill the worker outright (SIGKILL), as a crash would."""
+        self.process.kill()
+        self.process.wait()
+
+
 @contextmanager
 def running_server(
     env: dict[str, str], ready_path: str = "/api/v1/server_settings"
-) -> Iterator[str]:
+) -> Iterator[LiveServer]:
     port = free_port()
     log = Path(env["ATRIUM_DATA_DIR"]) / "server.log"
     with log.open("w") as log_file:
@@ -74,9 +86,10 @@ def running_server(
             if time.monotonic() > deadline:
                 raise AssertionError(f"atrium serve did not answer in 60 s:\n{log.read_text()}")
             time.sleep(0.1)
-        yield base
+        yield LiveServer(base, process)
     finally:
-        process.send_signal(signal.SIGINT)
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
         try:
             process.wait(timeout=15)
         except subprocess.TimeoutExpired:

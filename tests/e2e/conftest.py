@@ -1,0 +1,68 @@
+"""End-to-end fixtures: a real `atrium serve` with a small organization, and zulip clients for it."""
+
+from __future__ import annotations
+
+import configparser
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import zulip
+
+from tests.e2e.server import atrium, atrium_env, running_server
+
+
+@dataclass
+class LiveChat:
+    site: str
+    owner: zulip.Client
+    member: zulip.Client
+    member_email: str
+
+
+def client_from_zuliprc(text: str, path: Path) -> zulip.Client:
+    path.write_text(text)
+    config = configparser.ConfigParser()
+    config.read(path)
+    return zulip.Client(config_file=str(path))
+
+
+@pytest.fixture
+def live_chat(data_dir: Path, database_url: str | None, tmp_path: Path) -> Iterator[LiveChat]:
+    env = atrium_env(data_dir, database_url, ATRIUM_SERVICES="chat")
+    atrium(env, "chat", "create-realm", "--name", "Live Test")
+    atrium(
+        env,
+        "chat",
+        "create-user",
+        "--email",
+        "owner@live.test",
+        "--full-name",
+        "Olive Owner",
+        "--password",
+        "owner-pw",
+        "--role",
+        "owner",
+    )
+    atrium(
+        env,
+        "chat",
+        "create-user",
+        "--email",
+        "member@live.test",
+        "--full-name",
+        "Mo Member",
+        "--role",
+        "member",
+    )
+    with running_server(env) as server:
+        site = server.url
+        env_site = {**env, "ATRIUM_EXTERNAL_URL": site}
+        owner = client_from_zuliprc(
+            atrium(env_site, "chat", "api-key", "owner@live.test"), tmp_path / "owner.zuliprc"
+        )
+        member = client_from_zuliprc(
+            atrium(env_site, "chat", "api-key", "member@live.test"), tmp_path / "member.zuliprc"
+        )
+        yield LiveChat(site, owner, member, "member@live.test")
