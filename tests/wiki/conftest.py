@@ -54,11 +54,15 @@ class WikiHarness:
         return response.json()
 
     async def login(self, client: httpx.AsyncClient, name: str) -> None:
-        token = (await self.api(client, action="query", meta="tokens", type="login"))["query"]["tokens"][
-            "logintoken"
-        ]
+        token = (await self.api(client, action="query", meta="tokens", type="login"))["query"][
+            "tokens"
+        ]["logintoken"]
         result = await self.post(
-            client, action="clientlogin", username=name, password=PASSWORDS[name], logintoken=token,
+            client,
+            action="clientlogin",
+            username=name,
+            password=PASSWORDS[name],
+            logintoken=token,
             loginreturnurl="http://127.0.0.1:8080/",
         )
         assert result["clientlogin"]["status"] == "PASS", result

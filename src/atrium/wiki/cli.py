@@ -103,7 +103,9 @@ def export_command(output: Path | None, current: bool) -> None:
 @wiki.command("create-user")
 @click.argument("name")
 @click.option("--password", required=True, help="The account's password.")
-@click.option("--groups", default="", help="Comma-separated groups, e.g. sysop,bureaucrat,interface-admin.")
+@click.option(
+    "--groups", default="", help="Comma-separated groups, e.g. sysop,bureaucrat,interface-admin."
+)
 def create_user_command(name: str, password: str, groups: str) -> None:
     """Create a wiki account (the first administrator in particular)."""
     from atrium.wiki.api.params import normalize_username
@@ -120,7 +122,9 @@ def create_user_command(name: str, password: str, groups: str) -> None:
             )
         except ChangeError as exc:
             raise click.ClickException(exc.text) from exc
-    click.echo(f"Created wiki user {username} (id {user_id}) in groups: {', '.join(group_list) or '-'}.")
+    click.echo(
+        f"Created wiki user {username} (id {user_id}) in groups: {', '.join(group_list) or '-'}."
+    )
 
 
 @wiki.command("bot-password")

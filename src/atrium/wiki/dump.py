@@ -19,6 +19,7 @@ from atrium.wiki.changes.imports import ImportedPage, ImportedRevision, import_p
 from atrium.wiki.site import GENERATOR, Site
 from atrium.wiki.timestamps import from_iso, iso
 
+
 @dataclass
 class ImportStats:
     pages: int = 0
@@ -181,11 +182,20 @@ def export_dump(db: Database, site: Site, out: IO[str], current_only: bool = Fal
             after = int(page["page_id"])
             count += 1
             _write(out, "  <page>\n")
-            _write(out, f"    <title>{escape(parser.prefixed_text(page['page_namespace'], page['page_title']))}</title>\n")
+            _write(
+                out,
+                f"    <title>{escape(parser.prefixed_text(page['page_namespace'], page['page_title']))}</title>\n",
+            )
             _write(out, f"    <ns>{page['page_namespace']}</ns>\n    <id>{page['page_id']}</id>\n")
-            redirect = db.read_sync(page_reads.redirect_targets, [after]) if page["page_is_redirect"] else []
+            redirect = (
+                db.read_sync(page_reads.redirect_targets, [after])
+                if page["page_is_redirect"]
+                else []
+            )
             if redirect:
-                target = parser.prefixed_text(int(redirect[0]["rd_namespace"]), str(redirect[0]["rd_title"]))
+                target = parser.prefixed_text(
+                    int(redirect[0]["rd_namespace"]), str(redirect[0]["rd_title"])
+                )
                 _write(out, f"    <redirect title={quoteattr(target)} />\n")
             revisions = db.read_sync(page_reads.all_revisions, after, current_only)
             for rev in revisions:
@@ -222,4 +232,3 @@ def _write_revision(out: IO[str], rev: Any) -> None:
     sha1 = str(rev["rev_sha1"])
     _write(out, f"      <sha1>{sha1}</sha1>\n")
     _write(out, "    </revision>\n")
-

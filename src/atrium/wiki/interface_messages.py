@@ -92,7 +92,10 @@ def format_message(text: str, args: Sequence[str], sitename: str, parse: bool) -
 
         def plural(match: re.Match[str]) -> str:
             number = match.group(1).strip()
-            one, many = match.group(2), match.group(3) if match.group(3) is not None else match.group(2)
+            one, many = (
+                match.group(2),
+                match.group(3) if match.group(3) is not None else match.group(2),
+            )
             return one if number == "1" else many
 
         text = _PLURAL.sub(plural, text)

@@ -33,7 +33,9 @@ def pages_by_titles(conn: Conn, titles: Iterable[tuple[int, str]]) -> list[Row]:
     by_ns: dict[int, list[str]] = {}
     for ns, dbkey in wanted:
         by_ns.setdefault(ns, []).append(dbkey)
-    clauses = [sa.and_(P.c.page_namespace == ns, P.c.page_title.in_(keys)) for ns, keys in by_ns.items()]
+    clauses = [
+        sa.and_(P.c.page_namespace == ns, P.c.page_title.in_(keys)) for ns, keys in by_ns.items()
+    ]
     return conn.all(sa.select(*PAGE_COLUMNS).where(sa.or_(*clauses)))
 
 
@@ -87,7 +89,9 @@ def _revision_select(with_text: bool) -> sa.Select[Any]:
 def revisions_by_ids(conn: Conn, revids: Sequence[int], with_text: bool) -> list[Row]:
     if not revids:
         return []
-    return conn.all(_revision_select(with_text).where(R.c.rev_id.in_(list(revids))).order_by(R.c.rev_id))
+    return conn.all(
+        _revision_select(with_text).where(R.c.rev_id.in_(list(revids))).order_by(R.c.rev_id)
+    )
 
 
 def page_history(
@@ -118,7 +122,10 @@ def page_history(
             query = query.where(R.c.rev_id <= endid)
         if cont is not None:
             query = query.where(
-                sa.or_(R.c.rev_timestamp > cont[0], sa.and_(R.c.rev_timestamp == cont[0], R.c.rev_id >= cont[1]))
+                sa.or_(
+                    R.c.rev_timestamp > cont[0],
+                    sa.and_(R.c.rev_timestamp == cont[0], R.c.rev_id >= cont[1]),
+                )
             )
         query = query.order_by(R.c.rev_timestamp, R.c.rev_id)
     else:
@@ -132,7 +139,10 @@ def page_history(
             query = query.where(R.c.rev_id >= endid)
         if cont is not None:
             query = query.where(
-                sa.or_(R.c.rev_timestamp < cont[0], sa.and_(R.c.rev_timestamp == cont[0], R.c.rev_id <= cont[1]))
+                sa.or_(
+                    R.c.rev_timestamp < cont[0],
+                    sa.and_(R.c.rev_timestamp == cont[0], R.c.rev_id <= cont[1]),
+                )
             )
         query = query.order_by(R.c.rev_timestamp.desc(), R.c.rev_id.desc())
     if user is not None:
@@ -202,7 +212,9 @@ def allpages(
 
 
 def pages_after(conn: Conn, after_id: int, limit: int) -> list[Row]:
-    return conn.all(sa.select(*PAGE_COLUMNS).where(P.c.page_id > after_id).order_by(P.c.page_id).limit(limit))
+    return conn.all(
+        sa.select(*PAGE_COLUMNS).where(P.c.page_id > after_id).order_by(P.c.page_id).limit(limit)
+    )
 
 
 def all_revisions(conn: Conn, page_id: int, current_only: bool) -> list[Row]:
@@ -224,11 +236,15 @@ def templates_of(
 ) -> list[Row]:
     """templatelinks rows of some pages, ordered by (from, namespace, title) as MediaWiki pages them."""
     tl = schema.templatelinks
-    query = sa.select(tl.c.tl_from, tl.c.tl_namespace, tl.c.tl_title).where(tl.c.tl_from.in_(list(page_ids)))
+    query = sa.select(tl.c.tl_from, tl.c.tl_namespace, tl.c.tl_title).where(
+        tl.c.tl_from.in_(list(page_ids))
+    )
     if namespaces is not None:
         query = query.where(tl.c.tl_namespace.in_(list(namespaces)))
     if targets is not None:
-        query = query.where(sa.or_(*[sa.and_(tl.c.tl_namespace == ns, tl.c.tl_title == t) for ns, t in targets]))
+        query = query.where(
+            sa.or_(*[sa.and_(tl.c.tl_namespace == ns, tl.c.tl_title == t) for ns, t in targets])
+        )
     key = sa.tuple_(tl.c.tl_from, tl.c.tl_namespace, tl.c.tl_title)
     if cont is not None:
         query = query.where(key <= sa.tuple_(*cont) if descending else key >= sa.tuple_(*cont))

@@ -39,7 +39,8 @@ class Session:
 
 _session = Prepared(
     sa.select(schema.session).where(
-        schema.session.c.s_id == sa.bindparam("id"), schema.session.c.s_expiry >= sa.bindparam("now")
+        schema.session.c.s_id == sa.bindparam("id"),
+        schema.session.c.s_expiry >= sa.bindparam("now"),
     )
 )
 

@@ -8,7 +8,7 @@ import sqlalchemy as sa
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from atrium.core.db import Conn, Prepared
+from atrium.core.db import Conn, Prepared, Row
 from atrium.wiki import rights, schema
 
 _hasher = PasswordHasher()
@@ -95,27 +95,27 @@ _groups = Prepared(
 )
 
 
-def _account(conn: Conn, row: sa.RowMapping | dict[str, object] | None) -> Account | None:
+def _account(conn: Conn, row: Row | None) -> Account | None:
     if row is None:
         return None
-    user_id = int(row["user_id"])  # type: ignore[call-overload]
+    user_id = int(row["user_id"])
     return Account(
         id=user_id,
         name=str(row["user_name"]),
         groups=list(conn.scalars(_groups, {"id": user_id})),
-        registration=row["user_registration"],  # type: ignore[arg-type]
-        editcount=int(row["user_editcount"]),  # type: ignore[call-overload]
+        registration=row["user_registration"],
+        editcount=int(row["user_editcount"]),
         email=str(row["user_email"]),
         real_name=str(row["user_real_name"]),
     )
 
 
 def account_by_name(conn: Conn, name: str) -> Account | None:
-    return _account(conn, conn.one(_by_name, {"name": name}))  # type: ignore[arg-type]
+    return _account(conn, conn.one(_by_name, {"name": name}))
 
 
 def account_by_id(conn: Conn, user_id: int) -> Account | None:
-    return _account(conn, conn.one(_by_id, {"id": user_id}))  # type: ignore[arg-type]
+    return _account(conn, conn.one(_by_id, {"id": user_id}))
 
 
 def password_hash(conn: Conn, user_id: int) -> str:

@@ -75,14 +75,16 @@ async def _caller(request: Request, db: Database) -> tuple[Session | None, Accou
 async def handle(request: Request, site: Site, db: Database) -> Response:
     fmt = _Format()
     if request.method not in ("GET", "POST", "HEAD"):
-        error = ApiUsageError(
+        refused = ApiUsageError(
             "invalidmethod",
-            msg.simple("apierror-invalidmethod", "Invalid HTTP method. Consider using GET or POST."),
+            msg.simple(
+                "apierror-invalidmethod", "Invalid HTTP method. Consider using GET or POST."
+            ),
             module="main",
             status=405,
         )
         fmt.name = "json"
-        return _render(site, fmt, {}, [], error, {})
+        return _render(site, fmt, {}, [], refused, {})
     raw, query_keys = await _raw_params(request)
     session, caller = await _caller(request, db)
     reader = ParamReader(
@@ -140,7 +142,11 @@ async def handle(request: Request, site: Site, db: Database) -> Response:
     response = _render(site, fmt, result, reader.warnings, error, headers)
     if ctx.new_session is not None:
         response.set_cookie(
-            SESSION_COOKIE, ctx.new_session[0], max_age=30 * 24 * 3600, httponly=True, samesite="lax"
+            SESSION_COOKIE,
+            ctx.new_session[0],
+            max_age=30 * 24 * 3600,
+            httponly=True,
+            samesite="lax",
         )
     elif ctx.end_session:
         response.delete_cookie(SESSION_COOKIE)
@@ -168,7 +174,9 @@ def _read_format(reader: ParamReader, fmt: _Format) -> None:
             reader.warn(
                 "main",
                 "errorprinterfailed",
-                msg.simple("apiwarn-errorprinterfailed", "Error printer failed. Will retry without params."),
+                msg.simple(
+                    "apiwarn-errorprinterfailed", "Error printer failed. Will retry without params."
+                ),
             )
         raise
     fmt.fv = 1 if values["formatversion"] == "1" else 2
@@ -201,7 +209,9 @@ async def _execute(ctx: ApiContext, main: dict[str, Any], result: dict[str, Any]
     if spec.writerights and not ctx.caller.allowed("writeapi"):
         raise ApiUsageError(
             "writeapidenied",
-            msg.simple("apierror-writeapidenied", "You're not allowed to edit this wiki through the API."),
+            msg.simple(
+                "apierror-writeapidenied", "You're not allowed to edit this wiki through the API."
+            ),
             module="main",
         )
     maxlag = main["maxlag"]
@@ -210,14 +220,18 @@ async def _execute(ctx: ApiContext, main: dict[str, Any], result: dict[str, Any]
         ctx.extra_headers["X-Database-Lag"] = str(DB_LAG)
         raise ApiUsageError(
             "maxlag",
-            msg.simple("apierror-maxlag", f"Waiting for a database server: {DB_LAG} second lagged."),
+            msg.simple(
+                "apierror-maxlag", f"Waiting for a database server: {DB_LAG} second lagged."
+            ),
             module="main",
             extra={"host": "", "lag": DB_LAG, "type": "db"},
         )
     if spec.mustbeposted and ctx.method != "POST":
         raise ApiUsageError(
             "mustbeposted",
-            msg.simple("apierror-mustbeposted", f'The "{spec.name}" module requires a POST request.'),
+            msg.simple(
+                "apierror-mustbeposted", f'The "{spec.name}" module requires a POST request.'
+            ),
             module="main",
         )
     _check_asserts(ctx, main)
@@ -365,7 +379,10 @@ def _render(
     else:
         body.update(result)
     return Response(
-        _encode(site, fmt, body), status_code=status, headers=all_headers, media_type=_media_type(fmt)
+        _encode(site, fmt, body),
+        status_code=status,
+        headers=all_headers,
+        media_type=_media_type(fmt),
     )
 
 
@@ -382,7 +399,7 @@ def _encode(site: Site, fmt: _Format, body: dict[str, Any]) -> bytes:
     if fmt.name == "jsonfm":
         pretty = json.dumps(body, ensure_ascii=escape_unicode, indent=4)
         return (
-            "<!DOCTYPE html>\n<html lang=\"en\" dir=\"ltr\">\n<head>\n<meta charset=\"UTF-8\"/>\n"
+            '<!DOCTYPE html>\n<html lang="en" dir="ltr">\n<head>\n<meta charset="UTF-8"/>\n'
             f"<title>MediaWiki API result - {html.escape(site.sitename)}</title>\n</head>\n<body>\n"
             "<p>This is the HTML representation of the JSON format. HTML is good for debugging, "
             "but is unsuitable for application use.</p>\n<p>Specify the <var>format</var> parameter "

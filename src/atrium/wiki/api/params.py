@@ -159,7 +159,8 @@ def parse_timestamp(value: str) -> str | None:
     match = _ISO_DATE.match(value)
     if match:
         try:
-            return datetime(*(int(g) for g in match.groups())).strftime("%Y%m%d%H%M%S")
+            y, mo, d = (int(g) for g in match.groups())
+            return datetime(y, mo, d).strftime("%Y%m%d%H%M%S")
         except ValueError:
             return None
     if _INTEGER.match(value):

@@ -98,9 +98,13 @@ async def execute(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             ),
             module="query",
         )
-    continuation = Continuation(params["continue"], generator_name is not None, dict(ctx.params.raw))
+    continuation = Continuation(
+        params["continue"], generator_name is not None, dict(ctx.params.raw)
+    )
     run = QueryRun(ctx, PageSet(), continuation)
-    modules: list[QueryModule] = [RUNNABLE[n] for n in params["prop"] + params["list"] + params["meta"]]
+    modules: list[QueryModule] = [
+        RUNNABLE[n] for n in params["prop"] + params["list"] + params["meta"]
+    ]
 
     if generator_name is not None:
         if not continuation.generator_done:
@@ -112,7 +116,11 @@ async def execute(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
 
     for module in modules:
         name = module.spec.name
-        if module.spec.group == "prop" and generator_name is not None and continuation.generator_done:
+        if (
+            module.spec.group == "prop"
+            and generator_name is not None
+            and continuation.generator_done
+        ):
             ctx.read(module.spec)
             continue
         if not continuation.should_run(name):
@@ -327,7 +335,11 @@ def _general_page_info(run: QueryRun, params: dict[str, Any]) -> None:
         out.flag_if(entry, "missing", True)
         entries.append((page_id, entry))
     for page in pages.sorted_good():
-        entry = {"pageid": page.page_id, "ns": page.ns, "title": parser.prefixed_text(page.ns, page.dbkey)}
+        entry = {
+            "pageid": page.page_id,
+            "ns": page.ns,
+            "title": parser.prefixed_text(page.ns, page.dbkey),
+        }
         entry.update(pages.extra.get(page.page_id, {}))
         entry.update(run.page_data.get(page.page_id, {}))
         entries.append((page.page_id, entry))
@@ -338,4 +350,3 @@ def _general_page_info(run: QueryRun, params: dict[str, Any]) -> None:
             data["pages"] = [entry for _, entry in entries]
         else:
             data["pages"] = {str(key): entry for key, entry in entries}
-

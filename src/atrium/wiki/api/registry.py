@@ -47,7 +47,9 @@ MAIN = ModuleSpec(
         Param("origin"),
         Param("uselang", default="user"),
         Param("variant"),
-        Param("errorformat", enum("bc", "html", "none", "plaintext", "raw", "wikitext"), default="bc"),
+        Param(
+            "errorformat", enum("bc", "html", "none", "plaintext", "raw", "wikitext"), default="bc"
+        ),
         Param("errorlang", default="uselang"),
         Param("errorsuselocal", BOOLEAN),
     ),
@@ -95,4 +97,3 @@ def children(path: str) -> list[ModuleSpec]:
     if path == "query":
         return list(QUERY_MODULE_SPECS.values())
     return []
-

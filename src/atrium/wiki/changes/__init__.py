@@ -10,7 +10,9 @@ from __future__ import annotations
 class ChangeError(Exception):
     """A refused change: MediaWiki's error code and message key, and the English text."""
 
-    def __init__(self, code: str, text: str, key: str = "", params: tuple[object, ...] = ()) -> None:
+    def __init__(
+        self, code: str, text: str, key: str = "", params: tuple[object, ...] = ()
+    ) -> None:
         super().__init__(text)
         self.code = code
         self.text = text

@@ -43,7 +43,11 @@ def create_user(
             "userexists",
             "Username entered already in use.\nPlease choose a different name.",
         )
-    stored = password_hash if password_hash is not None else (hash_password(password) if password else "")
+    stored = (
+        password_hash
+        if password_hash is not None
+        else (hash_password(password) if password else "")
+    )
     ts = registration or now14()
     conn.execute(
         sa.insert(schema.user).values(
@@ -56,20 +60,28 @@ def create_user(
             user_editcount=0,
         )
     )
-    user_id = int(conn.scalar(sa.select(schema.user.c.user_id).where(schema.user.c.user_name == name)))
+    user_id = int(
+        conn.scalar(sa.select(schema.user.c.user_id).where(schema.user.c.user_name == name))
+    )
     ensure_actor_for_user(conn, user_id, name)
     set_groups(conn, user_id, groups)
     return user_id
 
 
 def ensure_actor_for_user(conn: Conn, user_id: int, name: str) -> int:
-    actor_id = conn.scalar(sa.select(schema.actor.c.actor_id).where(schema.actor.c.actor_name == name))
+    actor_id = conn.scalar(
+        sa.select(schema.actor.c.actor_id).where(schema.actor.c.actor_name == name)
+    )
     if actor_id is None:
         conn.execute(sa.insert(schema.actor).values(actor_user=user_id, actor_name=name))
-        actor_id = conn.scalar(sa.select(schema.actor.c.actor_id).where(schema.actor.c.actor_name == name))
+        actor_id = conn.scalar(
+            sa.select(schema.actor.c.actor_id).where(schema.actor.c.actor_name == name)
+        )
     else:
         conn.execute(
-            sa.update(schema.actor).where(schema.actor.c.actor_id == actor_id).values(actor_user=user_id)
+            sa.update(schema.actor)
+            .where(schema.actor.c.actor_id == actor_id)
+            .values(actor_user=user_id)
         )
     return int(actor_id)
 
@@ -81,7 +93,9 @@ def set_groups(conn: Conn, user_id: int, groups: Iterable[str]) -> None:
     if unknown:
         raise ChangeError("badgroup", f"Unknown group: {', '.join(unknown)}.")
     have = set(
-        conn.scalars(sa.select(schema.user_groups.c.ug_group).where(schema.user_groups.c.ug_user == user_id))
+        conn.scalars(
+            sa.select(schema.user_groups.c.ug_group).where(schema.user_groups.c.ug_user == user_id)
+        )
     )
     rows = [{"ug_user": user_id, "ug_group": g, "ug_expiry": None} for g in wanted if g not in have]
     conn.executemany(sa.insert(schema.user_groups), rows)
@@ -122,7 +136,11 @@ def set_options(conn: Conn, user_id: int, changes: Mapping[str, str | None], res
     if reset:
         conn.execute(sa.delete(table).where(table.c.up_user == user_id))
     for name, value in changes.items():
-        conn.execute(sa.delete(table).where(table.c.up_user == user_id, table.c.up_property == name))
+        conn.execute(
+            sa.delete(table).where(table.c.up_user == user_id, table.c.up_property == name)
+        )
         if value is not None:
             conn.execute(sa.insert(table).values(up_user=user_id, up_property=name, up_value=value))
-    conn.execute(sa.update(schema.user).where(schema.user.c.user_id == user_id).values(user_touched=now14()))
+    conn.execute(
+        sa.update(schema.user).where(schema.user.c.user_id == user_id).values(user_touched=now14())
+    )

@@ -46,15 +46,34 @@ class ImportResult:
     skipped: list[str] = field(default_factory=list)
 
 
-_actor = Prepared(sa.select(schema.actor.c.actor_id).where(schema.actor.c.actor_name == sa.bindparam("name")))
-_user = Prepared(sa.select(schema.user.c.user_id).where(schema.user.c.user_name == sa.bindparam("name")))
+_actor = Prepared(
+    sa.select(schema.actor.c.actor_id).where(schema.actor.c.actor_name == sa.bindparam("name"))
+)
+_user = Prepared(
+    sa.select(schema.user.c.user_id).where(schema.user.c.user_name == sa.bindparam("name"))
+)
 _page = Prepared(
     sa.select(schema.page.c.page_id, schema.page.c.page_latest, schema.revision.c.rev_timestamp)
-    .select_from(schema.page.outerjoin(schema.revision, schema.revision.c.rev_id == schema.page.c.page_latest))
-    .where(schema.page.c.page_namespace == sa.bindparam("ns"), schema.page.c.page_title == sa.bindparam("title"))
+    .select_from(
+        schema.page.outerjoin(
+            schema.revision, schema.revision.c.rev_id == schema.page.c.page_latest
+        )
+    )
+    .where(
+        schema.page.c.page_namespace == sa.bindparam("ns"),
+        schema.page.c.page_title == sa.bindparam("title"),
+    )
 )
-_comment = Prepared(sa.insert(schema.comment).values(comment_text=sa.bindparam("text")).returning(schema.comment.c.comment_id))
-_text = Prepared(sa.insert(schema.text).values(old_text=sa.bindparam("text"), old_flags="utf-8").returning(schema.text.c.old_id))
+_comment = Prepared(
+    sa.insert(schema.comment)
+    .values(comment_text=sa.bindparam("text"))
+    .returning(schema.comment.c.comment_id)
+)
+_text = Prepared(
+    sa.insert(schema.text)
+    .values(old_text=sa.bindparam("text"), old_flags="utf-8")
+    .returning(schema.text.c.old_id)
+)
 _revision = Prepared(
     sa.insert(schema.revision)
     .values(
@@ -157,7 +176,9 @@ def import_pages(conn: Conn, site: Site, pages: list[ImportedPage]) -> ImportRes
         last = added[-1]
         links = extract_links(last.text, site.parser, site.languages)
         total_revisions = conn.scalar(
-            sa.select(sa.func.count()).select_from(schema.revision).where(schema.revision.c.rev_page == page_id)
+            sa.select(sa.func.count())
+            .select_from(schema.revision)
+            .where(schema.revision.c.rev_page == page_id)
         )
         conn.execute(
             sa.update(schema.page)

@@ -204,7 +204,10 @@ def write_links(conn: Conn, page_id: int, title: Title, links: Links, ts: str) -
     )
     conn.executemany(
         sa.insert(schema.imagelinks),
-        [{"il_from": page_id, "il_to": name, "il_from_namespace": ns} for name in sorted(links.images)],
+        [
+            {"il_from": page_id, "il_to": name, "il_from_namespace": ns}
+            for name in sorted(links.images)
+        ],
     )
     conn.executemany(
         sa.insert(schema.externallinks),
@@ -301,7 +304,9 @@ class EditOutcome:
 def _current(conn: Conn, page_id: int) -> tuple[str, str]:
     row = conn.one(
         sa.select(schema.text.c.old_text, schema.revision.c.rev_timestamp)
-        .select_from(schema.page.join(schema.revision, schema.revision.c.rev_id == schema.page.c.page_latest))
+        .select_from(
+            schema.page.join(schema.revision, schema.revision.c.rev_id == schema.page.c.page_latest)
+        )
         .join(schema.text, schema.text.c.old_id == schema.revision.c.rev_text_id)
         .where(schema.page.c.page_id == page_id)
     )
@@ -314,7 +319,8 @@ def _check_tags(conn: Conn, tags: tuple[str, ...]) -> list[int]:
         return []
     rows = conn.all(
         sa.select(schema.change_tag_def.c.ctd_id, schema.change_tag_def.c.ctd_name).where(
-            schema.change_tag_def.c.ctd_name.in_(tags), schema.change_tag_def.c.ctd_user_defined.is_(True)
+            schema.change_tag_def.c.ctd_name.in_(tags),
+            schema.change_tag_def.c.ctd_user_defined.is_(True),
         )
     )
     known = {row["ctd_name"]: int(row["ctd_id"]) for row in rows}
@@ -352,17 +358,25 @@ def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
         old_text, old_ts, page_id = "", "", 0
     else:
         if req.createonly:
-            raise ChangeError("articleexists", "The article you tried to create has been created already.")
+            raise ChangeError(
+                "articleexists", "The article you tried to create has been created already."
+            )
         page_id = int(page["page_id"])
         old_text, old_ts = _current(conn, page_id)
         # An edit based on an older revision than the current one is a conflict (no merge).
         if req.basetimestamp and req.basetimestamp < old_ts and req.text is not None:
             raise ChangeError("editconflict", "Edit conflict.")
-        if req.baserevid is not None and req.baserevid != int(page["page_latest"]) and req.text is not None:
+        if (
+            req.baserevid is not None
+            and req.baserevid != int(page["page_latest"])
+            and req.text is not None
+        ):
             raise ChangeError("editconflict", "Edit conflict.")
     new_text = _compose(old_text, req)
     if req.md5 is not None:
-        supplied = req.text if req.text is not None else (req.prependtext or "") + (req.appendtext or "")
+        supplied = (
+            req.text if req.text is not None else (req.prependtext or "") + (req.appendtext or "")
+        )
         if hashlib.md5(supplied.encode()).hexdigest() != req.md5.lower():
             raise ChangeError("badmd5", "The supplied MD5 hash was incorrect.")
     if len(new_text.encode()) > MAX_ARTICLE_SIZE:
@@ -413,14 +427,18 @@ def _compose(old_text: str, req: EditRequest) -> str:
             block = f"== {heading} ==\n\n{text}" if heading else text
             return (old_text.rstrip() + "\n\n" + block).strip() if old_text else block.rstrip()
         if not section.isdigit():
-            raise ChangeError("invalidsection", 'The "section" parameter must be a valid section ID or "new".')
+            raise ChangeError(
+                "invalidsection", 'The "section" parameter must be a valid section ID or "new".'
+            )
         replaced = replace_section(old_text, int(section), text)
         if replaced is None:
             raise ChangeError("nosuchsection", f"There is no section {section}.")
         return replaced.rstrip()
     if section not in (None, "") and section != "new":
         if not section.isdigit():
-            raise ChangeError("invalidsection", 'The "section" parameter must be a valid section ID or "new".')
+            raise ChangeError(
+                "invalidsection", 'The "section" parameter must be a valid section ID or "new".'
+            )
         parts = split_sections(old_text)
         index = int(section)
         if index >= len(parts):

@@ -13,7 +13,9 @@ from atrium.wiki import schema
 SESSION_SECONDS = 30 * 24 * 3600
 
 
-def create_session(conn: Conn, user_id: int | None = None, bot_app: str | None = None) -> tuple[str, str]:
+def create_session(
+    conn: Conn, user_id: int | None = None, bot_app: str | None = None
+) -> tuple[str, str]:
     """A new session; returns (session id for the cookie, secret that tokens are derived from)."""
     session_id = secrets.token_hex(16)
     secret = secrets.token_hex(16)

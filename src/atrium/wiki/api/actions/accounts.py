@@ -40,7 +40,20 @@ OPTIONS = ModuleSpec(
     "",
     (
         Param("reset", BOOLEAN),
-        Param("resetkinds", enum("all", "registered", "registered-checkmatrix", "registered-multiselect", "special", "unused", "userjs"), multi=True, default="all"),
+        Param(
+            "resetkinds",
+            enum(
+                "all",
+                "registered",
+                "registered-checkmatrix",
+                "registered-multiselect",
+                "special",
+                "unused",
+                "userjs",
+            ),
+            multi=True,
+            default="all",
+        ),
         Param("change", multi=True),
         Param("optionname"),
         Param("optionvalue"),
@@ -60,19 +73,28 @@ async def createaccount(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     params = ctx.read(spec)
     if params["returnurl"] is None and not params["continue"]:
         raise ApiUsageError(
-            "missingparam", msg.missing_one_of(["createreturnurl", "createcontinue"]), module="createaccount"
+            "missingparam",
+            msg.missing_one_of(["createreturnurl", "createcontinue"]),
+            module="createaccount",
         )
     if not check_token(ctx.session_secret, TOKEN_SALTS["createaccount"], params["token"], True):
         raise ApiUsageError(
-            "badtoken", msg.simple("apierror-badtoken", 'Invalid token "createaccount".'), module="createaccount"
+            "badtoken",
+            msg.simple("apierror-badtoken", 'Invalid token "createaccount".'),
+            module="createaccount",
         )
     if not ctx.caller.allowed("createaccount"):
         raise ApiUsageError(
             "permissiondenied",
-            msg.simple("apierror-permissiondenied", "You don't have permission to create accounts."),
+            msg.simple(
+                "apierror-permissiondenied", "You don't have permission to create accounts."
+            ),
             module="createaccount",
         )
-    raw = {key: ctx.params.get_raw(key) for key in ("username", "password", "retype", "email", "realname")}
+    raw = {
+        key: ctx.params.get_raw(key)
+        for key in ("username", "password", "retype", "email", "realname")
+    }
     name = normalize_username(raw["username"] or "")
     if name is None:
         return _fail("You have not specified a valid username.", "noname")

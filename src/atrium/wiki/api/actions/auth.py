@@ -61,7 +61,9 @@ LOGOUT = ModuleSpec(
 )
 
 
-async def _authenticate(ctx: ApiContext, name: str, password: str, allow_bot: bool) -> tuple[Account, str | None] | None:
+async def _authenticate(
+    ctx: ApiContext, name: str, password: str, allow_bot: bool
+) -> tuple[Account, str | None] | None:
     """The account a name/password pair opens, with the bot application if a bot password did."""
     bot_app = None
     if allow_bot and "@" in name:
@@ -107,7 +109,9 @@ async def login(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
                     'Fetching a token via "action=login" is deprecated. Use "action=query&meta=tokens&type=login" instead.',
                 ),
             )
-        result: dict[str, Any] = {"result": "NeedToken" if params["token"] is None else "WrongToken"}
+        result: dict[str, Any] = {
+            "result": "NeedToken" if params["token"] is None else "WrongToken"
+        }
         if params["token"] is None:
             from atrium.wiki.sessions import make_token
 
@@ -147,16 +151,30 @@ async def clientlogin(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         )
     if not _login_token_ok(ctx, params["token"]):
         raise ApiUsageError(
-            "badtoken", msg.simple("apierror-badtoken", 'Invalid token "login".'), module="clientlogin"
+            "badtoken",
+            msg.simple("apierror-badtoken", 'Invalid token "login".'),
+            module="clientlogin",
         )
     if params["continue"]:
-        return {"clientlogin": {"status": "FAIL", "message": "No login in progress.", "messagecode": "authpage-cannot-login-continue"}}
+        return {
+            "clientlogin": {
+                "status": "FAIL",
+                "message": "No login in progress.",
+                "messagecode": "authpage-cannot-login-continue",
+            }
+        }
     name = ctx.params.get_raw("username") or ""
     password = ctx.params.get_raw("password") or ""
     ctx.params.get_raw("rememberMe")
     found = await _authenticate(ctx, name, password, allow_bot=False)
     if found is None:
-        return {"clientlogin": {"status": "FAIL", "message": WRONG_PASSWORD, "messagecode": "wrongpassword"}}
+        return {
+            "clientlogin": {
+                "status": "FAIL",
+                "message": WRONG_PASSWORD,
+                "messagecode": "wrongpassword",
+            }
+        }
     account, _ = found
     await _start_session(ctx, account, None)
     return {"clientlogin": {"status": "PASS", "username": account.name}}

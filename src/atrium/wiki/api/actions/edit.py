@@ -50,7 +50,9 @@ EDIT = ModuleSpec(
         Param("nocreate", BOOLEAN),
         Param("watch", BOOLEAN, deprecated=True),
         Param("unwatch", BOOLEAN, deprecated=True),
-        Param("watchlist", enum("nochange", "preferences", "unwatch", "watch"), default="preferences"),
+        Param(
+            "watchlist", enum("nochange", "preferences", "unwatch", "watch"), default="preferences"
+        ),
         Param("watchlistexpiry", EXPIRY),
         Param("md5"),
         Param("prependtext", TEXT),
@@ -58,8 +60,14 @@ EDIT = ModuleSpec(
         Param("undo", INTEGER, min=0),
         Param("undoafter", INTEGER, min=0),
         Param("redirect", BOOLEAN),
-        Param("contentformat", enum("application/json", "text/css", "text/javascript", "text/plain", "text/x-wiki")),
-        Param("contentmodel", enum("GadgetDefinition", "css", "javascript", "json", "text", "wikitext")),
+        Param(
+            "contentformat",
+            enum("application/json", "text/css", "text/javascript", "text/plain", "text/x-wiki"),
+        ),
+        Param(
+            "contentmodel",
+            enum("GadgetDefinition", "css", "javascript", "json", "text", "wikitext"),
+        ),
         Param("returnto", TITLE),
         Param("returntoquery"),
         Param("returntoanchor"),
@@ -73,7 +81,9 @@ EDIT = ModuleSpec(
 
 async def _title(ctx: ApiContext, params: dict[str, Any]) -> Title:
     if params["title"] is not None and params["pageid"] is not None:
-        raise ApiUsageError("invalidparammix", msg.invalidparammix(["title", "pageid"]), module="edit")
+        raise ApiUsageError(
+            "invalidparammix", msg.invalidparammix(["title", "pageid"]), module="edit"
+        )
     if params["title"] is None and params["pageid"] is None:
         raise ApiUsageError("missingparam", msg.missing_one_of(["title", "pageid"]), module="edit")
     if params["pageid"] is not None:
@@ -81,7 +91,9 @@ async def _title(ctx: ApiContext, params: dict[str, Any]) -> Title:
         if not rows:
             raise ApiUsageError(
                 "nosuchpageid",
-                msg.simple("apierror-nosuchpageid", f"There is no page with ID {params['pageid']}."),
+                msg.simple(
+                    "apierror-nosuchpageid", f"There is no page with ID {params['pageid']}."
+                ),
                 module="edit",
             )
         return Title(int(rows[0]["page_namespace"]), str(rows[0]["page_title"]))
@@ -90,7 +102,11 @@ async def _title(ctx: ApiContext, params: dict[str, Any]) -> Title:
     except InvalidTitle as exc:
         raise ApiUsageError(
             "invalidtitle",
-            msg.simple("apierror-invalidtitle", f'Bad title "{params["title"]}".', msg.plain(params["title"])),
+            msg.simple(
+                "apierror-invalidtitle",
+                f'Bad title "{params["title"]}".',
+                msg.plain(params["title"]),
+            ),
             module="edit",
         ) from exc
     if title.interwiki or not title.dbkey or title.ns < 0:

@@ -40,6 +40,7 @@ HELP = ModuleSpec(
     readrights=False,
 )
 
+
 def _expand(names: list[str], ctx: ApiContext) -> list[ModuleSpec]:
     # The registry imports this module (it lists every action), hence the late import.
     from atrium.wiki.api import registry

@@ -20,7 +20,9 @@ def overrides(conn: Conn) -> dict[str, str]:
     rows = conn.all(
         sa.select(page.c.page_title, text.c.old_text)
         .select_from(
-            page.join(rev, rev.c.rev_id == page.c.page_latest).join(text, text.c.old_id == rev.c.rev_text_id)
+            page.join(rev, rev.c.rev_id == page.c.page_latest).join(
+                text, text.c.old_id == rev.c.rev_text_id
+            )
         )
         .where(page.c.page_namespace == NS_MEDIAWIKI)
     )
@@ -62,7 +64,9 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
         if current is None:
             out.flag_if(entry, "missing", True)
         elif not params["nocontent"]:
-            text = format_message(current, params["args"], ctx.site.sitename, params["enableparser"])
+            text = format_message(
+                current, params["args"], ctx.site.sitename, params["enableparser"]
+            )
             out.content(entry, "content", text)
         if customised:
             out.flag_if(entry, "customised", True)

@@ -11,10 +11,24 @@ from atrium.wiki.site import SCRIPT_PATH
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import NS_FILE, NS_MEDIA, NS_SPECIAL
 
-_ACTION_RIGHTS = {"edit": "edit", "create": "createpage", "move": "move", "read": "read", "delete": "delete"}
+_ACTION_RIGHTS = {
+    "edit": "edit",
+    "create": "createpage",
+    "move": "move",
+    "read": "read",
+    "delete": "delete",
+}
 
 
-def _common(q: QueryRun, entry: dict[str, Any], ns: int, dbkey: str, page: PageRow | None, props: set[str], params: dict[str, Any]) -> None:
+def _common(
+    q: QueryRun,
+    entry: dict[str, Any],
+    ns: int,
+    dbkey: str,
+    page: PageRow | None,
+    props: set[str],
+    params: dict[str, Any],
+) -> None:
     ctx = q.ctx
     out = ctx.out
     site = ctx.site
@@ -32,7 +46,11 @@ def _common(q: QueryRun, entry: dict[str, Any], ns: int, dbkey: str, page: PageR
     prefixed = parser.prefixed_dbkey(ns, dbkey)
     if "protection" in props:
         entry["protection"] = []
-        entry["restrictiontypes"] = (["edit", "move"] if ns not in (NS_FILE,) else ["edit", "move", "upload"]) if page else ["create"]
+        entry["restrictiontypes"] = (
+            (["edit", "move"] if ns not in (NS_FILE,) else ["edit", "move", "upload"])
+            if page
+            else ["create"]
+        )
     if "url" in props:
         url = site.article_url(prefixed)
         entry["fullurl"] = url
@@ -61,7 +79,11 @@ def _common(q: QueryRun, entry: dict[str, Any], ns: int, dbkey: str, page: PageR
                 if actions[action] is None:
                     del actions[action]
             else:
-                actions[action] = [] if allowed else [{"code": "permissiondenied", "text": "You do not have permission."}]
+                actions[action] = (
+                    []
+                    if allowed
+                    else [{"code": "permissiondenied", "text": "You do not have permission."}]
+                )
         entry["actions"] = actions
 
 

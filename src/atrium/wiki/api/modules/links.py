@@ -59,7 +59,10 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
             continue
         entry = q.page_entry(int(row["tl_from"]))
         entry.setdefault("templates", []).append(
-            {"ns": int(row["tl_namespace"]), "title": parser.prefixed_text(int(row["tl_namespace"]), str(row["tl_title"]))}
+            {
+                "ns": int(row["tl_namespace"]),
+                "title": parser.prefixed_text(int(row["tl_namespace"]), str(row["tl_title"])),
+            }
         )
 
 

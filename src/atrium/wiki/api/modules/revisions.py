@@ -22,7 +22,14 @@ def _sha1_hex(base36: str) -> str:
     return f"{int(base36, 36):040x}"
 
 
-def _revision(q: QueryRun, row: Any, props: set[str], slots: list[str] | None, section: str | None, tags: dict[int, list[str]]) -> dict[str, Any]:
+def _revision(
+    q: QueryRun,
+    row: Any,
+    props: set[str],
+    slots: list[str] | None,
+    section: str | None,
+    tags: dict[int, list[str]],
+) -> dict[str, Any]:
     out = q.ctx.out
     rev: dict[str, Any] = {}
     if "ids" in props:
@@ -85,7 +92,9 @@ def _revision(q: QueryRun, row: Any, props: set[str], slots: list[str] | None, s
 async def run(q: QueryRun, params: dict[str, Any]) -> None:
     ctx = q.ctx
     props = set(params["prop"])
-    slots: list[str] | None = params["slots"] if ctx.params.has(REVISIONS.prefix + "slots") else None
+    slots: list[str] | None = (
+        params["slots"] if ctx.params.has(REVISIONS.prefix + "slots") else None
+    )
     with_text = bool(props & _CONTENT_PROPS)
     if slots is None and "content" in props:
         ctx.warn(
@@ -144,14 +153,22 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
         )
         if len(rows) > limit:
             following = rows[limit]
-            q.continuation.add(REVISIONS, "continue", f"{following['rev_timestamp']}|{following['rev_id']}")
+            q.continuation.add(
+                REVISIONS, "continue", f"{following['rev_timestamp']}|{following['rev_id']}"
+            )
             rows = rows[:limit]
     else:
         rows = await ctx.db.read(page_reads.latest_revisions, sorted(pages.good), with_text)
-    tags = await ctx.db.read(page_reads.revision_tags, [int(r["rev_id"]) for r in rows]) if "tags" in props else {}
+    tags = (
+        await ctx.db.read(page_reads.revision_tags, [int(r["rev_id"]) for r in rows])
+        if "tags" in props
+        else {}
+    )
     for row in rows:
         entry = q.page_entry(int(row["rev_page"]))
-        entry.setdefault("revisions", []).append(_revision(q, row, props, slots, params["section"], tags))
+        entry.setdefault("revisions", []).append(
+            _revision(q, row, props, slots, params["section"], tags)
+        )
 
 
 MODULE = QueryModule(REVISIONS, run)

@@ -251,11 +251,17 @@ def statistics(conn: Conn) -> dict[str, int]:
     edits = conn.scalar(sa.select(sa.func.count()).select_from(schema.revision))
     users = conn.scalar(sa.select(sa.func.count()).select_from(schema.user))
     admins = conn.scalar(
-        sa.select(sa.func.count()).select_from(schema.user_groups).where(schema.user_groups.c.ug_group == "sysop")
+        sa.select(sa.func.count())
+        .select_from(schema.user_groups)
+        .where(schema.user_groups.c.ug_group == "sysop")
     )
     active = conn.scalar(
         sa.select(sa.func.count(sa.distinct(schema.actor.c.actor_user)))
-        .select_from(schema.revision.join(schema.actor, schema.actor.c.actor_id == schema.revision.c.rev_actor))
+        .select_from(
+            schema.revision.join(
+                schema.actor, schema.actor.c.actor_id == schema.revision.c.rev_actor
+            )
+        )
         .where(schema.actor.c.actor_user.is_not(None))
     )
     return {

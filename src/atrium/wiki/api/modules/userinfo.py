@@ -44,7 +44,9 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
         else:
             info["changeablegroups"] = {"add": [], "remove": [], "add-self": [], "remove-self": []}
     if "options" in props:
-        info["options"] = await ctx.db.read(options, user.id) if user.registered else dict(DEFAULT_OPTIONS)
+        info["options"] = (
+            await ctx.db.read(options, user.id) if user.registered else dict(DEFAULT_OPTIONS)
+        )
     if "preferencestoken" in props and user.registered and ctx.session_secret is not None:
         info["preferencestoken"] = make_token(ctx.session_secret, TOKEN_SALTS["csrf"])
     if "editcount" in props and user.registered:
