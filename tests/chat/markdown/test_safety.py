@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import re
 from html.parser import HTMLParser
@@ -128,8 +129,31 @@ class _Checker(HTMLParser):
         self.problems.append("declaration")
 
 
-def assert_safe(output: str) -> None:
-    checker = _Checker()
+class _MathChecker(_Checker):
+    """With KaTeX on: MathML, KaTeX's SVG and styles too, still no script, handler or bad URL."""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        css = [(n, v) for n, v in attrs if n == "style"]
+        for _, value in css:
+            if re.search(r"[()\\'\"]|url|expression|import", value or "", re.IGNORECASE):
+                self.problems.append(f"style {value}")
+        if tag in ("math", "svg"):
+            tag = "span"
+        super().handle_starttag(tag, [(n, v) for n, v in attrs if n != "style"])
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        # KaTeX's `<path .../>` and `<line .../>`.
+        if tag not in ("path", "line"):
+            self.problems.append(f"self-closed {tag}")
+        self.handle_starttag(tag, attrs)
+        self.handle_endtag(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        super().handle_endtag("span" if tag in ("math", "svg") else tag)
+
+
+def assert_safe(output: str, checker: _Checker | None = None) -> None:
+    checker = checker or _Checker()
     checker.feed(output)
     checker.close()
     assert checker.problems == [], (checker.problems, output)
@@ -206,3 +230,33 @@ def test_any_text_renders_safely(text: str) -> None:
 def test_plain_text_survives() -> None:
     text = "Tom & Jerry <3 \"quotes\" 'single'"
     assert html.unescape(render_markdown(text, RenderContext()).html) == f"<p>{text}</p>"
+
+
+MATH_CTX = dataclasses.replace(CTX, render_math=True)
+
+
+def test_xss_corpus_with_math() -> None:
+    for payload in [
+        *XSS_CORPUS,
+        r"$$\href{javascript:alert(1)}{x}$$",
+        r"$$\url{javascript:alert(1)}$$",
+        r"$$\includegraphics{javascript:alert(1)}$$",
+        r"$$\htmlClass{x}{y}\htmlStyle{background:url(javascript:alert(1))}{y}$$",
+        r"$$\color{red;background:url(javascript:alert(1))}{x}$$",
+        "$$\\text{</span><script>alert(1)</script>}$$",
+        "```math\n\\sqrt{x} \\cancel{y} \\colorbox{red}{z}\n```",
+        r"$$\def\a{\a\a}\a$$",
+    ]:
+        assert_safe(render_markdown(payload, MATH_CTX).html, _MathChecker())
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from([*_TOKENS, "\\", "{", "}", "^", "_", "\\sqrt", "\\color"]), max_size=30
+    )
+)
+def test_math_renders_safely(tokens: list[str]) -> None:
+    result = render_markdown("$$" + "".join(tokens) + "$$", MATH_CTX)
+    assert_safe(result.html, _MathChecker())
+    assert not result.failed

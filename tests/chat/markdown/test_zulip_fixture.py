@@ -15,7 +15,8 @@ from tests.chat.markdown.fixture_expectations import LINKIFY_XFAILS, REGULAR_XFA
 FIXTURE = Path("/work/shared/reference/zulip/markdown_test_cases.json")
 # The fixture renders for a realm at this URL (its fragment-link cases rely on it).
 REALM_URL = "http://zulip.testserver"
-# Zulip's test settings for the external-content proxy (its video cases rely on them).
+# Zulip's test settings for the external-content proxy (its video cases rely on
+# them); Zulip's servers render math with KaTeX.
 CAMO_URI = "https://external-content.zulipcdn.net/external_content/"
 CAMO_KEY = "dummy"
 _BETWEEN_TAGS = re.compile(r">\s+<")
@@ -65,6 +66,7 @@ def test_regular_case(case: dict[str, Any]) -> None:
         translate_emoticons=bool(case.get("translate_emoticons")),
         camo_uri=CAMO_URI,
         camo_key=CAMO_KEY,
+        render_math=True,
     )
     result = render_markdown(case["input"], ctx)
     assert not result.failed

@@ -123,10 +123,10 @@ def highlight(text: str, lang: str | None) -> str:
     )
 
 
-def format_tex_block(text: str) -> str:
+def format_tex_block(text: str, render_math: bool = True) -> str:
     rendered = []
     for paragraph in text.split("\n\n"):
-        tex = render_tex(paragraph, is_inline=False)
+        tex = render_tex(paragraph, is_inline=False) if render_math else None
         if tex is None:
             tex = '<span class="tex-error">' + html.escape(paragraph, quote=True) + "</span>"
         rendered.append(tex)
@@ -182,7 +182,7 @@ class _Code(_Block):
 
 class _Math(_Block):
     def format(self, text: str) -> str:
-        return format_tex_block(text)
+        return format_tex_block(text, self.pre.md.zulip_ctx.render_math)
 
 
 class _Quote(_Block):

@@ -58,6 +58,9 @@ class RenderContext:
     of each active custom emoji to its image URL. `camo_uri` and `camo_key` are
     the server's external-content proxy (Zulip's `CAMO_URI`/`CAMO_KEY`), used
     for the source of video previews; without one the video's own URL is used.
+    `render_math` turns on KaTeX for `$$...$$` and math blocks (as on Zulip's
+    servers, which always have KaTeX); off, math takes Zulip's `tex-error`
+    fallback and the output holds no MathML, SVG or inline styles.
     """
 
     realm_url: str = ""
@@ -71,6 +74,7 @@ class RenderContext:
     inline_image_preview: bool = True
     camo_uri: str = ""
     camo_key: str = ""
+    render_math: bool = False
     sender_id: int | None = None
 
     @cached_property

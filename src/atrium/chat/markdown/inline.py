@@ -127,7 +127,7 @@ class TexProcessor(InlineProcessor):  # type: ignore[misc]
 
     def handleMatch(self, m: re.Match[str], data: str) -> Handled:
         body = m.group("body")
-        rendered = render_tex(body, is_inline=True)
+        rendered = render_tex(body, is_inline=True) if self.md.zulip_ctx.render_math else None
         if rendered is not None:
             return self.md.htmlStash.store(rendered), m.start(), m.end()
         el = Element("span")
