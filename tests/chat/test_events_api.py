@@ -233,3 +233,33 @@ async def test_private_stream_messages_reach_subscribers_only(chat: ChatHarness)
     for user in (chat.hamlet, chat.desdemona, chat.polonius):
         assert await poll(chat, user, queues[user.email]) == []
     assert len(await poll(chat, chat.iago, queues[chat.iago.email])) == 1
+
+
+async def test_narrowed_queue_gets_matching_messages_only(chat: ChatHarness) -> None:
+    await chat.make_stream("Verona", [chat.hamlet, chat.cordelia])
+    await chat.make_stream("Denmark", [chat.hamlet, chat.cordelia])
+    queue_id = (
+        await register(
+            chat,
+            chat.cordelia,
+            event_types=["message"],
+            narrow=[["stream", "verona"], ["topic", "Lunch"]],
+        )
+    )["queue_id"]
+    dms = (await register(chat, chat.cordelia, event_types=["message"], narrow=[["is", "dm"]]))[
+        "queue_id"
+    ]
+    match = await chat.send_stream(chat.hamlet, "Verona", "lunch", "yes")
+    await chat.send_stream(chat.hamlet, "Verona", "dinner", "no")
+    await chat.send_stream(chat.hamlet, "Denmark", "lunch", "no")
+    dm = await chat.send_dm(chat.hamlet, [chat.cordelia], "psst")
+    assert [e["message"]["id"] for e in await poll(chat, chat.cordelia, queue_id)] == [match]
+    assert [e["message"]["id"] for e in await poll(chat, chat.cordelia, dms)] == [dm]
+    resp = await chat.post("/register", chat.cordelia, narrow=[["search", "x"]])
+    assert_json_error(
+        resp,
+        "Invalid narrow operator: search:x is not supported for event queues",
+        code="BAD_NARROW",
+    )
+    resp = await chat.post("/register", chat.cordelia, narrow=[["bogus", "x"]])
+    assert_json_error(resp, "Invalid narrow operator: unknown operator bogus", code="BAD_NARROW")

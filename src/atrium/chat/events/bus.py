@@ -26,6 +26,8 @@ from typing import Any, Generic, TypeVar
 
 import orjson
 
+from atrium.chat.events.message_filter import message_matches
+
 T = TypeVar("T")
 
 # A queue nobody polled for this long is dropped (Zulip's DEFAULT_EVENT_QUEUE_TIMEOUT_SECS).
@@ -57,9 +59,15 @@ class QueueOptions:
     event_types: frozenset[str] | None = None  # None: every type
     apply_markdown: bool = False
     client_gravatar: bool = False
+    # [operator, operand, negated] terms; a narrowed queue gets only matching message events.
+    narrow: tuple[tuple[Any, ...], ...] = ()
 
-    def wants(self, event: Mapping[str, Any]) -> bool:
-        return self.event_types is None or event["type"] in self.event_types
+    def wants(self, event: dict[str, Any]) -> bool:
+        if self.event_types is not None and event["type"] not in self.event_types:
+            return False
+        if self.narrow and event["type"] == "message":
+            return message_matches(self.narrow, event)
+        return True
 
     def to_json(self) -> bytes:
         return orjson.dumps(
@@ -67,6 +75,7 @@ class QueueOptions:
                 "event_types": None if self.event_types is None else sorted(self.event_types),
                 "apply_markdown": self.apply_markdown,
                 "client_gravatar": self.client_gravatar,
+                "narrow": self.narrow,
             }
         )
 
@@ -78,6 +87,7 @@ class QueueOptions:
             None if types is None else frozenset(types),
             data["apply_markdown"],
             data["client_gravatar"],
+            tuple(tuple(term) for term in data.get("narrow", ())),
         )
 
 

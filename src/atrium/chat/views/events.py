@@ -7,6 +7,7 @@ from typing import Any
 
 from atrium.chat.errors import ChatError
 from atrium.chat.events import QueueOptions
+from atrium.chat.events.message_filter import check_event_narrow
 from atrium.chat.events.state import StateRequest, initial_state
 from atrium.chat.http import ApiRequest, api
 from atrium.chat.narrow import parse_narrow
@@ -32,11 +33,7 @@ def bad_queue(queue_id: str) -> ChatError:
     )
 )
 async def register(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    if args["narrow"]:
-        # Narrowed queues (message events filtered by a narrow) are not served yet; say so
-        # rather than deliver events the client did not ask for.
-        parse_narrow(args["narrow"])
-        raise ChatError("Narrowed event queues are not supported by this server")
+    narrow = check_event_narrow(parse_narrow(args["narrow"]))
     event_types = args["event_types"]
     queue_id = None
     if event_types is None or event_types:
@@ -44,6 +41,7 @@ async def register(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
             None if event_types is None else frozenset(event_types),
             apply_markdown=args["apply_markdown"],
             client_gravatar=args["client_gravatar"],
+            narrow=tuple(tuple(term) for term in narrow),
         )
         # The queue exists before the state is read: a change made in between arrives as an
         # event, never falls through the gap.
