@@ -1,0 +1,224 @@
+"""BENCHMARKS.md: the machine, the method, the ceilings, and a table per scenario with its targets.
+
+Every throughput figure is also given as a ratio to the ceilings measured in the same run at the
+same number of connections. A measurement with failed responses is marked as such whatever its
+figures.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import platform
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+from bench.ceiling import Ceilings
+from bench.harness import Measurement, Row, ScenarioResult, Settings, pinning_available
+
+# Unrelated CPU use (in cores) above which a measurement is flagged as disturbed.
+OTHER_LOAD_WARNING = 0.1
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.lower().startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "?"
+
+
+@dataclass
+class RunInfo:
+    started: dt.datetime
+    seconds: float
+    settings: Settings
+    failures: list[str]
+    source: str
+
+
+def machine_lines(info: RunInfo) -> list[tuple[str, str]]:
+    s = info.settings
+    pinning = (
+        "server on core 0, load generator on core 1 (`taskset`)"
+        if pinning_available()
+        else "none (needs `taskset` and 2 cores): server and generator share the CPUs"
+    )
+    return [
+        ("Date", info.started.strftime("%Y-%m-%d %H:%M UTC")),
+        (
+            "Machine",
+            f"{os.cpu_count()} cores (nproc), {cpu_model()}, {platform.system()} {platform.release()}",
+        ),
+        (
+            "Software",
+            f"Python {platform.python_version()}, SQLite {sqlite3.sqlite_version}, "
+            f"granian {_version('granian')}, Starlette {_version('starlette')}",
+        ),
+        ("Atrium source", info.source),
+        ("Pinning", pinning),
+        ("Load generator", f"**{s.generator.name}**: {s.generator.description}"),
+        (
+            "Method",
+            f"each figure is the median of {s.runs} run{'s' if s.runs != 1 else ''} of "
+            f"{s.duration:g} s after a "
+            f"{s.warmup:g} s warm-up; p50/p99 are per-request latencies as the generator "
+            'measures them; every response must be a 200 with `"result":"success"`',
+        ),
+        (
+            "Other load",
+            "CPU taken by unrelated processes during a measurement (machine busy time minus the "
+            "server's, the generator's and the harness's; the largest over the runs, in cores). "
+            f"Above {OTHER_LOAD_WARNING} (bold) the figure was disturbed by other work on the "
+            "machine and should be rerun on a quiet one (each run first waits up to 10 s for "
+            "the machine to be idle)",
+        ),
+        ("Duration of `make bench`", f"{info.seconds / 60:.1f} min"),
+    ]
+
+
+def _ms(value: float) -> str:
+    return f"{value:.2f}" if value < 10 else f"{value:.1f}"
+
+
+def _ratio(ceilings: Ceilings, endpoint: str, m: Measurement) -> str:
+    ratio = ceilings.ratio(endpoint, m)
+    ceiling = ceilings.get(endpoint, m.connections)
+    if ratio is None or ceiling is None:
+        return "—"
+    return f"{ratio:.2f} (of {ceiling.rps:,.0f})"
+
+
+def _load(m: Measurement) -> str:
+    text = f"{m.other_load:.2f}"
+    return f"**{text}**" if m.other_load > OTHER_LOAD_WARNING else text
+
+
+def _errors(m: Measurement) -> str:
+    if not m.errors:
+        return "0"
+    sample = m.error_sample.replace("|", "\\|")[:80]
+    return f"**{m.errors:,}** ({sample})" if sample else f"**{m.errors:,}**"
+
+
+def scenario_table(result: ScenarioResult, ceilings: Ceilings) -> list[str]:
+    lines = [
+        "| load | req/s | p50 ms | p99 ms | errors | target | result | ratio to bare ceiling "
+        "| ratio to 1-insert ceiling | other load |",
+        "|---|--:|--:|--:|--:|---|---|--:|--:|--:|",
+    ]
+    for row in result.rows:
+        m = row.measurement
+        lines.append(
+            f"| {m.label} | {m.rps:,.0f} | {_ms(m.p50_ms)} | {_ms(m.p99_ms)} | {_errors(m)} "
+            f"| {', '.join(t.describe() for t in row.targets) or '—'} | **{row.verdict}** "
+            f"| {_ratio(ceilings, 'bare', m)} | {_ratio(ceilings, 'insert', m)} "
+            f"| {_load(m)} |"
+        )
+    runs = "; ".join(
+        f"{row.measurement.label}: " + " / ".join(f"{r.rps:,.0f}" for r in row.measurement.runs)
+        for row in result.rows
+    )
+    lines += ["", f"Runs (req/s): {runs}."]
+    return lines
+
+
+def ceiling_table(result: ScenarioResult) -> list[str]:
+    lines = [
+        "| endpoint, connections | req/s | p50 ms | p99 ms | errors | other load |",
+        "|---|--:|--:|--:|--:|--:|",
+    ]
+    for row in result.rows:
+        m = row.measurement
+        lines.append(
+            f"| {m.label} | {m.rps:,.0f} | {_ms(m.p50_ms)} | {_ms(m.p99_ms)} | {_errors(m)} "
+            f"| {_load(m)} |"
+        )
+    return lines
+
+
+def summary_table(results: Sequence[ScenarioResult]) -> list[str]:
+    lines = [
+        "| scenario | load | req/s | p50 ms | p99 ms | target | result |",
+        "|---|---|--:|--:|--:|---|---|",
+    ]
+    for result in results:
+        for row in result.rows:
+            m = row.measurement
+            lines.append(
+                f"| {result.family} / {result.key} | {m.label} | {m.rps:,.0f} | {_ms(m.p50_ms)} "
+                f"| {_ms(m.p99_ms)} | {', '.join(t.describe() for t in row.targets)} "
+                f"| **{row.verdict}** |"
+            )
+    return lines
+
+
+def render(
+    info: RunInfo, ceiling: ScenarioResult, ceilings: Ceilings, results: Sequence[ScenarioResult]
+) -> str:
+    out = [
+        "# Benchmarks",
+        "",
+        "Written by `make bench` (`python -m bench`, code under `bench/`); rerun it rather than "
+        "editing this file. Targets are those of issue 2; ratios divide a scenario's requests/s "
+        "by the ceiling's at the same number of connections, measured in the same run.",
+        "",
+        "| | |",
+        "|---|---|",
+        *(f"| {key} | {value} |" for key, value in machine_lines(info)),
+        "",
+    ]
+    if info.failures:
+        out += ["## Scenarios that could not run", ""]
+        out += [f"- {failure}" for failure in info.failures] + [""]
+    out += ["## Summary", "", *summary_table(results), ""]
+    out += ["## Ceilings", "", ceiling.description, "", *ceiling_table(ceiling), ""]
+    for result in results:
+        out += [f"## {result.family} / {result.key}: {result.title}", "", result.description, ""]
+        out += scenario_table(result, ceilings)
+        out += [""] + [f"- {note}" for note in result.notes] + ([""] if result.notes else [])
+    return "\n".join(out).rstrip() + "\n"
+
+
+def as_json(info: RunInfo, results: Sequence[ScenarioResult]) -> str:
+    data = {
+        "date": info.started.isoformat(),
+        "generator": info.settings.generator.name,
+        "failures": info.failures,
+        "scenarios": [
+            {
+                "family": r.family,
+                "key": r.key,
+                "rows": [_row_json(row) for row in r.rows],
+            }
+            for r in results
+        ],
+    }
+    return json.dumps(data, indent=1)
+
+
+def _row_json(row: Row) -> dict[str, object]:
+    m = row.measurement
+    return {
+        "label": m.label,
+        "connections": m.connections,
+        "rps": m.rps,
+        "p50_ms": m.p50_ms,
+        "p99_ms": m.p99_ms,
+        "errors": m.errors,
+        "verdict": row.verdict,
+        "runs": [r.rps for r in m.runs],
+    }
