@@ -14,6 +14,9 @@ import logging
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+from xml.etree.ElementTree import Element
 
 import markdown
 from markdown.blockparser import BlockParser
@@ -44,6 +47,7 @@ from atrium.chat.markdown.emoji import (
     EmojiNameProcessor,
     EmoticonProcessor,
     UnicodeEmojiProcessor,
+    emoji_table,
 )
 from atrium.chat.markdown.linkifiers import LinkifierProcessor, compile_linkifier
 from atrium.chat.markdown.mentions import (
@@ -63,6 +67,52 @@ LinkifierKey = tuple[tuple[str, str], ...]
 MAX_ENGINES_PER_THREAD = 32
 _WORD_RE = re.compile(r"\w")
 
+Trigger = Callable[[str, RenderContext], bool]
+
+
+def _emoticon_trigger() -> Trigger:
+    emoticons = tuple(emoji_table().emoticon_conversions)
+
+    def trigger(content: str, ctx: RenderContext) -> bool:
+        return ctx.translate_emoticons and any(e in content for e in emoticons)
+
+    return trigger
+
+
+# When an inline pattern can match at all: what its match must contain, tested
+# on the whole message (every piece of text the inline pass sees is cut out of
+# the message, so a pattern whose characters are absent cannot match). Patterns
+# not listed (linkifiers) are always tried.
+INLINE_TRIGGERS: dict[str, Trigger] = {
+    "backtick": lambda c, ctx: "`" in c,
+    "strong_em": lambda c, ctx: "***" in c,
+    "usermention": lambda c, ctx: "@**" in c or "@_**" in c,
+    "tex": lambda c, ctx: "$$" in c,
+    "topic": lambda c, ctx: "#**" in c and ">" in c,
+    "stream": lambda c, ctx: "#**" in c,
+    "timestamp": lambda c, ctx: "<time:" in c,
+    "usergroupmention": lambda c, ctx: "@*" in c or "@_*" in c,
+    "link": lambda c, ctx: "](" in c,
+    "autolink": lambda c, ctx: "." in c or "://" in c or "bitcoin:" in c,
+    "entity": lambda c, ctx: "&" in c,
+    "strong": lambda c, ctx: "**" in c,
+    "emphasis": lambda c, ctx: "*" in c,
+    "del": lambda c, ctx: "~~" in c,
+    "not_strong": lambda c, ctx: "*" in c or "_" in c,
+    "emoji": lambda c, ctx: ":" in c,
+    "translate_emoticons": _emoticon_trigger(),
+    "nl": lambda c, ctx: "\n" in c,
+    "unicodeemoji": lambda c, ctx: not c.isascii(),
+}
+
+
+class SelectiveInlineProcessor(InlineProcessor):  # type: ignore[misc]
+    """Python-Markdown's inline pass, over only the patterns this message can match."""
+
+    def run(self, tree: Element, ancestors: list[str] | None = None) -> Any:
+        self.inlinePatterns = self.md.active_inline_patterns
+        return super().run(tree, ancestors)
+
 
 class ZulipMarkdown(markdown.Markdown):  # type: ignore[misc]
     """Python-Markdown with Zulip's processors; per-render state lives in `zulip_ctx`/`zulip_result`."""
@@ -71,10 +121,29 @@ class ZulipMarkdown(markdown.Markdown):  # type: ignore[misc]
         self.linkifiers = linkifiers
         self.zulip_ctx: RenderContext = EMPTY_CONTEXT
         self.zulip_result = RenderResult(html="")
+        self.active_inline_patterns: list[Any] = []
+        self._pattern_sets: dict[tuple[bool, ...], list[Any]] = {}
         super().__init__(
             extensions=[nl2br.makeExtension(), tables.makeExtension()],
             output_format="html",
         )
+        # After the extensions (nl2br registers its pattern after `build_parser`).
+        patterns = list(self.inlinePatterns)  # in priority order
+        names = [item.name for item in self.inlinePatterns._priority]  # sorted by that
+        self._triggers = [
+            (INLINE_TRIGGERS.get(name), pattern)
+            for name, pattern in zip(names, patterns, strict=True)
+        ]
+
+    def select_inline_patterns(self, content: str, ctx: RenderContext) -> None:
+        """Keep, in priority order, the inline patterns `content` can match."""
+        key = tuple(trigger is None or trigger(content, ctx) for trigger, _ in self._triggers)
+        patterns = self._pattern_sets.get(key)
+        if patterns is None:
+            patterns = self._pattern_sets[key] = [
+                pattern for active, (_, pattern) in zip(key, self._triggers, strict=True) if active
+            ]
+        self.active_inline_patterns = patterns
 
     def build_parser(self) -> ZulipMarkdown:
         self.preprocessors = self._build_preprocessors()
@@ -140,7 +209,7 @@ class ZulipMarkdown(markdown.Markdown):  # type: ignore[misc]
     def _build_treeprocessors(self) -> Registry:
         reg = Registry()
         reg.register(IndentedCodeTreeprocessor(self), "hilite", 30)
-        reg.register(InlineProcessor(self), "inline", 25)
+        reg.register(SelectiveInlineProcessor(self), "inline", 25)
         reg.register(PrettifyTreeprocessor(self), "prettify", 20)
         reg.register(UnescapeTreeprocessor(self), "unescape", 18)
         reg.register(InlineImagePreviewProcessor(self), "inline_interesting_links", 15)
@@ -192,6 +261,7 @@ def convert(content: str, ctx: RenderContext) -> RenderResult:
     result = RenderResult(html="")
     engine.zulip_ctx = ctx
     engine.zulip_result = result
+    engine.select_inline_patterns(content, ctx)
     try:
         result.html = engine.convert(content)
     finally:
