@@ -115,10 +115,8 @@ def demo(if_empty: bool) -> None:
     )
     for email, role, api_key in accounts:
         click.echo(f"  {role:<13} {email:<28} API key {api_key}")
-    try:
-        from atrium.wiki.cli import seed_demo
-    except ImportError:
-        return
+    from atrium.wiki.cli import seed_demo
+
     seed_demo(settings)
 
 
@@ -207,10 +205,8 @@ def api_key_command(email: str) -> None:
 
 
 def _add_wiki_commands() -> None:
-    try:
-        from atrium.wiki.cli import wiki
-    except ImportError:
-        return
+    from atrium.wiki.cli import wiki
+
     main.add_command(wiki)
 
 

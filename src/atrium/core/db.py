@@ -108,7 +108,13 @@ class Conn:
         rows = list(rows)
         if not rows:
             return
-        sql, _defaults = self._sql(statement, None)
+        if isinstance(statement, ClauseElement):
+            # Like SQLAlchemy's own executemany: an INSERT names the columns the rows carry,
+            # so that omitted columns (an autoincrement key) take their defaults.
+            compiled = statement.compile(dialect=self.dialect, column_keys=list(rows[0]))
+            sql = compiled.string
+        else:
+            sql, _defaults = self._sql(statement, None)
         cursor = self.raw.cursor()
         cursor.executemany(sql, rows)
 
