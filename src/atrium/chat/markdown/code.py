@@ -13,13 +13,20 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
 from xml.etree.ElementTree import Element
+
+import pygments
 
 from markdown import Markdown
 from markdown.extensions.codehilite import CodeHilite, parse_hl_lines
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
-from pygments.lexers import find_lexer_class_by_name
+from pygments.formatter import Formatter
+from pygments.formatters import get_formatter_by_name
+from pygments.lexer import Lexer
+from pygments.lexers import find_lexer_class_by_name, get_lexer_by_name
 from pygments.util import ClassNotFound
 
 from atrium.chat.markdown.tex import render_tex
@@ -60,13 +67,38 @@ _SHEBANG_RE = re.compile(
 )
 
 
+@lru_cache(maxsize=512)
+def _highlighter(lang: str | None, options: tuple[tuple[str, Any], ...]) -> tuple[Lexer, Formatter]:
+    """A lexer and formatter per language and options: Pygments builds both slowly, reuses both."""
+    kwargs = {key: list(value) if isinstance(value, tuple) else value for key, value in options}
+    try:
+        lexer = get_lexer_by_name(lang, **kwargs)
+    except ClassNotFound:
+        lexer = get_lexer_by_name("text", **kwargs)
+    return lexer, get_formatter_by_name("html", **kwargs)
+
+
 class _ZulipCodeHilite(CodeHilite):  # type: ignore[misc]
     """Highlighting that reads a `#!lang` / `:::lang` first line but keeps it.
 
     Upstream hides that line, which empties one-line blocks starting with `#!`.
+    `hilite` is upstream's with Pygments (no language guessing), except that
+    lexers and formatters come from `_highlighter`, built once.
     """
 
     src: str
+    lang: str | None
+    options: dict[str, Any]
+
+    def hilite(self, shebang: bool = True) -> str:
+        self.src = self.src.strip("\n")
+        if self.lang is None and shebang:
+            self._parseHeader()
+        options = tuple(
+            sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in self.options.items())
+        )
+        lexer, formatter = _highlighter(self.lang, options)
+        return str(pygments.highlight(self.src, lexer, formatter))
 
     def _parseHeader(self) -> None:
         first = self.src.split("\n", 1)[0]

@@ -47,10 +47,16 @@ def camo_url(url: str, camo_uri: str, camo_key: str) -> str:
 
 
 def is_video_url(url: str) -> bool:
+    lowered = url.lower()
+    # Cheap first: every URL guessed as one of those types names its extension.
+    if ".mp4" not in lowered and ".webm" not in lowered:
+        return False
     return _MIMETYPES.guess_type(url)[0] in VIDEO_MIMETYPES
 
 
 def is_image_url(url: str) -> bool:
+    if "." not in url:
+        return False
     parts = urlsplit(url)
     if parts.netloc == "pasteboard.co":
         return False

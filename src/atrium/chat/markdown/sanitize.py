@@ -107,7 +107,25 @@ def _style_is_safe(tag: str, value: str) -> bool:
     return True
 
 
+# Verdicts on (tag, attributes) strings already checked: messages repeat the
+# same few (`class="user-mention" data-user-id="7"`, KaTeX's struts). The check
+# is a pure function of the pair, so a remembered verdict is the same verdict.
+_verdicts: dict[tuple[str, str], bool] = {}
+MAX_REMEMBERED_VERDICTS = 4096
+
+
 def _attributes_are_safe(tag: str, attrs: str) -> bool:
+    key = (tag, attrs)
+    verdict = _verdicts.get(key)
+    if verdict is None:
+        verdict = _check_attributes(tag, attrs)
+        if len(_verdicts) >= MAX_REMEMBERED_VERDICTS:
+            _verdicts.clear()
+        _verdicts[key] = verdict
+    return verdict
+
+
+def _check_attributes(tag: str, attrs: str) -> bool:
     for name, double_quoted, single_quoted in _ATTR_RE.findall(attrs):
         name = name.lower()
         value = double_quoted or single_quoted
