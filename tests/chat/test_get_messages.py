@@ -155,7 +155,7 @@ async def test_anchor_and_size_errors(chat: ChatHarness) -> None:
         num_after=0,
         narrow=[["stream", "nowhere"]],
     )
-    assert_json_error(resp, "Invalid narrow operator: unknown stream", code="BAD_NARROW")
+    assert_json_error(resp, "Invalid narrow operator: unknown stream nowhere", code="BAD_NARROW")
     resp = await chat.get(
         "/messages",
         chat.hamlet,

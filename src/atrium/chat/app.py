@@ -6,10 +6,21 @@ import asyncio
 
 from starlette.routing import BaseRoute, Route
 
+from atrium.chat.delivery import ScheduledDelivery
 from atrium.chat.events import event_queues
 from atrium.chat.http import API_PREFIX, not_found, rest
 from atrium.chat.runtime import ChatRuntime
-from atrium.chat.views import events, messages, server, streams, users
+from atrium.chat.views import (
+    drafts,
+    events,
+    message_edit,
+    message_flags,
+    messages,
+    scheduled_messages,
+    server,
+    streams,
+    users,
+)
 from atrium.core import migrations
 from atrium.core.db import open_database
 from atrium.core.ratelimit import rate_limiter
@@ -25,7 +36,32 @@ def routes(rt: ChatRuntime) -> list[BaseRoute]:
         rest(rt, "/fetch_api_key", POST=server.fetch_api_key),
         rest(rt, "/messages", GET=messages.get_messages, POST=messages.send),
         rest(rt, "/messages/render", POST=messages.render),
-        rest(rt, "/messages/{message_id:int}", GET=messages.get_message),
+        rest(
+            rt,
+            "/messages/{message_id:int}",
+            GET=messages.get_message,
+            PATCH=message_edit.update,
+            DELETE=message_edit.delete,
+        ),
+        rest(rt, "/messages/flags", POST=message_flags.update),
+        rest(rt, "/messages/flags/narrow", POST=message_flags.update_for_narrow),
+        rest(rt, "/mark_all_as_read", POST=message_flags.all_as_read),
+        rest(rt, "/mark_stream_as_read", POST=message_flags.stream_as_read),
+        rest(rt, "/mark_topic_as_read", POST=message_flags.topic_as_read),
+        rest(rt, "/drafts", GET=drafts.get_drafts, POST=drafts.create),
+        rest(rt, "/drafts/{draft_id:int}", PATCH=drafts.edit, DELETE=drafts.delete),
+        rest(
+            rt,
+            "/scheduled_messages",
+            GET=scheduled_messages.get_scheduled,
+            POST=scheduled_messages.create,
+        ),
+        rest(
+            rt,
+            "/scheduled_messages/{scheduled_message_id:int}",
+            PATCH=scheduled_messages.edit,
+            DELETE=scheduled_messages.delete,
+        ),
         rest(rt, "/users", GET=users.get_users, POST=users.create),
         rest(rt, "/users/me", GET=users.get_me),
         rest(
@@ -60,11 +96,15 @@ def create_service(settings: Settings) -> Service:
             await asyncio.sleep(60)
             await runtime.events.expire_idle()
 
+    delivery = ScheduledDelivery(runtime)
+
     async def startup() -> None:
         migrations.upgrade("chat", settings.database_url, settings.sqlite_path("chat"))
+        delivery.start()
         background.append(asyncio.create_task(expire_idle_queues()))
 
     async def shutdown() -> None:
+        await delivery.stop()
         for task in background:
             task.cancel()
         await runtime.limiter.close()
@@ -73,4 +113,5 @@ def create_service(settings: Settings) -> Service:
 
     service = Service("chat", routes(runtime), [startup], [shutdown])
     service.state["runtime"] = runtime
+    service.state["scheduled_delivery"] = delivery
     return service

@@ -2,12 +2,24 @@
 
 GET /messages, flags/narrow and event filtering all call `compile_narrow`, so a filter means the
 same thing everywhere. Parsing accepts both of Zulip's encodings (`{"operator","operand",
-"negated"}` objects and legacy `[operator, operand]` pairs) and the legacy operator names.
+"negated"}` objects and legacy `[operator, operand]` pairs), the legacy operator names
+(`pm-with`, `group-pm-with`, `is:private`, `subject`) and a `-` prefix for negation.
+
+Every operator of feature level 185 is here: `stream` (name or id), `streams` (public,
+web-public), `topic` (case-insensitive), `sender`, `dm`, `dm-including`, `is` (dm/private,
+starred, unread, mentioned, alerted, resolved), `has` (link, image, attachment), `in` (home,
+all), `near` (moves the anchor only), `id` and `search` (full text, see chat/search.py).
+
+Security: a condition only ever removes rows. The rows a narrow starts from are the messages
+the user received (`user_message`), or, in history mode, every message of streams whose whole
+history the user may read; a narrow is in history mode only when it is restricted to such
+streams (Zulip's `ok_to_include_history`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -15,7 +27,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.sql.elements import ColumnElement
 
-from atrium.chat import flags, schema
+from atrium.chat import flags, schema, search
 from atrium.chat.errors import ChatError
 from atrium.chat.models import User
 from atrium.chat.queries import streams as stream_queries
@@ -23,6 +35,7 @@ from atrium.core.db import Conn
 
 M = schema.message.c
 UM = schema.user_message.c
+S = schema.stream.c
 
 # Legacy names Zulip still accepts, mapped to today's.
 ALIASES = {"pm-with": "dm", "group-pm-with": "dm-including", "subject": "topic"}
@@ -42,6 +55,18 @@ OPERATORS = frozenset(
         "search",
     }
 )
+# Operand types per operator, as Zulip validates them (feature level 185).
+_ID_OPERATORS = frozenset({"id", "stream", "sender", "dm-including"})
+_ID_LIST_OPERATORS = frozenset({"dm"})
+RESOLVED_TOPIC_PREFIX = "✔ "
+# A message without a delivery row, read in history mode, shows as read and historical.
+HISTORICAL_FLAGS = flags.READ | flags.HISTORICAL
+MENTION_BITS = (
+    flags.MENTIONED
+    | flags.STREAM_WILDCARD_MENTIONED
+    | flags.TOPIC_WILDCARD_MENTIONED
+    | flags.GROUP_MENTIONED
+)
 
 
 def bad_narrow(desc: str) -> ChatError:
@@ -55,6 +80,24 @@ class Term:
     negated: bool = False
 
 
+def _check_operand(operator: str, operand: Any) -> None:
+    where = 'elem["operand"]'
+    if operator in _ID_OPERATORS:
+        if isinstance(operand, bool) or not isinstance(operand, str | int):
+            raise ChatError(f"{where} is not a string or integer")
+    elif operator in _ID_LIST_OPERATORS:
+        ok = isinstance(operand, str) or (
+            isinstance(operand, list)
+            and all(isinstance(i, int) and not isinstance(i, bool) for i in operand)
+        )
+        if not ok:
+            raise ChatError(f"{where} is not a string or an integer list")
+    elif not isinstance(operand, str):
+        raise ChatError(f"{where} is not a string")
+    if operator == "search" and not operand.strip():
+        raise ChatError(f"{where} cannot be blank.")
+
+
 def parse_narrow(raw: Any) -> list[Term]:
     if raw is None:
         return []
@@ -65,33 +108,40 @@ def parse_narrow(raw: Any) -> list[Term]:
         if isinstance(item, dict):
             operator, operand = item.get("operator"), item.get("operand")
             negated = item.get("negated", False)
+            if not isinstance(operator, str):
+                raise ChatError('elem["operator"] is not a string')
+            if "operand" not in item:
+                raise ChatError("operand key is missing from elem")
             if not isinstance(negated, bool):
-                raise ChatError("negated is not a boolean")
-        elif isinstance(item, list) and len(item) == 2:
+                raise ChatError('elem["negated"] is not a boolean')
+        elif isinstance(item, list):
+            if len(item) != 2 or not all(isinstance(x, str) for x in item):
+                raise ChatError("element is not a string pair")
             operator, operand = item
             negated = False
         else:
-            raise bad_narrow("element is not a dict or an [operator, operand] pair")
-        if not isinstance(operator, str):
-            raise bad_narrow("operator is not a string")
+            raise ChatError("element is not a dictionary")
         if operator.startswith("-"):
             operator, negated = operator[1:], True
         operator = ALIASES.get(operator, operator)
         if operator not in OPERATORS:
             raise bad_narrow(f"unknown operator {operator}")
-        if not isinstance(operand, str | int | list):
-            raise bad_narrow(f"invalid operand for {operator}")
+        _check_operand(operator, operand)
         terms.append(Term(operator, operand, bool(negated)))
     _check_combination(terms)
     return terms
 
 
-def _check_combination(terms: Sequence[Term]) -> None:
-    positive = {t.operator for t in terms if not t.negated}
-    is_dm = any(
-        t.operator == "is" and t.operand in {"dm", "private"} and not t.negated for t in terms
+def _is_dm_term(term: Term) -> bool:
+    return term.operator in {"dm", "dm-including"} or (
+        term.operator == "is" and term.operand in {"dm", "private"}
     )
-    if (positive & {"stream", "streams"}) and (positive & {"dm", "dm-including"} or is_dm):
+
+
+def _check_combination(terms: Sequence[Term]) -> None:
+    positive = [t for t in terms if not t.negated]
+    has_stream = any(t.operator in {"stream", "streams"} for t in positive)
+    if has_stream and any(_is_dm_term(t) for t in positive):
         raise ChatError(
             "No message can be both a stream and a DM message",
             "BAD_NARROW",
@@ -103,14 +153,20 @@ def _check_combination(terms: Sequence[Term]) -> None:
 class CompiledNarrow:
     """A WHERE clause over `message` (and `user_message` for personal flags).
 
-    `history_stream_id` is set when the narrow is one stream whose whole history the user may read:
-    then the query runs over `message` (with the user's flags joined in, if any) rather than over
-    the messages the user received.
+    With `history` set, the query runs over `message` (the user's flags outer-joined) rather
+    than over the messages the user received: the narrow is limited to streams whose whole
+    history the user may read. `history_stream_id` names the stream when there is one.
     """
 
     condition: ColumnElement[bool]
     history_stream_id: int | None
     needs_search: bool = False
+    history: bool = False
+    search_words: tuple[str, ...] = ()
+
+
+def _user_flags() -> ColumnElement[int]:
+    return sa.func.coalesce(UM.flags, HISTORICAL_FLAGS)
 
 
 class _Compiler:
@@ -119,47 +175,45 @@ class _Compiler:
         self.user = user
 
     def stream_row(self, operand: Any) -> Any:
-        if isinstance(operand, int) or (
-            isinstance(operand, str) and operand.isdigit() and not self._name_exists(operand)
-        ):
-            row = stream_queries.stream_by_id(self.conn, self.user.realm_id, int(operand))
+        row = None
+        if isinstance(operand, int):
+            row = stream_queries.stream_by_id(self.conn, self.user.realm_id, operand)
         elif isinstance(operand, str):
             row = stream_queries.stream_by_name(self.conn, self.user.realm_id, operand)
-        else:
-            row = None
+            if row is None and operand.isdigit():
+                row = stream_queries.stream_by_id(self.conn, self.user.realm_id, int(operand))
         if row is None:
-            raise bad_narrow("unknown stream")
+            raise bad_narrow(f"unknown stream {operand}")
         return row
 
-    def _name_exists(self, name: str) -> bool:
-        return stream_queries.stream_by_name(self.conn, self.user.realm_id, name) is not None
-
-    def user_id(self, operand: Any) -> int:
-        if isinstance(operand, int):
+    def user_id(self, operand: Any, desc: str | None = None) -> int:
+        U = schema.user.c
+        found = None
+        if isinstance(operand, int) or (isinstance(operand, str) and operand.strip().isdigit()):
             found = self.conn.scalar(
-                sa.select(schema.user.c.id).where(
-                    schema.user.c.id == operand, schema.user.c.realm_id == self.user.realm_id
+                sa.select(U.id).where(U.id == int(operand), U.realm_id == self.user.realm_id)
+            )
+        if found is None and isinstance(operand, str):
+            found = self.conn.scalar(
+                sa.select(U.id).where(
+                    U.realm_id == self.user.realm_id,
+                    sa.func.lower(U.email) == operand.strip().lower(),
                 )
             )
-        elif isinstance(operand, str):
-            found = self.conn.scalar(
-                sa.select(schema.user.c.id).where(
-                    schema.user.c.realm_id == self.user.realm_id,
-                    sa.func.lower(schema.user.c.email) == operand.strip().lower(),
-                )
-            )
-        else:
-            found = None
         if found is None:
-            raise bad_narrow("unknown user")
+            raise bad_narrow(desc or f"unknown user {operand}")
         return int(found)
 
     def user_ids(self, operand: Any) -> list[int]:
+        desc = f"unknown user in {operand}"
         if isinstance(operand, list):
-            return [self.user_id(item) for item in operand]
+            return [self.user_id(item, desc) for item in operand]
         if isinstance(operand, int):
-            return [self.user_id(operand)]
-        return [self.user_id(email) for email in str(operand).split(",") if email.strip()]
+            return [self.user_id(operand, desc)]
+        emails = [email for email in str(operand).split(",") if email.strip()]
+        if not emails:
+            raise bad_narrow(desc)
+        return [self.user_id(email, desc) for email in emails]
 
     def personal_recipient(self, user_id: int) -> int:
         return int(
@@ -168,30 +222,23 @@ class _Compiler:
             )
         )
 
-    def flag(self, bit: int) -> ColumnElement[bool]:
-        return sa.func.coalesce(UM.flags, 0).op("&")(bit) != 0
+    def flag(self, bits: int) -> ColumnElement[bool]:
+        return _user_flags().op("&")(bits) != 0
 
-    def term(self, term: Term) -> ColumnElement[bool]:
+    def term(self, term: Term, has_stream_term: bool) -> ColumnElement[bool]:
         op, operand = term.operator, term.operand
         if op == "stream":
             stream_id: int = self.stream_row(operand)["id"]
             return M.stream_id == stream_id
         if op == "streams":
-            if operand not in {"public", "web-public"}:
-                raise bad_narrow(f"invalid streams operand {operand}")
-            column = (
-                schema.stream.c.is_web_public
-                if operand == "web-public"
-                else sa.not_(schema.stream.c.invite_only)
-            )
-            return M.stream_id.in_(
-                sa.select(schema.stream.c.id).where(
-                    schema.stream.c.realm_id == self.user.realm_id, column
-                )
-            )
+            if operand == "public":
+                column = sa.not_(S.invite_only)
+            elif operand == "web-public":
+                column = S.is_web_public.is_(True)
+            else:
+                raise bad_narrow(f"unknown streams operand {operand}")
+            return M.stream_id.in_(sa.select(S.id).where(S.realm_id == self.user.realm_id, column))
         if op == "topic":
-            if not isinstance(operand, str):
-                raise bad_narrow("topic operand is not a string")
             return sa.and_(
                 M.stream_id.is_not(None),
                 sa.func.lower(M.topic) == sa.func.lower(sa.literal(operand)),
@@ -199,31 +246,13 @@ class _Compiler:
         if op == "sender":
             return M.sender_id == self.user_id(operand)
         if op == "id":
-            try:
-                return M.id == int(operand)
-            except (TypeError, ValueError):
-                raise bad_narrow("invalid message ID") from None
+            if not str(operand).isdigit():
+                raise bad_narrow("Invalid message ID")
+            return M.id == min(int(operand), 2**31 - 1)
         if op == "dm":
             return self.dm_condition(self.user_ids(operand))
         if op == "dm-including":
-            other = self.user_id(operand)
-            if other == self.user.id:
-                return M.stream_id.is_(None)
-            return sa.and_(
-                M.stream_id.is_(None),
-                sa.or_(
-                    M.sender_id == other,
-                    M.recipient_id == self.personal_recipient(other),
-                    M.recipient_id.in_(
-                        sa.select(schema.huddle.c.recipient_id)
-                        .join(
-                            schema.huddle_member,
-                            schema.huddle_member.c.huddle_id == schema.huddle.c.id,
-                        )
-                        .where(schema.huddle_member.c.user_id == other)
-                    ),
-                ),
-            )
+            return self.dm_including(self.user_id(operand))
         if op == "is":
             return self.is_term(operand)
         if op == "has":
@@ -235,8 +264,12 @@ class _Compiler:
             if operand == "all":
                 return sa.true()
             if operand == "home":
+                if has_stream_term:
+                    # Muting a stream hides it from combined views, not from its own narrow.
+                    return sa.true()
                 muted = sa.select(schema.subscription.c.stream_id).where(
                     schema.subscription.c.user_id == self.user.id,
+                    schema.subscription.c.active.is_(True),
                     schema.subscription.c.is_muted.is_(True),
                 )
                 return sa.or_(M.stream_id.is_(None), M.stream_id.not_in(muted))
@@ -244,20 +277,23 @@ class _Compiler:
         if op == "near":
             return sa.true()  # moves the anchor only; applied by the caller
         if op == "search":
-            if not isinstance(operand, str) or not operand.strip():
-                raise bad_narrow("empty search")
-            condition: ColumnElement[bool] = sa.true()
-            for word in operand.split():
-                pattern = "%" + word.lower().replace("%", r"\%").replace("_", r"\_") + "%"
-                condition = sa.and_(
-                    condition,
-                    sa.or_(
-                        sa.func.lower(M.content).like(pattern, escape="\\"),
-                        sa.func.lower(M.topic).like(pattern, escape="\\"),
-                    ),
-                )
-            return condition
+            return self.search(str(operand))
         raise bad_narrow(f"unknown operator {op}")
+
+    def search(self, operand: str) -> ColumnElement[bool]:
+        condition = search.search_condition(self.conn, operand)
+        # A quoted phrase must also appear as written (Zulip adds a LIKE for each).
+        for phrase in re.findall(r'"([^"]+)"', operand):
+            pattern = "%" + phrase.lower().replace("\\", "\\\\").replace("%", r"\%")
+            pattern = pattern.replace("_", r"\_") + "%"
+            condition = sa.and_(
+                condition,
+                sa.or_(
+                    sa.func.lower(M.content).like(pattern, escape="\\"),
+                    sa.func.lower(M.topic).like(pattern, escape="\\"),
+                ),
+            )
+        return condition
 
     def is_term(self, operand: Any) -> ColumnElement[bool]:
         if operand in {"dm", "private"}:
@@ -266,19 +302,35 @@ class _Compiler:
             return self.flag(flags.STARRED)
         if operand == "unread":
             return sa.not_(self.flag(flags.READ))
-        if operand in {"mentioned", "alerted"}:
-            bits = (
-                flags.MENTIONED
-                | flags.STREAM_WILDCARD_MENTIONED
-                | flags.TOPIC_WILDCARD_MENTIONED
-                | flags.GROUP_MENTIONED
-            )
-            if operand == "alerted":
-                bits = flags.BIT["has_alert_word"]
-            return self.flag(bits)
+        if operand == "mentioned":
+            return self.flag(MENTION_BITS)
+        if operand == "alerted":
+            return self.flag(flags.BIT["has_alert_word"])
         if operand == "resolved":
-            return M.topic.like("✔ %")
+            return sa.and_(
+                M.stream_id.is_not(None),
+                sa.func.substr(M.topic, 1, len(RESOLVED_TOPIC_PREFIX)) == RESOLVED_TOPIC_PREFIX,
+            )
         raise bad_narrow(f"unknown 'is' operand {operand}")
+
+    def dm_including(self, other: int) -> ColumnElement[bool]:
+        if other == self.user.id:
+            return M.stream_id.is_(None)
+        return sa.and_(
+            M.stream_id.is_(None),
+            sa.or_(
+                M.sender_id == other,
+                M.recipient_id == self.personal_recipient(other),
+                M.recipient_id.in_(
+                    sa.select(schema.huddle.c.recipient_id)
+                    .join(
+                        schema.huddle_member,
+                        schema.huddle_member.c.huddle_id == schema.huddle.c.id,
+                    )
+                    .where(schema.huddle_member.c.user_id == other)
+                ),
+            ),
+        )
 
     def dm_condition(self, user_ids: list[int]) -> ColumnElement[bool]:
         participants = sorted(set(user_ids) | {self.user.id})
@@ -303,6 +355,29 @@ class _Compiler:
         )
         return M.recipient_id == (recipient_id if recipient_id is not None else -1)
 
+    def history_stream(self, terms: Sequence[Term]) -> tuple[bool, int | None]:
+        """Zulip's ok_to_include_history: may rows without a delivery row be included?"""
+        include, stream_id = False, None
+        for term in terms:
+            if term.negated:
+                continue
+            if term.operator == "stream":
+                stream = self.stream_row(term.operand)
+                subscribed = (
+                    stream_queries.active_subscription(self.conn, self.user.id, stream["id"])
+                    is not None
+                )
+                include = bool(stream["history_public_to_subscribers"]) and (
+                    stream_queries.can_read_stream(self.user, stream, subscribed)
+                )
+                stream_id = stream["id"] if include else None
+            elif term.operator == "streams" and term.operand == "public" and not self.user.is_guest:
+                include = True
+        # Flags live on delivery rows: a narrow on them has no historical messages anyway.
+        if any(term.operator == "is" for term in terms):
+            return False, None
+        return include, stream_id
+
 
 def huddle_hash(user_ids: Sequence[int]) -> str:
     key = ",".join(str(i) for i in sorted(set(user_ids)))
@@ -311,21 +386,20 @@ def huddle_hash(user_ids: Sequence[int]) -> str:
 
 def compile_narrow(conn: Conn, user: User, terms: Sequence[Term]) -> CompiledNarrow:
     compiler = _Compiler(conn, user)
+    has_stream_term = any(t.operator == "stream" and not t.negated for t in terms)
     condition: ColumnElement[bool] = sa.true()
-    history_stream_id = None
     for term in terms:
-        clause = compiler.term(term)
+        clause = compiler.term(term, has_stream_term)
         condition = sa.and_(condition, sa.not_(clause) if term.negated else clause)
-        if term.operator == "stream" and not term.negated:
-            stream = compiler.stream_row(term.operand)
-            subscribed = stream_queries.active_subscription(conn, user.id, stream["id"]) is not None
-            if (
-                stream_queries.can_read_stream(user, stream, subscribed)
-                and stream["history_public_to_subscribers"]
-            ):
-                history_stream_id = stream["id"]
+    history, history_stream_id = compiler.history_stream(terms)
+    words: list[str] = []
+    for term in terms:
+        if term.operator == "search" and not term.negated:
+            words += search.search_words(str(term.operand))
     return CompiledNarrow(
         condition,
         history_stream_id,
         needs_search=any(t.operator == "search" for t in terms),
+        history=history,
+        search_words=tuple(words),
     )

@@ -263,3 +263,54 @@ user_group_subgroup = sa.Table(
     sa.Column("supergroup_id", sa.ForeignKey("user_group.id"), primary_key=True),
     sa.Column("subgroup_id", sa.ForeignKey("user_group.id"), primary_key=True),
 )
+
+# --- Issue 3: messaging (drafts, scheduled messages) ---------------------------------------------
+# The full-text index over messages is dialect-specific (an FTS5 virtual table on SQLite, a
+# tsvector table on PostgreSQL), so it lives in chat/search.py and in migration 0002, not here.
+
+DRAFT_TYPES = ("", "stream", "private")
+
+draft = sa.Table(
+    "draft",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("user_id", sa.ForeignKey("user_profile.id"), nullable=False),
+    # "" (unaddressed), "stream" or "private".
+    sa.Column("type", sa.String(10), nullable=False, server_default=""),
+    # JSON list of ids: [stream_id] for a stream draft, user ids for a private one.
+    sa.Column("to_ids", sa.Text, nullable=False, server_default="[]"),
+    sa.Column("topic", sa.String(60), nullable=False, server_default=""),
+    sa.Column("content", sa.Text, nullable=False),
+    sa.Column("last_edit_time", sa.Float, nullable=False),
+)
+sa.Index("ix_draft_user_id_last_edit_time", draft.c.user_id, draft.c.last_edit_time)
+
+scheduled_message = sa.Table(
+    "scheduled_message",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("realm_id", sa.ForeignKey("realm.id"), nullable=False),
+    sa.Column("sender_id", sa.ForeignKey("user_profile.id"), nullable=False),
+    # "stream" or "private".
+    sa.Column("type", sa.String(10), nullable=False),
+    sa.Column("stream_id", sa.Integer, nullable=True),
+    # JSON list of the recipient user ids of a direct message.
+    sa.Column("to_user_ids", sa.Text, nullable=False, server_default="[]"),
+    sa.Column("topic", sa.String(60), nullable=False, server_default=""),
+    sa.Column("content", sa.Text, nullable=False),
+    sa.Column("rendered_content", sa.Text, nullable=False),
+    sa.Column("sending_client", sa.String(30), nullable=False, server_default="Internal"),
+    sa.Column("scheduled_timestamp", sa.Float, nullable=False),
+    sa.Column("delivered", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("failed", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("failure_message", sa.Text, nullable=True),
+    sa.Column("delivered_message_id", sa.Integer, nullable=True),
+)
+sa.Index("ix_scheduled_message_sender_id", scheduled_message.c.sender_id)
+# The delivery task's query: undelivered, not failed, by time.
+sa.Index(
+    "ix_scheduled_message_due",
+    scheduled_message.c.delivered,
+    scheduled_message.c.failed,
+    scheduled_message.c.scheduled_timestamp,
+)

@@ -9,7 +9,7 @@ from typing import Any
 import orjson
 import sqlalchemy as sa
 
-from atrium.chat import flags, schema
+from atrium.chat import flags, schema, search
 from atrium.chat.errors import ChatError
 from atrium.chat.models import User
 from atrium.chat.narrow import CompiledNarrow, Term, compile_narrow
@@ -50,9 +50,10 @@ class Window:
     messages: list[dict[str, Any]]
 
 
-def _base_query(narrow: CompiledNarrow, user: User) -> sa.Select[Any]:
-    columns = [*schema.message.c, UM.flags.label("user_flags")]
-    if narrow.history_stream_id is not None:
+def _base_query(narrow: CompiledNarrow, user: User, ids_only: bool = False) -> sa.Select[Any]:
+    columns: list[Any] = [M.id] if ids_only else [*schema.message.c]
+    columns.append(UM.flags.label("user_flags"))
+    if narrow.history:
         join = schema.message.outerjoin(
             schema.user_message, sa.and_(UM.message_id == M.id, UM.user_id == user.id)
         )
@@ -63,7 +64,7 @@ def _base_query(narrow: CompiledNarrow, user: User) -> sa.Select[Any]:
 
 def _id_column(narrow: CompiledNarrow) -> Any:
     # Ordering on the driving table's column lets the index do the work.
-    return M.id if narrow.history_stream_id is not None else UM.message_id
+    return M.id if narrow.history else UM.message_id
 
 
 def first_unread_id(conn: Conn, user: User, narrow: CompiledNarrow) -> int:
@@ -86,7 +87,18 @@ def first_unread_id(conn: Conn, user: User, narrow: CompiledNarrow) -> int:
     return LARGER_THAN_MAX_MESSAGE_ID if found is None else int(found)
 
 
-def fetch_window(
+@dataclass
+class WindowRows:
+    """The rows of a window (oldest first) and what the window learnt about its ends."""
+
+    anchor: int
+    rows: list[Any]
+    found_anchor: bool
+    found_oldest: bool
+    found_newest: bool
+
+
+def window_rows(
     conn: Conn,
     user: User,
     terms: Sequence[Term],
@@ -95,11 +107,9 @@ def fetch_window(
     num_after: int,
     include_anchor: bool,
     *,
-    apply_markdown: bool,
-    client_gravatar: bool,
-) -> Window:
-    if num_before + num_after > MAX_MESSAGES_PER_FETCH:
-        raise ChatError(f"Too many messages requested (maximum {MAX_MESSAGES_PER_FETCH}).")
+    ids_only: bool = False,
+) -> WindowRows:
+    """The messages of a narrow around an anchor, as GET /messages and flags/narrow see them."""
     narrow = compile_narrow(conn, user, terms)
     near = next((t for t in terms if t.operator == "near" and not t.negated), None)
     if near is not None:
@@ -120,7 +130,7 @@ def fetch_window(
     if anchored_to_right:
         num_after = 0
 
-    base = _base_query(narrow, user)
+    base = _base_query(narrow, user, ids_only)
     id_col = _id_column(narrow)
     # Message ids are 32-bit; PostgreSQL refuses to compare them with the 10**16 sentinel.
     bound = min(anchor_id, MAX_SQL_ID)
@@ -134,16 +144,46 @@ def fetch_window(
         at_anchor = conn.all(base.where(id_col == bound))
     if num_after > 0:
         after = conn.all(base.where(id_col > bound).order_by(id_col).limit(num_after))
-    rows = before + at_anchor + after
-    return Window(
+    return WindowRows(
         anchor=anchor_id,
+        rows=before + at_anchor + after,
         found_anchor=bool(at_anchor),
         found_oldest=anchored_to_left or len(before) < num_before,
         found_newest=anchored_to_right or len(after) < num_after,
+    )
+
+
+def fetch_window(
+    conn: Conn,
+    user: User,
+    terms: Sequence[Term],
+    anchor: int | str,
+    num_before: int,
+    num_after: int,
+    include_anchor: bool,
+    *,
+    apply_markdown: bool,
+    client_gravatar: bool,
+) -> Window:
+    if num_before + num_after > MAX_MESSAGES_PER_FETCH:
+        raise ChatError(f"Too many messages requested (maximum {MAX_MESSAGES_PER_FETCH}).")
+    window = window_rows(conn, user, terms, anchor, num_before, num_after, include_anchor)
+    messages = message_dicts(
+        conn, user, window.rows, apply_markdown=apply_markdown, client_gravatar=client_gravatar
+    )
+    search_terms = [t for t in terms if t.operator == "search" and not t.negated]
+    if search_terms:
+        words = [w for t in search_terms for w in search.search_words(str(t.operand))]
+        for message in messages:
+            message["match_content"] = search.highlight_html(message["content"], words)
+            message["match_subject"] = search.highlight_topic(message["subject"], words)
+    return Window(
+        anchor=window.anchor,
+        found_anchor=window.found_anchor,
+        found_oldest=window.found_oldest,
+        found_newest=window.found_newest,
         history_limited=False,
-        messages=message_dicts(
-            conn, user, rows, apply_markdown=apply_markdown, client_gravatar=client_gravatar
-        ),
+        messages=messages,
     )
 
 
@@ -293,6 +333,7 @@ def message_payload(conn: Conn, reader: User, message_id: int) -> dict[str, Any]
     row = conn.one(
         sa.select(*schema.message.c, sa.literal(0).label("user_flags")).where(M.id == message_id)
     )
+    assert row is not None
     [message] = message_dicts(conn, reader, [row], apply_markdown=True, client_gravatar=False)
     message.pop("flags")
     message["raw_content"] = row["content"]

@@ -1,0 +1,41 @@
+"""PATCH /messages/{message_id} (edit, move, resolve) and DELETE /messages/{message_id}."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from atrium.chat.actions.message_edit import EditRequest, delete_message, update_message
+from atrium.chat.http import ApiRequest, api
+from atrium.chat.params import Endpoint, Param
+
+
+@api(
+    Endpoint(
+        (
+            Param("message_id", int, path=True),
+            Param("topic", str, None, aliases=("subject",)),
+            Param("propagate_mode", str, "change_one"),
+            Param("send_notification_to_old_thread", bool, False),
+            Param("send_notification_to_new_thread", bool, True),
+            Param("content", str, None),
+            Param("stream_id", int, None),
+        )
+    )
+)
+async def update(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    request = EditRequest(
+        content=args["content"],
+        topic=args["topic"],
+        stream_id=args["stream_id"],
+        propagate_mode=args["propagate_mode"],
+        send_notification_to_old_thread=args["send_notification_to_old_thread"],
+        send_notification_to_new_thread=args["send_notification_to_new_thread"],
+    )
+    await req.runtime.write(update_message, req.me, args["message_id"], request)
+    return {}
+
+
+@api(Endpoint((Param("message_id", int, path=True),)))
+async def delete(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    await req.runtime.write(delete_message, req.me, args["message_id"])
+    return {}
