@@ -22,6 +22,7 @@ from atrium.chat.actions.messages import SendRequest, send_message
 from atrium.chat.actions.realm import create_realm
 from atrium.chat.actions.streams import StreamOptions, subscribe
 from atrium.chat.actions.users import NewUser, create_user
+from atrium.chat.events import Outcome
 from atrium.chat.models import (
     ROLE_ADMINISTRATOR,
     ROLE_GUEST,
@@ -121,24 +122,25 @@ class ChatHarness:
         )
         ids = [u.id for u in subscribers] or [actor.id]
 
-        def write(conn: Conn) -> int:
-            subscribe(conn, actor, [{"name": name}], ids, options, True)
+        def write(conn: Conn) -> Outcome[int]:
+            outcome = subscribe(conn, actor, [{"name": name}], ids, options, True)
             if not subscribers:  # the creator was only needed to create it
                 conn.execute(
                     sa.update(schema.subscription)
                     .where(schema.subscription.c.user_id == actor.id)
                     .values(active=False)
                 )
-            return int(
+            stream_id = int(
                 conn.scalar(sa.select(schema.stream.c.id).where(schema.stream.c.name == name))
             )
+            return Outcome(stream_id, outcome.notices)
 
-        return await self.runtime.db.write(write)
+        return await self.runtime.write(write)
 
     async def subscribe(self, user: Member, stream_name: str, by: Member | None = None) -> None:
         """Subscribe `user`, added by `by` (default: the owner, who may add anyone anywhere)."""
         actor = await self.acting(by or self.users["desdemona"])
-        await self.runtime.db.write(
+        await self.runtime.write(
             subscribe, actor, [{"name": stream_name}], [user.id], StreamOptions(), True
         )
 

@@ -22,6 +22,7 @@ from atrium.chat.markdown import (
     render_stream_description,
 )
 from atrium.chat.models import User
+from atrium.chat.queries.linkifiers import realm_linkifiers
 from atrium.core.db import Conn, Prepared
 
 U = schema.user.c
@@ -53,6 +54,11 @@ _VISIBLE_STREAMS = Prepared(
 )
 
 
+_TRANSLATE_EMOTICONS = Prepared(
+    sa.select(U.translate_emoticons).where(U.id == sa.bindparam("user_id"))
+)
+
+
 def render_context(conn: Conn, realm_id: int, sender_id: int | None, content: str) -> RenderContext:
     users: list[MentionableUser] = []
     groups: list[MentionableGroup] = []
@@ -66,7 +72,19 @@ def render_context(conn: Conn, realm_id: int, sender_id: int | None, content: st
         groups = [MentionableGroup(r["id"], r["name"]) for r in conn.all(_REALM_GROUPS, params)]
     if "#**" in content:
         streams = [LinkableStream(r["id"], r["name"]) for r in conn.all(_VISIBLE_STREAMS, params)]
-    return RenderContext(users=users, groups=groups, streams=streams, sender_id=sender_id)
+    # Loaded on every render, so that a linkifier change applies to the very next message.
+    linkifiers = realm_linkifiers(conn, realm_id)
+    translate_emoticons = sender_id is not None and bool(
+        conn.scalar(_TRANSLATE_EMOTICONS, {"user_id": sender_id})
+    )
+    return RenderContext(
+        users=users,
+        groups=groups,
+        streams=streams,
+        linkifiers=linkifiers,
+        translate_emoticons=translate_emoticons,
+        sender_id=sender_id,
+    )
 
 
 def render_message(conn: Conn, sender: User, content: str) -> RenderResult:

@@ -314,3 +314,59 @@ sa.Index(
     scheduled_message.c.failed,
     scheduled_message.c.scheduled_timestamp,
 )
+
+# --- Issue 5: administration (playgrounds, linkifiers, default streams, user settings, mail) ---
+
+# Per-user settings the administration endpoints read and write (PATCH /settings); the columns
+# themselves are added to user_profile above by migration 0003.
+USER_SETTING_COLUMNS = ("translate_emoticons", "default_language")
+user.append_column(
+    sa.Column("translate_emoticons", sa.Boolean, nullable=False, server_default=sa.false())
+)
+user.append_column(sa.Column("default_language", sa.String(50), nullable=False, server_default="en"))
+
+realm_playground = sa.Table(
+    "realm_playground",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("realm_id", sa.ForeignKey("realm.id"), nullable=False),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("pygments_language", sa.String(40), nullable=False),
+    # Feature level 185 stores a URL prefix (a template with `{code}` came at 196).
+    sa.Column("url_prefix", sa.Text, nullable=False),
+    sa.UniqueConstraint("realm_id", "pygments_language", "name"),
+)
+
+# Zulip's RealmFilter: a linkifier. Rendering applies them in `order`, then id.
+realm_filter = sa.Table(
+    "realm_filter",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("realm_id", sa.ForeignKey("realm.id"), nullable=False),
+    sa.Column("pattern", sa.Text, nullable=False),
+    sa.Column("url_template", sa.Text, nullable=False),
+    sa.Column("order", sa.Integer, nullable=False, server_default="0"),
+    sa.UniqueConstraint("realm_id", "pattern"),
+)
+
+default_stream = sa.Table(
+    "default_stream",
+    metadata,
+    sa.Column("realm_id", sa.ForeignKey("realm.id"), primary_key=True),
+    sa.Column("stream_id", sa.ForeignKey("stream.id"), primary_key=True),
+)
+
+# Mail the server owes a user (the deactivation notice), kept until a transport delivers it.
+outgoing_email = sa.Table(
+    "outgoing_email",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("realm_id", sa.ForeignKey("realm.id"), nullable=False),
+    sa.Column("user_id", sa.ForeignKey("user_profile.id"), nullable=False),
+    sa.Column("to_address", sa.String(254), nullable=False),
+    sa.Column("template", sa.String(60), nullable=False),
+    sa.Column("subject", sa.Text, nullable=False),
+    sa.Column("body", sa.Text, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("sent", sa.Float, nullable=True),
+)

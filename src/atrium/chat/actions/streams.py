@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from atrium.chat import schema
 from atrium.chat.actions.realm import system_group_id
 from atrium.chat.errors import ChatError
+from atrium.chat.events import Notice, Outcome
 from atrium.chat.models import Realm, User
 from atrium.chat.queries import streams as stream_queries
 from atrium.chat.queries.realm import load_realm
@@ -176,7 +177,7 @@ def subscribe(
     principal_ids: list[int] | None,
     options: StreamOptions,
     authorization_errors_fatal: bool,
-) -> SubscribeResult:
+) -> Outcome[SubscribeResult]:
     """POST /users/me/subscriptions: the named streams (created if missing) for the principals."""
     realm = load_realm(conn, actor.realm_id)
     now = time.time()
@@ -190,15 +191,16 @@ def subscribe(
     users = {
         row["id"]: row
         for row in conn.all(
-            sa.select(schema.user.c.id, schema.user.c.email, schema.user.c.is_active).where(
-                schema.user.c.id.in_(targets), schema.user.c.realm_id == actor.realm_id
-            )
+            sa.select(
+                schema.user.c.id, schema.user.c.email, schema.user.c.is_active, schema.user.c.role
+            ).where(schema.user.c.id.in_(targets), schema.user.c.realm_id == actor.realm_id)
         )
     }
     if set(targets) - set(users) or any(not row["is_active"] for row in users.values()):
         raise ChatError("No such user")
 
     streams: list[Any] = []
+    created: list[Any] = []
     result = SubscribeResult()
     for spec in specs:
         name = check_stream_name(str(spec.get("name", "")))
@@ -206,6 +208,7 @@ def subscribe(
         if stream is None:
             description = check_description(str(spec.get("description", "")))
             stream = create_stream(conn, realm, actor, name, description, options)
+            created.append(stream)
         else:
             subscribed = (
                 stream_queries.active_subscription(conn, actor.id, stream["id"]) is not None
@@ -216,13 +219,93 @@ def subscribe(
                 result.unauthorized.append(stream["name"])
                 continue
         streams.append(stream)
+    added: dict[int, list[int]] = {}  # stream id -> newly subscribed user ids
+    created_ids = {s["id"] for s in created}
+    audiences_before = {
+        s["id"]: set(stream_queries.stream_audience_ids(conn, s))
+        for s in streams
+        if s["id"] not in created_ids and s["invite_only"]
+    }
     for user_id in targets:
         email = users[user_id]["email"]
         for stream in streams:
-            bucket = (
-                result.subscribed
-                if add_subscription(conn, user_id, stream["id"])
-                else result.already_subscribed
+            if add_subscription(conn, user_id, stream["id"]):
+                result.subscribed.setdefault(email, []).append(stream["name"])
+                added.setdefault(stream["id"], []).append(user_id)
+            else:
+                result.already_subscribed.setdefault(email, []).append(stream["name"])
+    notices = subscription_add_notices(conn, streams, created, added, audiences_before)
+    return Outcome(result, notices)
+
+
+def subscription_add_notices(
+    conn: Conn,
+    streams: list[Any],
+    created: list[Any],
+    added: dict[int, list[int]],
+    audiences_before: dict[int, set[int]],
+) -> list[Notice]:
+    """Zulip's events for new subscriptions, each to exactly the users who may see it.
+
+    A created stream is announced (`stream` create) to everyone who may see it; a user who
+    could not see an existing private stream hears of it before its subscription; each new
+    subscriber gets `subscription` add; the others who may see the subscribers get `peer_add`.
+    """
+    notices: list[Notice] = []
+    for stream in created:
+        audience = stream_queries.stream_audience_ids(conn, stream)
+        notices.append(
+            Notice(
+                {"type": "stream", "op": "create", "streams": [stream_queries.stream_dict(stream)]},
+                audience,
             )
-            bucket.setdefault(email, []).append(stream["name"])
-    return result
+        )
+    for stream in streams:
+        new_ids = added.get(stream["id"], [])
+        if not new_ids:
+            continue
+        before = audiences_before.get(stream["id"])
+        if before is not None:
+            newly_seeing = [uid for uid in new_ids if uid not in before]
+            if newly_seeing:
+                notices.append(
+                    Notice(
+                        {
+                            "type": "stream",
+                            "op": "create",
+                            "streams": [stream_queries.stream_dict(stream)],
+                        },
+                        newly_seeing,
+                    )
+                )
+        subscribers = sorted(stream_queries.subscriber_ids(conn, stream["id"]))
+        subs = conn.all(
+            sa.select(schema.subscription).where(
+                schema.subscription.c.stream_id == stream["id"],
+                schema.subscription.c.user_id.in_(new_ids),
+            )
+        )
+        for sub in subs:
+            record = stream_queries.subscription_dict(stream, sub, subscribers)
+            notices.append(
+                Notice(
+                    {"type": "subscription", "op": "add", "subscriptions": [record]},
+                    [sub["user_id"]],
+                )
+            )
+        peers = [
+            uid for uid in stream_queries.stream_audience_ids(conn, stream) if uid not in new_ids
+        ]
+        if peers:
+            notices.append(
+                Notice(
+                    {
+                        "type": "subscription",
+                        "op": "peer_add",
+                        "stream_ids": [stream["id"]],
+                        "user_ids": sorted(new_ids),
+                    },
+                    peers,
+                )
+            )
+    return notices

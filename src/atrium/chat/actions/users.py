@@ -10,6 +10,7 @@ import sqlalchemy as sa
 
 from atrium.chat import schema
 from atrium.chat.actions.realm import system_group_id
+from atrium.chat.actions.streams import STREAM_COLORS
 from atrium.chat.errors import ChatError
 from atrium.chat.models import BOT_DEFAULT, SYSTEM_GROUPS
 from atrium.core.db import Conn
@@ -95,7 +96,29 @@ def create_user(conn: Conn, realm_id: int, new: NewUser) -> int:
                     user_group_id=system_group_id(conn, realm_id, group_name), user_id=user_id
                 )
             )
+    if not is_bot:
+        subscribe_to_default_streams(conn, realm_id, user_id)
     return user_id
+
+
+def subscribe_to_default_streams(conn: Conn, realm_id: int, user_id: int) -> None:
+    """New people start in the organization's default streams, as Zulip does."""
+    D = schema.default_stream.c
+    S = schema.stream.c
+    stream_ids = conn.scalars(
+        sa.select(D.stream_id)
+        .join(schema.stream, S.id == D.stream_id)
+        .where(D.realm_id == realm_id, S.deactivated.is_(False))
+        .order_by(D.stream_id)
+    )
+    for index, stream_id in enumerate(stream_ids):
+        conn.execute(
+            sa.insert(schema.subscription).values(
+                user_id=user_id,
+                stream_id=stream_id,
+                color=STREAM_COLORS[index % len(STREAM_COLORS)],
+            )
+        )
 
 
 def user_id_by_email(conn: Conn, realm_id: int, email: str) -> int | None:

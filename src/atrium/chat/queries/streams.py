@@ -14,7 +14,8 @@ from typing import Any
 import sqlalchemy as sa
 
 from atrium.chat import schema
-from atrium.chat.models import User
+from atrium.chat.errors import ChatError, must_be_admin
+from atrium.chat.models import ROLE_ADMINISTRATOR, ROLE_GUEST, User
 from atrium.core.db import Conn, Prepared
 
 S = schema.stream.c
@@ -83,6 +84,59 @@ def can_read_stream(user: User, stream: Any, subscribed: bool) -> bool:
     if stream["invite_only"]:
         return False
     return not user.is_guest or bool(stream["is_web_public"])
+
+
+def stream_audience_ids(conn: Conn, stream: Any) -> list[int]:
+    """Active users who may see the stream (`can_see_stream`): who hears of its changes.
+
+    The same users may see its subscribers, so peer events go to them too.
+    """
+    U = schema.user.c
+    subscribed = sa.select(SUB.user_id).where(SUB.stream_id == stream["id"], SUB.active.is_(True))
+    sees: sa.ColumnElement[bool]
+    if stream["is_web_public"]:
+        sees = sa.true()
+    elif stream["invite_only"]:
+        sees = sa.or_(U.id.in_(subscribed), U.role <= ROLE_ADMINISTRATOR)
+    else:
+        sees = sa.or_(U.id.in_(subscribed), U.role != ROLE_GUEST)
+    return conn.scalars(
+        sa.select(U.id)
+        .where(U.realm_id == stream["realm_id"], U.is_active.is_(True), sees)
+        .order_by(U.id)
+    )
+
+
+def stream_for_update(conn: Conn, user: User, stream_id: int) -> tuple[Any, Any]:
+    """Zulip's access for changing or archiving a stream: (stream, the user's subscription).
+
+    Administrators reach every stream; anyone else is told a private stream they are not
+    subscribed to does not exist, and that the rest needs an administrator.
+    """
+    stream = stream_by_id(conn, user.realm_id, stream_id)
+    if stream is None:
+        raise ChatError("Invalid stream ID")
+    sub = active_subscription(conn, user.id, stream_id)
+    if user.is_admin:
+        return stream, sub
+    if sub is None and stream["invite_only"]:
+        raise ChatError("Invalid stream ID")
+    raise must_be_admin()
+
+
+def stream_for_reading(
+    conn: Conn, user: User, stream_id: int, *, allow_realm_admin: bool
+) -> tuple[Any, Any]:
+    """Zulip's `access_stream_by_id`: (stream, subscription), or `Invalid stream ID`."""
+    stream = stream_by_id(conn, user.realm_id, stream_id)
+    if stream is None:
+        raise ChatError("Invalid stream ID")
+    sub = active_subscription(conn, user.id, stream_id)
+    if can_read_stream(user, stream, sub is not None):
+        return stream, sub
+    if allow_realm_admin and user.is_admin and not user.is_guest:
+        return stream, sub
+    raise ChatError("Invalid stream ID")
 
 
 def readable_stream_ids(conn: Conn, user: User) -> tuple[set[int], set[int]]:

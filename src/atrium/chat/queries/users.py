@@ -118,3 +118,26 @@ def max_message_id(conn: Conn, user_id: int) -> int:
         )
     )
     return int(value or -1)
+
+
+def active_user_ids(conn: Conn, realm_id: int) -> list[int]:
+    """Everyone in the organization who can hear events (realm-wide settings, users, groups)."""
+    return conn.scalars(
+        sa.select(U.id).where(U.realm_id == realm_id, U.is_active.is_(True)).order_by(U.id)
+    )
+
+
+def active_non_guest_user_ids(conn: Conn, realm_id: int) -> list[int]:
+    return conn.scalars(
+        sa.select(U.id)
+        .where(U.realm_id == realm_id, U.is_active.is_(True), U.role != ROLE_GUEST)
+        .order_by(U.id)
+    )
+
+
+def admin_user_ids(conn: Conn, realm_id: int) -> list[int]:
+    return conn.scalars(
+        sa.select(U.id)
+        .where(U.realm_id == realm_id, U.is_active.is_(True), U.role <= ROLE_ADMINISTRATOR)
+        .order_by(U.id)
+    )

@@ -1,12 +1,20 @@
-"""GET and POST /users/me/subscriptions, GET /streams."""
+"""/users/me/subscriptions (list, subscribe, unsubscribe, properties) and GET /streams."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from atrium.chat.actions.streams import StreamOptions, subscribe
+import orjson
+
+from atrium.chat.actions.realm_settings import parse_retention
+from atrium.chat.actions.streams import StreamOptions, SubscribeResult, subscribe
+from atrium.chat.actions.subscriptions import remove_subscriptions as remove_subscriptions_action
+from atrium.chat.actions.subscriptions import (
+    update_subscription_properties as update_subscription_properties_action,
+)
 from atrium.chat.actions.users import user_id_by_email
 from atrium.chat.errors import ChatError
+from atrium.chat.events import Outcome
 from atrium.chat.http import ApiRequest, api
 from atrium.chat.params import REQUIRED, Endpoint, Param
 from atrium.chat.queries import streams as stream_queries
@@ -21,20 +29,19 @@ async def get_subscriptions(req: ApiRequest, args: dict[str, Any]) -> dict[str, 
     return {"subscriptions": subscriptions}
 
 
-def _retention(name: str, raw: str) -> int | None:
-    if raw in {"realm_default"}:
-        return None
-    if raw in {"unlimited", "forever"}:
-        return -1
+def _json_or_string(raw: str) -> Any:
     try:
-        value = int(raw)
-    except ValueError:
-        raise ChatError(
-            f"Bad value for '{name}': {raw}", "REQUEST_VARIABLE_INVALID", var_name=name
-        ) from None
-    if value <= 0:
-        raise ChatError(f"Bad value for '{name}': {raw}", "REQUEST_VARIABLE_INVALID", var_name=name)
-    return value
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return raw
+
+
+def _retention(name: str, raw: str) -> int | None:
+    """An integer number of days, `realm_default` (None) or `unlimited` (-1), as Zulip."""
+    value = _json_or_string(raw)
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ChatError(f"{name} is not a string or an integer")
+    return parse_retention(name, value, {"unlimited": -1, "realm_default": None})
 
 
 @api(
@@ -69,7 +76,7 @@ async def add_subscriptions(req: ApiRequest, args: dict[str, Any]) -> dict[str, 
     )
     principals = args["principals"]
 
-    def write(conn: Conn) -> Any:
+    def write(conn: Conn) -> Outcome[SubscribeResult]:
         ids = None
         if principals is not None:
             ids = []
@@ -85,7 +92,7 @@ async def add_subscriptions(req: ApiRequest, args: dict[str, Any]) -> dict[str, 
             conn, req.me, args["subscriptions"], ids, options, args["authorization_errors_fatal"]
         )
 
-    result = await req.runtime.db.write(write)
+    result = await req.runtime.write(write)
     data: dict[str, Any] = {
         "subscribed": result.subscribed,
         "already_subscribed": result.already_subscribed,
@@ -119,3 +126,45 @@ async def get_streams(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
         )
     )
     return {"streams": streams}
+
+
+def _principals(name: str, raw: str) -> list[int] | list[str]:
+    value = _json_or_string(raw)
+    if isinstance(value, list) and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    ):
+        return value
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return value
+    raise ChatError(f"{name} is not a list of strings or integers")
+
+
+@api(
+    Endpoint(
+        (
+            Param("subscriptions", list[str], REQUIRED),
+            Param("principals", default=None, converter=_principals),
+        )
+    )
+)
+async def remove_subscriptions(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    result = await req.runtime.write(
+        remove_subscriptions_action, req.me, args["subscriptions"], args["principals"]
+    )
+    return {"removed": result.removed, "not_removed": result.not_removed}
+
+
+@api(Endpoint((Param("subscription_data", list[dict[str, Any]], REQUIRED),)))
+async def update_subscription_properties(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    changes = args["subscription_data"]
+    for index, change in enumerate(changes):
+        for key in ("stream_id", "property", "value"):
+            if key not in change:
+                raise ChatError(f"subscription_data[{index}] is missing '{key}'")
+        stream_id = change["stream_id"]
+        if isinstance(stream_id, bool) or not isinstance(stream_id, int):
+            raise ChatError(f"subscription_data[{index}]['stream_id'] is not an integer")
+        if not isinstance(change["property"], str):
+            raise ChatError(f"subscription_data[{index}]['property'] is not a string")
+    await req.runtime.write(update_subscription_properties_action, req.me, changes)
+    return {}

@@ -1,9 +1,11 @@
-"""GET /users, GET /users/{id or email}, GET /users/me, POST /users."""
+"""GET/POST /users, GET/PATCH/DELETE /users/{id}, reactivation, GET /users/me, PATCH /settings."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from atrium.chat.actions.user_admin import ROLES, deactivate_user, reactivate_user, update_user
+from atrium.chat.actions.user_settings import change_settings
 from atrium.chat.actions.users import NewUser, create_user
 from atrium.chat.errors import ChatError, must_be_admin, no_such_user
 from atrium.chat.http import ApiRequest, api
@@ -81,3 +83,68 @@ async def create(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     new = NewUser(email=args["email"], full_name=args["full_name"], password=args["password"])
     user_id = await req.runtime.db.write(create_user, req.me.realm_id, new)
     return {"user_id": user_id}
+
+
+_USER_ID = Param("user", path=True)
+
+
+def _user_id(args: dict[str, Any]) -> int:
+    """The path's user, which must be an id here (GET also accepts an email)."""
+    key: str = args["user"]
+    if not key.isdigit():
+        raise no_such_user()
+    return int(key)
+
+
+@api(Endpoint((_USER_ID, Param("deactivation_notification_comment"))))
+async def deactivate(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    await req.runtime.write(
+        deactivate_user, req.me, _user_id(args), args["deactivation_notification_comment"]
+    )
+    return {}
+
+
+@api(Endpoint((_USER_ID,)))
+async def reactivate(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    await req.runtime.write(reactivate_user, req.me, _user_id(args))
+    return {}
+
+
+def _role(name: str, raw: str) -> int:
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ChatError(f"{name} is not an integer") from None
+    if value not in ROLES:
+        raise ChatError(f"Invalid {name}")
+    return value
+
+
+@api(
+    Endpoint(
+        (
+            _USER_ID,
+            Param("full_name"),
+            Param("role", default=None, converter=_role),
+        )
+    )
+)
+async def update(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    await req.runtime.write(update_user, req.me, _user_id(args), args["full_name"], args["role"])
+    return {}
+
+
+@api(
+    Endpoint(
+        (
+            Param("full_name"),
+            Param("timezone"),
+            Param("default_language"),
+            Param("translate_emoticons", bool),
+            Param("enable_drafts_synchronization", bool),
+        )
+    )
+)
+async def update_settings(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    await req.runtime.write(change_settings, req.me, args)
+    return {}
