@@ -251,3 +251,249 @@ redirect = sa.Table(
     sa.Column("rd_fragment", Str(255), nullable=False, server_default=""),
     sa.Index("rd_ns_title", "rd_namespace", "rd_title", "rd_from"),
 )
+
+
+# --- issue 8: lists and the write actions that feed them --------------------------------------
+# recent changes and the log, watchlists, deleted revisions, blocks, protections, files (current, deleted and stashed). The full-text index lives in `search.py` (an FTS5 virtual
+# table or a tsvector column, which differ too much per dialect to describe here).
+
+recentchanges = sa.Table(
+    "recentchanges",
+    metadata,
+    sa.Column("rc_id", sa.Integer, primary_key=True),
+    sa.Column("rc_timestamp", TS, nullable=False),
+    sa.Column("rc_actor", sa.Integer, nullable=False),
+    sa.Column("rc_namespace", sa.Integer, nullable=False),
+    sa.Column("rc_title", Key, nullable=False),
+    sa.Column("rc_comment_id", sa.Integer, nullable=False),
+    sa.Column("rc_minor", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("rc_bot", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("rc_new", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("rc_cur_id", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("rc_this_oldid", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("rc_last_oldid", sa.Integer, nullable=False, server_default="0"),
+    # 0 edit, 1 new, 3 log, 5 external, 6 categorize (MediaWiki's RC_* constants)
+    sa.Column("rc_type", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("rc_source", Str(16), nullable=False, server_default=""),
+    # 0 unpatrolled, 1 patrolled, 2 autopatrolled
+    sa.Column("rc_patrolled", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("rc_ip", Str(40), nullable=False, server_default=""),
+    sa.Column("rc_old_len", sa.Integer, nullable=True),
+    sa.Column("rc_new_len", sa.Integer, nullable=True),
+    sa.Column("rc_deleted", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("rc_logid", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("rc_log_type", Str(32), nullable=True),
+    sa.Column("rc_log_action", Str(32), nullable=True),
+    sa.Column("rc_params", sa.Text, nullable=True),
+    sa.Index("rc_timestamp", "rc_timestamp", "rc_id"),
+    sa.Index("rc_name_type_patrolled_timestamp", "rc_namespace", "rc_title", "rc_timestamp"),
+    sa.Index("rc_actor", "rc_actor", "rc_timestamp"),
+    sa.Index("rc_cur_id", "rc_cur_id"),
+    sa.Index("rc_this_oldid", "rc_this_oldid"),
+)
+
+logging = sa.Table(
+    "logging",
+    metadata,
+    sa.Column("log_id", sa.Integer, primary_key=True),
+    sa.Column("log_type", Str(32), nullable=False),
+    sa.Column("log_action", Str(32), nullable=False),
+    sa.Column("log_timestamp", TS, nullable=False),
+    sa.Column("log_actor", sa.Integer, nullable=False),
+    sa.Column("log_namespace", sa.Integer, nullable=False),
+    sa.Column("log_title", Key, nullable=False),
+    sa.Column("log_page", sa.Integer, nullable=True),
+    sa.Column("log_comment_id", sa.Integer, nullable=False),
+    sa.Column("log_params", sa.Text, nullable=False, server_default=""),  # JSON
+    sa.Column("log_deleted", sa.Integer, nullable=False, server_default="0"),
+    sa.Index("log_type_time", "log_type", "log_timestamp", "log_id"),
+    sa.Index("log_timestamp", "log_timestamp", "log_id"),
+    sa.Index("log_actor_time", "log_actor", "log_timestamp"),
+    sa.Index("log_page_time", "log_namespace", "log_title", "log_timestamp"),
+    sa.Index("log_page_id_time", "log_page", "log_timestamp"),
+)
+
+# Tags of recent changes and log entries (change_tag itself is keyed by revision).
+change_tag_event = sa.Table(
+    "change_tag_event",
+    metadata,
+    sa.Column("cte_id", sa.Integer, primary_key=True),
+    sa.Column("cte_rc_id", sa.Integer, nullable=True),
+    sa.Column("cte_log_id", sa.Integer, nullable=True),
+    sa.Column("cte_tag_id", sa.Integer, sa.ForeignKey("change_tag_def.ctd_id"), nullable=False),
+    sa.Index("cte_rc", "cte_rc_id"),
+    sa.Index("cte_log", "cte_log_id"),
+)
+
+watchlist = sa.Table(
+    "watchlist",
+    metadata,
+    sa.Column("wl_id", sa.Integer, primary_key=True),
+    sa.Column("wl_user", sa.Integer, sa.ForeignKey("user.user_id"), nullable=False),
+    sa.Column("wl_namespace", sa.Integer, nullable=False),
+    sa.Column("wl_title", Key, nullable=False),
+    sa.Column("wl_notificationtimestamp", TS, nullable=True),
+    sa.UniqueConstraint("wl_user", "wl_namespace", "wl_title", name="wl_user_ns_title"),
+    sa.Index("wl_namespace_title", "wl_namespace", "wl_title"),
+)
+
+archive = sa.Table(
+    "archive",
+    metadata,
+    sa.Column("ar_id", sa.Integer, primary_key=True),
+    sa.Column("ar_namespace", sa.Integer, nullable=False),
+    sa.Column("ar_title", Key, nullable=False),
+    sa.Column("ar_comment_id", sa.Integer, nullable=False),
+    sa.Column("ar_actor", sa.Integer, nullable=False),
+    sa.Column("ar_timestamp", TS, nullable=False),
+    sa.Column("ar_minor_edit", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("ar_rev_id", sa.Integer, nullable=False, unique=True),
+    sa.Column("ar_text_id", sa.Integer, nullable=False),
+    sa.Column("ar_deleted", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("ar_len", sa.Integer, nullable=True),
+    sa.Column("ar_page_id", sa.Integer, nullable=True),
+    sa.Column("ar_parent_id", sa.Integer, nullable=True),
+    sa.Column("ar_sha1", Str(32), nullable=False, server_default=""),
+    sa.Column("ar_content_model", Str(32), nullable=False, server_default="wikitext"),
+    sa.Column("ar_content_format", Str(64), nullable=False, server_default="text/x-wiki"),
+    sa.Index("ar_name_title_timestamp", "ar_namespace", "ar_title", "ar_timestamp"),
+    sa.Index("ar_actor_timestamp", "ar_actor", "ar_timestamp"),
+    sa.Index("ar_timestamp", "ar_timestamp", "ar_id"),
+)
+
+# Tags of archived revisions, moved out of change_tag at deletion and back at undeletion.
+archive_tag = sa.Table(
+    "archive_tag",
+    metadata,
+    sa.Column("at_rev_id", sa.Integer, primary_key=True),
+    sa.Column("at_tag_id", sa.Integer, primary_key=True),
+)
+
+ipblocks = sa.Table(
+    "ipblocks",
+    metadata,
+    sa.Column("ipb_id", sa.Integer, primary_key=True),
+    sa.Column("ipb_address", Key, nullable=False),
+    sa.Column("ipb_user", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("ipb_by_actor", sa.Integer, nullable=False),
+    sa.Column("ipb_reason_id", sa.Integer, nullable=False),
+    sa.Column("ipb_timestamp", TS, nullable=False),
+    sa.Column("ipb_auto", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("ipb_anon_only", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("ipb_create_account", sa.Boolean, nullable=False, server_default=sa.true()),
+    sa.Column("ipb_enable_autoblock", sa.Boolean, nullable=False, server_default=sa.true()),
+    sa.Column("ipb_expiry", Str(14), nullable=False),  # 14 digits or "infinity"
+    # Hexadecimal bounds of an IP or range ("" for an account), as MediaWiki's IPUtils::toHex.
+    sa.Column("ipb_range_start", Str(40), nullable=False, server_default=""),
+    sa.Column("ipb_range_end", Str(40), nullable=False, server_default=""),
+    sa.Column("ipb_deleted", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("ipb_block_email", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("ipb_allow_usertalk", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("ipb_parent_block_id", sa.Integer, nullable=True),
+    sa.Column("ipb_sitewide", sa.Boolean, nullable=False, server_default=sa.true()),
+    sa.UniqueConstraint("ipb_address", "ipb_user", "ipb_auto", name="ipb_address_unique"),
+    sa.Index("ipb_user", "ipb_user"),
+    sa.Index("ipb_range", "ipb_range_start", "ipb_range_end"),
+    sa.Index("ipb_timestamp", "ipb_timestamp", "ipb_id"),
+)
+
+ipblocks_restrictions = sa.Table(
+    "ipblocks_restrictions",
+    metadata,
+    sa.Column("ir_ipb_id", sa.Integer, primary_key=True),
+    sa.Column("ir_type", sa.Integer, primary_key=True),  # 1 page, 2 namespace
+    sa.Column("ir_value", sa.Integer, primary_key=True),
+)
+
+page_restrictions = sa.Table(
+    "page_restrictions",
+    metadata,
+    sa.Column("pr_id", sa.Integer, primary_key=True),
+    sa.Column("pr_page", sa.Integer, sa.ForeignKey("page.page_id"), nullable=False),
+    sa.Column("pr_type", Str(60), nullable=False),
+    sa.Column("pr_level", Str(60), nullable=False),
+    sa.Column("pr_cascade", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("pr_expiry", Str(14), nullable=True),
+    sa.UniqueConstraint("pr_page", "pr_type", name="pr_pagetype"),
+    sa.Index("pr_typelevel", "pr_type", "pr_level"),
+)
+
+protected_titles = sa.Table(
+    "protected_titles",
+    metadata,
+    sa.Column("pt_namespace", sa.Integer, primary_key=True),
+    sa.Column("pt_title", Key, primary_key=True),
+    sa.Column("pt_user", sa.Integer, nullable=False),
+    sa.Column("pt_reason_id", sa.Integer, nullable=False),
+    sa.Column("pt_timestamp", TS, nullable=False),
+    sa.Column("pt_expiry", Str(14), nullable=False),
+    sa.Column("pt_create_perm", Str(60), nullable=False),
+    sa.Index("pt_timestamp", "pt_timestamp"),
+)
+
+
+def _file_columns(p: str) -> list[sa.Column[object]]:
+    return [
+        sa.Column(f"{p}_size", sa.Integer, nullable=False, server_default="0"),
+        sa.Column(f"{p}_width", sa.Integer, nullable=False, server_default="0"),
+        sa.Column(f"{p}_height", sa.Integer, nullable=False, server_default="0"),
+        sa.Column(f"{p}_bits", sa.Integer, nullable=False, server_default="0"),
+        sa.Column(f"{p}_metadata", sa.Text, nullable=False, server_default=""),
+        sa.Column(f"{p}_media_type", Str(16), nullable=True),
+        sa.Column(f"{p}_major_mime", Str(16), nullable=False, server_default="unknown"),
+        sa.Column(f"{p}_minor_mime", Str(100), nullable=False, server_default="unknown"),
+        sa.Column(f"{p}_description_id", sa.Integer, nullable=False),
+        sa.Column(f"{p}_actor", sa.Integer, nullable=False),
+        sa.Column(f"{p}_timestamp", TS, nullable=False),
+        sa.Column(f"{p}_sha1", Str(32), nullable=False, server_default=""),
+    ]
+
+
+image = sa.Table(
+    "image",
+    metadata,
+    sa.Column("img_name", Key, primary_key=True),
+    *_file_columns("img"),
+    sa.Index("img_timestamp", "img_timestamp"),
+    sa.Index("img_size", "img_size"),
+    sa.Index("img_sha1", "img_sha1"),
+    sa.Index("img_actor_timestamp", "img_actor", "img_timestamp"),
+)
+
+filearchive = sa.Table(
+    "filearchive",
+    metadata,
+    sa.Column("fa_id", sa.Integer, primary_key=True),
+    sa.Column("fa_name", Key, nullable=False),
+    sa.Column("fa_archive_name", Str(255), nullable=True),
+    sa.Column("fa_storage_key", Str(64), nullable=True),
+    sa.Column("fa_deleted_user", sa.Integer, nullable=True),
+    sa.Column("fa_deleted_timestamp", TS, nullable=True),
+    sa.Column("fa_deleted_reason_id", sa.Integer, nullable=False),
+    sa.Column("fa_deleted", sa.Integer, nullable=False, server_default="0"),
+    *_file_columns("fa"),
+    sa.Index("fa_name", "fa_name", "fa_timestamp"),
+    sa.Index("fa_sha1", "fa_sha1"),
+)
+
+uploadstash = sa.Table(
+    "uploadstash",
+    metadata,
+    sa.Column("us_id", sa.Integer, primary_key=True),
+    sa.Column("us_user", sa.Integer, nullable=False),
+    sa.Column("us_key", Str(255), nullable=False, unique=True),
+    sa.Column("us_orig_path", Str(255), nullable=False),
+    sa.Column("us_path", Str(255), nullable=False),
+    sa.Column("us_source_type", Str(50), nullable=True),
+    sa.Column("us_timestamp", TS, nullable=False),
+    sa.Column("us_status", Str(50), nullable=False),
+    sa.Column("us_size", sa.Integer, nullable=False),
+    sa.Column("us_sha1", Str(31), nullable=False),
+    sa.Column("us_mime", Str(255), nullable=True),
+    sa.Column("us_media_type", Str(16), nullable=True),
+    sa.Column("us_image_width", sa.Integer, nullable=True),
+    sa.Column("us_image_height", sa.Integer, nullable=True),
+    sa.Column("us_image_bits", sa.Integer, nullable=True),
+    sa.Index("us_user", "us_user"),
+    sa.Index("us_timestamp", "us_timestamp"),
+)

@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 import sqlalchemy as sa
 
 from atrium.core.db import Conn, Prepared
-from atrium.wiki import schema
-from atrium.wiki.changes import ChangeError
+from atrium.wiki import schema, search
+from atrium.wiki.changes import ChangeError, watching
 from atrium.wiki.changes.accounts import ensure_actor
+from atrium.wiki.changes.journal import Performer, record_edit
 from atrium.wiki.site import MAX_ARTICLE_SIZE, Site
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_MEDIAWIKI, NS_SPECIAL, Title
@@ -56,6 +57,11 @@ class SavedRevision:
     parent_id: int
     timestamp: str
     created: bool
+    # issue 8: what the journals (recent changes) need
+    actor_id: int = 0
+    comment_id: int = 0
+    old_len: int | None = None
+    new_len: int = 0
 
 
 _page_by_title = Prepared(
@@ -150,13 +156,17 @@ def save_revision(
     )
     if links is not None:
         write_links(conn, page_id, title, links, ts)
+    search.index_page(conn, page_id, title.dbkey, text)
     if count_edit and editor.user_id:
         conn.execute(
             sa.update(schema.user)
             .where(schema.user.c.user_id == editor.user_id)
             .values(user_editcount=schema.user.c.user_editcount + 1)
         )
-    return SavedRevision(page_id, rev_id, parent_id, ts, created)
+    old_len = None if page is None else int(page["page_len"])
+    return SavedRevision(
+        page_id, rev_id, parent_id, ts, created, actor_id, comment_id, old_len, size
+    )
 
 
 def write_links(conn: Conn, page_id: int, title: Title, links: Links, ts: str) -> None:
@@ -288,6 +298,8 @@ class EditRequest:
     md5: str | None = None
     baserevid: int | None = None
     tags: tuple[str, ...] = ()
+    watch: bool | None = None  # issue 8: add to (True) or remove from (False) the watchlist
+    ip: str = "127.0.0.1"
 
 
 @dataclass
@@ -385,6 +397,7 @@ def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
             "The content you supplied exceeds the page size limit of 2,048 kibibytes.",
         )
     if page is not None and new_text == old_text:
+        journal_watch(conn, req)
         return EditOutcome(page_id, title, nochange=True)
     if page is None and title.ns == NS_MEDIAWIKI and "editinterface" not in req.editor.rights:
         raise ChangeError("permissiondenied", "You do not have permission to edit this page.")
@@ -406,6 +419,7 @@ def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
             .where(schema.change_tag_def.c.ctd_id.in_(tag_ids))
             .values(ctd_count=schema.change_tag_def.c.ctd_count + 1)
         )
+    journal_edit(conn, req, saved, minor, tag_ids)
     return EditOutcome(
         saved.page_id,
         title,
@@ -414,6 +428,41 @@ def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
         new_rev_id=saved.rev_id,
         timestamp=saved.timestamp,
     )
+
+
+def _performer(req: EditRequest) -> Performer:
+    editor = req.editor
+    return Performer(editor.user_id, editor.name, editor.rights, req.ip)
+
+
+def journal_watch(conn: Conn, req: EditRequest) -> None:
+    if req.watch is not None and req.editor.user_id:
+        watching.set_watch(conn, req.editor.user_id, req.title, req.watch)
+
+
+def journal_edit(
+    conn: Conn, req: EditRequest, saved: SavedRevision, minor: bool, tag_ids: list[int]
+) -> None:
+    """Recent changes, change tags and the watchlist of a saved edit (issue 8)."""
+    rc_id = record_edit(
+        conn,
+        _performer(req),
+        req.title,
+        page_id=saved.page_id,
+        rev_id=saved.rev_id,
+        parent_id=saved.parent_id,
+        comment=saved.comment_id,
+        timestamp=saved.timestamp,
+        minor=minor,
+        bot=req.bot,
+        old_len=saved.old_len,
+        new_len=saved.new_len,
+    )
+    conn.executemany(
+        sa.insert(schema.change_tag_event),
+        [{"cte_rc_id": rc_id, "cte_tag_id": tag_id} for tag_id in tag_ids],
+    )
+    journal_watch(conn, req)
 
 
 def _compose(old_text: str, req: EditRequest) -> str:

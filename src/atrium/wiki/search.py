@@ -1,0 +1,238 @@
+"""Full-text search over the latest revision of every page: one interface, two engines.
+
+SQLite keeps an FTS5 virtual table `searchindex(si_title, si_text)` whose rowid is the page id;
+PostgreSQL keeps a `searchindex` table with `tsvector` columns generated from the same two texts
+and GIN indexes on them. Both are filled by `index_page` (called by `changes/` on every save) and
+emptied by `unindex_page` (deletion).
+
+Queries follow MediaWiki's SQL search backends (SearchSqlite): the query is lower-cased, cut into
+terms of the legal search characters (quoted phrases, `-` exclusions, `*` prefixes), every term
+must match, results come in page-id order, and the snippets are MediaWiki's `highlightSimple`
+over the raw wikitext (two matching lines, 75 characters of context each).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+
+from atrium.core.db import Conn, Row
+
+# SearchEngine::legalSearchChars()
+_LEGAL = r"A-Za-z_'.0-9\x80-\U0010ffff\-"
+_TERM = re.compile(r"([-+<>~]?)(([" + _LEGAL + r"]+)(\*?)|\"[^\"]*\")")
+_WORD = re.compile(r"\w+")
+_URL_CHARS = r"A-Za-z0-9_/:.,~%\-+&;#?!=()@\x80-\U0010ffff"
+_PROTOCOLS = "http|https|ftp|mailto|news|gopher"
+
+CONTEXT_LINES = 2
+CONTEXT_CHARS = 75
+
+SQLITE_DDL = (
+    "CREATE VIRTUAL TABLE IF NOT EXISTS searchindex USING fts5("
+    "si_title, si_text, tokenize = 'unicode61 remove_diacritics 2')",
+)
+POSTGRES_DDL = (
+    "CREATE TABLE IF NOT EXISTS searchindex ("
+    " si_page integer PRIMARY KEY,"
+    " si_title text NOT NULL,"
+    " si_text text NOT NULL,"
+    " si_title_vector tsvector GENERATED ALWAYS AS (to_tsvector('simple', si_title)) STORED,"
+    " si_text_vector tsvector GENERATED ALWAYS AS (to_tsvector('simple', si_text)) STORED)",
+    "CREATE INDEX IF NOT EXISTS si_title_vector ON searchindex USING gin (si_title_vector)",
+    "CREATE INDEX IF NOT EXISTS si_text_vector ON searchindex USING gin (si_text_vector)",
+)
+
+
+def normalized_title(dbkey: str) -> str:
+    """SearchUpdate::getNormalizedTitle: the title as indexed (lower-case, search characters)."""
+    text = re.sub(r"[^" + _LEGAL + r"&#;]+", " ", dbkey.replace("_", " ")).lower()
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def normalized_text(text: str) -> str:
+    """SearchUpdate::updateText, the parts that matter to a word index: markup and URLs out."""
+    text = re.sub(r"</?\s*[A-Za-z][^>]*?>", " ", f" {text} ".lower())
+    text = re.sub(r"(^|[^\[])(" + _PROTOCOLS + r"):[" + _URL_CHARS + r"]+", r"\1 ", text)
+    text = re.sub(r"''+", " ", text)
+    return re.sub(r"[^" + _LEGAL + r"&#;]+", " ", text)
+
+
+def index_page(conn: Conn, page_id: int, dbkey: str, text: str) -> None:
+    title, body = normalized_title(dbkey), normalized_text(text)
+    if conn.is_sqlite:
+        conn.execute("DELETE FROM searchindex WHERE rowid = :id", {"id": page_id})
+        conn.execute(
+            "INSERT INTO searchindex (rowid, si_title, si_text) VALUES (:id, :title, :text)",
+            {"id": page_id, "title": title, "text": body},
+        )
+    else:
+        conn.execute(
+            "INSERT INTO searchindex (si_page, si_title, si_text) VALUES (%(id)s, %(title)s, %(text)s)"
+            " ON CONFLICT (si_page) DO UPDATE SET si_title = EXCLUDED.si_title,"
+            " si_text = EXCLUDED.si_text",
+            {"id": page_id, "title": title, "text": body},
+        )
+
+
+def retitle_page(conn: Conn, page_id: int, dbkey: str) -> None:
+    """A move: the same text under a new title."""
+    title = normalized_title(dbkey)
+    if conn.is_sqlite:
+        conn.execute(
+            "UPDATE searchindex SET si_title = :title WHERE rowid = :id",
+            {"id": page_id, "title": title},
+        )
+    else:
+        conn.execute(
+            "UPDATE searchindex SET si_title = %(title)s WHERE si_page = %(id)s",
+            {"id": page_id, "title": title},
+        )
+
+
+def unindex_page(conn: Conn, page_id: int) -> None:
+    if conn.is_sqlite:
+        conn.execute("DELETE FROM searchindex WHERE rowid = :id", {"id": page_id})
+    else:
+        conn.execute("DELETE FROM searchindex WHERE si_page = %(id)s", {"id": page_id})
+
+
+@dataclass
+class ParsedQuery:
+    """The terms of a query: what must match, what must not, and the highlight patterns."""
+
+    required: list[tuple[str, bool, bool]] = field(default_factory=list)  # (text, phrase, prefix)
+    excluded: list[str] = field(default_factory=list)
+    highlight: list[str] = field(default_factory=list)  # regular expressions, as MediaWiki's
+
+
+def parse_query(query: str) -> ParsedQuery:
+    filtered = re.sub(r"[^" + _LEGAL + r"\"*+<>~ ]", " ", query.lower()).strip()
+    parsed = ParsedQuery()
+    for match in _TERM.finditer(filtered):
+        modifier, term, unquoted, wildcard = (
+            match.group(1),
+            match.group(2),
+            match.group(3),
+            match.group(4),
+        )
+        phrase = not unquoted
+        text = unquoted if unquoted else term.replace('"', "")
+        if not _WORD.search(text):
+            continue
+        if modifier == "-":
+            parsed.excluded.append(text)
+            continue
+        parsed.required.append((text, phrase, bool(wildcard)))
+        pattern = re.escape(text)
+        parsed.highlight.append(rf"\b{pattern}" if wildcard else rf"\b{pattern}\b")
+    return parsed
+
+
+def _fts5_match(parsed: ParsedQuery, column: str) -> str:
+    def quote(text: str) -> str:
+        return '"' + " ".join(_WORD.findall(text)).replace('"', "") + '"'
+
+    parts = [quote(t) + ("*" if prefix else "") for t, _phrase, prefix in parsed.required]
+    expression = " AND ".join(parts)
+    for text in parsed.excluded:
+        expression += " NOT " + quote(text)
+    return f"{column} : ({expression})"
+
+
+def _tsquery(parsed: ParsedQuery) -> str:
+    groups: list[str] = []
+    for text, phrase, prefix in parsed.required:
+        words = _WORD.findall(text)
+        if prefix and words:
+            words[-1] += ":*"
+        groups.append("(" + (" <-> " if phrase else " & ").join(words) + ")")
+    for text in parsed.excluded:
+        words = _WORD.findall(text)
+        if words:
+            groups.append("!(" + " <-> ".join(words) + ")")
+    return " & ".join(groups)
+
+
+@dataclass
+class Hits:
+    rows: list[Row]  # page_id, page_namespace, page_title, page_len, page_latest
+    total: int
+
+
+def search(
+    conn: Conn,
+    query: str,
+    namespaces: list[int],
+    *,
+    titles_only: bool,
+    limit: int,
+    offset: int,
+    count: bool = True,
+) -> Hits:
+    parsed = parse_query(query)
+    if not parsed.required or not namespaces:
+        return Hits([], 0)
+    ns_list = ",".join(str(int(n)) for n in namespaces)
+    columns = "page_id, page_namespace, page_title, page_len, page_latest, page_is_redirect"
+    if conn.is_sqlite:
+        match = _fts5_match(parsed, "si_title" if titles_only else "si_text")
+        where = (
+            f"FROM searchindex JOIN page ON page_id = searchindex.rowid "
+            f"WHERE searchindex MATCH :match AND page_namespace IN ({ns_list})"
+        )
+        params: dict[str, object] = {"match": match, "limit": limit, "offset": offset}
+        sql = f"SELECT {columns} {where} ORDER BY searchindex.rowid LIMIT :limit OFFSET :offset"
+        count_sql = f"SELECT COUNT(*) AS c {where}"
+    else:
+        vector = "si_title_vector" if titles_only else "si_text_vector"
+        where = (
+            f"FROM searchindex JOIN page ON page_id = si_page "
+            f"WHERE {vector} @@ to_tsquery('simple', %(match)s) AND page_namespace IN ({ns_list})"
+        )
+        params = {"match": _tsquery(parsed), "limit": limit, "offset": offset}
+        sql = f"SELECT {columns} {where} ORDER BY si_page LIMIT %(limit)s OFFSET %(offset)s"
+        count_sql = f"SELECT COUNT(*) AS c {where}"
+    rows = conn.all(sql, params)
+    total = int(conn.scalar(count_sql, params) or 0) if count else len(rows)
+    return Hits(rows, total)
+
+
+def _truncate(text: str, length: int) -> str:
+    """Language::truncateForVisual with a `...` ellipsis not counted in the length."""
+    if len(text) <= abs(length):
+        return text
+    if length > 0:
+        cut = text[:length].rstrip() + "..."
+    else:
+        cut = "..." + text[len(text) + length :].lstrip()
+    return cut if len(cut) < len(text) else text
+
+
+def highlight(text: str, patterns: list[str]) -> str:
+    """SearchHighlighter::highlightSimple: up to two matching lines, escaped, terms in spans."""
+    if not patterns:
+        return ""
+    terms = "|".join(patterns)
+    line_pattern = re.compile(rf"(.*)({terms})(.{{0,{CONTEXT_CHARS + 1}}})", re.I)
+    mark = re.compile("(" + terms + ")", re.I)
+    remaining = CONTEXT_LINES
+    extract = ""
+    for line in text.split("\n"):
+        if remaining == 0:
+            break
+        match = line_pattern.search(line)
+        if match is None:
+            continue
+        remaining -= 1
+        pre = _truncate(match.group(1), -CONTEXT_CHARS)
+        post = _truncate(match.group(3), CONTEXT_CHARS)
+        shown = html.escape(pre + match.group(2) + post, quote=True).replace("&#x27;", "&#039;")
+        extract += mark.sub(r"<span class='searchmatch'>\1</span>", shown) + "\n"
+    return extract
+
+
+def word_count(text: str) -> int:
+    """SearchResult's word count: whitespace-separated words of the text."""
+    return len(text.split())
