@@ -18,7 +18,6 @@ from typing import Any
 from xml.etree.ElementTree import Element
 
 import pygments
-
 from markdown import Markdown
 from markdown.extensions.codehilite import CodeHilite, parse_hl_lines
 from markdown.preprocessors import Preprocessor
