@@ -32,7 +32,7 @@ from bench.harness import (
 )
 from bench.report import RunInfo, as_json, render
 
-FAMILIES = ("bench.chat",)
+FAMILIES = ("bench.chat", "bench.markdown")
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
