@@ -84,6 +84,8 @@ def render_context(conn: Conn, realm_id: int, sender_id: int | None, content: st
         linkifiers=linkifiers,
         translate_emoticons=translate_emoticons,
         sender_id=sender_id,
+        # Math renders through KaTeX, as on Zulip (the renderer's default is off).
+        render_math=True,
     )
 
 
