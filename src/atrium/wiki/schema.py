@@ -497,3 +497,22 @@ uploadstash = sa.Table(
     sa.Index("us_user", "us_user"),
     sa.Index("us_timestamp", "us_timestamp"),
 )
+
+# Page properties set by the wikitext (`__HIDDENCAT__`, `{{DISPLAYTITLE:}}`, `{{DEFAULTSORT:}}` …).
+page_props = sa.Table(
+    "page_props",
+    metadata,
+    sa.Column("pp_page", sa.Integer, sa.ForeignKey("page.page_id"), primary_key=True),
+    sa.Column("pp_propname", Str(60), primary_key=True),
+    sa.Column("pp_value", sa.Text, nullable=False),
+    sa.Index("pp_propname_page", "pp_propname", "pp_page"),
+)
+
+iwlinks = sa.Table(
+    "iwlinks",
+    metadata,
+    sa.Column("iwl_from", sa.Integer, sa.ForeignKey("page.page_id"), primary_key=True),
+    sa.Column("iwl_prefix", Str(32), primary_key=True),
+    sa.Column("iwl_title", Key, primary_key=True),
+    sa.Index("iwl_prefix_title_from", "iwl_prefix", "iwl_title", "iwl_from"),
+)

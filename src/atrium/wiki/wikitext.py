@@ -26,6 +26,11 @@ from atrium.wiki.titles import (
 
 _REDIRECT = re.compile(r"^\s*#REDIRECT\s*:?\s*\[\[([^\]\|\n]+)(?:\|[^\]]*)?\]\]", re.I)
 _URL = re.compile(r"^(?:https?:|ftp:|ftps:|mailto:|news:|irc:|ircs:|//)", re.I)
+_DOUBLE_UNDERSCORE = re.compile(
+    r"__(NOTOC|NOGALLERY|FORCETOC|TOC|NOEDITSECTION|NEWSECTIONLINK|NONEWSECTIONLINK|HIDDENCAT|"
+    r"EXPECTUNUSEDCATEGORY|INDEX|NOINDEX|STATICREDIRECT|NOTITLECONVERT|NOTC|NOCONTENTCONVERT|NOCC)__"
+)
+_UNDERSCORE_ALIASES = {"notc": "notitleconvert", "nocc": "nocontentconvert"}
 _MAGIC_PREFIXES = ("subst:", "safesubst:", "msgnw:", "msg:", "raw:", "int:", "#")
 # Magic words and parser functions that look like templates but are not transclusions.
 _MAGIC_WORDS = frozenset(
@@ -131,6 +136,8 @@ class Links:
     langlinks: dict[str, str] = field(default_factory=dict)  # language code -> title
     redirect: Title | None = None
     defaultsort: str = ""
+    interwiki: set[tuple[str, str]] = field(default_factory=set)  # (prefix, title)
+    props: dict[str, str] = field(default_factory=dict)  # page properties (page_props rows)
 
 
 def redirect_target(text: str, parser: TitleParser) -> Title | None:
@@ -178,6 +185,10 @@ def extract_links(text: str, parser: TitleParser, languages: frozenset[str]) -> 
             head = name.split(":", 1)[0].strip().upper()
             if head in {"DEFAULTSORT", "DEFAULTSORTKEY", "DEFAULTCATEGORYSORT"} and ":" in name:
                 links.defaultsort = name.split(":", 1)[1].strip()
+                links.props["defaultsort"] = links.defaultsort
+                continue
+            if head == "DISPLAYTITLE" and ":" in name:
+                links.props["displaytitle"] = name.split(":", 1)[1].strip()
                 continue
             target = _template_title(name, parser)
             if target is not None:
@@ -186,6 +197,9 @@ def extract_links(text: str, parser: TitleParser, languages: frozenset[str]) -> 
             url = str(node.url).strip()
             if _URL.match(url):
                 links.external.add(url)
+    for match in _DOUBLE_UNDERSCORE.finditer(_strip_nowiki(text)):
+        word = match.group(1).lower()
+        links.props[_UNDERSCORE_ALIASES.get(word, word)] = ""
     if links.redirect is not None and not links.redirect.interwiki:
         target = links.redirect
         if target.ns == NS_MEDIA:
@@ -208,7 +222,10 @@ def _wikilink(node: Wikilink, parser: TitleParser, languages: frozenset[str], li
         title = parser.parse(raw)
     except InvalidTitle:
         return
-    if title.interwiki or not title.dbkey:
+    if title.interwiki:
+        links.interwiki.add((title.interwiki, title.dbkey))
+        return
+    if not title.dbkey:
         return
     if not leading_colon and title.ns == NS_CATEGORY:
         sortkey = str(node.text).strip() if node.text is not None else ""
@@ -223,3 +240,10 @@ def _wikilink(node: Wikilink, parser: TitleParser, languages: frozenset[str], li
     if title.ns == NS_SPECIAL:
         return
     links.pages.add((title.ns, title.dbkey))
+
+
+_NOWIKI = re.compile(r"<nowiki>.*?</nowiki>|<pre>.*?</pre>|<!--.*?-->", re.S | re.I)
+
+
+def _strip_nowiki(text: str) -> str:
+    return _NOWIKI.sub("", text)

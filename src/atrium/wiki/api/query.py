@@ -106,23 +106,20 @@ async def execute(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         RUNNABLE[n] for n in params["prop"] + params["list"] + params["meta"]
     ]
 
+    continuation.set_modules(
+        [m.spec.name for m in modules], {m.spec.name for m in modules if m.spec.group == "prop"}
+    )
+
     if generator_name is not None:
         if not continuation.generator_done:
             await _generate(run, RUNNABLE[generator_name], params)
         for extra in sources:
             ctx.params.used.add(extra)
-    else:
+    elif not continuation.generator_done:
         await _resolve(run, params)
 
     for module in modules:
         name = module.spec.name
-        if (
-            module.spec.group == "prop"
-            and generator_name is not None
-            and continuation.generator_done
-        ):
-            ctx.read(module.spec)
-            continue
         if not continuation.should_run(name):
             ctx.read(module.spec)
             if module.spec.group != "prop":
@@ -258,7 +255,7 @@ async def _follow_redirects(run: QueryRun) -> None:
     pages = run.pages
     parser = ctx.site.parser
     for _ in range(5):
-        redirects = [p for p in pages.good.values() if p.is_redirect]
+        redirects = [p for p in pages.sorted_good() if p.is_redirect]
         if not redirects:
             return
         targets = await ctx.db.read(page_reads.redirect_targets, [p.page_id for p in redirects])
@@ -347,6 +344,8 @@ def _general_page_info(run: QueryRun, params: dict[str, Any]) -> None:
         if params["indexpageids"]:
             data["pageids"] = [str(key) for key, _ in entries]
         if out.fv >= 2:
-            data["pages"] = [entry for _, entry in entries]
+            # formatversion=2 lists the pages in key order (fake ids of missing and invalid
+            # titles first); formatversion=1 keeps the order they were added in.
+            data["pages"] = [entry for _, entry in sorted(entries, key=lambda e: e[0])]
         else:
             data["pages"] = {str(key): entry for key, entry in entries}

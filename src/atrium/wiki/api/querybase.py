@@ -88,11 +88,22 @@ class Continuation:
                     if name in raw_params:
                         self.generator_params[name] = raw_params[name]
         self.has_generator = has_generator
-        self.module_data: dict[str, dict[str, str]] = {}  # list/meta modules
-        self.prop_data: dict[str, dict[str, str]] = {}
-        self.generator_data: dict[str, str] = {}
+        self.module_data: dict[str, dict[str, str | int]] = {}  # list/meta modules
+        self.prop_data: dict[str, dict[str, str | int]] = {}
+        self.generator_data: dict[str, str | int] = {}
         self.ran: list[str] = []
         self.skipped: list[str] = []
+        # Every requested module in request order (prop, list, meta) and which of them are props:
+        # MediaWiki lists all modules without continuation data as finished, and restarts the
+        # prop modules when the generator moves on.
+        self.all_modules: list[str] = []
+        self.prop_modules: set[str] = set()
+
+    def set_modules(self, names: list[str], props: set[str]) -> None:
+        self.all_modules = list(dict.fromkeys(names))
+        self.prop_modules = set(props)
+        if self.generator_done:
+            self.skip |= self.prop_modules
 
     def should_run(self, name: str) -> bool:
         return name not in self.skip
@@ -100,10 +111,10 @@ class Continuation:
     def add(self, spec: ModuleSpec, name: str, value: object) -> None:
         key = spec.prefix + name
         target = self.prop_data if spec.group == "prop" else self.module_data
-        target.setdefault(spec.name, {})[key] = str(value)
+        target.setdefault(spec.name, {})[key] = _value(value)
 
     def add_generator(self, spec: ModuleSpec, name: str, value: object) -> None:
-        self.generator_data["g" + spec.prefix + name] = str(value)
+        self.generator_data["g" + spec.prefix + name] = _value(value)
 
     @property
     def batch_complete(self) -> bool:
@@ -112,7 +123,7 @@ class Continuation:
     def result(self, rawcontinue: bool, generator_name: str | None) -> dict[str, Any]:
         """Top-level members: `continue` (or `query-continue`) and the batchcomplete decision."""
         if rawcontinue:
-            legacy: dict[str, dict[str, str]] = {}
+            legacy: dict[str, dict[str, str | int]] = {}
             for module, kvp in {**self.prop_data, **self.module_data}.items():
                 legacy.setdefault(module, {}).update(kvp)
             if self.generator_data and not self.prop_data and generator_name is not None:
@@ -120,20 +131,34 @@ class Continuation:
             return {"query-continue": legacy} if legacy else {}
         if not self.module_data and not self.prop_data and not self.generator_data:
             return {}
-        data: dict[str, str] = {}
+        data: dict[str, str | int] = {}
         for kvp in self.module_data.values():
             data.update(kvp)
+        if self.all_modules:
+            finished = [
+                name
+                for name in self.all_modules
+                if name not in self.module_data and name not in self.prop_data
+            ]
+        else:
+            finished = [name for name in self.ran if name not in self.module_data] + self.skipped
         if self.prop_data:
             for kvp in self.prop_data.values():
                 data.update(kvp)
             data.update(self.generator_params)
             generator_keys = "|".join(self.generator_params)
-        else:
+        elif self.generator_data:
             data.update(self.generator_data)
-            generator_keys = "|".join(self.generator_data) or "-"
-        finished = [name for name in self.ran if name not in self.module_data] + self.skipped
+            generator_keys = "|".join(self.generator_data)
+            finished = [name for name in finished if name not in self.prop_modules]
+        else:
+            generator_keys = "-"
         data["continue"] = generator_keys + "||" + "|".join(finished)
         return {"continue": data}
+
+
+def _value(value: object) -> str | int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else str(value)
 
 
 def badcontinue() -> ApiUsageError:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from atrium.wiki.api import query
 from atrium.wiki.api.actions import Action, accounts, auth, edit, paraminfo
 from atrium.wiki.api.params import BOOLEAN, INTEGER, USER, ModuleSpec, Param, enum
+from atrium.wiki.api.listmodules import LIST_MODULES
+from atrium.wiki.api.propmodules import PROP_MODULES
 from atrium.wiki.api.querymodules import EXTRA_MODULES, SPEC_MODULES
 
 _ACTION_LIST: list[Action] = [
@@ -76,7 +78,9 @@ def _format_spec(name: str, classname: str) -> ModuleSpec:
 JSON_FORMAT = _format_spec("json", "ApiFormatJson")
 JSONFM_FORMAT = _format_spec("jsonfm", "ApiFormatJson")
 
-QUERY_MODULE_SPECS: dict[str, ModuleSpec] = {s.name: s for s in (*SPEC_MODULES, *EXTRA_MODULES)}
+QUERY_MODULE_SPECS: dict[str, ModuleSpec] = {
+    s.name: s for s in (*SPEC_MODULES, *EXTRA_MODULES, *PROP_MODULES, *LIST_MODULES)
+}
 
 _BY_PATH: dict[str, ModuleSpec] = {
     "main": MAIN,

@@ -169,6 +169,18 @@ def save_revision(
     )
 
 
+def _missing_pages(conn: Conn, titles: set[tuple[int, str]]) -> set[tuple[int, str]]:
+    if not titles:
+        return set()
+    p = schema.page
+    found = conn.all(
+        sa.select(p.c.page_namespace, p.c.page_title).where(
+            sa.or_(*[sa.and_(p.c.page_namespace == n, p.c.page_title == t) for n, t in titles])
+        )
+    )
+    return titles - {(int(r["page_namespace"]), str(r["page_title"])) for r in found}
+
+
 def write_links(conn: Conn, page_id: int, title: Title, links: Links, ts: str) -> None:
     """Replace the link-table rows of one page with those of its current text."""
     for table, column in (
@@ -179,14 +191,18 @@ def write_links(conn: Conn, page_id: int, title: Title, links: Links, ts: str) -
         (schema.externallinks, "el_from"),
         (schema.langlinks, "ll_from"),
         (schema.redirect, "rd_from"),
+        (schema.iwlinks, "iwl_from"),
+        (schema.page_props, "pp_page"),
     ):
         conn.execute(sa.delete(table).where(table.c[column] == page_id))
     ns = title.ns
+    # A transclusion of a missing template renders as a link to it, so MediaWiki records one.
+    page_targets = set(links.pages) | _missing_pages(conn, links.templates)
     conn.executemany(
         sa.insert(schema.pagelinks),
         [
             {"pl_from": page_id, "pl_namespace": t_ns, "pl_title": t, "pl_from_namespace": ns}
-            for t_ns, t in sorted(links.pages)
+            for t_ns, t in sorted(page_targets)
         ],
     )
     conn.executemany(
@@ -228,6 +244,20 @@ def write_links(conn: Conn, page_id: int, title: Title, links: Links, ts: str) -
         [
             {"ll_from": page_id, "ll_lang": lang, "ll_title": target}
             for lang, target in sorted(links.langlinks.items())
+        ],
+    )
+    conn.executemany(
+        sa.insert(schema.iwlinks),
+        [
+            {"iwl_from": page_id, "iwl_prefix": prefix, "iwl_title": target}
+            for prefix, target in sorted(links.interwiki)
+        ],
+    )
+    conn.executemany(
+        sa.insert(schema.page_props),
+        [
+            {"pp_page": page_id, "pp_propname": name, "pp_value": value}
+            for name, value in sorted(links.props.items())
         ],
     )
     if links.redirect is not None:

@@ -9,8 +9,12 @@ from atrium.wiki.api.modules import (
     allmessages,
     allpages,
     authmanagerinfo,
+    backlinksprop,
+    categories,
     info,
     links,
+    outlinks,
+    pagemeta,
     revisions,
     siteinfo,
     tokens,
@@ -32,3 +36,8 @@ RUNNABLE: dict[str, QueryModule] = {
         userinfo,
     )
 }
+
+# Module families: one file serving several modules exposes `MODULES`.
+for _family in (links, backlinksprop, outlinks, pagemeta):
+    RUNNABLE.update({module.spec.name: module for module in _family.MODULES})
+RUNNABLE[categories.MODULE.spec.name] = categories.MODULE
