@@ -52,7 +52,7 @@ def _resolve(node: Any, spec: dict[str, Any]) -> Any:
 def _schema(method: str, template: str, status: int) -> dict[str, Any]:
     spec = openapi()
     operation = spec["paths"][template][method.lower()]
-    response = operation["responses"][str(status)]
+    response = _resolve(operation["responses"][str(status)], spec)
     content = response["content"]["application/json"]
     schema: dict[str, Any] = _resolve(content["schema"], spec)
     return schema

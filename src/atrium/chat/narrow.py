@@ -390,7 +390,10 @@ def compile_narrow(conn: Conn, user: User, terms: Sequence[Term]) -> CompiledNar
     condition: ColumnElement[bool] = sa.true()
     for term in terms:
         clause = compiler.term(term, has_stream_term)
-        condition = sa.and_(condition, sa.not_(clause) if term.negated else clause)
+        if term.negated:
+            # NOT of a NULL comparison (a DM's stream_id) is NULL: make it a real false first.
+            clause = sa.not_(sa.func.coalesce(clause, sa.false()))
+        condition = sa.and_(condition, clause)
     history, history_stream_id = compiler.history_stream(terms)
     words: list[str] = []
     for term in terms:

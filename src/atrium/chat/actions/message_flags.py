@@ -92,9 +92,11 @@ def update_flags(
             raise ChatError("Invalid message(s)")
         conn.executemany(
             sa.insert(schema.user_message).values(
-                user_id=user.id, message_id=sa.bindparam("mid"), flags=HISTORICAL_FLAGS
+                user_id=sa.bindparam("uid"),
+                message_id=sa.bindparam("mid"),
+                flags=sa.bindparam("bits"),
             ),
-            [{"mid": mid} for mid in missing],
+            [{"uid": user.id, "mid": mid, "bits": HISTORICAL_FLAGS} for mid in missing],
         )
     bit = flags.BIT[flag]
     changed: list[int] = []
