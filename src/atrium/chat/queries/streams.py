@@ -184,6 +184,11 @@ def stream_dict(stream: Any) -> dict[str, Any]:
     }
 
 
+def _optional_bool(value: Any) -> bool | None:
+    """A notification override: None inherits the user's default (SQLite stores 0/1)."""
+    return None if value is None else bool(value)
+
+
 def subscription_dict(
     stream: Any, sub: Any, subscribers: list[int] | None = None
 ) -> dict[str, Any]:
@@ -195,11 +200,11 @@ def subscription_dict(
             "is_muted": bool(sub["is_muted"]),
             "in_home_view": not sub["is_muted"],
             "pin_to_top": bool(sub["pin_to_top"]),
-            "desktop_notifications": sub["desktop_notifications"],
-            "audible_notifications": sub["audible_notifications"],
-            "push_notifications": sub["push_notifications"],
-            "email_notifications": sub["email_notifications"],
-            "wildcard_mentions_notify": sub["wildcard_mentions_notify"],
+            "desktop_notifications": _optional_bool(sub["desktop_notifications"]),
+            "audible_notifications": _optional_bool(sub["audible_notifications"]),
+            "push_notifications": _optional_bool(sub["push_notifications"]),
+            "email_notifications": _optional_bool(sub["email_notifications"]),
+            "wildcard_mentions_notify": _optional_bool(sub["wildcard_mentions_notify"]),
             # Zulip removed this at feature level 226; at 185 it is present. We have no
             # email gateway, so the address is one that tells the truth about that.
             "email_address": "",
