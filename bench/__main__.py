@@ -32,7 +32,7 @@ from bench.harness import (
 )
 from bench.report import RunInfo, as_json, render
 
-FAMILIES = ("bench.chat", "bench.markdown")
+FAMILIES = ("bench.chat", "bench.markdown", "bench.wiki_foundation")
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:

@@ -41,6 +41,7 @@ DATA_DIR = REPO / "bench" / ".data"
 SERVER_CORE = 0
 GENERATOR_CORE = 1
 HOST = "127.0.0.1"
+SUCCESS_MARKER = '"result":"success"'
 
 WRK_INSTALL_HINT = (
     "wrk is not installed. Install it with `sudo apt-get update && sudo apt-get install -y wrk` "
@@ -252,6 +253,8 @@ class Load:
     connections: int
     duration: float
     requests: Sequence[HttpRequest]
+    # A 200 response counts as a success when its body holds this text.
+    success: str = SUCCESS_MARKER
 
 
 @dataclass(frozen=True)
@@ -305,7 +308,7 @@ function request()
 end
 
 function response(status, headers, body)
-  if status ~= 200 or not string.find(body, '"result":"success"', 1, true) then
+  if status ~= 200 or not string.find(body, success, 1, true) then
     bad = bad + 1
     if sample == nil then
       sample = tostring(status) .. " " .. string.sub(body, 1, 300)
@@ -335,8 +338,8 @@ end
 """
 
 
-def wrk_script(requests: Sequence[HttpRequest]) -> str:
-    lines = ["templates = {"]
+def wrk_script(requests: Sequence[HttpRequest], success: str = SUCCESS_MARKER) -> str:
+    lines = [f"success = {_lua_string(success)}", "templates = {"]
     for req in requests:
         headers = ", ".join(
             f"[{_lua_string(k)}] = {_lua_string(v)}" for k, v in req.headers.items()
@@ -362,7 +365,7 @@ class WrkGenerator:
 
     def run(self, port: int, load: Load) -> RunResult:
         with tempfile.NamedTemporaryFile("w", suffix=".lua", prefix="bench-", delete=False) as fh:
-            fh.write(wrk_script(load.requests))
+            fh.write(wrk_script(load.requests, load.success))
             script = fh.name
         try:
             argv = [
@@ -413,6 +416,7 @@ class PythonGenerator:
             "port": port,
             "connections": load.connections,
             "duration": load.duration,
+            "success": load.success,
             "requests": [
                 {"method": r.method, "path": r.path, "headers": dict(r.headers), "body": r.body}
                 for r in load.requests
@@ -628,17 +632,18 @@ def measure(
     label: str,
     connections: int,
     requests: Sequence[HttpRequest],
+    success: str = SUCCESS_MARKER,
 ) -> Measurement:
     gen = settings.generator
     assert server.proc is not None, "measure() needs a running server"
     pgid = server.proc.pid
-    warm = gen.run(server.port, Load(connections, settings.warmup, requests))
+    warm = gen.run(server.port, Load(connections, settings.warmup, requests, success))
     runs = []
     other: list[float] = []
     for i in range(settings.runs):
         wait_for_quiet()
         with CpuMeter(pgid) as meter:
-            run = gen.run(server.port, Load(connections, settings.duration, requests))
+            run = gen.run(server.port, Load(connections, settings.duration, requests, success))
         runs.append(run)
         other.append(meter.other_cores)
         errors = f"[red]{run.errors} errors[/red] {run.error_sample[:120]}" if run.errors else ""

@@ -2,8 +2,8 @@
 
 Run as `python -m bench.loadgen` with a JSON load description on stdin (host, port, connections,
 duration, request templates); prints one JSON object: requests, errors, seconds, p50_ms, p99_ms,
-error_sample. A response counts as an error unless it is a 200 whose body holds
-`"result":"success"`; connection failures count too.
+error_sample. A response counts as an error unless it is a 200 whose body holds the load's
+`success` text (`"result":"success"` by default); connection failures count too.
 """
 
 from __future__ import annotations
@@ -66,7 +66,13 @@ async def read_response(reader: asyncio.StreamReader) -> tuple[int, bytes, bool]
 
 
 async def connection(
-    host: str, port: int, payloads: list[bytes], offset: int, deadline: float, tally: Tally
+    host: str,
+    port: int,
+    payloads: list[bytes],
+    offset: int,
+    deadline: float,
+    tally: Tally,
+    success: bytes = SUCCESS,
 ) -> None:
     index = offset
     reader: asyncio.StreamReader | None = None
@@ -82,7 +88,7 @@ async def connection(
             writer.write(payload)
             status, body, keep_alive = await read_response(reader)
             tally.latencies.append(time.perf_counter() - started)
-            if status != 200 or SUCCESS not in body:
+            if status != 200 or success not in body:
                 tally.error(f"{status} {body[:300].decode(errors='replace')}")
             if not keep_alive:
                 writer.close()
@@ -103,9 +109,10 @@ async def run(spec: dict[str, Any]) -> dict[str, Any]:
     tally = Tally()
     started = time.perf_counter()
     deadline = started + float(spec["duration"])
+    success = str(spec.get("success", SUCCESS.decode())).encode()
     await asyncio.gather(
         *(
-            connection(host, port, payloads, i, deadline, tally)
+            connection(host, port, payloads, i, deadline, tally, success)
             for i in range(int(spec["connections"]))
         )
     )

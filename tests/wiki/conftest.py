@@ -92,7 +92,9 @@ def _setup_users(conn: Any) -> str:
         create_user(conn, name, PASSWORDS[name], groups=groups)
     robot = account_by_name(conn, "Robot")
     assert robot is not None
-    return create_bot_password(conn, robot.id, "tests", ["basic"])
+    return create_bot_password(
+        conn, robot.id, "tests", ["basic", "highvolume", "editpage", "createeditmovepage"]
+    )
 
 
 @pytest.fixture

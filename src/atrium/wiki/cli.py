@@ -15,10 +15,15 @@ from atrium.settings import Settings
 from atrium.wiki.app import open_wiki
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.accounts import create_bot_password, create_user, set_groups, set_password
+from atrium.wiki.changes.imports import DEFAULT_USERNAME_PREFIX
 from atrium.wiki.changes.pages import Editor, save_revision
 from atrium.wiki.dump import export_dump, import_dump
+from atrium.wiki.grants import GRANT_RIGHTS, HIDDEN_GRANTS
 from atrium.wiki.site import Site
 from atrium.wiki.users import account_by_name
+
+# `atrium wiki bot-password` grants unless told otherwise: what a bot editing pages needs.
+DEFAULT_BOT_GRANTS = ("basic", "highvolume", "editpage", "createeditmovepage")
 
 DEMO_ADMIN = "Admin"
 DEMO_ADMIN_PASSWORD = "atrium-admin"
@@ -61,7 +66,19 @@ def wiki() -> None:
 
 @wiki.command("import")
 @click.argument("dump", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-def import_command(dump: Path) -> None:
+@click.option(
+    "--username-prefix",
+    default=DEFAULT_USERNAME_PREFIX,
+    show_default=True,
+    help='Prefix for contributors without a local account; a trailing ">" is added '
+    "(importDump.php's --username-prefix).",
+)
+@click.option(
+    "--no-local-users",
+    is_flag=True,
+    help="Treat every user name as external, even where a local account exists.",
+)
+def import_command(dump: Path, username_prefix: str, no_local_users: bool) -> None:
     """Import a MediaWiki XML dump (pages, every revision, contributors), streaming."""
     settings = Settings.from_env()
     with wiki_database(settings) as (db, site), dump.open("rb") as source:
@@ -78,7 +95,14 @@ def import_command(dump: Path) -> None:
             def report(pages: int, revisions: int) -> None:
                 progress.update(task, completed=source.tell(), pages=pages, revisions=revisions)
 
-            stats = import_dump(db, site, source, report)
+            stats = import_dump(
+                db,
+                site,
+                source,
+                report,
+                username_prefix=username_prefix,
+                assign_known_users=not no_local_users,
+            )
             progress.update(task, completed=size)
     click.echo(f"Imported {stats.pages} pages and {stats.revisions} revisions.")
     for title in stats.skipped:
@@ -130,8 +154,22 @@ def create_user_command(name: str, password: str, groups: str) -> None:
 @wiki.command("bot-password")
 @click.argument("name")
 @click.argument("app_id")
-def bot_password_command(name: str, app_id: str) -> None:
+@click.option(
+    "--grants",
+    default=",".join(DEFAULT_BOT_GRANTS),
+    show_default=True,
+    help="Comma-separated grants (MediaWiki's, e.g. basic,highvolume,editpage); the session "
+    "may use only their rights. `basic` is always included.",
+)
+def bot_password_command(name: str, app_id: str, grants: str) -> None:
     """Create a bot password for NAME; log in as NAME@APP_ID with the printed password."""
+    chosen = [g.strip() for g in grants.split(",") if g.strip()]
+    unknown = [g for g in chosen if g not in GRANT_RIGHTS]
+    if unknown:
+        raise click.ClickException(
+            f"Unknown grant(s): {', '.join(unknown)}. Known: {', '.join(GRANT_RIGHTS)}."
+        )
+    chosen = list(dict.fromkeys([*HIDDEN_GRANTS, *chosen]))
     settings = Settings.from_env()
     with wiki_database(settings) as (db, _site):
 
@@ -139,7 +177,7 @@ def bot_password_command(name: str, app_id: str) -> None:
             account = account_by_name(conn, name)
             if account is None:
                 raise ChangeError("nosuchuser", f"There is no wiki user named {name!r}.")
-            return create_bot_password(conn, account.id, app_id)
+            return create_bot_password(conn, account.id, app_id, chosen)
 
         try:
             password = db.write_sync(write)

@@ -1,21 +1,31 @@
 """MediaWiki XML dumps (export-0.11), streamed both ways.
 
 Import reads `<siteinfo>` namespaces and then one `<page>` at a time with `iterparse`, clearing
-elements as it goes, so memory stays flat whatever the dump's size; each page (all its revisions)
-is one transaction through `changes.imports.import_page`. Export writes pages in id order.
+elements as it goes, so memory stays flat whatever the dump's size; pages go to
+`changes.imports.import_pages` in batches (one transaction each), and the next batch is parsed
+while the previous one is written. Export writes pages in id order (the whole wiki, or the pages
+`action=query&export` names), in schema 0.11 or 0.10 as MediaWiki's `WikiExporter` does.
 """
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import IO, Any
 from xml.sax.saxutils import escape, quoteattr
 
 from atrium.core.db import Database
 from atrium.wiki import pages as page_reads
-from atrium.wiki.changes.imports import ImportedPage, ImportedRevision, import_pages
+from atrium.wiki.changes.imports import (
+    DEFAULT_USERNAME_PREFIX,
+    ImportedPage,
+    ImportedRevision,
+    ImportOptions,
+    ImportResult,
+    import_pages,
+)
 from atrium.wiki.site import GENERATOR, Site
 from atrium.wiki.timestamps import from_iso, iso
 
@@ -41,6 +51,7 @@ def _child_text(elem: ET.Element, name: str) -> str | None:
 def _revision(elem: ET.Element) -> ImportedRevision:
     contributor = None
     user_id = None
+    named = True
     minor = False
     text = ""
     comment = ""
@@ -56,6 +67,7 @@ def _revision(elem: ET.Element) -> ImportedRevision:
             ip = _child_text(child, "ip")
             raw_id = _child_text(child, "id")
             contributor = username if username is not None else ip
+            named = username is not None
             user_id = int(raw_id) if raw_id and username is not None else None
         elif name == "minor":
             minor = True
@@ -76,6 +88,7 @@ def _revision(elem: ET.Element) -> ImportedRevision:
         text=text,
         model=model,
         format=fmt,
+        named=named,
     )
 
 
@@ -90,7 +103,7 @@ def read_dump(source: IO[bytes]) -> Iterator[ImportedPage | dict[int, str]]:
             if root is None:
                 root = elem
             if name == "page":
-                current = ImportedPage(title="", ns=0)
+                current = ImportedPage(title="", ns=None)
             continue
         if name == "namespaces":
             yield {int(ns.get("key", "0")): ns.text or "" for ns in elem}
@@ -114,33 +127,54 @@ def import_dump(
     site: Site,
     source: IO[bytes],
     progress: Callable[[int, int], None] | None = None,
-    batch_pages: int = 200,
+    batch_pages: int = 500,
+    *,
+    username_prefix: str = DEFAULT_USERNAME_PREFIX,
+    assign_known_users: bool = True,
 ) -> ImportStats:
-    """Import every page and revision of a dump; `progress(pages, revisions)` after each batch."""
-    stats = ImportStats()
-    batch: list[ImportedPage] = []
+    """Import every page and revision of a dump; `progress(pages, revisions)` after each batch.
 
-    def flush() -> None:
-        if not batch:
+    `username_prefix` and `assign_known_users` are importDump.php's `--username-prefix` and
+    (negated) `--no-local-users`. One batch is written while the next one is parsed.
+    """
+    stats = ImportStats()
+    options = ImportOptions(username_prefix=username_prefix, assign_known_users=assign_known_users)
+    batch: list[ImportedPage] = []
+    pending: Future[ImportResult] | None = None
+
+    def collect(done: Future[ImportResult] | None) -> None:
+        if done is None:
             return
-        done = db.write_sync(import_pages, site, list(batch))
-        stats.pages += done.pages
-        stats.revisions += done.revisions
-        stats.skipped.extend(done.skipped)
-        batch.clear()
+        result = done.result()
+        stats.pages += result.pages
+        stats.revisions += result.revisions
+        stats.skipped.extend(result.skipped)
         if progress is not None:
             progress(stats.pages, stats.revisions)
 
-    pending_revisions = 0
-    for item in read_dump(source):
-        if isinstance(item, dict):
-            continue
-        batch.append(item)
-        pending_revisions += len(item.revisions)
-        if len(batch) >= batch_pages or pending_revisions >= 2000:
-            flush()
-            pending_revisions = 0
-    flush()
+    with ThreadPoolExecutor(1, thread_name_prefix="wiki-import") as writer:
+
+        def flush() -> None:
+            nonlocal pending
+            if not batch:
+                return
+            submitted = writer.submit(db.write_sync, import_pages, site, list(batch), options)
+            batch.clear()
+            collect(pending)
+            pending = submitted
+
+        pending_revisions = 0
+        for item in read_dump(source):
+            if isinstance(item, dict):
+                options.foreign_namespaces = item
+                continue
+            batch.append(item)
+            pending_revisions += len(item.revisions)
+            if len(batch) >= batch_pages or pending_revisions >= 3000:
+                flush()
+                pending_revisions = 0
+        flush()
+        collect(pending)
     return stats
 
 

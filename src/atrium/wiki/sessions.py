@@ -11,7 +11,8 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn, Prepared
 from atrium.wiki import schema
-from atrium.wiki.users import Account, account_by_id
+from atrium.wiki.grants import allowed_rights
+from atrium.wiki.users import Account, account_by_id, bot_password_grants
 
 TOKEN_SUFFIX = "+\\"
 ANON_TOKEN = TOKEN_SUFFIX
@@ -53,6 +54,10 @@ def load_session(conn: Conn, session_id: str) -> tuple[Session | None, Account |
     account = account_by_id(conn, session.user_id) if session.user_id else None
     if account is not None:
         account.bot_app = session.bot_app
+        if session.bot_app is not None:
+            # BotPasswordSessionProvider: the session allows only the rights of its grants.
+            chosen = bot_password_grants(conn, account.id, session.bot_app)
+            account.allowed_rights = allowed_rights(chosen)
     return session, account
 
 

@@ -9,7 +9,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from atrium.core.db import Conn, Prepared, Row
-from atrium.wiki import rights, schema
+from atrium.wiki import grants, rights, schema
 
 _hasher = PasswordHasher()
 
@@ -61,6 +61,8 @@ class Account:
     email: str = ""
     real_name: str = ""
     bot_app: str | None = None  # logged in with a bot password of this application
+    # A bot-password session may use only these rights (its grants'); None: no restriction.
+    allowed_rights: frozenset[str] | None = None
 
     @property
     def registered(self) -> bool:
@@ -76,7 +78,10 @@ class Account:
 
     @property
     def rights(self) -> list[str]:
-        return rights.rights_of(self.all_groups)
+        granted = rights.rights_of(self.all_groups)
+        if self.allowed_rights is None:
+            return granted
+        return [r for r in granted if r in self.allowed_rights]
 
     def allowed(self, right: str) -> bool:
         return right in self.rights
@@ -123,6 +128,15 @@ def password_hash(conn: Conn, user_id: int) -> str:
         conn.scalar(sa.select(schema.user.c.user_password).where(schema.user.c.user_id == user_id))
         or ""
     )
+
+
+def bot_password_grants(conn: Conn, user_id: int, app_id: str) -> list[str]:
+    value = conn.scalar(
+        sa.select(schema.bot_passwords.c.bp_grants).where(
+            schema.bot_passwords.c.bp_user == user_id, schema.bot_passwords.c.bp_app_id == app_id
+        )
+    )
+    return grants.parse_grants(str(value or ""))
 
 
 def bot_password(conn: Conn, user_id: int, app_id: str) -> str | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Iterable, Mapping
 
@@ -124,7 +125,8 @@ def create_bot_password(conn: Conn, user_id: int, app_id: str, grants: Iterable[
             bp_password=hash_password(password),
             bp_token=secrets.token_hex(16),
             bp_restrictions='{"IPAddresses":["0.0.0.0/0","::/0"]}',
-            bp_grants=",".join(grants),
+            # MediaWiki's format: a JSON list of grant names.
+            bp_grants=json.dumps(list(grants), separators=(",", ":")),
         )
     )
     return password

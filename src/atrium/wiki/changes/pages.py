@@ -328,6 +328,7 @@ class EditRequest:
     md5: str | None = None
     baserevid: int | None = None
     tags: tuple[str, ...] = ()
+    software_tags: tuple[str, ...] = ()  # tags the software adds (`mw-undo`), not the user
     watch: bool | None = None  # issue 8: add to (True) or remove from (False) the watchlist
     ip: str = "127.0.0.1"
 
@@ -356,9 +357,17 @@ def _current(conn: Conn, page_id: int) -> tuple[str, str]:
     return str(row["old_text"]), str(row["rev_timestamp"])
 
 
-def _check_tags(conn: Conn, tags: tuple[str, ...]) -> list[int]:
+def _check_tags(conn: Conn, tags: tuple[str, ...], rights: frozenset[str]) -> list[int]:
+    """ChangeTags::canAddTagsAccompanyingChange: the `applychangetags` right, and only tags
+    defined by users and active (`change_tag_def.ctd_user_defined`, set by `managetags`)."""
     if not tags:
         return []
+    if "applychangetags" not in rights:
+        raise ChangeError(
+            "tags-apply-no-permission",
+            "You do not have permission to apply change tags along with your changes.",
+            "tags-apply-no-permission",
+        )
     rows = conn.all(
         sa.select(schema.change_tag_def.c.ctd_id, schema.change_tag_def.c.ctd_name).where(
             schema.change_tag_def.c.ctd_name.in_(tags),
@@ -366,14 +375,33 @@ def _check_tags(conn: Conn, tags: tuple[str, ...]) -> list[int]:
         )
     )
     known = {row["ctd_name"]: int(row["ctd_id"]) for row in rows}
-    missing = [t for t in tags if t not in known]
-    if missing:
-        noun = "tag is" if len(missing) == 1 else "tags are"
+    missing = [t for t in dict.fromkeys(tags) if t not in known]
+    if len(missing) == 1:
         raise ChangeError(
-            "tags-apply-not-allowed-one" if len(missing) == 1 else "tags-apply-not-allowed-multi",
-            f"The {noun} not allowed to be manually applied: {', '.join(missing)}",
+            "tags-apply-not-allowed-one",
+            f'The tag "{missing[0]}" is not allowed to be manually applied.',
+            "tags-apply-not-allowed-one",
+            (missing[0],),
         )
-    return [known[t] for t in tags]
+    if missing:
+        raise ChangeError(
+            "tags-apply-not-allowed-multi",
+            f"The following tags are not allowed to be manually applied: {', '.join(missing)}",
+            "tags-apply-not-allowed-multi",
+            (", ".join(missing), len(missing)),
+        )
+    return list(dict.fromkeys(known[t] for t in tags))
+
+
+def software_tag_id(conn: Conn, name: str) -> int:
+    """The id of a software-defined tag (`mw-undo`, …), defined on first use as MediaWiki's
+    NameTableStore does (`ctd_user_defined` false: users cannot apply it by hand)."""
+    table = schema.change_tag_def
+    found = conn.scalar(sa.select(table.c.ctd_id).where(table.c.ctd_name == name))
+    if found is None:
+        conn.execute(sa.insert(table).values(ctd_name=name, ctd_user_defined=False, ctd_count=0))
+        found = conn.scalar(sa.select(table.c.ctd_id).where(table.c.ctd_name == name))
+    return int(found)
 
 
 def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
@@ -388,7 +416,8 @@ def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
             "This page provides interface text for the software on this wiki, and is protected "
             "to prevent abuse.",
         )
-    tag_ids = _check_tags(conn, req.tags)
+    tag_ids = _check_tags(conn, req.tags, req.editor.rights)
+    tag_ids += [software_tag_id(conn, name) for name in req.software_tags]
     page = conn.one(_page_by_title, {"ns": title.ns, "title": title.dbkey})
     if page is None:
         if req.nocreate:

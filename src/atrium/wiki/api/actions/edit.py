@@ -23,6 +23,7 @@ from atrium.wiki.api.params import (
 )
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.pages import Editor, EditRequest, edit_page
+from atrium.wiki.changes.undo import plan_undo
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import InvalidTitle, Title
 
@@ -137,14 +138,27 @@ async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             msg.missing_at_least_one_of(["text", "appendtext", "prependtext", "undo"]),
             module="edit",
         )
-    if params["undo"] is not None:
-        raise ApiUsageError(
-            "undofailure",
-            msg.simple("apierror-undo-unsupported", "Undoing edits is not supported by this wiki."),
-            module="edit",
-        )
     if params["redirect"]:
         title = await _follow_redirect(ctx, title)
+    software_tags: tuple[str, ...] = ()
+    if params["undo"]:
+        # ApiEditPage: the undone text replaces `text`; the revision is tagged `mw-undo`.
+        rows = await ctx.db.read(page_reads.pages_by_titles, [(title.ns, title.dbkey)])
+        page_id = int(rows[0]["page_id"]) if rows else None
+        try:
+            plan = await ctx.db.read(
+                plan_undo,
+                page_id,
+                ctx.site.parser.prefixed_text(title.ns, title.dbkey),
+                params["undo"],
+                params["undoafter"],
+            )
+        except ChangeError as exc:
+            raise change_error(exc, "edit") from exc
+        params["text"] = plan.text
+        if params["summary"] is None:
+            params["summary"] = plan.summary
+        software_tags = ("mw-undo",)
     caller = ctx.caller
     if not caller.allowed("edit"):
         raise ApiUsageError(
@@ -172,6 +186,7 @@ async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         md5=params["md5"],
         baserevid=params["baserevid"],
         tags=tuple(params["tags"]),
+        software_tags=software_tags,
     )
     try:
         outcome = await ctx.db.write(edit_page, ctx.site, request)
