@@ -254,10 +254,10 @@ async def test_only_running_modules_are_dispatched(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
     data = await wiki.api(
-        client, action="query", list="backlinks", bltitle="Apple", formatversion="2"
+        client, action="query", list="querypage", qppage="Lonelypages", formatversion="2"
     )
     assert (
         data["warnings"]["query"]["warnings"]
-        == 'Unrecognized value for parameter "list": backlinks'
+        == 'Unrecognized value for parameter "list": querypage'
     )
     assert "query" not in data

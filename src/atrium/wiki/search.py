@@ -233,6 +233,9 @@ def highlight(text: str, patterns: list[str]) -> str:
     return extract
 
 
+_PHP_WORD = re.compile(r"[A-Za-z'][A-Za-z'-]*")
+
+
 def word_count(text: str) -> int:
-    """SearchResult's word count: whitespace-separated words of the text."""
-    return len(text.split())
+    """PHP's str_word_count, which MediaWiki's search results report: runs of letters, `'`, `-`."""
+    return len(_PHP_WORD.findall(text))

@@ -41,3 +41,8 @@ RUNNABLE: dict[str, QueryModule] = {
 for _family in (links, backlinksprop, outlinks, pagemeta):
     RUNNABLE.update({module.spec.name: module for module in _family.MODULES})
 RUNNABLE[categories.MODULE.spec.name] = categories.MODULE
+
+# issue 8: the list modules
+from atrium.wiki.api.modules.lists import LIST_RUNNABLE  # noqa: E402
+
+RUNNABLE.update(LIST_RUNNABLE)
