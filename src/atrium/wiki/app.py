@@ -10,6 +10,7 @@ from atrium.core.db import Database, open_database
 from atrium.core.migrations import upgrade
 from atrium.core.service import Service
 from atrium.settings import Settings
+from atrium.wiki import views
 from atrium.wiki.api import main
 from atrium.wiki.site import Site, ensure_site_rows, load_site
 
@@ -38,6 +39,14 @@ def create_service(settings: Settings) -> Service:
         assert state.db is not None and state.site is not None
         return await main.handle(request, state.site, state.db)
 
+    async def article(request: Request) -> Response:
+        assert state.db is not None and state.site is not None
+        return await views.article(request, state.site, state.db)
+
+    async def index(request: Request) -> Response:
+        assert state.db is not None and state.site is not None
+        return await views.index(request, state.site, state.db)
+
     async def startup() -> None:
         state.db, state.site = open_wiki(settings)
 
@@ -48,5 +57,8 @@ def create_service(settings: Settings) -> Service:
 
     routes = [
         Route("/w/api.php", api, methods=["GET", "POST", "HEAD", "PUT", "DELETE", "PATCH"]),
+        Route("/w/index.php", index, methods=["GET", "HEAD"]),
+        Route("/wiki/{title:path}", article, methods=["GET", "HEAD"]),
+        Route("/wiki/", article, methods=["GET", "HEAD"]),
     ]
     return Service("wiki", routes, [startup], [shutdown])

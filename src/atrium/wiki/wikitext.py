@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import mwparserfromhell
 from mwparserfromhell.nodes import ExternalLink, Template, Wikilink
 
+from atrium.wiki.render import inline_html
 from atrium.wiki.titles import (
     NS_CATEGORY,
     NS_FILE,
@@ -188,7 +189,7 @@ def extract_links(text: str, parser: TitleParser, languages: frozenset[str]) -> 
                 links.props["defaultsort"] = links.defaultsort
                 continue
             if head == "DISPLAYTITLE" and ":" in name:
-                links.props["displaytitle"] = name.split(":", 1)[1].strip()
+                links.props["displaytitle"] = inline_html(name.split(":", 1)[1].strip())
                 continue
             target = _template_title(name, parser)
             if target is not None:

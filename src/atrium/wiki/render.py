@@ -1,0 +1,580 @@
+"""Wikitext to HTML for reading pages in a browser, in the shape of MediaWiki's parser output.
+
+Covers headings, bold and italic, lists (`*`, `#`, `;`, `:`), tables, `<nowiki>`, `<pre>` and
+space-indented preformatted text, horizontal rules, internal links (red links for missing pages,
+link trails, self links), external links (bracketed, numbered and bare), categories (collected
+into the box at the bottom), language links, and templates (expanded by `expand.Expander` first).
+
+Safety: every character of the text is HTML-escaped; only a fixed list of formatting tags comes
+back, with a fixed list of attributes whose values are escaped again, and URLs are only produced
+for the schemes of `_URL_SCHEMES`. Nothing the author wrote can become a script or a handler.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from urllib.parse import quote
+
+from atrium.wiki.expand import Expander, TemplateLoader
+from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_MEDIA, InvalidTitle, TitleParser
+
+ExistenceCheck = Callable[[set[tuple[int, str]]], set[tuple[int, str]]]
+
+_URL_SCHEMES = r"(?:https?://|ftps?://|mailto:|irc://|ircs://|news:|//)"
+_EXTERNAL = re.compile(r"\[(" + _URL_SCHEMES + r"[^\s\[\]<>\"]+)(?:\s+([^\]\n]*))?\]", re.I)
+_FREE_URL = re.compile(
+    r"(?<![\w/\"'=])((?:https?|ftps?)://[^\s\[\]<>\"]+[^\s\[\]<>\".,;:!?)'])", re.I
+)
+_LINK = re.compile(r"\[\[([^\[\]\|\n]+)(?:\|((?:[^\[\]]|\[(?!\[)|\](?!\]))*))?\]\]([a-z]*)")
+_HEADING = re.compile(r"^(={1,6})(.+?)\1\s*$")
+_ALLOWED_TAGS = (
+    "b|i|u|s|del|ins|strike|big|small|sub|sup|code|tt|kbd|var|samp|cite|q|em|strong|abbr|"
+    "span|div|p|br|hr|blockquote|center|font|h[1-6]|ul|ol|li|dl|dt|dd|table|tr|td|th|caption|"
+    "tbody|thead|tfoot|ruby|rb|rt|rp|mark|bdi|bdo|wbr|data|time"
+)
+_TAG = re.compile(r"&lt;(/?)(" + _ALLOWED_TAGS + r")\b((?:[^&]|&(?!gt;))*?)(/?)&gt;", re.I)
+_ATTR = re.compile(r"""([a-zA-Z][-a-zA-Z]*)\s*=\s*(?:"(.*?)"|'(.*?)'|([^\s"'&>]+))""")
+_SAFE_ATTRS = frozenset(
+    ["class", "id", "title", "lang", "dir", "colspan", "rowspan", "align", "width", "style"]
+)
+_UNSAFE_STYLE = re.compile(r"expression|url\s*\(|javascript|\\|/\*|@import|behavior", re.I)
+_BLOCK_START = re.compile(
+    r"^\s*(?:<|&lt;)/?(?:div|table|blockquote|ul|ol|dl|h[1-6]|center|p|hr|tr|td|th|li|dd|dt|pre)\b",
+    re.I,
+)
+_MARK = "\ue001"
+_MARK_RE = re.compile(_MARK + r"(\d+)" + _MARK)
+_NOWIKI = re.compile(r"<nowiki>(.*?)</nowiki>|<nowiki\s*/>", re.S | re.I)
+_PRE = re.compile(r"<pre>(.*?)</pre>", re.S | re.I)
+_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.S)
+_REDIRECT = re.compile(r"^\s*#REDIRECT\s*:?\s*\[\[[^\]]*\]\][^\n]*\n?", re.I)
+_QUOTES = re.compile(r"'{2,}")
+
+
+@dataclass
+class Rendered:
+    html: str
+    categories: list[str] = field(default_factory=list)  # category dbkeys, in order of use
+    languages: list[tuple[str, str]] = field(default_factory=list)
+    templates: list[tuple[int, str]] = field(default_factory=list)
+
+
+def attrs(raw: str) -> str:
+    """The safe attributes of an escaped attribute string, re-escaped."""
+    out = []
+    for match in _ATTR.finditer(raw):
+        name = match.group(1).lower()
+        value = html.unescape(next(g for g in match.groups()[1:] if g is not None))
+        if name not in _SAFE_ATTRS:
+            continue
+        if name == "style" and _UNSAFE_STYLE.search(value):
+            continue
+        out.append(f' {name}="{html.escape(value, quote=True)}"')
+    return "".join(out)
+
+
+def anchor(text: str) -> str:
+    """MediaWiki's HTML5 fragment: spaces to underscores, the rest kept."""
+    return re.sub(r"\s+", "_", html.unescape(re.sub(r"<[^>]*>", "", text)).strip())
+
+
+def do_quotes(line: str) -> str:
+    """`''italic''`, `'''bold'''` and `'''''both'''''` on one line, MediaWiki's way."""
+    if "''" not in line:
+        return line
+    parts = _QUOTES.split(line)
+    runs = _QUOTES.findall(line)
+    lengths = []
+    for run in runs:
+        n = len(run)
+        lengths.append(n if n in (2, 3, 5) else 3 if n == 4 else 5)
+    text: list[str] = [parts[0]]
+    for i, run in enumerate(runs):
+        n = len(run)
+        extra = "'" * (n - lengths[i]) if n == 4 else "'" * (n - 5) if n > 5 else ""
+        text.append(extra)
+        text.append("\x00" + str(lengths[i]))
+        text.append(parts[i + 1])
+    # An odd count of both bold and italic: turn one bold into an apostrophe + italic.
+    bold = sum(1 for n in lengths if n == 3)
+    italic = sum(1 for n in lengths if n == 2)
+    if bold % 2 == 1 and italic % 2 == 1:
+        for i, token in enumerate(text):
+            if token == "\x003":
+                text[i] = "'" + "\x002"
+                break
+    out: list[str] = []
+    state = ""  # "", "i", "b", "bi", "ib"
+    for token in text:
+        if not token.startswith("\x00"):
+            out.append(token)
+            continue
+        if token.startswith("'"):
+            out.append("'")
+            token = token[1:]
+        n = int(token[1:])
+        if n == 2:
+            if state == "i":
+                out.append("</i>")
+                state = ""
+            elif state == "bi":
+                out.append("</i>")
+                state = "b"
+            elif state == "ib":
+                out.append("</b></i><b>")
+                state = "b"
+            elif state == "b":
+                out.append("<i>")
+                state = "bi"
+            else:
+                out.append("<i>")
+                state += "i"
+        elif n == 3:
+            if state == "b":
+                out.append("</b>")
+                state = ""
+            elif state == "bi":
+                out.append("</i></b><i>")
+                state = "i"
+            elif state == "ib":
+                out.append("</b>")
+                state = "i"
+            elif state == "i":
+                out.append("<b>")
+                state = "ib"
+            else:
+                out.append("<b>")
+                state += "b"
+        else:
+            if state == "b":
+                out.append("</b><i>")
+                state = "i"
+            elif state == "i":
+                out.append("</i><b>")
+                state = "b"
+            elif state == "bi":
+                out.append("</i></b>")
+                state = ""
+            elif state == "ib":
+                out.append("</b></i>")
+                state = ""
+            else:
+                out.append("<b><i>")
+                state = "bi"
+    closing = {"b": "</b>", "i": "</i>", "bi": "</i></b>", "ib": "</b></i>"}
+    out.append(closing.get(state, ""))
+    return "".join(out)
+
+
+class Renderer:
+    """Renders one page; `exists` answers which link targets exist (one call per page)."""
+
+    def __init__(
+        self,
+        parser: TitleParser,
+        page_title: tuple[int, str],
+        loader: TemplateLoader,
+        exists: ExistenceCheck,
+        languages: Iterable[str] = (),
+        article_path: str = "/wiki/",
+        script_path: str = "/w",
+    ) -> None:
+        self.parser = parser
+        self.page = page_title
+        self.loader = loader
+        self.exists = exists
+        self.languages = frozenset(languages)
+        self.article_path = article_path
+        self.script_path = script_path
+        self._held: list[str] = []
+        self._known: set[tuple[int, str]] = set()
+        self._autonumber = 0
+        self.result = Rendered("")
+
+    # --- helpers ----------------------------------------------------------------------------
+
+    def hold(self, fragment: str) -> str:
+        """Keep finished HTML out of later passes."""
+        self._held.append(fragment)
+        return f"{_MARK}{len(self._held) - 1}{_MARK}"
+
+    def release(self, text: str) -> str:
+        for _ in range(4):
+            if _MARK not in text:
+                break
+            text = _MARK_RE.sub(lambda m: self._held[int(m.group(1))], text)
+        return text
+
+    def page_url(self, ns: int, dbkey: str, fragment: str = "") -> str:
+        prefixed = self.parser.prefixed_dbkey(ns, dbkey)
+        url = self.article_path + quote(prefixed, safe=":/!$()*,;@~")
+        if fragment:
+            url += "#" + quote(fragment.replace(" ", "_"), safe=":/!$()*,;@~.")
+        return url
+
+    def edit_url(self, ns: int, dbkey: str) -> str:
+        prefixed = quote(self.parser.prefixed_dbkey(ns, dbkey), safe=":/!$()*,;@~")
+        return f"{self.script_path}/index.php?title={prefixed}&action=edit&redlink=1"
+
+    # --- the page ---------------------------------------------------------------------------
+
+    def render(self, text: str) -> Rendered:
+        expander = Expander(self.parser, self.loader, self.page)
+        text = _REDIRECT.sub("", text)
+        text = expander.expand(text)
+        self.result.templates = expander.used
+        text = _COMMENT.sub("", text)
+        text = _NOWIKI.sub(lambda m: self.hold(html.escape(m.group(1) or "", quote=False)), text)
+        text = _PRE.sub(
+            lambda m: self.hold(f"<pre>{html.escape(m.group(1), quote=False)}</pre>"), text
+        )
+        self._known = self.exists(self._targets(text) | set())
+        text = html.escape(text, quote=False)
+        text = _TAG.sub(self._tag, text)
+        text = self._links(text)
+        text = _EXTERNAL.sub(self._external, text)
+        text = _FREE_URL.sub(self._free_url, text)
+        body = self._blocks(text)
+        self.result.html = '<div class="mw-parser-output">' + self.release(body) + "</div>"
+        return self.result
+
+    def _targets(self, text: str) -> set[tuple[int, str]]:
+        found: set[tuple[int, str]] = set()
+        for match in _LINK.finditer(text):
+            title = self._title(match.group(1))
+            if title is not None and title[0] >= 0:
+                found.add(title[:2])
+        return found
+
+    def _title(self, raw: str) -> tuple[int, str, str] | None:
+        target = html.unescape(raw).strip()
+        try:
+            title = self.parser.parse(target.lstrip(":"))
+        except InvalidTitle:
+            return None
+        if title.interwiki:
+            return None
+        return title.ns, title.dbkey, title.fragment
+
+    def _tag(self, match: re.Match[str]) -> str:
+        closing, name, raw_attrs, selfclose = match.groups()
+        name = name.lower()
+        if closing:
+            return self.hold(f"</{name}>")
+        if name in ("br", "hr", "wbr"):
+            return self.hold(f"<{name}{attrs(raw_attrs)}>")
+        return self.hold(f"<{name}{attrs(raw_attrs)}{'/' if selfclose else ''}>")
+
+    def _links(self, text: str) -> str:
+        return _LINK.sub(self._link, text)
+
+    def _link(self, match: re.Match[str]) -> str:
+        raw_target, label, trail = match.group(1), match.group(2), match.group(3)
+        target = html.unescape(raw_target).strip()
+        colon = target.startswith(":")
+        bare = target.lstrip(":")
+        prefix = bare.split(":", 1)[0].strip().lower()
+        if not colon and ":" in bare and prefix in self.languages:
+            self.result.languages.append((prefix, bare.split(":", 1)[1].strip()))
+            return ""
+        if bare.startswith("#"):
+            shown = label if label is not None else raw_target
+            return (
+                self.hold(f'<a href="#{html.escape(anchor(bare[1:]))}">')
+                + shown
+                + trail
+                + (self.hold("</a>"))
+            )
+        title = self._title(raw_target)
+        if title is None:
+            return match.group(0)
+        ns, dbkey, fragment = title
+        if ns == NS_CATEGORY and not colon:
+            if dbkey not in self.result.categories:
+                self.result.categories.append(dbkey)
+            return ""
+        if ns == NS_FILE and not colon:
+            ns = NS_FILE
+            label = label.split("|")[-1] if label and "|" in label else label
+        if ns == NS_MEDIA:
+            ns = NS_FILE
+        shown_title = self.parser.prefixed_text(ns, dbkey)
+        if label is None or label == "":
+            label = raw_target.lstrip(":").strip()
+        shown = label + trail
+        if (ns, dbkey) == self.page and not fragment:
+            return self.hold('<a class="mw-selflink selflink">') + shown + self.hold("</a>")
+        safe_title = html.escape(shown_title, quote=True)
+        if (ns, dbkey) in self._known or ns < 0:
+            url = html.escape(self.page_url(ns, dbkey, fragment), quote=True)
+            head = f'<a href="{url}" title="{safe_title}">'
+        else:
+            url = html.escape(self.edit_url(ns, dbkey), quote=True)
+            head = f'<a href="{url}" class="new" title="{safe_title} (page does not exist)">'
+        return self.hold(head) + shown + self.hold("</a>")
+
+    def _external(self, match: re.Match[str]) -> str:
+        url = html.unescape(match.group(1))
+        label = match.group(2)
+        href = html.escape(url, quote=True)
+        if not label:
+            self._autonumber += 1
+            return self.hold(
+                f'<a rel="nofollow" class="external autonumber" href="{href}">'
+                f"[{self._autonumber}]</a>"
+            )
+        return (
+            self.hold(f'<a rel="nofollow" class="external text" href="{href}">')
+            + label
+            + self.hold("</a>")
+        )
+
+    def _free_url(self, match: re.Match[str]) -> str:
+        url = html.unescape(match.group(1))
+        href = html.escape(url, quote=True)
+        return self.hold(f'<a rel="nofollow" class="external free" href="{href}">{href}</a>')
+
+    # --- block structure ----------------------------------------------------------------------
+
+    def _blocks(self, text: str) -> str:
+        out: list[str] = []
+        para: list[str] = []
+        list_prefix = ""
+        pre: list[str] = []
+        lines = text.split("\n")
+        i = 0
+
+        def flush_para() -> None:
+            if para:
+                out.append("<p>" + "\n".join(para) + "\n</p>")
+                para.clear()
+
+        def flush_pre() -> None:
+            if pre:
+                out.append("<pre>" + "\n".join(pre) + "\n</pre>")
+                pre.clear()
+
+        def close_list() -> None:
+            nonlocal list_prefix
+            if list_prefix:
+                out.append(_list_transition(list_prefix, ""))
+                list_prefix = ""
+
+        while i < len(lines):
+            line = lines[i]
+            stripped = line.strip()
+            if stripped.startswith("{|"):
+                flush_para()
+                flush_pre()
+                close_list()
+                table_lines = [line]
+                depth = 1
+                i += 1
+                while i < len(lines) and depth:
+                    s = lines[i].strip()
+                    if s.startswith("{|"):
+                        depth += 1
+                    elif s.startswith("|}"):
+                        depth -= 1
+                    table_lines.append(lines[i])
+                    i += 1
+                out.append(self._table(table_lines))
+                continue
+            heading = _HEADING.match(line)
+            if heading:
+                flush_para()
+                flush_pre()
+                close_list()
+                level = len(heading.group(1))
+                inner = do_quotes(heading.group(2).strip())
+                ident = html.escape(anchor(self.release(inner)), quote=True)
+                out.append(
+                    f'<h{level}><span class="mw-headline" id="{ident}">{inner}</span></h{level}>'
+                )
+                i += 1
+                continue
+            if re.match(r"^-{4,}", line):
+                flush_para()
+                flush_pre()
+                close_list()
+                out.append("<hr />")
+                rest = line.lstrip("-").strip()
+                if rest:
+                    para.append(do_quotes(rest))
+                i += 1
+                continue
+            if line[:1] in ("*", "#", ":", ";"):
+                flush_para()
+                flush_pre()
+                prefix = re.match(r"^[*#:;]+", line)
+                assert prefix is not None
+                marks = prefix.group(0)
+                content = line[len(marks) :].strip()
+                if marks.endswith(";") and ":" in content:
+                    term, _, definition = content.partition(":")
+                    out.append(_list_transition(list_prefix, marks))
+                    out.append(do_quotes(term.strip()))
+                    out.append(_list_transition(marks, marks[:-1] + ":"))
+                    list_prefix = marks[:-1] + ":"
+                    out.append(do_quotes(definition.strip()))
+                    i += 1
+                    continue
+                out.append(_list_transition(list_prefix, marks))
+                list_prefix = marks
+                out.append(do_quotes(content))
+                i += 1
+                continue
+            close_list()
+            if line.startswith(" ") and stripped and not _BLOCK_START.match(self.release(line)):
+                flush_para()
+                pre.append(do_quotes(line[1:]))
+                i += 1
+                continue
+            flush_pre()
+            if not stripped:
+                flush_para()
+                i += 1
+                continue
+            if _BLOCK_START.match(self.release(line)):
+                flush_para()
+                out.append(do_quotes(line))
+            else:
+                para.append(do_quotes(line))
+            i += 1
+        flush_para()
+        flush_pre()
+        close_list()
+        return "\n".join(part for part in out if part)
+
+    def _table(self, lines: list[str]) -> str:
+        out: list[str] = []
+        row_open = False
+        cell_open = ""
+        first = lines[0].strip()
+        out.append(f"<table{attrs(first[2:])}>")
+
+        def close_cell() -> None:
+            nonlocal cell_open
+            if cell_open:
+                out.append(f"</{cell_open}>")
+                cell_open = ""
+
+        def ensure_row() -> None:
+            nonlocal row_open
+            if not row_open:
+                out.append("<tr>")
+                row_open = True
+
+        nested: list[str] = []
+        depth = 0
+        for raw in lines[1:]:
+            line = raw.strip()
+            if depth:
+                nested.append(raw)
+                if line.startswith("{|"):
+                    depth += 1
+                elif line.startswith("|}"):
+                    depth -= 1
+                    if depth == 0:
+                        out.append(self._table(nested))
+                        nested = []
+                continue
+            if line.startswith("{|"):
+                depth = 1
+                nested = [raw]
+                continue
+            if line.startswith("|}"):
+                break
+            if line.startswith("|+"):
+                out.append(f"<caption>{do_quotes(line[2:].strip())}</caption>")
+                continue
+            if line.startswith("|-"):
+                close_cell()
+                if row_open:
+                    out.append("</tr>")
+                out.append(f"<tr{attrs(line[2:].lstrip('-'))}>")
+                row_open = True
+                continue
+            if line.startswith(("!", "|")):
+                tag = "th" if line.startswith("!") else "td"
+                cells = line[1:].split("||" if tag == "td" else "!!")
+                if tag == "th" and len(cells) == 1:
+                    cells = line[1:].split("||")
+                ensure_row()
+                for cell in cells:
+                    close_cell()
+                    cell_attrs = ""
+                    content = cell
+                    pipe = _attr_split(cell)
+                    if pipe is not None:
+                        cell_attrs, content = attrs(cell[:pipe]), cell[pipe + 1 :]
+                    out.append(f"<{tag}{cell_attrs}>{do_quotes(content.strip())}")
+                    cell_open = tag
+                continue
+            if cell_open and line:
+                out.append(do_quotes(line))
+        close_cell()
+        if row_open:
+            out.append("</tr>")
+        out.append("</table>")
+        return "\n".join(out)
+
+
+def _attr_split(cell: str) -> int | None:
+    """Position of the `|` separating cell attributes from content, if any."""
+    pos = cell.find("|")
+    if pos == -1:
+        return None
+    head = cell[:pos]
+    if _MARK in head or "[" in head:
+        return None
+    return pos if "=" in head else None
+
+
+def _list_transition(old: str, new: str) -> str:
+    common = 0
+    while common < len(old) and common < len(new) and _same(old[common], new[common]):
+        common += 1
+        if common == len(new) and common == len(old):
+            break
+    parts: list[str] = []
+    if common == len(old) == len(new) and old:
+        # Same depth: a new item of the same list.
+        parts.append(_close_item(old[-1]))
+        parts.append(_open_item(new[-1]))
+        return "".join(parts)
+    for char in reversed(old[common:]):
+        parts.append(_close_item(char) + _close_list(char))
+    if common and common == len(new) and len(old) > len(new):
+        parts.append(_close_item(new[-1]) + _open_item(new[-1]))
+    for char in new[common:]:
+        parts.append(_open_list(char) + _open_item(char))
+    return "".join(parts)
+
+
+def _same(a: str, b: str) -> bool:
+    return a == b or {a, b} == {":", ";"}
+
+
+def _open_list(char: str) -> str:
+    return {"*": "<ul>", "#": "<ol>", ":": "<dl>", ";": "<dl>"}[char]
+
+
+def _close_list(char: str) -> str:
+    return {"*": "</ul>", "#": "</ol>", ":": "</dl>", ";": "</dl>"}[char]
+
+
+def _open_item(char: str) -> str:
+    return {"*": "<li>", "#": "<li>", ":": "<dd>", ";": "<dt>"}[char]
+
+
+def _close_item(char: str) -> str:
+    return {"*": "</li>", "#": "</li>", ":": "</dd>", ";": "</dt>"}[char]
+
+
+def inline_html(text: str) -> str:
+    """A one-line fragment (a display title): escaped, with bold and italic."""
+    return do_quotes(html.escape(text, quote=False))
