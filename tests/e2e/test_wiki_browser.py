@@ -1,0 +1,107 @@
+"""Reading the wiki in a real browser: headless Chromium loads `/wiki/<Title>` from `atrium serve`
+and the DOM it builds (after any script would have run) is checked.
+
+Needs the Debian `chromium` package (`apt-get install -y chromium`). Outside CI the test is skipped,
+with that reason, when no chromium binary is found; in CI (`CI` set) a missing browser fails.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import mwclient
+import pytest
+
+from tests.e2e.server import atrium, atrium_env, running_server
+
+pytestmark = pytest.mark.e2e
+
+READY = "/w/api.php?action=query&meta=siteinfo&format=json"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture
+def service_under_test() -> str:
+    return "wiki"
+
+
+@pytest.fixture
+def browser() -> str:
+    if CHROMIUM is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is required in CI: apt-get install -y chromium")
+        pytest.skip("chromium not installed (apt-get install -y chromium)")
+    return CHROMIUM
+
+
+@pytest.fixture
+def wiki_server(data_dir: Path, database_url: str | None) -> Iterator[str]:
+    env = atrium_env(data_dir, database_url)
+    atrium(env, "wiki", "create-user", "Admin", "--password", "admin-pass-123", "--groups", "sysop")
+    with running_server(env, READY) as server:
+        base = server.url
+        site = mwclient.Site(base.removeprefix("http://"), path="/w/", scheme="http")
+        site.login("Admin", "admin-pass-123")
+        site.pages["Template:Infobox"].edit(
+            "<div class=\"infobox\">'''{{{name}}}'''</div>", summary="t"
+        )
+        site.pages["Category:Fruit"].edit("Fruit.", summary="c")
+        site.pages["Banana"].edit("Yellow.", summary="b")
+        site.pages["Apple"].edit(
+            "{{Infobox|name=Apple}}\nAn '''apple'''. See [[Banana]] and [[Orchard]].\n"
+            "== History ==\n* grown\n"
+            '{| class="wikitable"\n! Kind\n|-\n| Gala\n|}\n'
+            "<img src=x onerror=\"document.title='pwned'\"> <script>document.title='pwned'</script>\n"
+            "[[Category:Fruit]]",
+            summary="a",
+        )
+        site.pages["Pomme"].edit("#REDIRECT [[Apple]]", summary="r")
+        yield str(base)
+
+
+def _dom(browser: str, url: str, tmp: Path) -> str:
+    result = subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            f"--user-data-dir={tmp}",
+            "--dump-dom",
+            url,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=90,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    return result.stdout
+
+
+def test_chromium_reads_a_page(browser: str, wiki_server: str, tmp_path: Path) -> None:
+    dom = _dom(browser, f"{wiki_server}/wiki/Pomme", tmp_path / "profile")
+    assert "<title>Apple - Atrium Wiki</title>" in dom
+    assert "pwned" not in dom.split("</title>")[0]
+    assert 'id="firstHeading"' in dom and ">Apple</h1>" in dom
+    assert "(Redirected from" in dom and ">Pomme</a>" in dom
+    assert '<div class="infobox"><b>Apple</b></div>' in dom
+    assert '<a href="/wiki/Banana" title="Banana">Banana</a>' in dom
+    assert 'class="new" title="Orchard (page does not exist)"' in dom
+    assert '<span class="mw-headline" id="History">History</span>' in dom
+    assert "<td>Gala" in dom
+    assert '<a href="/wiki/Category:Fruit" title="Category:Fruit">Fruit</a>' in dom
+    # The author's markup stays text: no element, no handler.
+    assert re.search(r"<img\b", dom) is None
+    assert re.search(r"<[^>]*\sonerror=", dom) is None
+    assert "&lt;img src=x onerror=" in dom and "&lt;script&gt;" in dom
+
+
+def test_chromium_follows_links(browser: str, wiki_server: str, tmp_path: Path) -> None:
+    dom = _dom(browser, f"{wiki_server}/w/index.php?title=Apple&action=history", tmp_path / "p")
+    assert 'id="pagehistory"' in dom and "Admin" in dom
