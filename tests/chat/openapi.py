@@ -58,13 +58,14 @@ def _schema(method: str, template: str, status: int) -> dict[str, Any]:
     return schema
 
 
-def _template_for(path: str) -> str:
+def _template_for(path: str, method: str = "get") -> str:
     paths = openapi()["paths"]
     if path in paths:  # a literal template ("/users/me") wins over "/users/{user_id}"
         return path
     for template in paths:
         pattern = "^" + re.sub(r"\\\{[^}]+\\\}", r"[^/]+", re.escape(template)) + "$"
-        if re.match(pattern, path):
+        # "/users/{email}" and "/users/{user_id}" match alike: take the one with the method.
+        if re.match(pattern, path) and method.lower() in paths[template]:
             return template
     raise AssertionError(f"no OpenAPI path matches {path}")
 
@@ -79,15 +80,27 @@ def _stream_fl185_to_fl247(stream: dict[str, Any]) -> None:
 
 def fl185_to_fl247(body: dict[str, Any]) -> dict[str, Any]:
     body = copy.deepcopy(body)
-    for key in ("subscriptions", "streams", "unsubscribed", "never_subscribed"):
+    for key in (
+        "subscriptions",
+        "streams",
+        "unsubscribed",
+        "never_subscribed",
+        "realm_default_streams",
+    ):
         for stream in body.get(key, []) or []:
             _stream_fl185_to_fl247(stream)
     if "stream" in body and isinstance(body["stream"], dict):
         _stream_fl185_to_fl247(body["stream"])
+    for group in [*(body.get("user_groups") or []), *(body.get("realm_user_groups") or [])]:
+        # Added at feature level 191 (as can_mention_group_id; renamed at 198).
+        group.setdefault("can_mention_group", 0)
+    for playground in body.get("realm_playgrounds", []) or []:
+        # url_prefix became the RFC 6570 url_template at feature level 196.
+        playground["url_template"] = playground.pop("url_prefix") + "{code}"
     return body
 
 
 def assert_matches_openapi(method: str, path: str, body: dict[str, Any], status: int = 200) -> None:
-    template = _template_for(path)
+    template = _template_for(path, method)
     schema = _schema(method, template, status)
     jsonschema.validate(fl185_to_fl247(body), schema)

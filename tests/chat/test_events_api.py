@@ -263,3 +263,45 @@ async def test_narrowed_queue_gets_matching_messages_only(chat: ChatHarness) -> 
     )
     resp = await chat.post("/register", chat.cordelia, narrow=[["bogus", "x"]])
     assert_json_error(resp, "Invalid narrow operator: unknown operator bogus", code="BAD_NARROW")
+
+
+async def test_register_state_of_administration(chat: ChatHarness) -> None:
+    stream_id = await chat.make_stream("Verona", [chat.hamlet])
+    assert_json_success(await chat.post("/default_streams", chat.iago, stream_id=stream_id))
+    assert_json_success(
+        await chat.post(
+            "/realm/playgrounds",
+            chat.iago,
+            name="Python",
+            pygments_language="python",
+            url_prefix="https://python.example/?code=",
+        )
+    )
+    assert_json_success(
+        await chat.post(
+            "/realm/filters",
+            chat.iago,
+            pattern="#(?P<id>[0-9]+)",
+            url_template="https://tracker.example/{id}",
+        )
+    )
+    body = await api_ok(
+        chat,
+        "POST",
+        "/register",
+        chat.hamlet,
+        fetch_event_types=[
+            "default_streams",
+            "realm_playgrounds",
+            "realm_linkifiers",
+            "realm_user_groups",
+            "user_settings",
+        ],
+    )
+    assert [s["name"] for s in body["realm_default_streams"]] == ["Verona"]
+    assert [p["name"] for p in body["realm_playgrounds"]] == ["Python"]
+    assert body["realm_playgrounds"][0]["url_prefix"] == "https://python.example/?code="
+    assert body["realm_linkifiers"][0]["url_template"] == "https://tracker.example/{id}"
+    names = [g["name"] for g in body["realm_user_groups"]]
+    assert "@role:administrators" in names
+    assert body["user_settings"]["enable_drafts_synchronization"] is True

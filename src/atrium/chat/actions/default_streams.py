@@ -25,7 +25,13 @@ def default_stream_dicts(conn: Conn, realm_id: int) -> list[dict[str, Any]]:
         .where(D.realm_id == realm_id, schema.stream.c.deactivated.is_(False))
         .order_by(sa.func.lower(schema.stream.c.name))
     )
-    return [stream_queries.stream_dict(row) for row in rows]
+    # A BasicStream in Zulip's terms: without the subscriber-facing weekly traffic figure.
+    out = []
+    for row in rows:
+        stream = stream_queries.stream_dict(row)
+        stream.pop("stream_weekly_traffic")
+        out.append(stream)
+    return out
 
 
 def default_stream_ids(conn: Conn, realm_id: int) -> list[int]:

@@ -15,14 +15,18 @@ from typing import Any
 import sqlalchemy as sa
 
 from atrium.chat import flags, schema
+from atrium.chat.actions.default_streams import default_stream_dicts
 from atrium.chat.actions.messages import (
     MAX_MESSAGE_LENGTH,
     MAX_TOPIC_LENGTH,
 )
 from atrium.chat.actions.streams import MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH
+from atrium.chat.actions.user_settings import user_settings
 from atrium.chat.models import ROLE_MODERATOR, Realm, User
 from atrium.chat.queries import streams as stream_queries
 from atrium.chat.queries import users as user_queries
+from atrium.chat.queries.groups import realm_groups
+from atrium.chat.queries.linkifiers import linkifier_dicts, playground_dicts
 from atrium.chat.queries.realm import load_realm
 from atrium.core.db import Conn
 
@@ -268,31 +272,24 @@ def starred_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
 
 
 def user_groups_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
-    G = schema.user_group.c
-    groups = conn.all(
-        sa.select(schema.user_group).where(G.realm_id == req.user.realm_id).order_by(G.id)
-    )
-    members: dict[int, list[int]] = defaultdict(list)
-    for r in conn.all(
-        sa.select(schema.user_group_member).order_by(schema.user_group_member.c.user_id)
-    ):
-        members[r["user_group_id"]].append(r["user_id"])
-    subgroups: dict[int, list[int]] = defaultdict(list)
-    for r in conn.all(sa.select(schema.user_group_subgroup)):
-        subgroups[r["supergroup_id"]].append(r["subgroup_id"])
-    return {
-        "realm_user_groups": [
-            {
-                "id": g["id"],
-                "name": g["name"],
-                "description": g["description"],
-                "members": members[g["id"]],
-                "direct_subgroup_ids": sorted(subgroups[g["id"]]),
-                "is_system_group": bool(g["is_system_group"]),
-            }
-            for g in groups
-        ]
-    }
+    return {"realm_user_groups": realm_groups(conn, req.user.realm_id)}
+
+
+def playgrounds_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    return {"realm_playgrounds": playground_dicts(conn, req.user.realm_id)}
+
+
+def linkifiers_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    return {"realm_linkifiers": linkifier_dicts(conn, req.user.realm_id)}
+
+
+def default_streams_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    return {"realm_default_streams": default_stream_dicts(conn, req.user.realm_id)}
+
+
+def user_settings_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    row = user_queries.user_row(conn, req.user.realm_id, req.user.id)
+    return {"user_settings": user_settings(row)}
 
 
 CUSTOM_PROFILE_FIELD_TYPES = {
@@ -371,6 +368,10 @@ SECTIONS: dict[str, Callable[[Conn, StateRequest], dict[str, Any]]] = {
     "update_message_flags": unread_state,
     "starred_messages": starred_state,
     "realm_user_groups": user_groups_state,
+    "realm_playgrounds": playgrounds_state,
+    "realm_linkifiers": linkifiers_state,
+    "default_streams": default_streams_state,
+    "user_settings": user_settings_state,
     "custom_profile_fields": custom_profile_fields_state,
     "recent_private_conversations": recent_private_conversations_state,
 }
