@@ -2,7 +2,9 @@
 
 Every change is announced as Zulip does: a `stream` update event per changed property, to the
 users who may see the stream; a privacy change also tells the users who gain sight of the
-stream (`stream` create) and those who lose it (`stream` delete).
+stream (`stream` create) and those who lose it (`stream` delete). Zulip 7 also has the
+Notification Bot post each change (permissions, retention, description, name, posting policy)
+to the stream's "stream events" topic (`stream_notifications`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from atrium.chat import schema
+from atrium.chat.actions import stream_notifications as bot_texts
 from atrium.chat.actions.default_streams import default_streams_notice
 from atrium.chat.actions.streams import check_description, check_stream_name
 from atrium.chat.errors import ChatError, must_be_admin, must_be_owner
@@ -169,6 +172,11 @@ def update_stream(
             "is_web_public": proposed_web_public,
         }
         if any(bool(stream[k]) != v for k, v in privacy.items()):
+            old_policy = bot_texts.permission_policy_name(
+                bool(stream["invite_only"]),
+                bool(stream["history_public_to_subscribers"]),
+                bool(stream["is_web_public"]),
+            )
             stream = apply(privacy)
             audience_after = stream_queries.stream_audience_ids(conn, stream)
             gained = sorted(set(audience_after) - set(audience_before))
@@ -207,13 +215,25 @@ def update_stream(
                         lost,
                     )
                 )
+            new_policy = bot_texts.permission_policy_name(
+                proposed_private, proposed_history, proposed_web_public
+            )
+            notices += bot_texts.post_stream_event(
+                conn, actor, stream, bot_texts.permission_text(actor, old_policy, new_policy)
+            )
     audience = stream_queries.stream_audience_ids(conn, stream)
     if changes.message_retention_days is not UNCHANGED:
         days = changes.message_retention_days
         if stream["message_retention_days"] != days:
+            old_days = stream["message_retention_days"]
             stream = apply({"message_retention_days": days})
             notices.append(Notice(_stream_event(stream, "message_retention_days", days), audience))
+            text = bot_texts.retention_text(
+                actor, old_days, days, realm.setting("message_retention_days")
+            )
+            notices += bot_texts.post_stream_event(conn, actor, stream, text)
     if description is not None and description != stream["description"]:
+        old_description = stream["description"]
         rendered = render_description(conn, actor.realm_id, description)
         stream = apply({"description": description, "rendered_description": rendered})
         notices.append(
@@ -222,13 +242,18 @@ def update_stream(
                 audience,
             )
         )
+        text = bot_texts.description_text(actor, old_description, description)
+        notices += bot_texts.post_stream_event(conn, actor, stream, text)
     if new_name is not None:
         old_name = stream["name"]
         stream = apply({"name": new_name})
         event = _stream_event(stream, "name", new_name)
         event["name"] = old_name  # Zulip names the stream by its old name in this event.
         notices.append(Notice(event, audience))
+        text = bot_texts.rename_text(actor, old_name, new_name)
+        notices += bot_texts.post_stream_event(conn, actor, stream, text)
     if post_policy is not None and post_policy != stream["stream_post_policy"]:
+        old_post_policy = stream["stream_post_policy"]
         stream = apply({"stream_post_policy": post_policy})
         notices.append(Notice(_stream_event(stream, "stream_post_policy", post_policy), audience))
         # Zulip still sends the pre-feature-level-1 property for old clients.
@@ -238,6 +263,8 @@ def update_stream(
                 audience,
             )
         )
+        text = bot_texts.post_policy_text(actor, old_post_policy, post_policy)
+        notices += bot_texts.post_stream_event(conn, actor, stream, text)
     if group_id is not None:
         stream = apply({"can_remove_subscribers_group_id": group_id})
         notices.append(
