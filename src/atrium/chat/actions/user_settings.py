@@ -1,4 +1,7 @@
-"""PATCH /settings: a user's own settings, announced as `user_settings` update events."""
+"""PATCH /settings: a user's own settings, announced as `user_settings` update events.
+
+Turning `enable_drafts_synchronization` off deletes the user's server-side drafts, as Zulip does.
+"""
 
 from __future__ import annotations
 
@@ -77,6 +80,10 @@ def change_settings(conn: Conn, actor: User, changes: dict[str, Any]) -> Outcome
         if value is None or value == row[name]:
             continue
         conn.execute(sa.update(schema.user).where(U.id == actor.id).values({name: value}))
+        if name == "enable_drafts_synchronization" and not value:
+            # As Zulip: the stored drafts go, with no `drafts` events (the clients keep theirs;
+            # only the synchronization stopped).
+            conn.execute(sa.delete(schema.draft).where(schema.draft.c.user_id == actor.id))
         event: dict[str, Any] = {
             "type": "user_settings",
             "op": "update",
