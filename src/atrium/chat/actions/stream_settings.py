@@ -18,6 +18,7 @@ import sqlalchemy as sa
 from atrium.chat import schema
 from atrium.chat.actions import stream_notifications as bot_texts
 from atrium.chat.actions.default_streams import default_streams_notice
+from atrium.chat.actions.realm_settings import parse_retention
 from atrium.chat.actions.streams import check_description, check_stream_name
 from atrium.chat.errors import ChatError, must_be_admin, must_be_owner
 from atrium.chat.events import Notice, Outcome
@@ -47,6 +48,7 @@ class StreamChanges:
     history_public_to_subscribers: bool | None = None
     stream_post_policy: int | None = None
     is_announcement_only: bool | None = None
+    # As given: an integer, `unlimited` or `realm_default` (checked after the owner check).
     message_retention_days: Any = UNCHANGED
     can_remove_subscribers_group_id: int | None = None
 
@@ -128,8 +130,15 @@ def update_stream(
             realm.setting("create_web_public_stream_policy"), realm, time.time()
         ):
             raise ChatError("Insufficient permission")
-    if changes.message_retention_days is not UNCHANGED and not actor.is_owner:
-        raise must_be_owner()
+    retention_days: Any = UNCHANGED
+    if changes.message_retention_days is not UNCHANGED:
+        if not actor.is_owner:
+            raise must_be_owner()
+        retention_days = parse_retention(
+            "message_retention_days",
+            changes.message_retention_days,
+            {"unlimited": -1, "realm_default": None},
+        )
     description = None
     if changes.description is not None:
         description = check_description(changes.description)
@@ -222,8 +231,8 @@ def update_stream(
                 conn, actor, stream, bot_texts.permission_text(actor, old_policy, new_policy)
             )
     audience = stream_queries.stream_audience_ids(conn, stream)
-    if changes.message_retention_days is not UNCHANGED:
-        days = changes.message_retention_days
+    if retention_days is not UNCHANGED:
+        days = retention_days
         if stream["message_retention_days"] != days:
             old_days = stream["message_retention_days"]
             stream = apply({"message_retention_days": days})

@@ -17,6 +17,7 @@ from atrium.chat.actions.realm_settings import (
     update_realm,
 )
 from atrium.chat.errors import ChatError
+from atrium.chat.guards import guarded, realm_admin
 from atrium.chat.http import ApiRequest, api
 from atrium.chat.params import REQUIRED, Endpoint, Param
 from atrium.chat.queries.linkifiers import linkifier_dicts
@@ -28,7 +29,7 @@ def _int_or_string(name: str, raw: str) -> int | str:
     except orjson.JSONDecodeError:
         value = raw
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise ChatError(f"{name} is not a string or an integer")
+        raise ChatError(f"{name} is not a string or integer")
     return value
 
 
@@ -42,19 +43,20 @@ _REALM_PARAMS = (
 )
 
 
-@api(Endpoint(_REALM_PARAMS))
+@guarded(realm_admin, Endpoint(_REALM_PARAMS))
 async def update(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     return await req.runtime.write(update_realm, req.me, args)
 
 
-@api(
+@guarded(
+    realm_admin,
     Endpoint(
         (
             Param("name", default=REQUIRED),
             Param("pygments_language", default=REQUIRED),
             Param("url_prefix", default=REQUIRED),
         )
-    )
+    ),
 )
 async def create_playground(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     playground_id = await req.runtime.write(
@@ -63,7 +65,7 @@ async def create_playground(req: ApiRequest, args: dict[str, Any]) -> dict[str, 
     return {"id": playground_id}
 
 
-@api(Endpoint((Param("playground_id", path=True),)))
+@guarded(realm_admin, Endpoint((Param("playground_id", path=True),)))
 async def delete_playground(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     await req.runtime.write(remove_playground, req.me, args["playground_id"])
     return {}
@@ -78,7 +80,7 @@ async def get_linkifiers(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any
 _LINKIFIER = (Param("pattern", default=REQUIRED), Param("url_template", default=REQUIRED))
 
 
-@api(Endpoint(_LINKIFIER))
+@guarded(realm_admin, Endpoint(_LINKIFIER))
 async def create_linkifier(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     linkifier_id = await req.runtime.write(
         add_linkifier, req.me, args["pattern"], args["url_template"]
@@ -86,7 +88,7 @@ async def create_linkifier(req: ApiRequest, args: dict[str, Any]) -> dict[str, A
     return {"id": linkifier_id}
 
 
-@api(Endpoint((Param("filter_id", path=True), *_LINKIFIER)))
+@guarded(realm_admin, Endpoint((Param("filter_id", path=True), *_LINKIFIER)))
 async def patch_linkifier(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     await req.runtime.write(
         update_linkifier, req.me, args["filter_id"], args["pattern"], args["url_template"]
@@ -94,19 +96,19 @@ async def patch_linkifier(req: ApiRequest, args: dict[str, Any]) -> dict[str, An
     return {}
 
 
-@api(Endpoint((Param("filter_id", path=True),)))
+@guarded(realm_admin, Endpoint((Param("filter_id", path=True),)))
 async def delete_linkifier(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     await req.runtime.write(remove_linkifier, req.me, args["filter_id"])
     return {}
 
 
-@api(Endpoint((Param("stream_id", int, REQUIRED),)))
+@guarded(realm_admin, Endpoint((Param("stream_id", int, REQUIRED),)))
 async def create_default_stream(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     await req.runtime.write(add_default_stream, req.me, args["stream_id"])
     return {}
 
 
-@api(Endpoint((Param("stream_id", int, REQUIRED),)))
+@guarded(realm_admin, Endpoint((Param("stream_id", int, REQUIRED),)))
 async def delete_default_stream(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     await req.runtime.write(remove_default_stream, req.me, args["stream_id"])
     return {}

@@ -11,11 +11,12 @@ from atrium.chat.actions.stream_settings import (
     archive_stream,
     update_stream,
 )
+from atrium.chat.actions.streams import MAX_STREAM_DESCRIPTION_LENGTH
 from atrium.chat.errors import ChatError
 from atrium.chat.http import ApiRequest, api
 from atrium.chat.params import REQUIRED, Endpoint, Param
 from atrium.chat.queries import streams as stream_queries
-from atrium.chat.views.streams import _retention
+from atrium.chat.views.streams import _json_or_string
 from atrium.core.db import Conn
 
 _STREAM_ID = Param("stream_id", path=True)
@@ -68,18 +69,33 @@ def _post_policy(name: str, raw: str) -> int:
     return value
 
 
+def _capped_description(name: str, raw: str) -> str:
+    """Zulip caps the description while reading parameters, before any permission check."""
+    if len(raw) > MAX_STREAM_DESCRIPTION_LENGTH:
+        raise ChatError(f"{name} is too long (limit: {MAX_STREAM_DESCRIPTION_LENGTH} characters)")
+    return raw
+
+
+def _string_or_int(name: str, raw: str) -> int | str:
+    """Zulip's `check_string_or_int`; the value itself is judged after the owner check."""
+    value = _json_or_string(raw)
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ChatError(f"{name} is not a string or integer")
+    return value
+
+
 @api(
     Endpoint(
         (
             _STREAM_ID,
-            Param("description"),
+            Param("description", converter=_capped_description),
             Param("new_name"),
             Param("is_private", bool),
             Param("is_web_public", bool),
             Param("history_public_to_subscribers", bool),
             Param("stream_post_policy", default=None, converter=_post_policy),
             Param("is_announcement_only", bool),
-            Param("message_retention_days", default=UNCHANGED, converter=_retention),
+            Param("message_retention_days", default=UNCHANGED, converter=_string_or_int),
             # Feature level 185's name; the later name is accepted as well.
             Param(
                 "can_remove_subscribers_group_id",

@@ -40,7 +40,7 @@ def _retention(name: str, raw: str) -> int | None:
     """An integer number of days, `realm_default` (None) or `unlimited` (-1), as Zulip."""
     value = _json_or_string(raw)
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise ChatError(f"{name} is not a string or an integer")
+        raise ChatError(f"{name} is not a string or integer")
     return parse_retention(name, value, {"unlimited": -1, "realm_default": None})
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from atrium.chat.actions.user_groups import create_group, delete_group, update_group, update_members
 from atrium.chat.errors import ChatError
+from atrium.chat.guards import guarded, user_group_editor
 from atrium.chat.http import ApiRequest, api
 from atrium.chat.params import REQUIRED, Endpoint, Param
 from atrium.chat.queries import groups as group_queries
@@ -20,14 +21,15 @@ async def get_groups(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     return {"user_groups": groups}
 
 
-@api(
+@guarded(
+    user_group_editor,
     Endpoint(
         (
             Param("name", default=REQUIRED),
             Param("members", list[int], REQUIRED),
             Param("description", default=REQUIRED),
         )
-    )
+    ),
 )
 async def create(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     await req.runtime.write(
@@ -36,7 +38,7 @@ async def create(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
-@api(Endpoint((_GROUP_ID, Param("name"), Param("description"))))
+@guarded(user_group_editor, Endpoint((_GROUP_ID, Param("name"), Param("description"))))
 async def update(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     await req.runtime.write(
         update_group, req.me, args["user_group_id"], args["name"], args["description"]
@@ -44,13 +46,16 @@ async def update(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
-@api(Endpoint((_GROUP_ID,)))
+@guarded(user_group_editor, Endpoint((_GROUP_ID,)))
 async def delete(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     await req.runtime.write(delete_group, req.me, args["user_group_id"])
     return {}
 
 
-@api(Endpoint((_GROUP_ID, Param("add", list[int], []), Param("delete", list[int], []))))
+@guarded(
+    user_group_editor,
+    Endpoint((_GROUP_ID, Param("add", list[int], []), Param("delete", list[int], []))),
+)
 async def update_group_members(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     await req.runtime.write(
         update_members, req.me, args["user_group_id"], args["add"], args["delete"]

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from atrium.chat.actions.user_admin import ROLES, deactivate_user, reactivate_user, update_user
+from atrium.chat.actions.user_admin import (
+    MAX_DEACTIVATION_COMMENT_LENGTH,
+    ROLES,
+    deactivate_user,
+    reactivate_user,
+    update_user,
+)
 from atrium.chat.actions.user_settings import change_settings
 from atrium.chat.actions.users import NewUser, create_user
-from atrium.chat.errors import ChatError, must_be_admin, no_such_user
+from atrium.chat.errors import ChatError, no_such_user
+from atrium.chat.guards import guarded, realm_admin
 from atrium.chat.http import ApiRequest, api
 from atrium.chat.params import REQUIRED, Endpoint, Param
 from atrium.chat.queries import users as user_queries
@@ -66,18 +73,17 @@ async def get_me(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     return await req.runtime.db.read(read)
 
 
-@api(
+@guarded(
+    realm_admin,
     Endpoint(
         (
             Param("email", default=REQUIRED),
             Param("password", default=REQUIRED),
             Param("full_name", default=REQUIRED),
         )
-    )
+    ),
 )
 async def create(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    if not req.me.is_admin:
-        raise must_be_admin()
     if not args["password"]:
         raise ChatError("Password must not be empty")
     new = NewUser(email=args["email"], full_name=args["full_name"], password=args["password"])
@@ -96,7 +102,14 @@ def _user_id(args: dict[str, Any]) -> int:
     return int(key)
 
 
-@api(Endpoint((_USER_ID, Param("deactivation_notification_comment"))))
+def _comment(name: str, raw: str) -> str:
+    """Zulip checks the comment's length before it looks at the user or the permission."""
+    if len(raw) > MAX_DEACTIVATION_COMMENT_LENGTH:
+        raise ChatError(f"{name} is too long (limit: {MAX_DEACTIVATION_COMMENT_LENGTH} characters)")
+    return raw
+
+
+@api(Endpoint((_USER_ID, Param("deactivation_notification_comment", converter=_comment))))
 async def deactivate(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     await req.runtime.write(
         deactivate_user, req.me, _user_id(args), args["deactivation_notification_comment"]
