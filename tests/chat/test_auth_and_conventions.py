@@ -186,3 +186,19 @@ async def test_rate_limits(data_dir: Path, database_url: str | None) -> None:
                 "/api/v1/fetch_api_key", data={"username": "h@zulip.test", "password": "x"}
             )
             assert resp.status_code == 429
+
+
+async def test_deactivation_takes_effect_at_once_despite_the_credential_cache(
+    chat: ChatHarness,
+) -> None:
+    assert_json_success(await chat.get("/users/me", chat.hamlet))  # now cached
+    assert_json_success(await chat.delete(f"/users/{chat.hamlet.id}", chat.iago))
+    resp = await chat.get("/users/me", chat.hamlet)
+    assert_json_error(resp, "Account is deactivated", status=401, code="UNAUTHORIZED")
+    # A role change is seen at once too.
+    assert_json_success(await chat.get("/users", chat.cordelia))
+    assert_json_success(await chat.patch(f"/users/{chat.cordelia.id}", chat.desdemona, role=200))
+    resp = await chat.post(
+        "/users", chat.cordelia, email="new@zulip.test", password="pw-1234", full_name="New One"
+    )
+    assert_json_success(resp)

@@ -46,7 +46,11 @@ async def authenticate(runtime: ChatRuntime, header: str | None) -> User:
     email, api_key = parse_basic(header)
     if len(api_key) != API_KEY_LENGTH:
         raise unauthorized("Malformed API key")
-    row = await runtime.db.read(_user_by_api_key, api_key)
+    row = runtime.credentials.get(api_key)
+    if row is None:
+        row = await runtime.db.read(_user_by_api_key, api_key)
+        if row is not None:
+            runtime.credentials.put(api_key, row)
     # The key is looked up by index; the comparison that decides is constant-time.
     if row is None or not constant_time_equals(row["api_key"], api_key):
         raise unauthorized("Invalid API key")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 FLAG_NAMES = (
     "read",
     "starred",
@@ -44,7 +46,12 @@ _WILDCARD = STREAM_WILDCARD_MENTIONED | TOPIC_WILDCARD_MENTIONED
 
 def flags_list(bits: int) -> list[str]:
     """The client-visible flags of a bitfield, as feature level 185 names them."""
+    return list(_flag_names(bits))
+
+
+@functools.lru_cache(maxsize=1024)
+def _flag_names(bits: int) -> tuple[str, ...]:
     names = [name for name, bit in _SHOWN if bits & bit]
     if bits & _WILDCARD:
         names.append("wildcard_mentioned")
-    return names
+    return tuple(names)

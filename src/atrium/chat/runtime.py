@@ -6,12 +6,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from atrium.chat.credentials import CredentialCache
 from atrium.chat.events import EventQueues, MemoryEventQueues, Outcome
 from atrium.core.db import Database
 from atrium.core.ratelimit import RateLimiter
 from atrium.settings import Settings
 
 T = TypeVar("T")
+
+# Events that may change who a user is (role, name, deactivation) or the realm's state.
+_IDENTITY_EVENTS = frozenset({"realm_user", "realm", "realm_bot"})
 
 
 @dataclass
@@ -22,6 +26,7 @@ class ChatRuntime:
     events: EventQueues = field(default_factory=MemoryEventQueues)
     # An idle long-poll is answered with a heartbeat after about this long (Zulip: 45-55 s).
     heartbeat_seconds: float = 45.0
+    credentials: CredentialCache = field(default_factory=CredentialCache)
 
     async def write(self, fn: Callable[..., Outcome[T]], *args: Any) -> T:
         """Run an action in one transaction, then publish the events it caused.
@@ -30,5 +35,7 @@ class ChatRuntime:
         """
         outcome = await self.db.write(fn, *args)
         if outcome.notices:
+            if any(n.event["type"] in _IDENTITY_EVENTS for n in outcome.notices):
+                self.credentials.clear()
             await self.events.publish(outcome.notices)
         return outcome.value

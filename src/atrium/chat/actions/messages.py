@@ -20,7 +20,7 @@ from atrium.chat.models import (
 )
 from atrium.chat.narrow import huddle_hash
 from atrium.chat.queries import streams as stream_queries
-from atrium.chat.queries.messages import message_payload
+from atrium.chat.queries.messages import message_object
 from atrium.chat.queries.realm import load_realm
 from atrium.chat.rendering import group_member_ids, render_message
 from atrium.core.db import Conn, Prepared
@@ -270,23 +270,21 @@ def send_message(conn: Conn, sender: User, request: SendRequest) -> Outcome[int]
         rendered = render_message(conn, sender, content)
         base_flags = flags.IS_PRIVATE
         stream_id = None
-    message_id: int = conn.scalar(
-        _INSERT_MESSAGE,
-        {
-            "realm_id": sender.realm_id,
-            "sender_id": sender.id,
-            "recipient_id": recipient_id,
-            "stream_id": stream_id,
-            "topic": topic,
-            "content": content,
-            "rendered_content": rendered.html,
-            "date_sent": now,
-            "sending_client": request.client,
-            "is_me_message": rendered.is_me_message,
-            "has_link": "<a " in rendered.html,
-            "has_image": "<img " in rendered.html,
-        },
-    )
+    fields = {
+        "realm_id": sender.realm_id,
+        "sender_id": sender.id,
+        "recipient_id": recipient_id,
+        "stream_id": stream_id,
+        "topic": topic,
+        "content": content,
+        "rendered_content": rendered.html,
+        "date_sent": now,
+        "sending_client": request.client,
+        "is_me_message": rendered.is_me_message,
+        "has_link": "<a " in rendered.html,
+        "has_image": "<img " in rendered.html,
+    }
+    message_id: int = conn.scalar(_INSERT_MESSAGE, fields)
     search.index_new_message(conn, message_id, topic, content)
     mentioned = rendered.mentioned_user_ids | group_member_ids(conn, rendered.mentioned_group_ids)
     wildcard = rendered.stream_wildcard_mentioned or rendered.topic_wildcard_mentioned
@@ -305,18 +303,66 @@ def send_message(conn: Conn, sender: User, request: SendRequest) -> Outcome[int]
     )
     if stream_id is not None:
         conn.execute(_SET_FIRST_MESSAGE, {"stream_id": stream_id, "message_id": message_id})
-    return Outcome(message_id, message_notices(conn, sender, message_id, by_flags, request.echo))
+    display = stream["name"] if stream_id is not None else dm_display_recipient(conn, receivers)
+    payload = new_message_payload(conn, realm, sender, {**fields, "id": message_id}, display)
+    return Outcome(message_id, message_notices(sender, payload, by_flags, request.echo))
+
+
+_SENDER_PROFILE = Prepared(
+    sa.select(
+        schema.user.c.id,
+        schema.user.c.email,
+        schema.user.c.full_name,
+        schema.user.c.avatar_source,
+        schema.user.c.avatar_version,
+        schema.user.c.realm_id,
+    ).where(schema.user.c.id == sa.bindparam("id"))
+)
+
+
+def dm_display_recipient(conn: Conn, participants: list[int]) -> list[dict[str, Any]]:
+    U = schema.user.c
+    rows = conn.all(
+        sa.select(U.id, U.email, U.full_name).where(U.id.in_(participants)).order_by(U.id)
+    )
+    return [
+        {"id": r["id"], "email": r["email"], "full_name": r["full_name"], "is_mirror_dummy": False}
+        for r in rows
+    ]
+
+
+def new_message_payload(
+    conn: Conn, realm: Realm, sender: User, row: dict[str, Any], display_recipient: Any
+) -> dict[str, Any]:
+    """The `message` event's message, from the values just stored (no read-back).
+
+    It carries `raw_content` and `avatar_is_gravatar` for each queue to shape as its client
+    asked (apply_markdown, client_gravatar); `shape_event` removes both.
+    """
+    sender_row = conn.one(_SENDER_PROFILE, {"id": sender.id})
+    assert sender_row is not None
+    message = message_object(
+        {**row, "last_edit_time": None, "edit_history": None},
+        sender_row,
+        realm.string_id,
+        display_recipient,
+        [],
+        apply_markdown=True,
+        client_gravatar=False,
+    )
+    del message["flags"]
+    message["raw_content"] = row["content"]
+    message["avatar_is_gravatar"] = sender_row["avatar_source"] == "G"
+    return message
 
 
 def message_notices(
-    conn: Conn,
     sender: User,
-    message_id: int,
+    message: dict[str, Any],
     by_flags: dict[int, list[int]],
     echo: tuple[str, str] | None,
 ) -> list[Notice]:
     """One `message` event per distinct set of personal flags, as Zulip sends them."""
-    message = message_payload(conn, sender, message_id)
     notices = []
     for bits, uids in by_flags.items():
         for_queue = {}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -244,6 +244,54 @@ class _Recipients:
         return [self._entry(u) for u in sorted(ids)]
 
 
+def message_object(
+    row: Mapping[str, Any],
+    sender: Mapping[str, Any],
+    realm_str: str,
+    display_recipient: Any,
+    flag_names: list[str],
+    *,
+    apply_markdown: bool,
+    client_gravatar: bool,
+) -> dict[str, Any]:
+    """A message as Zulip shows it, from its row (message columns) and its sender's row.
+
+    The one definition of the message object, shared by fetches and `message` events.
+    """
+    kind = "stream" if row["stream_id"] is not None else "private"
+    message: dict[str, Any] = {
+        "id": row["id"],
+        "sender_id": row["sender_id"],
+        "content": row["rendered_content"] if apply_markdown else row["content"],
+        "recipient_id": row["recipient_id"],
+        "timestamp": int(row["date_sent"]),
+        "client": row["sending_client"],
+        "subject": row["topic"] if kind == "stream" else "",
+        "topic_links": [],
+        "is_me_message": bool(row["is_me_message"]),
+        "reactions": [],
+        "submessages": [],
+        "flags": flag_names,
+        "sender_full_name": sender["full_name"],
+        "sender_email": sender["email"],
+        "sender_realm_str": realm_str,
+        "display_recipient": display_recipient,
+        "type": kind,
+        "avatar_url": avatar_url(sender, client_gravatar),
+        "content_type": "text/html" if apply_markdown else "text/x-markdown",
+    }
+    if kind == "stream":
+        message["stream_id"] = row["stream_id"]
+    if row["last_edit_time"] is not None:
+        message["last_edit_timestamp"] = int(row["last_edit_time"])
+    if row["edit_history"]:
+        message["edit_history"] = orjson.loads(row["edit_history"])
+    return message
+
+
+_SENDER_COLUMNS = (U.id, U.email, U.full_name, U.avatar_source, U.avatar_version, U.realm_id)
+
+
 def message_dicts(
     conn: Conn,
     user: User,
@@ -257,7 +305,7 @@ def message_dicts(
         return []
     sender_ids = {row["sender_id"] for row in rows}
     senders = {
-        r["id"]: r for r in conn.all(sa.select(schema.user).where(U.id.in_(list(sender_ids))))
+        r["id"]: r for r in conn.all(sa.select(*_SENDER_COLUMNS).where(U.id.in_(list(sender_ids))))
     }
     realm_str = conn.scalar(
         sa.select(schema.realm.c.string_id).where(schema.realm.c.id == user.realm_id)
@@ -265,38 +313,18 @@ def message_dicts(
     recipients = _Recipients(conn, rows)
     out = []
     for row in rows:
-        sender = senders[row["sender_id"]]
         bits = row["user_flags"]
-        flag_names = flags.flags_list(bits) if bits is not None else ["read", "historical"]
-        kind = "stream" if row["stream_id"] is not None else "private"
-        message: dict[str, Any] = {
-            "id": row["id"],
-            "sender_id": row["sender_id"],
-            "content": row["rendered_content"] if apply_markdown else row["content"],
-            "recipient_id": row["recipient_id"],
-            "timestamp": int(row["date_sent"]),
-            "client": row["sending_client"],
-            "subject": row["topic"] if kind == "stream" else "",
-            "topic_links": [],
-            "is_me_message": bool(row["is_me_message"]),
-            "reactions": [],
-            "submessages": [],
-            "flags": flag_names,
-            "sender_full_name": sender["full_name"],
-            "sender_email": sender["email"],
-            "sender_realm_str": realm_str,
-            "display_recipient": recipients.display(row),
-            "type": kind,
-            "avatar_url": avatar_url(sender, client_gravatar),
-            "content_type": "text/html" if apply_markdown else "text/x-markdown",
-        }
-        if kind == "stream":
-            message["stream_id"] = row["stream_id"]
-        if row["last_edit_time"] is not None:
-            message["last_edit_timestamp"] = int(row["last_edit_time"])
-        if row["edit_history"]:
-            message["edit_history"] = orjson.loads(row["edit_history"])
-        out.append(message)
+        out.append(
+            message_object(
+                row,
+                senders[row["sender_id"]],
+                realm_str,
+                recipients.display(row),
+                flags.flags_list(bits) if bits is not None else ["read", "historical"],
+                apply_markdown=apply_markdown,
+                client_gravatar=client_gravatar,
+            )
+        )
     return out
 
 
