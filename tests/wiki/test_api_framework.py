@@ -222,7 +222,7 @@ async def test_curtimestamp_requestid_responselanginfo(
     assert data["requestid"] == "abc"
     assert data["curtimestamp"].endswith("Z")
     assert data["uselang"] == "de"
-    assert data["errorlang"] == "de"
+    assert data["errorlang"] == "en"  # bc errors are English whatever uselang says
 
 
 async def test_jsonfm_is_html(client: httpx.AsyncClient) -> None:

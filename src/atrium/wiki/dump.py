@@ -9,14 +9,17 @@ while the previous one is written. Export writes pages in id order (the whole wi
 
 from __future__ import annotations
 
+import io
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import IO, Any
 from xml.sax.saxutils import escape, quoteattr
 
-from atrium.core.db import Database
+import sqlalchemy as sa
+
+from atrium.core.db import Conn, Database
 from atrium.wiki import pages as page_reads
 from atrium.wiki.changes.imports import (
     DEFAULT_USERNAME_PREFIX,
@@ -182,15 +185,16 @@ def _write(out: IO[str], text: str) -> None:
     out.write(text)
 
 
-def export_dump(db: Database, site: Site, out: IO[str], current_only: bool = False) -> int:
-    """Write every page (all revisions unless `current_only`) as export-0.11 XML; returns pages."""
-    parser = site.parser
+SCHEMAS = ("0.10", "0.11")
+
+
+def _header(out: IO[str], site: Site, schema: str) -> None:
     _write(
         out,
-        '<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/" '
+        f'<mediawiki xmlns="http://www.mediawiki.org/xml/export-{schema}/" '
         'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
-        'xsi:schemaLocation="http://www.mediawiki.org/xml/export-0.11/ '
-        'http://www.mediawiki.org/xml/export-0.11.xsd" version="0.11" xml:lang="en">\n',
+        f'xsi:schemaLocation="http://www.mediawiki.org/xml/export-{schema}/ '
+        f'http://www.mediawiki.org/xml/export-{schema}.xsd" version="{schema}" xml:lang="en">\n',
     )
     _write(out, "  <siteinfo>\n")
     _write(out, f"    <sitename>{escape(site.sitename)}</sitename>\n")
@@ -206,6 +210,38 @@ def export_dump(db: Database, site: Site, out: IO[str], current_only: bool = Fal
             else f'      <namespace key="{ns.id}" case="{ns.case}" />\n',
         )
     _write(out, "    </namespaces>\n  </siteinfo>\n")
+
+
+Reader = Callable[..., Any]  # `Database.read_sync`, or a call on an open connection
+
+
+def _write_page(
+    out: IO[str], read: Reader, site: Site, page: Any, current_only: bool, schema: str
+) -> None:
+    parser = site.parser
+    page_id = int(page["page_id"])
+    _write(out, "  <page>\n")
+    _write(
+        out,
+        f"    <title>{escape(parser.prefixed_text(page['page_namespace'], page['page_title']))}</title>\n",
+    )
+    _write(out, f"    <ns>{page['page_namespace']}</ns>\n    <id>{page_id}</id>\n")
+    redirect = read(page_reads.redirect_targets, [page_id]) if page["page_is_redirect"] else []
+    if redirect:
+        target = parser.prefixed_text(
+            int(redirect[0]["rd_namespace"]), str(redirect[0]["rd_title"])
+        )
+        _write(out, f"    <redirect title={quoteattr(target)} />\n")
+    for rev in read(page_reads.all_revisions, page_id, current_only):
+        _write_revision(out, rev, schema)
+    _write(out, "  </page>\n")
+
+
+def export_dump(
+    db: Database, site: Site, out: IO[str], current_only: bool = False, schema: str = "0.11"
+) -> int:
+    """Write every page (all revisions unless `current_only`) as export XML; returns pages."""
+    _header(out, site, schema)
     count = 0
     after = 0
     while True:
@@ -215,31 +251,33 @@ def export_dump(db: Database, site: Site, out: IO[str], current_only: bool = Fal
         for page in batch:
             after = int(page["page_id"])
             count += 1
-            _write(out, "  <page>\n")
-            _write(
-                out,
-                f"    <title>{escape(parser.prefixed_text(page['page_namespace'], page['page_title']))}</title>\n",
-            )
-            _write(out, f"    <ns>{page['page_namespace']}</ns>\n    <id>{page['page_id']}</id>\n")
-            redirect = (
-                db.read_sync(page_reads.redirect_targets, [after])
-                if page["page_is_redirect"]
-                else []
-            )
-            if redirect:
-                target = parser.prefixed_text(
-                    int(redirect[0]["rd_namespace"]), str(redirect[0]["rd_title"])
-                )
-                _write(out, f"    <redirect title={quoteattr(target)} />\n")
-            revisions = db.read_sync(page_reads.all_revisions, after, current_only)
-            for rev in revisions:
-                _write_revision(out, rev)
-            _write(out, "  </page>\n")
+            _write_page(out, db.read_sync, site, page, current_only, schema)
     _write(out, "</mediawiki>\n")
     return count
 
 
-def _write_revision(out: IO[str], rev: Any) -> None:
+def export_pages(conn: Conn, site: Site, page_ids: Sequence[int], schema: str = "0.11") -> str:
+    """`action=query&export`: the current revision of each page, in the order given."""
+    rows = {
+        int(row["page_id"]): row
+        for row in conn.all(
+            sa.select(*page_reads.PAGE_COLUMNS).where(page_reads.P.c.page_id.in_(page_ids))
+        )
+    }
+
+    def read(fn: Callable[..., Any], *args: Any) -> Any:
+        return fn(conn, *args)
+
+    out = io.StringIO()
+    _header(out, site, schema)
+    for page_id in page_ids:
+        if page_id in rows:
+            _write_page(out, read, site, rows[page_id], True, schema)
+    _write(out, "</mediawiki>\n")
+    return out.getvalue()
+
+
+def _write_revision(out: IO[str], rev: Any, schema: str = "0.11") -> None:
     _write(out, "    <revision>\n")
     _write(out, f"      <id>{rev['rev_id']}</id>\n")
     if rev["rev_parent_id"]:
@@ -256,13 +294,15 @@ def _write_revision(out: IO[str], rev: Any) -> None:
         _write(out, "      <minor />\n")
     if rev["comment_text"]:
         _write(out, f"      <comment>{escape(str(rev['comment_text']))}</comment>\n")
+    sha1 = str(rev["rev_sha1"])
+    text_attrs = f'bytes="{rev["rev_len"]}"'
+    if schema != "0.10":
+        # 0.11: the revision that introduced the main slot's content, and its sha1 on <text>.
+        _write(out, f"      <origin>{rev['rev_id']}</origin>\n")
+        text_attrs += f' sha1="{sha1}"'
     _write(out, f"      <model>{rev['rev_content_model']}</model>\n")
     _write(out, f"      <format>{rev['rev_content_format']}</format>\n")
     text = str(rev["old_text"])
-    _write(
-        out,
-        f'      <text bytes="{rev["rev_len"]}" xml:space="preserve">{escape(text)}</text>\n',
-    )
-    sha1 = str(rev["rev_sha1"])
+    _write(out, f'      <text {text_attrs} xml:space="preserve">{escape(text)}</text>\n')
     _write(out, f"      <sha1>{sha1}</sha1>\n")
     _write(out, "    </revision>\n")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
+from urllib.parse import quote
 
 import sqlalchemy as sa
 
@@ -62,6 +63,7 @@ LANGUAGE_PREFIXES: frozenset[str] = frozenset(
         "zh",
     ]
 )
+INTERWIKI_URL = "https://{prefix}.wikipedia.org/wiki/$1"  # each language prefix's wiki
 LANGUAGE_NAMES: dict[str, str] = {
     "ar": "العربية", "cs": "čeština", "da": "dansk", "de": "Deutsch", "el": "Ελληνικά",
     "en": "English", "eo": "Esperanto", "es": "español", "fa": "فارسی", "fi": "suomi",
@@ -90,6 +92,13 @@ class Site:
 
     def article_url(self, prefixed_dbkey: str) -> str:
         return self.server + ARTICLE_PATH.replace("$1", prefixed_dbkey)
+
+    def interwiki_url(self, prefix: str, title: str) -> str:
+        """The URL of an interwiki title (`fr:Page name`): the prefix's map URL (as
+        `siprop=interwikimap` lists it) with `$1` = the rest, underscored and wfUrlencode'd."""
+        rest = title.split(":", 1)[1] if ":" in title else ""
+        target = quote(rest.replace(" ", "_"), safe=";:@$!*(),/~")
+        return INTERWIKI_URL.replace("{prefix}", prefix).replace("$1", target)
 
 
 def ensure_site_rows(conn: Conn, sitename: str = SITENAME) -> None:

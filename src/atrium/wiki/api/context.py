@@ -54,6 +54,8 @@ class ApiContext:
     new_session: tuple[str, str] | None = None  # (id, secret) to set as cookie
     end_session: bool = False
     extra_headers: dict[str, str] = field(default_factory=dict)
+    # A body sent as it is instead of the formatted result (`exportnowrap`): bytes, media type.
+    raw_body: tuple[bytes, str] | None = None
 
     @property
     def fv(self) -> int:
@@ -73,4 +75,4 @@ class ApiContext:
 
 
 def change_error(exc: ChangeError, module: str) -> ApiUsageError:
-    return ApiUsageError(exc.code, Message(exc.key, exc.text, exc.params), module=module)
+    return ApiUsageError(exc.code, Message(exc.key, exc.params, None, exc.text), module=module)

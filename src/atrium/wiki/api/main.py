@@ -20,13 +20,16 @@ from atrium.core.db import Database
 from atrium.wiki.api import messages as msg
 from atrium.wiki.api.context import SESSION_COOKIE, ApiContext, Out
 from atrium.wiki.api.errors import ApiUsageError
+from atrium.wiki.api.language import CONTENT_LANGUAGE, Language, english, language
 from atrium.wiki.api.params import ParamReader, WarningEntry
 from atrium.wiki.api.registry import ACTIONS, JSON_FORMAT, MAIN
 from atrium.wiki.sessions import TOKEN_SALTS, Session, check_token, load_session
 from atrium.wiki.site import Site
 from atrium.wiki.timestamps import iso, now14
 from atrium.wiki.users import Account, anonymous
+from atrium.wiki.users import options as user_options
 
+ERROR_FORMATS = ("plaintext", "wikitext", "html", "raw", "none", "bc")
 DB_LAG = -1  # one database server: MediaWiki reports a lag of -1
 BASE_HEADERS = {
     "Cache-Control": "private, must-revalidate, max-age=0",
@@ -35,9 +38,12 @@ BASE_HEADERS = {
 }
 
 
-def docref(site: Site, *, escape: bool = True) -> str:
-    notice = html.escape(msg.DEPRECATION_NOTICE, quote=False) if escape else msg.DEPRECATION_NOTICE
-    return f"See {site.api_url} for API usage. {notice}"
+def docref(site: Site, lang: Language | None = None) -> str:
+    """The `docref` of an error: MediaWiki's two messages as `text()` in the error language."""
+    lang = lang or english()
+    first = msg.api("api-usage-docref", site.api_url).render(lang, msg.WIKITEXT)
+    second = msg.api("api-usage-mailinglist-ref").render(lang, msg.WIKITEXT)
+    return f"{first} {second}".strip()
 
 
 class _Format:
@@ -45,6 +51,9 @@ class _Format:
         self.name = "jsonfm"
         self.fv = 1
         self.errorformat = "bc"
+        self.uselang = english()  # `uselang`
+        self.lang = english()  # the error language: `errorlang`, English in bc
+        self.langinfo = False  # `responselanginfo`
         self.callback: str | None = None
         self.utf8 = False
         self.ascii = False
@@ -77,15 +86,15 @@ async def handle(request: Request, site: Site, db: Database) -> Response:
     if request.method not in ("GET", "POST", "HEAD"):
         refused = ApiUsageError(
             "invalidmethod",
-            msg.simple(
-                "apierror-invalidmethod", "Invalid HTTP method. Consider using GET or POST."
-            ),
+            msg.api("apierror-invalidmethod"),
             module="main",
             status=405,
         )
         fmt.name = "json"
         return _render(site, fmt, {}, [], refused, {})
     raw, query_keys = await _raw_params(request)
+    if raw.get("errorformat") in ERROR_FORMATS:
+        fmt.errorformat = raw["errorformat"]
     session, caller = await _caller(request, db)
     reader = ParamReader(
         raw,
@@ -130,6 +139,7 @@ async def handle(request: Request, site: Site, db: Database) -> Response:
             ctx.caller = anonymous(ctx.client_ip)
             ctx.session = None
         main = reader.read(MAIN)
+        fmt.langinfo = bool(main["responselanginfo"])
         _top_level(main, result)
         await _execute(ctx, main, result)
     except ApiUsageError as exc:
@@ -139,6 +149,15 @@ async def handle(request: Request, site: Site, db: Database) -> Response:
         if unused:
             reader.warn("main", "unrecognizedparams", msg.unrecognized_params(unused))
     headers.update(ctx.extra_headers)
+    if reader.warnings or error is not None or fmt.langinfo:
+        await _languages(ctx, fmt)
+        if fmt.langinfo:
+            result["uselang"] = fmt.uselang.code
+            result["errorlang"] = fmt.lang.code
+    if ctx.raw_body is not None and error is None:
+        body, media_type = ctx.raw_body
+        headers["Content-Disposition"] = "inline; filename=export.xml"
+        return Response(body, headers=BASE_HEADERS | headers, media_type=media_type)
     response = _render(site, fmt, result, reader.warnings, error, headers)
     if ctx.new_session is not None:
         response.set_cookie(
@@ -163,20 +182,15 @@ def _read_format(reader: ParamReader, fmt: _Format) -> None:
             "badvalue", msg.badvalue_enum("format", name, ["json", "jsonfm"]), module="main"
         )
     fmt.name = name
-    errorformat = reader.raw.get("errorformat")
-    if errorformat in ("plaintext", "wikitext", "html", "raw", "none", "bc"):
-        fmt.errorformat = errorformat
     try:
         values = reader.read(JSON_FORMAT)
     except ApiUsageError as exc:
-        if exc.code == "badvalue" and "formatversion" in exc.message.text:
+        if exc.code == "badvalue" and exc.message.params[:1] == (msg.plain("formatversion"),):
             reader.warn("json", "badvalue", exc.message)
             reader.warn(
                 "main",
                 "errorprinterfailed",
-                msg.simple(
-                    "apiwarn-errorprinterfailed", "Error printer failed. Will retry without params."
-                ),
+                msg.api("apiwarn-errorprinterfailed"),
             )
         raise
     fmt.fv = 1 if values["formatversion"] == "1" else 2
@@ -188,11 +202,32 @@ def _read_format(reader: ParamReader, fmt: _Format) -> None:
 def _top_level(main: dict[str, Any], result: dict[str, Any]) -> None:
     if main["requestid"] is not None:
         result["requestid"] = main["requestid"]
-    if main["responselanginfo"]:
-        uselang = main["uselang"] if main["uselang"] not in ("user", "content") else "en"
-        result["uselang"] = uselang
-        errorlang = main["errorlang"]
-        result["errorlang"] = uselang if errorlang == "uselang" else errorlang
+
+
+async def _languages(ctx: ApiContext, fmt: _Format) -> None:
+    """ApiMain's set-up of `uselang` and of the error formatter's language, from raw values.
+
+    `user` is the caller's `language` preference (anonymous callers: the content language),
+    `content` the content language; bc errors and warnings are always English.
+    """
+    raw = ctx.params.raw
+    code = raw.get("uselang") or "user"
+    if code == "user":
+        code = CONTENT_LANGUAGE
+        if ctx.caller.registered and ctx.caller.id:
+            prefs = await ctx.db.read(user_options, ctx.caller.id)
+            code = str(prefs.get("language") or CONTENT_LANGUAGE)
+    elif code == "content":
+        code = CONTENT_LANGUAGE
+    fmt.uselang = language(code)
+    if fmt.errorformat == "bc":
+        fmt.lang = english()
+        return
+    errorlang = raw.get("errorlang") or "uselang"
+    if errorlang == "uselang":
+        fmt.lang = fmt.uselang
+    else:
+        fmt.lang = language(CONTENT_LANGUAGE if errorlang == "content" else errorlang)
 
 
 async def _execute(ctx: ApiContext, main: dict[str, Any], result: dict[str, Any]) -> None:
@@ -203,15 +238,13 @@ async def _execute(ctx: ApiContext, main: dict[str, Any], result: dict[str, Any]
     if spec.readrights and not ctx.caller.allowed("read"):
         raise ApiUsageError(
             "readapidenied",
-            msg.simple("apierror-readapidenied", "You need read permission to use this module."),
+            msg.api("apierror-readapidenied"),
             module="main",
         )
     if spec.writerights and not ctx.caller.allowed("writeapi"):
         raise ApiUsageError(
             "writeapidenied",
-            msg.simple(
-                "apierror-writeapidenied", "You're not allowed to edit this wiki through the API."
-            ),
+            msg.api("apierror-writeapidenied"),
             module="main",
         )
     maxlag = main["maxlag"]
@@ -220,18 +253,14 @@ async def _execute(ctx: ApiContext, main: dict[str, Any], result: dict[str, Any]
         ctx.extra_headers["X-Database-Lag"] = str(DB_LAG)
         raise ApiUsageError(
             "maxlag",
-            msg.simple(
-                "apierror-maxlag", f"Waiting for a database server: {DB_LAG} second lagged."
-            ),
+            msg.api("apierror-maxlag-generic", DB_LAG),
             module="main",
             extra={"host": "", "lag": DB_LAG, "type": "db"},
         )
     if spec.mustbeposted and ctx.method != "POST":
         raise ApiUsageError(
             "mustbeposted",
-            msg.simple(
-                "apierror-mustbeposted", f'The "{spec.name}" module requires a POST request.'
-            ),
+            msg.api("apierror-mustbeposted", spec.name),
             module="main",
         )
     _check_asserts(ctx, main)
@@ -250,17 +279,13 @@ def _check_token(ctx: ApiContext, token_type: str, path: str, prefix: str) -> No
     if key in ctx.query_keys:
         raise ApiUsageError(
             "mustpostparams",
-            msg.simple(
-                "apierror-mustpostparams",
-                f"The following parameter was found in the query string, but must be in the POST body: {key}.",
-            ),
+            msg.api("apierror-mustpostparams", key, 1),
             module=path,
         )
     token = ctx.params.get_raw(key) or ""
     secret = ctx.session_secret
     if not check_token(secret, TOKEN_SALTS[token_type], token, not ctx.caller.registered):
-        text = "Invalid CSRF token." if token_type == "csrf" else f'Invalid token "{token_type}".'
-        raise ApiUsageError("badtoken", msg.simple("apierror-badtoken", text), module=path)
+        raise ApiUsageError("badtoken", msg.api("apierror-badtoken"), module=path)
 
 
 def _check_asserts(ctx: ApiContext, main: dict[str, Any]) -> None:
@@ -269,39 +294,26 @@ def _check_asserts(ctx: ApiContext, main: dict[str, Any]) -> None:
     if assertion == "user" and not caller.registered:
         raise ApiUsageError(
             "assertuserfailed",
-            msg.simple(
-                "apierror-assertuserfailed",
-                "You are no longer logged in, so the action could not be completed.",
-            ),
+            msg.api("apierror-assertuserfailed"),
             module="main",
         )
     if assertion == "anon" and caller.registered:
         raise ApiUsageError(
             "assertanonfailed",
-            msg.simple(
-                "apierror-assertanonfailed",
-                "You are no longer logged out, so the action could not be completed.",
-            ),
+            msg.api("apierror-assertanonfailed"),
             module="main",
         )
     if assertion == "bot" and not caller.allowed("bot"):
         raise ApiUsageError(
             "assertbotfailed",
-            msg.simple(
-                "apierror-assertbotfailed",
-                'You do not have the "bot" right, so the action could not be completed.',
-            ),
+            msg.api("apierror-assertbotfailed"),
             module="main",
         )
     wanted = main["assertuser"]
     if wanted is not None and caller.name != wanted:
         raise ApiUsageError(
             "assertnameduserfailed",
-            msg.simple(
-                "apierror-assertnameduserfailed",
-                f'You are no longer logged in as "{wanted}", so the action could not be completed.',
-                msg.plain(wanted),
-            ),
+            msg.api("apierror-assertnameduserfailed", wanted),
             module="main",
         )
 
@@ -309,11 +321,11 @@ def _check_asserts(ctx: ApiContext, main: dict[str, Any]) -> None:
 # --- rendering --------------------------------------------------------------------------------
 
 
-def _message_fields(message: msg.Message, errorformat: str) -> dict[str, Any]:
+def _message_fields(message: msg.Message, errorformat: str, lang: Language) -> dict[str, Any]:
     if errorformat in ("plaintext", "wikitext"):
-        return {"text": message.text}
+        return {"text": message.render(lang, errorformat)}
     if errorformat == "html":
-        return {"html": message.html()}
+        return {"html": message.render(lang, msg.HTML)}
     if errorformat == "raw":
         return {"key": message.key, "params": list(message.params)}
     return {}
@@ -329,7 +341,7 @@ def _warnings(entries: list[WarningEntry], fmt: _Format) -> Any:
     out = []
     for entry in entries:
         item: dict[str, Any] = {"code": entry.code}
-        item.update(_message_fields(entry.message, fmt.errorformat))
+        item.update(_message_fields(entry.message, fmt.errorformat, fmt.lang))
         if entry.message.data is not None:
             item["data"] = entry.message.data
         item["module"] = entry.module_path
@@ -344,14 +356,14 @@ def _error_body(site: Site, fmt: _Format, error: ApiUsageError) -> dict[str, Any
         body["*" if fmt.fv < 2 else "docref"] = docref(site)
         return {"error": body}
     item: dict[str, Any] = {"code": error.code}
-    item.update(_message_fields(error.message, fmt.errorformat))
+    item.update(_message_fields(error.message, fmt.errorformat, fmt.lang))
     data = dict(error.extra)
     if error.message.data:
         data.update(error.message.data)
     if data:
         item["data"] = data
     item["module"] = error.module or "main"
-    return {"errors": [item], "docref": docref(site)}
+    return {"errors": [item], "docref": docref(site, fmt.lang)}
 
 
 def _render(
@@ -370,7 +382,7 @@ def _render(
     all_headers.update(headers)
     if error is not None:
         body.update(_error_body(site, fmt, error))
-        for key in ("requestid",):
+        for key in ("requestid", "uselang", "errorlang"):
             if key in result:
                 body[key] = result[key]
         status = error.status

@@ -1,32 +1,177 @@
-"""API messages: a MediaWiki message key, its typed parameters and its English text.
+"""API messages: a MediaWiki message key and its typed parameters, rendered late in one language.
 
-`errorformat=raw` shows the key and the typed parameters, the other formats the text, so every
-error and warning is built here once, with both.
+A `Message` holds no text. `errorformat=raw` shows the key and the typed parameters; the other
+formats render the message at response time in the error language (`errorlang`, by default
+`uselang`; always English in `bc`), from MediaWiki's own texts in `atrium/wiki/api/i18n/`
+(see `language.py`). Parameters are MediaWiki's typed parameters: `{"plaintext": s}`,
+`{"num": n}`, `{"list": [...], "type": "text"|"comma"|...}`, or a bare string or number.
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from atrium.wiki.api.language import Language, english, language
+
+#  `api-usage-mailinglist-ref` as `plaintext` renders it (bc warnings).
 DEPRECATION_NOTICE = (
     "Subscribe to the mediawiki-api-announce mailing list at "
     "<https://lists.wikimedia.org/postorius/lists/mediawiki-api-announce.lists.wikimedia.org/> "
     "for notice of API deprecations and breaking changes."
 )
 
+WIKITEXT, PLAINTEXT, HTML = "wikitext", "plaintext", "html"
+
+_PLURAL = re.compile(r"\{\{PLURAL:([^|}]*)\|((?:[^{}]|\{\{[^{}]*\}\})*)\}\}", re.IGNORECASE)
+_GENDER = re.compile(r"\{\{GENDER:([^|}]*)\|([^{}]*)\}\}", re.IGNORECASE)
+_PARAM = re.compile(r"\$(\d+)")
+_SEMANTIC_TAG = re.compile(r"</?(?:var|kbd|samp|code)>")
+_TAG = re.compile(r"<[^<>]*>")
+_LINK = re.compile(r"\[\[([^|\]]+)(?:\|([^\]]*))?\]\]")
+
 
 @dataclass(frozen=True)
 class Message:
     key: str
-    text: str
     params: tuple[Any, ...] = ()
     data: dict[str, Any] | None = field(default=None)
+    fallback: str | None = None  # English plain text when the store cannot render the key
+
+    def render(self, lang: Language | str = "en", form: str = PLAINTEXT) -> str:
+        """The message in `lang` as MediaWiki's `text()` (wikitext), its plaintext or its HTML."""
+        target = lang if isinstance(lang, Language) else language(lang)
+        if self.fallback is not None and not target.can_render(self.key, len(self.params)):
+            return html.escape(self.fallback, quote=False) if form == HTML else self.fallback
+        return render(self.key, self.params, target, form)
+
+    @property
+    def text(self) -> str:
+        """English plaintext: the `info` of a bc error and the text of a bc warning."""
+        return self.render(english(), PLAINTEXT)
 
     def html(self) -> str:
-        return html.escape(self.text, quote=False)
+        return self.render(english(), HTML)
+
+
+def render(key: str, params: Sequence[Any], lang: Language, form: str = PLAINTEXT) -> str:
+    template = lang.template(key)
+    if template is None:
+        return f"\u29fc{key}\u29fd"  # MediaWiki shows a missing message as ⧼key⧽
+    values = [_param_text(p, lang, form) for p in params]
+    numbers = [_param_number(p) for p in params]
+
+    def subst(text: str) -> str:
+        return _PARAM.sub(lambda m: _nth(values, m.group(1), m.group(0)), text)
+
+    def plural(match: re.Match[str]) -> str:
+        count = _plural_count(match.group(1), numbers, lang)
+        return subst(lang.plural(count, _split_forms(match.group(2))))
+
+    def gender(match: re.Match[str]) -> str:
+        forms = _split_forms(match.group(2))
+        return subst(forms[-1] if len(forms) > 2 else forms[0]) if forms else ""
+
+    text = _PLURAL.sub(plural, template)
+    text = _GENDER.sub(gender, text)
+    text = subst(text)
+    if form == PLAINTEXT:
+        return strip_markup(text)
+    if form == HTML:
+        return _LINK.sub(_html_link, text)
+    return text
+
+
+def strip_markup(text: str) -> str:
+    """ApiErrorFormatter::stripMarkup: semantic tags become quotes, other tags go, entities decode."""
+    return html.unescape(_TAG.sub("", _SEMANTIC_TAG.sub('"', text)))
+
+
+def _nth(values: Sequence[str], index: str, default: str) -> str:
+    i = int(index) - 1
+    return values[i] if 0 <= i < len(values) else default
+
+
+def _split_forms(body: str) -> list[str]:
+    forms, depth, current = [], 0, []
+    i = 0
+    while i < len(body):
+        if body.startswith("{{", i):
+            depth += 1
+            current.append("{{")
+            i += 2
+            continue
+        if body.startswith("}}", i):
+            depth -= 1
+            current.append("}}")
+            i += 2
+            continue
+        if body[i] == "|" and depth == 0:
+            forms.append("".join(current))
+            current = []
+        else:
+            current.append(body[i])
+        i += 1
+    forms.append("".join(current))
+    return forms
+
+
+def _plural_count(expr: str, numbers: Sequence[float | None], lang: Language) -> float:
+    expr = expr.strip()
+    match = _PARAM.fullmatch(expr)
+    if match:
+        i = int(match.group(1)) - 1
+        value = numbers[i] if 0 <= i < len(numbers) else None
+        return value if value is not None else 0
+    return lang.parse_number(expr)
+
+
+def _param_number(param: Any) -> float | None:
+    if isinstance(param, Mapping) and "num" in param:
+        return float(param["num"])
+    if isinstance(param, bool):
+        return None
+    if isinstance(param, int | float):
+        return float(param)
+    if isinstance(param, str):
+        try:
+            return float(param)
+        except ValueError:
+            return None
+    return None
+
+
+def _param_text(param: Any, lang: Language, form: str) -> str:
+    if isinstance(param, Mapping):
+        if "plaintext" in param:
+            value = str(param["plaintext"])
+            return html.escape(value) if form == HTML else value
+        if "num" in param:
+            return lang.format_num(param["num"])
+        if "list" in param:
+            items = param["list"]
+            seq = list(items.values()) if isinstance(items, Mapping) else list(items)
+            texts = [_param_text(item, lang, form) for item in seq]
+            return lang.join_list(texts, str(param.get("type", "text")))
+        if "message" in param:
+            inner = param["message"]
+            return render(str(inner["key"]), inner.get("params", ()), lang, WIKITEXT)
+    if isinstance(param, bool):
+        return "1" if param else ""
+    return str(param)
+
+
+def _html_link(match: re.Match[str]) -> str:
+    target = match.group(1).strip()
+    label = match.group(2) if match.group(2) is not None else target
+    href = "/wiki/" + target.replace(" ", "_")
+    return f'<a href="{html.escape(href)}" title="{html.escape(target)}">{label}</a>'
+
+
+# --- typed parameters -------------------------------------------------------------------------
 
 
 def plain(value: object) -> dict[str, str]:
@@ -37,67 +182,58 @@ def num(value: int) -> dict[str, int]:
     return {"num": value}
 
 
-def text_list(values: Sequence[str], kind: str = "text") -> dict[str, Any]:
-    return {"list": [plain(v) for v in values], "type": kind}
+def text_list(values: Sequence[Any], kind: str = "text") -> dict[str, Any]:
+    return {"list": [v if isinstance(v, Mapping) else plain(v) for v in values], "type": kind}
 
 
-def english_list(values: Sequence[str]) -> str:
-    """MediaWiki's `listToText`: "a, b and c"."""
-    if len(values) <= 1:
-        return "".join(values)
-    return ", ".join(values[:-1]) + " and " + values[-1]
+def var_list(names: Sequence[str], kind: str = "text") -> dict[str, Any]:
+    """A list of parameter names as ApiBase passes them: raw `<var>name</var>` items."""
+    return {"list": [f"<var>{n}</var>" for n in names], "type": kind}
 
 
-def quoted_list(names: Sequence[str]) -> str:
-    return english_list([f'"{n}"' for n in names])
+def api(key: str, *params: Any, data: dict[str, Any] | None = None) -> Message:
+    """A message by MediaWiki key with its parameters; the text comes from the message store."""
+    return Message(key, tuple(params), data)
+
+
+# --- the messages of ParamValidator and ApiBase -----------------------------------------------
 
 
 def badvalue_enum(param: str, value: str, allowed: Sequence[str]) -> Message:
-    return Message(
+    return api(
         "paramvalidator-badvalue-enumnotmulti",
-        f'Unrecognized value for parameter "{param}": {value}.',
-        (plain(param), plain(value), text_list(allowed), num(len(allowed))),
+        plain(param),
+        plain(value),
+        text_list(allowed),
+        num(len(allowed)),
     )
 
 
 def unrecognized_values(param: str, raw: str, values: Sequence[str]) -> Message:
-    noun = "value" if len(values) == 1 else "values"
-    return Message(
+    return api(
         "paramvalidator-unrecognizedvalues",
-        f'Unrecognized {noun} for parameter "{param}": {", ".join(values)}',
-        (plain(param), plain(raw), text_list(values, "comma"), num(len(values))),
-        {"values": list(values)},
+        plain(param),
+        plain(raw),
+        text_list(values, "comma"),
+        num(len(values)),
+        data={"values": list(values)},
     )
 
 
 def missingparam(param: str) -> Message:
-    return Message(
-        "paramvalidator-missingparam", f'The "{param}" parameter must be set.', (plain(param),)
-    )
+    return api("paramvalidator-missingparam", plain(param))
 
 
 def badinteger(param: str, value: str) -> Message:
-    return Message(
-        "paramvalidator-badinteger",
-        f'Invalid value "{value}" for integer parameter "{param}".',
-        (plain(param), plain(value)),
-    )
+    return api("paramvalidator-badinteger", plain(param), plain(value))
 
 
 def badtimestamp(param: str, value: str) -> Message:
-    return Message(
-        "paramvalidator-badtimestamp",
-        f'Invalid value "{value}" for timestamp parameter "{param}".',
-        (plain(param), plain(value)),
-    )
+    return api("paramvalidator-badtimestamp", plain(param), plain(value))
 
 
 def baduser(param: str, value: str) -> Message:
-    return Message(
-        "paramvalidator-baduser",
-        f'Invalid value "{value}" for user parameter "{param}".',
-        (plain(param), plain(value)),
-    )
+    return api("paramvalidator-baduser", plain(param), plain(value))
 
 
 def outofrange(
@@ -108,70 +244,58 @@ def outofrange(
         data["max"] = max_
     if highmax is not None:
         data["highmax"] = highmax
-    return Message(
+    return api(
         "paramvalidator-outofrange-minmax",
-        f'The value "{value}" for parameter "{param}" must be between {low} and {curmax:,}.',
-        (plain(param), plain(value), num(low), num(curmax)),
-        data,
+        plain(param),
+        plain(value),
+        num(low),
+        num(curmax),
+        data=data,
     )
 
 
 def toomanyvalues(param: str, limit: int) -> Message:
-    return Message(
-        "paramvalidator-toomanyvalues",
-        f'Too many values supplied for parameter "{param}". The limit is {limit}.',
-        (plain(param), num(limit)),
-    )
+    return api("paramvalidator-toomanyvalues", plain(param), num(limit))
 
 
 def deprecated_param(param: str) -> Message:
-    return Message(
-        "paramvalidator-param-deprecated",
-        f'The parameter "{param}" has been deprecated.',
-        (plain(param),),
-    )
+    return api("paramvalidator-param-deprecated", plain(param))
 
 
 def deprecated_value(param: str, value: str) -> Message:
-    return Message(
-        "paramvalidator-deprecated-value",
-        f'The value "{value}" to parameter "{param}" has been deprecated.',
-        (plain(param), plain(value)),
-    )
+    return api("paramvalidator-deprecated-value", plain(param), plain(value))
 
 
 def unrecognized_params(names: Sequence[str]) -> Message:
-    noun = "parameter" if len(names) == 1 else "parameters"
-    return Message(
+    return api(
         "apierror-unrecognizedparams",
-        f"Unrecognized {noun}: {', '.join(names)}.",
-        ({"list": {str(i): n for i, n in enumerate(names)}, "type": "comma"}, len(names)),
+        {"list": {str(i): n for i, n in enumerate(names)}, "type": "comma"},
+        len(names),
     )
 
 
 def invalidparammix(names: Sequence[str]) -> Message:
-    return Message(
-        "apierror-invalidparammix",
-        f"The parameters {quoted_list(names)} can not be used together.",
-        (text_list(names), num(len(names))),
-    )
+    return api("apierror-invalidparammix", var_list(names), len(names))
 
 
 def missing_one_of(names: Sequence[str]) -> Message:
-    return Message(
-        "apierror-missingparam-one-of",
-        f"One of the parameters {quoted_list(names)} is required.",
-        (text_list(names), num(len(names))),
-    )
+    return api("apierror-missingparam-one-of", var_list(names), len(names))
 
 
 def missing_at_least_one_of(names: Sequence[str]) -> Message:
-    return Message(
-        "apierror-missingparam-at-least-one-of",
-        f"At least one of the parameters {quoted_list(names)} is required.",
-        (text_list(names), num(len(names))),
-    )
+    return api("apierror-missingparam-at-least-one-of", var_list(names), len(names))
+
+
+def deprecation_notice() -> Message:
+    return api("api-usage-mailinglist-ref")
+
+
+def message(key: str, *params: Any) -> dict[str, Any]:
+    """A message as the parameter of another (`Message::msgParam`), e.g. `action-edit`."""
+    return {"message": {"key": key, "params": list(params)}}
 
 
 def simple(key: str, text: str, *params: Any) -> Message:
-    return Message(key, text, tuple(params))
+    """A message with its English text given here: for Atrium's own keys, and for callers that
+    do not pass the parameters the stored text needs (then every language shows `text`)."""
+    return Message(key, tuple(params), None, text)

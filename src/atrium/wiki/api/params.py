@@ -239,7 +239,7 @@ class ParamReader:
             self.warn(
                 "main",
                 "deprecation-help",
-                msg.simple("api-usage-mailinglist-ref", msg.DEPRECATION_NOTICE),
+                msg.deprecation_notice(),
             )
 
     def has(self, key: str) -> bool:

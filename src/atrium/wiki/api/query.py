@@ -31,6 +31,7 @@ from atrium.wiki.api.querybase import (
     QueryModule,
     QueryRun,
 )
+from atrium.wiki.dump import export_pages
 from atrium.wiki.titles import NS_MEDIA, NS_SPECIAL, InvalidTitle
 
 
@@ -71,6 +72,9 @@ def build_query_spec() -> ModuleSpec:
                 submoduleparamprefix="g",
             ),
             Param("redirects", BOOLEAN),
+            # Accepted and without effect: it converts titles between the variants of the
+            # content language, and English (the only content language here) has no variants,
+            # so MediaWiki 1.39 changes nothing and never answers a `converted` list either.
             Param("converttitles", BOOLEAN),
         ),
         helpurls=(
@@ -92,10 +96,7 @@ async def execute(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     if generator_name is None and len(sources) > 1:
         raise ApiUsageError(
             "multisource",
-            msg.simple(
-                "apierror-multisource",
-                f'The "{sources[1]}" parameter cannot be used with "{sources[0]}".',
-            ),
+            msg.api("apierror-invalidparammix-cannotusewith", sources[1], sources[0]),
             module="query",
         )
     continuation = Continuation(
@@ -132,6 +133,8 @@ async def execute(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
 
     result: dict[str, Any] = {}
     _general_page_info(run, params)
+    if params["export"]:
+        await _export(run, params)
     cont = continuation.result(params["rawcontinue"], generator_name)
     if not params["rawcontinue"] and continuation.batch_complete:
         ctx.out.flag_if(result, "batchcomplete", True)
@@ -292,6 +295,21 @@ async def _follow_redirects(run: QueryRun) -> None:
                 pages.missing.append(MissingPage(ns, dbkey, pages.fake_id()))
 
 
+async def _export(run: QueryRun, params: dict[str, Any]) -> None:
+    """`export`: the current revisions of the good pages as XML (`exportschema` 0.10 or 0.11),
+    under `query.export` (`{"*": xml}` in formatversion 1), or alone with `exportnowrap`."""
+    ctx = run.ctx
+    ids = [page.page_id for page in run.pages.sorted_good()]
+    xml = await ctx.db.read(export_pages, ctx.site, ids, params["exportschema"])
+    if params["exportnowrap"]:
+        ctx.raw_body = (xml.encode(), "text/xml; charset=utf-8")
+        return
+    if ctx.out.fv >= 2:
+        run.data["export"] = xml
+    else:
+        run.data["export"] = {"*": xml}
+
+
 def _general_page_info(run: QueryRun, params: dict[str, Any]) -> None:
     ctx = run.ctx
     out = ctx.out
@@ -306,7 +324,11 @@ def _general_page_info(run: QueryRun, params: dict[str, Any]) -> None:
     if pages.redirects:
         data["redirects"] = pages.redirects
     if pages.interwiki:
-        data["interwiki"] = [{"title": t, "iw": iw} for t, iw in pages.interwiki]
+        data["interwiki"] = [
+            {"title": t, "iw": iw}
+            | ({"url": ctx.site.interwiki_url(iw, t)} if params["iwurl"] else {})
+            for t, iw in pages.interwiki
+        ]
     if pages.bad_revids:
         bad: dict[str, Any] = {}
         for rev in pages.bad_revids:

@@ -164,10 +164,7 @@ def _value(value: object) -> str | int:
 def badcontinue() -> ApiUsageError:
     return ApiUsageError(
         "badcontinue",
-        msg.simple(
-            "apierror-badcontinue",
-            "Invalid continue param. You should pass the original value returned by the previous query.",
-        ),
+        msg.api("apierror-badcontinue"),
         module="query",
     )
 

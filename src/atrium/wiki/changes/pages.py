@@ -408,7 +408,9 @@ def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
     """What `action=edit` changes, checked and applied in one transaction."""
     title = req.title
     if title.ns < 0 or title.ns == NS_SPECIAL:
-        raise ChangeError("invalidtitle", f'Bad title "{title.text}".')
+        raise ChangeError(
+            "invalidtitle", f'Bad title "{title.text}".', "apierror-invalidtitle", (title.text,)
+        )
     protection = site.namespaces.by_id[title.ns].protection
     if protection and protection not in req.editor.rights:
         raise ChangeError(
@@ -425,7 +427,12 @@ def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
         if "createpage" not in req.editor.rights and title.ns % 2 == 0:
             raise ChangeError("permissiondenied", "You do not have permission to create pages.")
         if req.section not in (None, "", "0", "new") and req.text is not None:
-            raise ChangeError("nosuchsection", f"There is no section {req.section}.")
+            raise ChangeError(
+                "nosuchsection",
+                f"There is no section {req.section}.",
+                "apierror-nosuchsection",
+                (req.section,),
+            )
         old_text, old_ts, page_id = "", "", 0
     else:
         if req.createonly:
@@ -540,7 +547,12 @@ def _compose(old_text: str, req: EditRequest) -> str:
             )
         replaced = replace_section(old_text, int(section), text)
         if replaced is None:
-            raise ChangeError("nosuchsection", f"There is no section {section}.")
+            raise ChangeError(
+                "nosuchsection",
+                f"There is no section {section}.",
+                "apierror-nosuchsection",
+                (section,),
+            )
         return replaced.rstrip()
     if section not in (None, "") and section != "new":
         if not section.isdigit():
@@ -550,7 +562,12 @@ def _compose(old_text: str, req: EditRequest) -> str:
         parts = split_sections(old_text)
         index = int(section)
         if index >= len(parts):
-            raise ChangeError("nosuchsection", f"There is no section {section}.")
+            raise ChangeError(
+                "nosuchsection",
+                f"There is no section {section}.",
+                "apierror-nosuchsection",
+                (section,),
+            )
         level = _section_level(parts[index])
         end = index + 1
         while end < len(parts) and _section_level(parts[end]) > level:

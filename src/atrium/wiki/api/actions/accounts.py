@@ -80,7 +80,7 @@ async def createaccount(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     if not check_token(ctx.session_secret, TOKEN_SALTS["createaccount"], params["token"], True):
         raise ApiUsageError(
             "badtoken",
-            msg.simple("apierror-badtoken", 'Invalid token "createaccount".'),
+            msg.api("apierror-badtoken"),
             module="createaccount",
         )
     if not ctx.caller.allowed("createaccount"):
@@ -122,7 +122,7 @@ async def options(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     if not caller.registered:
         raise ApiUsageError(
             "notloggedin",
-            msg.simple("apierror-notloggedin", "Anonymous users cannot change preferences."),
+            msg.api("apierror-mustbeloggedin", msg.message("action-editmyoptions")),
             module="options",
         )
     if not params["reset"] and not params["change"] and params["optionname"] is None:
@@ -145,9 +145,10 @@ async def options(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             ctx.warn(
                 spec,
                 "validationfailed",
-                msg.simple(
+                msg.api(
                     "apiwarn-validationfailed",
-                    f'Validation error for "{name}": not a valid preference.',
+                    name,
+                    msg.message("apiwarn-validationfailed-badpref"),
                 ),
             )
     await ctx.db.write(set_options, caller.id, accepted, params["reset"])

@@ -104,10 +104,7 @@ async def login(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             ctx.warn(
                 spec,
                 "deprecation",
-                msg.simple(
-                    "apiwarn-deprecation-login-token",
-                    'Fetching a token via "action=login" is deprecated. Use "action=query&meta=tokens&type=login" instead.',
-                ),
+                msg.api("apiwarn-deprecation-login-token"),
             )
         result: dict[str, Any] = {
             "result": "NeedToken" if params["token"] is None else "WrongToken"
@@ -130,12 +127,7 @@ async def login(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         ctx.warn(
             spec,
             "deprecation",
-            msg.simple(
-                "apiwarn-deprecation-login-botpw",
-                'Main-account login via "action=login" is deprecated and may stop working without '
-                'warning. To continue login with "action=login", see [[Special:BotPasswords]]. To safely '
-                'continue using main-account login, see "action=clientlogin".',
-            ),
+            msg.api("apiwarn-deprecation-login-botpw"),
         )
     await _start_session(ctx, account, bot_app)
     return {"login": {"result": "Success", "lguserid": account.id, "lgusername": account.name}}
@@ -152,7 +144,7 @@ async def clientlogin(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     if not _login_token_ok(ctx, params["token"]):
         raise ApiUsageError(
             "badtoken",
-            msg.simple("apierror-badtoken", 'Invalid token "login".'),
+            msg.api("apierror-badtoken"),
             module="clientlogin",
         )
     if params["continue"]:

@@ -92,9 +92,7 @@ async def _title(ctx: ApiContext, params: dict[str, Any]) -> Title:
         if not rows:
             raise ApiUsageError(
                 "nosuchpageid",
-                msg.simple(
-                    "apierror-nosuchpageid", f"There is no page with ID {params['pageid']}."
-                ),
+                msg.api("apierror-nosuchpageid", params["pageid"]),
                 module="edit",
             )
         return Title(int(rows[0]["page_namespace"]), str(rows[0]["page_title"]))
@@ -103,17 +101,13 @@ async def _title(ctx: ApiContext, params: dict[str, Any]) -> Title:
     except InvalidTitle as exc:
         raise ApiUsageError(
             "invalidtitle",
-            msg.simple(
-                "apierror-invalidtitle",
-                f'Bad title "{params["title"]}".',
-                msg.plain(params["title"]),
-            ),
+            msg.api("apierror-invalidtitle", params["title"]),
             module="edit",
         ) from exc
     if title.interwiki or not title.dbkey or title.ns < 0:
         raise ApiUsageError(
             "invalidtitle",
-            msg.simple("apierror-invalidtitle", f'Bad title "{params["title"]}".'),
+            msg.api("apierror-invalidtitle", params["title"]),
             module="edit",
         )
     return Title(title.ns, title.dbkey)
@@ -163,7 +157,7 @@ async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     if not caller.allowed("edit"):
         raise ApiUsageError(
             "permissiondenied",
-            msg.simple("apierror-permissiondenied", "You don't have permission to edit pages."),
+            msg.api("apierror-permissiondenied", msg.message("action-edit")),
             module="edit",
         )
     editor = Editor(caller.id or None, caller.name, frozenset(caller.rights))

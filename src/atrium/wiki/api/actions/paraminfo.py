@@ -57,10 +57,7 @@ def _expand(names: list[str], ctx: ApiContext) -> list[ModuleSpec]:
             ctx.warn(
                 "paraminfo",
                 "nosuchmodule",
-                msg.simple(
-                    "apiwarn-badsubmodule",
-                    f'The module "{parent}" does not have a submodule "{child}".',
-                ),
+                msg.api("apierror-badmodule-badsubmodule", parent, child),
             )
             continue
         specs.append(spec)

@@ -88,10 +88,7 @@ def check_generator(q: QueryRun, params: dict[str, Any]) -> None:
     if params["redirects"] and params["filterredir"] == "redirects":
         raise ApiUsageError(
             "params",
-            msg.simple(
-                "apierror-allpages-generator-redirects",
-                'Use "gapfilterredir=nonredirects" instead of "redirects" when using "allpages" as a generator.',
-            ),
+            msg.api("apierror-allpages-generator-redirects"),
             module="query+allpages",
         )
 

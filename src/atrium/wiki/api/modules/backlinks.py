@@ -115,7 +115,7 @@ async def _fetch(
         if row is None:
             raise ApiUsageError(
                 "nosuchpageid",
-                msg.simple("apierror-nosuchpageid", f"There is no page with ID {page_id}."),
+                msg.api("apierror-nosuchpageid", page_id),
                 module=spec.path,
             )
         require_one(spec, params, "title", "pageid")
@@ -127,7 +127,7 @@ async def _fetch(
         except InvalidTitle as exc:
             raise ApiUsageError(
                 "invalidtitle",
-                msg.simple("apierror-invalidtitle", f'Bad title "{params["title"]}".'),
+                msg.api("apierror-invalidtitle", params["title"]),
                 module=spec.path,
             ) from exc
         target = Title(parsed.ns, parsed.dbkey)

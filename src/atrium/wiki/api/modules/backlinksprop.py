@@ -58,10 +58,7 @@ def _show(kind: _Kind, show: list[str]) -> tuple[bool | None, bool | None]:
     if {flag, "!" + flag} <= values:
         raise ApiUsageError(
             "show",
-            msg.simple(
-                "apierror-show",
-                "Incorrect parameter - mutually exclusive values may not be supplied.",
-            ),
+            msg.api("apierror-show"),
             module=kind.spec.path,
         )
     chosen = True if flag in values else False if "!" + flag in values else None

@@ -24,9 +24,7 @@ CL = schema.categorylinks
 def _show_error() -> ApiUsageError:
     return ApiUsageError(
         "show",
-        msg.simple(
-            "apierror-show", "Incorrect parameter - mutually exclusive values may not be supplied."
-        ),
+        msg.api("apierror-show"),
         module="query+categories",
     )
 
@@ -58,7 +56,7 @@ async def _fetch(q: QueryRun, params: dict[str, Any]) -> tuple[list[Any], str | 
                 q.ctx.warn(
                     CATEGORIES,
                     "notcategory",
-                    msg.simple("apiwarn-notcategory", f'"{text}" is not a category.'),
+                    msg.api("apiwarn-invalidcategory", text),
                 )
         if not names:
             return [], None, set()

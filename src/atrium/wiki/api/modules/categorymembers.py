@@ -39,7 +39,7 @@ SPEC = CATEGORYMEMBERS
 def _bad_category(name: str) -> ApiUsageError:
     return ApiUsageError(
         "invalidcategory",
-        msg.simple("apierror-invalidcategory", "The category name you entered is not valid."),
+        msg.api("apierror-invalidcategory"),
         module=SPEC.path,
     )
 
@@ -56,7 +56,7 @@ async def _category(q: QueryRun, params: dict[str, Any]) -> str:
         if row is None:
             raise ApiUsageError(
                 "nosuchpageid",
-                msg.simple("apierror-nosuchpageid", f"There is no page with ID {page_id}."),
+                msg.api("apierror-nosuchpageid", page_id),
                 module=SPEC.path,
             )
         if int(row["page_namespace"]) != NS_CATEGORY:
@@ -147,7 +147,7 @@ def _sortkey_bound(params: dict[str, Any], side: str) -> str | None:
         except ValueError as exc:
             raise ApiUsageError(
                 "badvalue",
-                msg.simple("apierror-badvalue", f'Invalid value for "cm{side}hexsortkey".'),
+                msg.api("apierror-badparameter", f"cm{side}hexsortkey"),
                 module=SPEC.path,
             ) from exc
     prefix = params[f"{side}sortkeyprefix"]

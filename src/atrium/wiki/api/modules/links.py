@@ -80,7 +80,7 @@ async def _fetch(kind: _Kind, q: QueryRun, params: dict[str, Any]) -> tuple[list
                 q.ctx.warn(
                     kind.spec,
                     "notfile",
-                    msg.simple("apiwarn-notfile", f'"{text}" is not a file.'),
+                    msg.api("apiwarn-notfile", text),
                 )
         if not targets:
             return [], None

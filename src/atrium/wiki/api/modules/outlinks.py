@@ -111,10 +111,7 @@ async def run_extlinks(q: QueryRun, params: dict[str, Any]) -> None:
 def _mustusewith(spec: ModuleSpec, param: str, other: str) -> ApiUsageError:
     return ApiUsageError(
         "invalidparammix",
-        msg.simple(
-            "apierror-invalidparammix-mustusewith",
-            f'The parameter "{spec.prefix}{param}" may only be used with "{spec.prefix}{other}".',
-        ),
+        msg.api("apierror-invalidparammix-mustusewith", spec.prefix + param, spec.prefix + other),
         module=spec.path,
     )
 

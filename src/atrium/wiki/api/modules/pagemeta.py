@@ -72,10 +72,7 @@ def _contributor_filter(params: dict[str, Any]) -> tuple[str, set[str]] | None:
         names = ", ".join(f'"pc{n}"' for n in given[:-1])
         raise ApiUsageError(
             "invalidparammix",
-            msg.simple(
-                "apierror-invalidparammix",
-                f'The parameters {names} and "pc{given[-1]}" can not be used together.',
-            ),
+            msg.invalidparammix([f"pc{n}" for n in given]),
             module="query+contributors",
         )
     if not given:

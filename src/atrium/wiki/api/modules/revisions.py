@@ -95,7 +95,7 @@ def _revision(
         if not section.isdigit() or int(section) >= len(parts):
             raise ApiUsageError(
                 "nosuchsection",
-                msg.simple("apierror-nosuchsection", f"There is no section {section}."),
+                msg.api("apierror-nosuchsection", section),
                 module="query+revisions",
             )
         text = parts[int(section)].rstrip("\n")
@@ -138,12 +138,7 @@ async def _rows(q: QueryRun, params: dict[str, Any], with_text: bool) -> list[An
     if len(pages.good) + len(pages.missing) > 1 or pages.revids:
         raise ApiUsageError(
             "invalidparammix",
-            msg.simple(
-                "apierror-revisions-singlepage",
-                '"titles", "pageids" or a generator was used to supply multiple pages, but the '
-                '"rvlimit", "rvstartid", "rvendid", "rvdir=newer", "rvuser", "rvexcludeuser", '
-                '"rvstart", and "rvend" parameters may only be used on a single page.',
-            ),
+            msg.api("apierror-revisions-singlepage", "rv"),
             module="query+revisions",
         )
     if not pages.good:
@@ -198,11 +193,7 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
         ctx.warn(
             REVISIONS,
             "deprecation",
-            msg.simple(
-                "apiwarn-deprecation-missingparam",
-                'Because "rvslots" was not specified, a legacy format has been used for the output. '
-                "This format is deprecated, and in the future the new format will always be used.",
-            ),
+            msg.api("apiwarn-deprecation-missingparam", "rvslots"),
         )
         ctx.params.note_deprecation()
     rows = await _rows(q, params, with_text)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
+from functools import cache
+from importlib import metadata
 from typing import Any
 
 import sqlalchemy as sa
@@ -15,6 +18,7 @@ from atrium.wiki.api.querymodules import SITEINFO
 from atrium.wiki.site import (
     ARTICLE_PATH,
     GENERATOR,
+    INTERWIKI_URL,
     LANGUAGE_NAMES,
     MAIN_PAGE,
     MAX_ARTICLE_SIZE,
@@ -318,8 +322,10 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
         elif prop == "usergroups":
             data["usergroups"] = await _usergroups(ctx, params["numberingroup"])
         elif prop == "libraries":
-            data["libraries"] = []
+            data["libraries"] = installed_libraries()
         elif prop == "extensions":
+            # MediaWiki lists its extensions and skins (SpecialVersion credits); Atrium loads
+            # no extensions and no skins as extensions, so the list is empty.
             data["extensions"] = []
         elif prop == "fileextensions":
             data["fileextensions"] = [{"ext": e} for e in ("png", "gif", "jpg", "jpeg", "webp")]
@@ -340,6 +346,8 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
                 langs.append(entry)
             data["languages"] = langs
         elif prop == "languagevariants":
+            # Languages with a LanguageConverter and their variants; Atrium converts no
+            # language, so no language has variants: the empty object of MediaWiki's kvp shape.
             data["languagevariants"] = {}
         elif prop == "skins":
             skin: dict[str, Any] = {"code": "vector"}
@@ -351,6 +359,7 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
         elif prop == "functionhooks":
             data["functionhooks"] = list(FUNCTION_HOOKS)
         elif prop == "showhooks":
+            # `{"name": hook, "subscribers": [...]}` per $wgHooks entry; Atrium has no hooks.
             data["showhooks"] = []
         elif prop == "variables":
             data["variables"] = list(VARIABLES)
@@ -362,6 +371,35 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
             data["uploaddialog"] = _upload_dialog()
 
 
+@cache
+def installed_libraries() -> list[dict[str, str]]:
+    """`siprop=libraries`: what the wiki runs on, as `{"name", "version"}` sorted by name.
+
+    MediaWiki lists the PHP libraries Composer installed (vendor/composer/installed.json, without
+    extensions and skins). Atrium has no PHP and no Composer; its counterpart is the Python
+    distributions it requires at run time (the `dependencies` of the `atrium` distribution), so
+    those are listed, by their PyPI names and installed versions. A requirement that is not
+    installed is left out, as Composer lists only what is installed.
+    """
+    try:
+        requires = metadata.requires("atrium") or []
+    except metadata.PackageNotFoundError:
+        return []
+    names: set[str] = set()
+    for requirement in requires:
+        if "extra ==" in requirement:
+            continue
+        names.add(re.split(r"[\s\[<>=!~;]", requirement, maxsplit=1)[0])
+    libraries = []
+    for name in sorted(names, key=str.lower):
+        try:
+            version = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+        libraries.append({"name": name, "version": version})
+    return libraries
+
+
 def _interwiki(ctx: ApiContext, out: Out, filteriw: str | None) -> list[dict[str, Any]]:
     if filteriw == "local":
         return []
@@ -369,7 +407,7 @@ def _interwiki(ctx: ApiContext, out: Out, filteriw: str | None) -> list[dict[str
     for code in sorted(ctx.site.languages):
         entry: dict[str, Any] = {"prefix": code}
         entry["language"] = LANGUAGE_NAMES.get(code, code)
-        entry["url"] = f"https://{code}.wikipedia.org/wiki/$1"
+        entry["url"] = INTERWIKI_URL.replace("{prefix}", code)
         entries.append(entry)
     return entries
 

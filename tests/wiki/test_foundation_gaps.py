@@ -1,0 +1,299 @@
+"""Issue 7's last gaps: `export`/`exportnowrap`/`exportschema`, `iwurl`, `converttitles`; the API's
+messages in `uselang`/`errorlang` (de, fr, fallbacks); siteinfo `extensions`, `libraries`,
+`showhooks`, `languagevariants`. Shapes and texts as MediaWiki 1.39 answers them."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from tests.wiki.conftest import WikiHarness
+
+from atrium.wiki.api import messages as msg
+from atrium.wiki.api.language import language
+from atrium.wiki.dump import export_dump, import_dump
+
+pytestmark = pytest.mark.anyio
+
+SAMPLES = Path("/work/shared/reference/mediawiki/samples")
+MW_HOST = "http://127.0.0.1:8181/w/api.php"
+OUR_HOST = "http://127.0.0.1:8080/w/api.php"
+NS = "{http://www.mediawiki.org/xml/export-0.11/}"
+
+
+def _sample(name: str) -> tuple[dict[str, Any], Any]:
+    case = json.loads((SAMPLES / "_index.json").read_text())[name]
+    body = json.loads((SAMPLES / f"{name}.json").read_text().replace(MW_HOST, OUR_HOST))
+    return case, body
+
+
+# --- export ------------------------------------------------------------------------------------
+
+
+async def test_export_in_both_formatversions(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    await wiki.edit_page("Apple", "first [[Banana]]", summary="one")
+    second = await wiki.edit_page("Apple", "second & <b>", user="Alice", summary="two")
+    fv1 = await wiki.api(client, action="query", titles="Apple|Nope", export="1")
+    xml = fv1["query"]["export"]["*"]
+    fv2 = await wiki.api(client, action="query", titles="Apple|Nope", export="1", formatversion="2")
+    assert fv2["query"]["export"] == xml
+    assert len(fv2["query"]["pages"]) == 2  # the page set is still there
+    root = ET.fromstring(xml)
+    assert root.attrib["version"] == "0.11"
+    pages = root.findall(f"{NS}page")
+    assert [p.findtext(f"{NS}title") for p in pages] == ["Apple"]  # missing pages are not
+    revisions = pages[0].findall(f"{NS}revision")
+    assert len(revisions) == 1  # the current revision only, as WikiExporter::CURRENT
+    rev = revisions[0]
+    assert rev.findtext(f"{NS}id") == str(second)
+    assert rev.findtext(f"{NS}origin") == str(second)
+    text = rev.find(f"{NS}text")
+    assert text is not None and text.text == "second & <b>"
+    assert text.attrib["sha1"] == rev.findtext(f"{NS}sha1")
+    assert text.attrib["bytes"] == str(len(b"second & <b>"))
+
+
+async def test_exportschema_010_and_exportnowrap(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    await wiki.edit_page("Apple", "text")
+    response = await client.get(
+        "/w/api.php",
+        params={
+            "action": "query",
+            "titles": "Apple",
+            "export": "1",
+            "exportnowrap": "1",
+            "exportschema": "0.10",
+            "format": "json",
+        },
+    )
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "text/xml; charset=utf-8"
+    assert response.headers["content-disposition"] == "inline; filename=export.xml"
+    assert response.text.startswith('<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.10/"')
+    assert "<origin>" not in response.text
+    assert 'sha1="' not in response.text  # 0.10 has no sha1 attribute on <text>
+    assert "<sha1>" in response.text
+    # exportnowrap without export is ignored: an ordinary JSON answer.
+    plain = await wiki.api(client, action="query", titles="Apple", exportnowrap="1")
+    assert "export" not in plain["query"] and plain["query"]["pages"]
+    bad = await wiki.api(client, action="query", titles="Apple", export="1", exportschema="0.9")
+    assert bad["error"]["code"] == "badvalue"
+
+
+async def test_import_accepts_schema_010_and_011(wiki: WikiHarness) -> None:
+    await wiki.edit_page("Apple", "one")
+    await wiki.edit_page("Apple", "two [[Banana]]", user="Alice")
+    dumps = {}
+    for schema in ("0.10", "0.11"):
+        out = io.StringIO()
+        assert export_dump(wiki.db, wiki.site, out, schema=schema) == 1
+        dumps[schema] = out.getvalue()
+    assert "<origin>" in dumps["0.11"] and "<origin>" not in dumps["0.10"]
+    for schema, dump in dumps.items():
+        renamed = dump.replace("<title>Apple</title>", f"<title>Apple {schema}</title>")
+        renamed = re.sub(r"<id>\d+</id>\n    <revision>", "<id>0</id>\n    <revision>", renamed)
+        stats = import_dump(wiki.db, wiki.site, io.BytesIO(renamed.encode()))
+        assert (stats.pages, stats.revisions) == (1, 2), schema
+    async with wiki.client() as client:
+        data = await wiki.api(
+            client,
+            action="query",
+            prop="revisions",
+            rvprop="content",
+            rvslots="main",
+            titles="Apple 0.10|Apple 0.11",
+            formatversion="2",
+        )
+    texts = {
+        p["title"]: p["revisions"][0]["slots"]["main"]["content"] for p in data["query"]["pages"]
+    }
+    assert texts == {"Apple 0.10": "two [[Banana]]", "Apple 0.11": "two [[Banana]]"}
+
+
+# --- iwurl, converttitles ----------------------------------------------------------------------
+
+
+async def test_iwurl_and_converttitles(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    await wiki.edit_page("Apple", "text")
+    without = await wiki.api(client, action="query", titles="fr:Foo bar|Apple", formatversion="2")
+    assert without["query"]["interwiki"] == [{"title": "fr:Foo bar", "iw": "fr"}]
+    data = await wiki.api(
+        client, action="query", titles="fr:Foo bar/é|Apple", iwurl="1", formatversion="2"
+    )
+    assert data["query"]["interwiki"] == [
+        {
+            "title": "fr:Foo bar/é",
+            "iw": "fr",
+            "url": "https://fr.wikipedia.org/wiki/Foo_bar/%C3%A9",
+        }
+    ]
+    plain = await wiki.api(client, action="query", titles="apple", formatversion="2")
+    converted = await wiki.api(
+        client, action="query", titles="apple", converttitles="1", formatversion="2"
+    )
+    assert converted == plain  # English has no variants: nothing converted, no warning
+    assert "converted" not in converted["query"]
+
+
+# --- uselang / errorlang -----------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not SAMPLES.exists(), reason="reference samples not present")
+@pytest.mark.parametrize(
+    "name",
+    [
+        "err-badvalue-uselang-de-bc",
+        "err-badvalue-errorformat-plaintext-uselang-de",
+        "err-badvalue-errorformat-plaintext-errorlang-fr",
+    ],
+)
+async def test_language_samples(client: httpx.AsyncClient, name: str) -> None:
+    case, expected = _sample(name)
+    response = await client.get("/w/api.php", params=case["params"])
+    assert response.headers["mediawiki-api-error"] == case["mediawiki_api_error"]
+    assert response.json() == expected
+
+
+@pytest.mark.skipif(not SAMPLES.exists(), reason="reference samples not present")
+async def test_warnings_in_german_wikitext(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    case, expected = _sample("warn-multi-wikitext-uselang-de")
+    data = (await client.get("/w/api.php", params=case["params"])).json()
+    assert data["warnings"] == expected["warnings"]  # unrecognizedparams stays English
+
+
+@pytest.mark.skipif(not SAMPLES.exists(), reason="reference samples not present")
+@pytest.mark.parametrize("name", ["misc-uselang-bogus-langinfo", "misc-uselang-content-langinfo"])
+async def test_responselanginfo_samples(client: httpx.AsyncClient, name: str) -> None:
+    case, expected = _sample(name)
+    data = (await client.get("/w/api.php", params=case["params"])).json()
+    assert (data["uselang"], data["errorlang"]) == (expected["uselang"], expected["errorlang"])
+
+
+async def test_error_language_rules(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    base = {"action": "query", "titles": "A", "pageids": "1", "formatversion": "2"}
+    texts = {}
+    for errorformat in ("plaintext", "wikitext", "html"):
+        data = await wiki.api(client, **base, errorformat=errorformat, uselang="fr")
+        texts[errorformat] = data["errors"][0]["text" if errorformat != "html" else "html"]
+    # MediaWiki 1.39 answers, measured on the reference wiki:
+    assert texts["plaintext"] == 'Le paramètre "pageids" ne peut pas être utilisé avec "titles".'
+    assert texts["wikitext"] == (
+        "Le paramètre <kbd>pageids</kbd> ne peut pas être utilisé avec <kbd>titles</kbd>."
+    )
+    assert texts["html"] == texts["wikitext"]
+    raw = await wiki.api(client, **base, errorformat="raw", uselang="fr")
+    assert raw["errors"][0]["key"] == "apierror-invalidparammix-cannotusewith"
+    assert raw["errors"][0]["params"] == ["pageids", "titles"]
+    # de-at falls back to de; an unknown code to English; errorlang wins over uselang.
+    de_at = await wiki.api(client, **base, errorformat="plaintext", uselang="de-AT")
+    # German lacks this key: the text stays English, the docref is German (as MediaWiki).
+    assert de_at["errors"][0]["text"].startswith('The "pageids" parameter cannot')
+    assert de_at["docref"].startswith(f"Siehe {OUR_HOST} zur Verwendung der API.")
+    bogus = await wiki.api(
+        client, **base, errorformat="plaintext", uselang="xx-bogus", responselanginfo="1"
+    )
+    assert bogus["errors"][0]["text"].startswith('The "pageids" parameter cannot')
+    assert (bogus["uselang"], bogus["errorlang"]) == ("xx-bogus", "xx-bogus")
+    mixed = await wiki.api(
+        client, **base, errorformat="plaintext", uselang="de", errorlang="fr", responselanginfo="1"
+    )
+    assert mixed["errors"][0]["text"].startswith("Le paramètre")
+    assert (mixed["uselang"], mixed["errorlang"]) == ("de", "fr")
+    # bc stays English whatever uselang says.
+    bc = await wiki.api(client, **base, uselang="de")
+    assert bc["error"]["info"] == 'The "pageids" parameter cannot be used with "titles".'
+
+
+async def test_uselang_user_is_the_callers_preference(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    await wiki.login(client, "Alice")
+    token = await wiki.csrf(client)
+    saved = await wiki.post(client, action="options", change="language=de", token=token)
+    assert saved["options"] == "success"
+    data = await wiki.api(
+        client, action="query", list="allpages", apfilterredir="x", errorformat="plaintext"
+    )
+    assert data["errors"][0]["text"] == "Nicht erkannter Wert für den Parameter „apfilterredir“: x."
+    content = await wiki.api(
+        client,
+        action="query",
+        list="allpages",
+        apfilterredir="x",
+        errorformat="plaintext",
+        uselang="content",
+    )
+    assert content["errors"][0]["text"] == 'Unrecognized value for parameter "apfilterredir": x.'
+
+
+def test_message_rendering_rules() -> None:
+    limit = msg.outofrange("aplimit", "9000", 1, 5000, 5000, 5000)
+    assert (
+        limit.render("de")
+        == "Der Wert „9000“ für den Parameter „aplimit“ muss zwischen 1 und 5.000 liegen."
+    )
+    assert limit.render("fr").endswith("doit être entre 1 et 5\u00a0000.")
+    assert limit.text == 'The value "9000" for parameter "aplimit" must be between 1 and 5,000.'
+    names = msg.unrecognized_params(["a"])
+    assert names.render("fr") == "Paramètre non reconnu\u202f: a."  # fr: one for 0 and 1
+    assert msg.unrecognized_params(["a", "b"]).render("de") == "Unrecognized parameters: a, b."
+    mix = msg.invalidparammix(["bltitle", "blpageid"])
+    assert mix.render("de", msg.WIKITEXT) == (
+        "The parameters <var>bltitle</var> und <var>blpageid</var> can not be used together."
+    )
+    assert mix.render("de") == 'The parameters "bltitle" und "blpageid" can not be used together.'
+    three = msg.missing_one_of(["a", "b", "c"])
+    assert three.text == 'One of the parameters "a", "b" and "c" is required.'
+    assert msg.api("apierror-maxlag-generic", -1).text == (
+        "Waiting for a database server: -1 second lagged."
+    )
+    nested = msg.api("apierror-mustbeloggedin", msg.message("action-editmyoptions"))
+    assert nested.render("en") == "You must be logged in to edit your preferences."
+    # A message built without the parameters its stored text needs shows its own English text.
+    assert msg.simple("apierror-nosuchpageid", "No page 7.").render("de") == "No page 7."
+    assert language("de-AT").chain == ("de-at", "de", "en")
+    assert language("zz").chain == ("en",) and language("zz").code == "zz"
+
+
+def test_every_message_key_in_the_source_is_in_the_store() -> None:
+    source = Path(__file__).parents[2] / "src" / "atrium" / "wiki"
+    keys: set[str] = set()
+    for path in source.rglob("*.py"):
+        text = path.read_text()
+        keys |= set(re.findall(r"msg\.api\(\s*\"([a-z0-9-]+)\"", text))
+        keys |= set(re.findall(r"msg\.message\(\s*\"([a-z0-9-]+)\"", text))
+        keys |= set(re.findall(r"\bapi\(\s*\"([a-z0-9-]+)\"", text))
+    assert len(keys) > 30
+    english = language("en")
+    assert sorted(k for k in keys if english.template(k) is None) == []
+
+
+# --- siteinfo ----------------------------------------------------------------------------------
+
+
+async def test_siteinfo_extensions_libraries_hooks_variants(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    props = "extensions|libraries|showhooks|languagevariants"
+    for fv in ("1", "2"):
+        data = await wiki.api(
+            client, action="query", meta="siteinfo", siprop=props, formatversion=fv
+        )
+        query = data["query"]
+        assert query["extensions"] == []
+        assert query["showhooks"] == []
+        assert query["languagevariants"] == {}
+        libraries = query["libraries"]
+        names = [lib["name"] for lib in libraries]
+        assert names == sorted(names, key=str.lower)
+        assert all(set(lib) == {"name", "version"} for lib in libraries)
+        assert {"starlette", "sqlalchemy", "mwparserfromhell"} <= set(names)
+        assert all(re.match(r"\d", lib["version"]) for lib in libraries)
