@@ -29,6 +29,7 @@ def open_wiki(settings: Settings) -> tuple[Database, Site]:
     db = open_database(settings.database_url, settings.sqlite_path("wiki"), "wiki")
     db.write_sync(ensure_site_rows)
     site = db.read_sync(load_site, settings.base_url)
+    site.files_dir = settings.data_dir / "wiki-files"
     return db, site
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
+from pathlib import Path
 from urllib.parse import quote
 
 import sqlalchemy as sa
@@ -81,6 +82,7 @@ class Site:
     secret: str
     sitename: str = SITENAME
     languages: frozenset[str] = LANGUAGE_PREFIXES
+    files_dir: Path | None = None  # uploads and the upload stash (issue 8); None: no uploads
     parser: TitleParser = field(init=False)
 
     def __post_init__(self) -> None:

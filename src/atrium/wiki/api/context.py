@@ -56,6 +56,7 @@ class ApiContext:
     extra_headers: dict[str, str] = field(default_factory=dict)
     # A body sent as it is instead of the formatted result (`exportnowrap`): bytes, media type.
     raw_body: tuple[bytes, str] | None = None
+    uploads: dict[str, tuple[str, bytes]] = field(default_factory=dict)  # file fields: name, data
 
     @property
     def fv(self) -> int:

@@ -59,7 +59,9 @@ class _Format:
         self.ascii = False
 
 
-async def _raw_params(request: Request) -> tuple[dict[str, str], frozenset[str]]:
+async def _raw_params(
+    request: Request, uploads: dict[str, tuple[str, bytes]] | None = None
+) -> tuple[dict[str, str], frozenset[str]]:
     params: dict[str, str] = dict(request.query_params)
     query_keys = frozenset(params)
     if request.method == "POST":
@@ -67,6 +69,8 @@ async def _raw_params(request: Request) -> tuple[dict[str, str], frozenset[str]]
         for key, value in form.multi_items():
             if isinstance(value, str):
                 params[key] = value
+            elif uploads is not None:
+                uploads[key] = (value.filename or "", await value.read())
         await form.close()
     return params, query_keys
 
@@ -92,7 +96,8 @@ async def handle(request: Request, site: Site, db: Database) -> Response:
         )
         fmt.name = "json"
         return _render(site, fmt, {}, [], refused, {})
-    raw, query_keys = await _raw_params(request)
+    uploads: dict[str, tuple[str, bytes]] = {}
+    raw, query_keys = await _raw_params(request, uploads)
     if raw.get("errorformat") in ERROR_FORMATS:
         fmt.errorformat = raw["errorformat"]
     session, caller = await _caller(request, db)
@@ -111,6 +116,7 @@ async def handle(request: Request, site: Site, db: Database) -> Response:
         method=request.method,
         query_keys=query_keys,
         client_ip=request.client.host if request.client else "127.0.0.1",
+        uploads=uploads,
     )
     result: dict[str, Any] = {}
     error: ApiUsageError | None = None

@@ -7,7 +7,15 @@ registered here, so paraminfo and dispatch cannot disagree.
 from __future__ import annotations
 
 from atrium.wiki.api import query
-from atrium.wiki.api.actions import Action, accounts, auth, edit, paraminfo
+from atrium.wiki.api.actions import (
+    Action,
+    accounts,
+    adminactions,
+    auth,
+    edit,
+    pageactions,
+    paraminfo,
+)
 from atrium.wiki.api.params import BOOLEAN, INTEGER, USER, ModuleSpec, Param, enum
 from atrium.wiki.api.listmodules import LIST_MODULES
 from atrium.wiki.api.propmodules import PROP_MODULES
@@ -18,6 +26,8 @@ _ACTION_LIST: list[Action] = [
     *edit.ACTIONS,
     *accounts.ACTIONS,
     *paraminfo.ACTIONS,
+    *pageactions.ACTIONS,
+    *adminactions.ACTIONS,
     Action(query.QUERY, query.execute),
 ]
 ACTIONS: dict[str, Action] = {a.spec.name: a for a in _ACTION_LIST}

@@ -7,6 +7,7 @@ from typing import Any
 from atrium.wiki import pages as page_reads
 from atrium.wiki.api import messages as msg
 from atrium.wiki.api.actions import Action
+from atrium.wiki.api.actions.common import apply_watchlist, check_blocked, performer
 from atrium.wiki.api.context import ApiContext, change_error
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import (
@@ -21,7 +22,7 @@ from atrium.wiki.api.params import (
     Param,
     enum,
 )
-from atrium.wiki.changes import ChangeError
+from atrium.wiki.changes import ChangeError, pageops
 from atrium.wiki.changes.pages import Editor, EditRequest, edit_page
 from atrium.wiki.changes.undo import plan_undo
 from atrium.wiki.timestamps import iso
@@ -160,6 +161,11 @@ async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             msg.api("apierror-permissiondenied", msg.message("action-edit")),
             module="edit",
         )
+    await check_blocked(ctx, "edit", title)
+    try:
+        await ctx.db.read(pageops.check_protection, title, performer(ctx), "edit")
+    except ChangeError as exc:
+        raise change_error(exc, "edit") from exc
     editor = Editor(caller.id or None, caller.name, frozenset(caller.rights))
     request = EditRequest(
         title=title,
@@ -201,6 +207,13 @@ async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         result["oldrevid"] = outcome.old_rev_id
         result["newrevid"] = outcome.new_rev_id
         result["newtimestamp"] = iso(outcome.timestamp)
+    watch = params["watchlist"]
+    if params["watch"]:
+        watch = "watch"
+    elif params["unwatch"]:
+        watch = "unwatch"
+    if await apply_watchlist(ctx, title, watch, "watchdefault", creating=outcome.created):
+        out.flag_if(result, "watched", True)
     return {"edit": result}
 
 

@@ -1,0 +1,165 @@
+"""What the write actions share: the target title (`title` or `pageid`), the performer, the
+block check with MediaWiki's `blockinfo`, and the `watchlist` parameter."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from atrium.wiki import pages as page_reads
+from atrium.wiki.api import messages as msg
+from atrium.wiki.api.context import ApiContext, change_error
+from atrium.wiki.api.errors import ApiUsageError
+from atrium.wiki.changes import ChangeError, watching
+from atrium.wiki.changes import blocks as block_changes
+from atrium.wiki.changes.expiry import INFINITY, api_expiry
+from atrium.wiki.changes.journal import Performer
+from atrium.wiki.titles import InvalidTitle, Title
+from atrium.wiki.users import options
+
+WATCHLIST_VALUES = ("nochange", "preferences", "unwatch", "watch")
+
+_MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+
+
+def performer(ctx: ApiContext) -> Performer:
+    caller = ctx.caller
+    return Performer(caller.id or None, caller.name, frozenset(caller.rights), ctx.client_ip)
+
+
+def parse_title(ctx: ApiContext, text: str, module: str) -> Title:
+    try:
+        title = ctx.site.parser.parse(text)
+    except InvalidTitle as exc:
+        raise ApiUsageError(
+            "invalidtitle",
+            msg.simple("apierror-invalidtitle", f'Bad title "{text}".', msg.plain(text)),
+            module=module,
+        ) from exc
+    if title.interwiki or not title.dbkey:
+        raise ApiUsageError(
+            "invalidtitle",
+            msg.simple("apierror-invalidtitle", f'Bad title "{text}".', msg.plain(text)),
+            module=module,
+        )
+    return Title(title.ns, title.dbkey)
+
+
+async def target(
+    ctx: ApiContext, params: dict[str, Any], module: str, title_key: str = "title"
+) -> Title:
+    """The page named by `title` or `pageid` (exactly one of them)."""
+    id_key = "fromid" if title_key == "from" else "pageid"
+    given_title, given_id = params.get(title_key), params.get(id_key)
+    if given_title is not None and given_id is not None:
+        raise ApiUsageError(
+            "invalidparammix", msg.invalidparammix([title_key, id_key]), module=module
+        )
+    if given_title is None and given_id is None:
+        raise ApiUsageError("missingparam", msg.missing_one_of([title_key, id_key]), module=module)
+    if given_id is not None:
+        rows = await ctx.db.read(page_reads.pages_by_ids, [given_id])
+        if not rows:
+            raise ApiUsageError(
+                "nosuchpageid",
+                msg.simple("apierror-nosuchpageid", f"There is no page with ID {given_id}."),
+                module=module,
+            )
+        return Title(int(rows[0]["page_namespace"]), str(rows[0]["page_title"]))
+    return parse_title(ctx, str(given_title), module)
+
+
+def prefixed(ctx: ApiContext, title: Title) -> str:
+    return ctx.site.parser.prefixed_text(title.ns, title.dbkey)
+
+
+def formatted(ts: str) -> str:
+    """A timestamp as the user interface shows it: `05:15, 21 November 2026`."""
+    return f"{ts[8:10]}:{ts[10:12]}, {int(ts[6:8])} {_MONTHS[int(ts[4:6]) - 1]} {ts[0:4]}"
+
+
+def block_info(ctx: ApiContext, block: block_changes.ActiveBlock) -> dict[str, Any]:
+    """ApiBlockInfoTrait::getBlockDetails, with ApiErrorFormatter's formatted times."""
+    out = ctx.out
+    info: dict[str, Any] = {
+        "blockid": block.id,
+        "blockedby": block.by_name,
+        "blockedbyid": block.by_id,
+        "blockreason": block.reason,
+        "blockedtimestamp": api_expiry(block.timestamp),
+        "blockexpiry": api_expiry(block.expiry),
+    }
+    out.flag(info, "blockpartial", not block.sitewide)
+    out.flag(info, "blocknocreate", block.nocreate)
+    out.flag(info, "blockanononly", block.anononly)
+    info["blockedtimestampformatted"] = formatted(block.timestamp)
+    if block.expiry != INFINITY:
+        info["blockexpiryformatted"] = formatted(block.expiry)
+        info["blockexpiryrelative"] = formatted(block.expiry)
+    return info
+
+
+async def check_blocked(ctx: ApiContext, module: str, title: Title | None) -> None:
+    """Refuse a blocked caller with MediaWiki's `blocked` error and its `blockinfo`."""
+    caller = ctx.caller
+    found = await ctx.db.read(
+        block_changes.blocking, caller.id or None, caller.name, ctx.client_ip, title
+    )
+    if found is None:
+        return
+    if found.sitewide:
+        message = msg.simple("apierror-blocked", "You have been blocked from editing.")
+    else:
+        message = msg.simple(
+            "apierror-blocked-partial", "You have been blocked from editing this page."
+        )
+    raise ApiUsageError(
+        "blocked", message, module=module, extra={"blockinfo": block_info(ctx, found)}
+    )
+
+
+def fail(exc: ChangeError, module: str) -> ApiUsageError:
+    return change_error(exc, module)
+
+
+async def apply_watchlist(
+    ctx: ApiContext,
+    title: Title,
+    value: str,
+    option: str,
+    *,
+    creating: bool = False,
+) -> bool:
+    """ApiBase::getWatchlistValue and doWatchOrUnwatch; returns whether the page is watched."""
+    user_id = ctx.caller.id
+    if not user_id:
+        return False
+    watched = bool(await ctx.db.read(watching.is_watched, user_id, title))
+    if value == "nochange":
+        return watched
+    if value == "watch":
+        wanted = True
+    elif value == "unwatch":
+        wanted = False
+    elif watched:
+        return True
+    else:
+        prefs = await ctx.db.read(options, user_id)
+        wanted = bool(int(prefs.get(option, 0) or 0)) or (
+            creating and bool(int(prefs.get("watchcreations", 0) or 0))
+        )
+    if wanted != watched:
+        await ctx.db.write(watching.set_watch, user_id, title, wanted)
+    return wanted

@@ -1,0 +1,835 @@
+"""Deleting, undeleting, moving and protecting pages, rollback and patrol, each as MediaWiki does
+it: the archive keeps deleted revisions (with their ids and tags), a move leaves a redirect and a
+null revision, protections live in `page_restrictions` / `protected_titles`, and every one of them
+is logged (`logging`, plus `recentchanges` where MediaWiki publishes it)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+
+from atrium.core.db import Conn
+from atrium.wiki import schema, search
+from atrium.wiki.changes import ChangeError
+from atrium.wiki.changes.expiry import INFINITY, api_expiry
+from atrium.wiki.changes.journal import (
+    PATROLLED_AUTO,
+    PATROLLED_MANUAL,
+    PATROLLED_NONE,
+    Performer,
+    actor_id,
+    comment_id,
+    log_event,
+)
+from atrium.wiki.changes.pages import (
+    Editor,
+    EditRequest,
+    journal_edit,
+    save_revision,
+    software_tag_id,
+    write_links,
+)
+from atrium.wiki.changes.watching import pair
+from atrium.wiki.rights import GROUP_RIGHTS, IMPLICIT_GROUPS
+from atrium.wiki.site import Site
+from atrium.wiki.timestamps import now14
+from atrium.wiki.titles import NS_CATEGORY, NS_FILE, Title
+from atrium.wiki.wikitext import extract_links
+
+P = schema.page
+REV = schema.revision
+AR = schema.archive
+
+GROUP_PAGES = {
+    "sysop": "Administrators",
+    "bureaucrat": "Bureaucrats",
+    "bot": "Bots",
+    "interface-admin": "Interface administrators",
+    "suppress": "Suppressors",
+}
+
+
+def badaccess(site: Site, right: str) -> ChangeError:
+    """PermissionManager's `badaccess-groups`: the groups that hold the right, linked."""
+    project = site.namespaces.by_id[4].name
+    groups = [
+        g for g, rights in GROUP_RIGHTS.items() if right in rights and g not in IMPLICIT_GROUPS
+    ]
+    links = [f"[[{project}:{GROUP_PAGES.get(g, g)}|{GROUP_PAGES.get(g, g)}]]" for g in groups]
+    if len(links) == 1:
+        text = f"The action you have requested is limited to users in the group: {links[0]}."
+    else:
+        text = (
+            "The action you have requested is limited to users in one of the groups: "
+            f"{', '.join(links)}."
+        )
+    return ChangeError("permissiondenied", text, "badaccess-groups")
+
+
+def require(site: Site, who: Performer, right: str) -> None:
+    if not who.allowed(right):
+        raise badaccess(site, right)
+
+
+def page_row(conn: Conn, title: Title) -> Any:
+    return conn.one(
+        sa.select(P).where(P.c.page_namespace == title.ns, P.c.page_title == title.dbkey)
+    )
+
+
+def _text_of(conn: Conn, rev_id: int) -> str:
+    return str(
+        conn.scalar(
+            sa.select(schema.text.c.old_text)
+            .select_from(REV.join(schema.text, schema.text.c.old_id == REV.c.rev_text_id))
+            .where(REV.c.rev_id == rev_id)
+        )
+        or ""
+    )
+
+
+def _editor(who: Performer) -> Editor:
+    return Editor(who.user_id, who.name, who.rights)
+
+
+# --- delete -----------------------------------------------------------------------------------
+
+
+def auto_delete_reason(conn: Conn, page: Any) -> str:
+    """DeletePage::getAutoReason: the start of the text, and the only contributor if one."""
+    text = _text_of(conn, int(page["page_latest"]))
+    authors = conn.all(
+        sa.select(schema.actor.c.actor_name)
+        .select_from(REV.join(schema.actor, schema.actor.c.actor_id == REV.c.rev_actor))
+        .where(REV.c.rev_page == page["page_id"])
+        .distinct()
+        .limit(2)
+    )
+    if text.strip() == "":
+        body = "page was empty"
+    else:
+        snippet = " ".join(text.split())
+        if len(snippet) > 150:
+            snippet = snippet[:147] + "..."
+        body = f'content was: "{snippet}"'
+    if len(authors) == 1:
+        name = str(authors[0]["actor_name"])
+        body += (
+            f', and the only contributor was "[[Special:Contributions/{name}|{name}]]" '
+            f"([[User talk:{name}|talk]])"
+        )
+    return body
+
+
+@dataclass
+class Deleted:
+    page_id: int
+    log_id: int
+    reason: str
+
+
+def delete_page(
+    conn: Conn, site: Site, who: Performer, title: Title, reason: str | None
+) -> Deleted:
+    require(site, who, "delete")
+    page = page_row(conn, title)
+    if page is None:
+        raise ChangeError("missingtitle", "The page you specified doesn't exist.")
+    page_id = int(page["page_id"])
+    if reason is None or reason == "":
+        reason = auto_delete_reason(conn, page)
+    revisions = conn.all(sa.select(REV).where(REV.c.rev_page == page_id))
+    if revisions:
+        conn.executemany(
+            sa.insert(AR),
+            [
+                {
+                    "ar_namespace": title.ns,
+                    "ar_title": title.dbkey,
+                    "ar_comment_id": r["rev_comment_id"],
+                    "ar_actor": r["rev_actor"],
+                    "ar_timestamp": r["rev_timestamp"],
+                    "ar_minor_edit": r["rev_minor_edit"],
+                    "ar_rev_id": r["rev_id"],
+                    "ar_text_id": r["rev_text_id"],
+                    "ar_deleted": r["rev_deleted"],
+                    "ar_len": r["rev_len"],
+                    "ar_page_id": page_id,
+                    "ar_parent_id": r["rev_parent_id"],
+                    "ar_sha1": r["rev_sha1"],
+                    "ar_content_model": r["rev_content_model"],
+                    "ar_content_format": r["rev_content_format"],
+                }
+                for r in revisions
+            ],
+        )
+    rev_ids = [int(r["rev_id"]) for r in revisions]
+    ct = schema.change_tag
+    tags = conn.all(sa.select(ct).where(ct.c.ct_rev_id.in_(rev_ids))) if rev_ids else []
+    if tags:
+        conn.executemany(
+            sa.insert(schema.archive_tag),
+            [{"at_rev_id": t["ct_rev_id"], "at_tag_id": t["ct_tag_id"]} for t in tags],
+        )
+        conn.execute(sa.delete(ct).where(ct.c.ct_rev_id.in_(rev_ids)))
+    _drop_links(conn, page_id)
+    search.unindex_page(conn, page_id)
+    rc = schema.recentchanges
+    conn.execute(sa.delete(rc).where(rc.c.rc_cur_id == page_id, rc.c.rc_type != 3))
+    conn.execute(
+        sa.delete(schema.page_restrictions).where(schema.page_restrictions.c.pr_page == page_id)
+    )
+    conn.execute(sa.delete(REV).where(REV.c.rev_page == page_id))
+    conn.execute(sa.delete(P).where(P.c.page_id == page_id))
+    log_id = log_event(
+        conn, who, "delete", "delete", title, page_id=page_id, reason=reason, params={}
+    )
+    return Deleted(page_id, log_id, reason)
+
+
+def _drop_links(conn: Conn, page_id: int) -> None:
+    for table, column in (
+        (schema.pagelinks, "pl_from"),
+        (schema.templatelinks, "tl_from"),
+        (schema.categorylinks, "cl_from"),
+        (schema.imagelinks, "il_from"),
+        (schema.externallinks, "el_from"),
+        (schema.langlinks, "ll_from"),
+        (schema.redirect, "rd_from"),
+        (schema.iwlinks, "iwl_from"),
+        (schema.page_props, "pp_page"),
+    ):
+        conn.execute(sa.delete(table).where(table.c[column] == page_id))
+
+
+@dataclass
+class Restored:
+    page_id: int
+    revisions: int
+    log_id: int
+
+
+def undelete_page(
+    conn: Conn,
+    site: Site,
+    who: Performer,
+    title: Title,
+    reason: str,
+    timestamps: list[str],
+) -> Restored:
+    require(site, who, "undelete")
+    query = sa.select(AR).where(AR.c.ar_namespace == title.ns, AR.c.ar_title == title.dbkey)
+    if timestamps:
+        query = query.where(AR.c.ar_timestamp.in_(timestamps))
+    rows = conn.all(query.order_by(AR.c.ar_timestamp, AR.c.ar_rev_id))
+    if not rows:
+        raise ChangeError(
+            "cantundelete",
+            "Couldn't undelete: the requested revisions may not exist, or may have been "
+            "undeleted already.",
+        )
+    page = page_row(conn, title)
+    created = page is None
+    if page is None:
+        wanted = rows[-1]["ar_page_id"]
+        taken = wanted is not None and conn.scalar(
+            sa.select(P.c.page_id).where(P.c.page_id == wanted)
+        )
+        values: dict[str, Any] = {
+            "page_namespace": title.ns,
+            "page_title": title.dbkey,
+            "page_random": random.random(),
+            "page_touched": now14(),
+            "page_latest": 0,
+            "page_len": 0,
+        }
+        if wanted is not None and not taken:
+            values["page_id"] = int(wanted)
+        row = conn.one(sa.insert(P).values(**values).returning(P.c.page_id))
+        assert row is not None
+        page_id = int(row["page_id"])
+    else:
+        page_id = int(page["page_id"])
+    conn.executemany(
+        sa.insert(REV),
+        [
+            {
+                "rev_id": r["ar_rev_id"],
+                "rev_page": page_id,
+                "rev_text_id": r["ar_text_id"],
+                "rev_comment_id": r["ar_comment_id"],
+                "rev_actor": r["ar_actor"],
+                "rev_timestamp": r["ar_timestamp"],
+                "rev_minor_edit": r["ar_minor_edit"],
+                "rev_deleted": r["ar_deleted"],
+                "rev_len": r["ar_len"] or 0,
+                "rev_parent_id": r["ar_parent_id"] or 0,
+                "rev_sha1": r["ar_sha1"],
+                "rev_content_model": r["ar_content_model"],
+                "rev_content_format": r["ar_content_format"],
+            }
+            for r in rows
+        ],
+    )
+    rev_ids = [int(r["ar_rev_id"]) for r in rows]
+    at = schema.archive_tag
+    tags = conn.all(sa.select(at).where(at.c.at_rev_id.in_(rev_ids)))
+    if tags:
+        conn.executemany(
+            sa.insert(schema.change_tag),
+            [{"ct_rev_id": t["at_rev_id"], "ct_tag_id": t["at_tag_id"]} for t in tags],
+        )
+        conn.execute(sa.delete(at).where(at.c.at_rev_id.in_(rev_ids)))
+    conn.execute(sa.delete(AR).where(AR.c.ar_rev_id.in_(rev_ids)))
+    latest = conn.one(
+        sa.select(REV)
+        .where(REV.c.rev_page == page_id)
+        .order_by(REV.c.rev_timestamp.desc(), REV.c.rev_id.desc())
+        .limit(1)
+    )
+    assert latest is not None
+    latest_id = int(latest["rev_id"])
+    if created or page is None or latest_id != int(page["page_latest"]):
+        text = _text_of(conn, latest_id)
+        links = extract_links(text, site.parser, site.languages)
+        ts = now14()
+        conn.execute(
+            sa.update(P)
+            .where(P.c.page_id == page_id)
+            .values(
+                page_latest=latest_id,
+                page_len=int(latest["rev_len"]),
+                page_is_redirect=links.redirect is not None,
+                page_is_new=int(latest["rev_parent_id"]) == 0,
+                page_touched=ts,
+                page_links_updated=ts,
+            )
+        )
+        write_links(conn, page_id, title, links, ts)
+        search.index_page(conn, page_id, title.dbkey, text)
+    log_id = log_event(
+        conn,
+        who,
+        "delete",
+        "restore",
+        title,
+        page_id=page_id,
+        reason=reason,
+        params={"count": {"revisions": len(rows), "files": 0}},
+    )
+    return Restored(page_id, len(rows), log_id)
+
+
+# --- move -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Moved:
+    page_id: int
+    redirect_created: bool
+    over_redirect: bool
+    log_id: int
+
+
+def move_page(
+    conn: Conn,
+    site: Site,
+    who: Performer,
+    source: Title,
+    target: Title,
+    reason: str,
+    noredirect: bool = False,
+) -> Moved:
+    require(site, who, "move")
+    if source.ns < 0 or target.ns < 0:
+        raise ChangeError("immobilenamespace", "Cannot move pages from or into that namespace.")
+    page = page_row(conn, source)
+    if page is None:
+        raise ChangeError("missingtitle", "The page you specified doesn't exist.")
+    if source == target or (source.ns, source.dbkey) == (target.ns, target.dbkey):
+        raise ChangeError("selfmove", "The title is the same; cannot move a page over itself.")
+    if (source.ns == NS_FILE) != (target.ns == NS_FILE):
+        raise ChangeError(
+            "imagenocrossnamespace", "Can't move a file to a non-file namespace, or vice versa."
+        )
+    if source.ns == NS_FILE:
+        require(site, who, "movefile")
+    if source.ns == NS_CATEGORY:
+        require(site, who, "move-categorypages")
+    existing = page_row(conn, target)
+    over_redirect = False
+    target_text = site.parser.prefixed_text(target.ns, target.dbkey)
+    if existing is not None:
+        # Title::isValidMoveTarget: a redirect to the source with one revision may be replaced.
+        rd = conn.one(
+            sa.select(schema.redirect).where(schema.redirect.c.rd_from == existing["page_id"])
+        )
+        revisions = conn.scalar(
+            sa.select(sa.func.count()).select_from(REV).where(REV.c.rev_page == existing["page_id"])
+        )
+        points_back = (
+            rd is not None
+            and int(rd["rd_namespace"]) == source.ns
+            and str(rd["rd_title"]) == source.dbkey
+        )
+        if not (existing["page_is_redirect"] and points_back and revisions == 1):
+            raise ChangeError(
+                "articleexists",
+                f"A page already exists at [[:{target_text}]], or the page name you have chosen "
+                "is not valid. Please choose another name.",
+            )
+        if not who.allowed("delete"):
+            raise ChangeError(
+                "redirectexists",
+                f"A redirect already exists at [[:{target_text}]], and it cannot be deleted "
+                "automatically. Please choose another name.",
+            )
+        _purge_page(conn, int(existing["page_id"]))
+        over_redirect = True
+    suppress = noredirect and who.allowed("suppressredirect")
+    page_id = int(page["page_id"])
+    source_text = site.parser.prefixed_text(source.ns, source.dbkey)
+    comment = f"{who.name} moved page [[{source_text}]] to [[{target_text}]]"
+    if reason:
+        comment += f": {reason}"
+    if over_redirect:
+        comment = f"{who.name} moved page [[{source_text}]] to [[{target_text}]] over redirect" + (
+            f": {reason}" if reason else ""
+        )
+    conn.execute(
+        sa.update(P)
+        .where(P.c.page_id == page_id)
+        .values(page_namespace=target.ns, page_title=target.dbkey, page_touched=now14())
+    )
+    for table, prefix in ((schema.pagelinks, "pl"), (schema.templatelinks, "tl")):
+        conn.execute(
+            sa.update(table)
+            .where(table.c[f"{prefix}_from"] == page_id)
+            .values({f"{prefix}_from_namespace": target.ns})
+        )
+    search.retitle_page(conn, page_id, target.dbkey)
+    # The moved page gets a null revision recording the move (same text, same size).
+    null_revision(conn, site, who, target, page_id, comment, minor=True)
+    redirect_created = False
+    if not suppress:
+        save_revision(
+            conn,
+            site,
+            source,
+            f"#REDIRECT [[{target_text}]]",
+            _editor(who),
+            comment=comment,
+            count_edit=False,
+        )
+        redirect_created = True
+    _copy_watchers(conn, source, target)
+    params: dict[str, Any] = {"target_ns": target.ns, "target_title": target_text}
+    if suppress:
+        params["suppressredirect"] = True
+    log_id = log_event(
+        conn,
+        who,
+        "move",
+        "move_redir" if over_redirect else "move",
+        source,
+        page_id=page_id,
+        reason=reason,
+        params=params,
+    )
+    return Moved(page_id, redirect_created, over_redirect, log_id)
+
+
+def _purge_page(conn: Conn, page_id: int) -> None:
+    """Remove a page outright (the redirect a move replaces: MediaWiki deletes it unlogged
+    into the archive; its single revision is archived here too)."""
+    page = conn.one(sa.select(P).where(P.c.page_id == page_id))
+    assert page is not None
+    for r in conn.all(sa.select(REV).where(REV.c.rev_page == page_id)):
+        conn.execute(
+            sa.insert(AR).values(
+                ar_namespace=page["page_namespace"],
+                ar_title=page["page_title"],
+                ar_comment_id=r["rev_comment_id"],
+                ar_actor=r["rev_actor"],
+                ar_timestamp=r["rev_timestamp"],
+                ar_minor_edit=r["rev_minor_edit"],
+                ar_rev_id=r["rev_id"],
+                ar_text_id=r["rev_text_id"],
+                ar_len=r["rev_len"],
+                ar_page_id=page_id,
+                ar_parent_id=r["rev_parent_id"],
+                ar_sha1=r["rev_sha1"],
+            )
+        )
+    conn.execute(
+        sa.delete(schema.change_tag).where(
+            schema.change_tag.c.ct_rev_id.in_(
+                sa.select(REV.c.rev_id).where(REV.c.rev_page == page_id)
+            )
+        )
+    )
+    _drop_links(conn, page_id)
+    search.unindex_page(conn, page_id)
+    rc = schema.recentchanges
+    conn.execute(sa.delete(rc).where(rc.c.rc_cur_id == page_id, rc.c.rc_type != 3))
+    conn.execute(sa.delete(REV).where(REV.c.rev_page == page_id))
+    conn.execute(sa.delete(P).where(P.c.page_id == page_id))
+
+
+def _copy_watchers(conn: Conn, source: Title, target: Title) -> None:
+    """WatchedItemStore::duplicateAllAssociatedEntries: watchers of a moved page (and of its
+    talk page) watch the new title too."""
+    wl = schema.watchlist
+    for old, new in zip(pair(source), pair(target), strict=True):
+        users = conn.all(
+            sa.select(wl.c.wl_user, wl.c.wl_notificationtimestamp).where(
+                wl.c.wl_namespace == old.ns, wl.c.wl_title == old.dbkey
+            )
+        )
+        for u in users:
+            exists = conn.scalar(
+                sa.select(wl.c.wl_id).where(
+                    wl.c.wl_user == u["wl_user"],
+                    wl.c.wl_namespace == new.ns,
+                    wl.c.wl_title == new.dbkey,
+                )
+            )
+            if exists is None:
+                conn.execute(
+                    sa.insert(wl).values(
+                        wl_user=u["wl_user"],
+                        wl_namespace=new.ns,
+                        wl_title=new.dbkey,
+                        wl_notificationtimestamp=u["wl_notificationtimestamp"],
+                    )
+                )
+
+
+def null_revision(
+    conn: Conn, site: Site, who: Performer, title: Title, page_id: int, comment: str, *, minor: bool
+) -> int:
+    """A revision with the current text and a new comment (moves, protections)."""
+    page = conn.one(sa.select(P).where(P.c.page_id == page_id))
+    assert page is not None
+    latest = conn.one(sa.select(REV).where(REV.c.rev_id == page["page_latest"]))
+    assert latest is not None
+    row = conn.one(
+        sa.insert(REV)
+        .values(
+            rev_page=page_id,
+            rev_text_id=latest["rev_text_id"],
+            rev_comment_id=comment_id(conn, comment),
+            rev_actor=actor_id(conn, who),
+            rev_timestamp=now14(),
+            rev_minor_edit=minor,
+            rev_len=latest["rev_len"],
+            rev_parent_id=latest["rev_id"],
+            rev_sha1=latest["rev_sha1"],
+        )
+        .returning(REV.c.rev_id)
+    )
+    assert row is not None
+    rev_id = int(row["rev_id"])
+    conn.execute(sa.update(P).where(P.c.page_id == page_id).values(page_latest=rev_id))
+    return rev_id
+
+
+# --- protect ----------------------------------------------------------------------------------
+
+LEVELS = ("", "autoconfirmed", "sysop")
+LEVEL_RIGHT = {"autoconfirmed": "editsemiprotected", "sysop": "editprotected"}
+
+
+@dataclass
+class Protection:
+    action: str
+    level: str  # "" removes it
+    expiry: str  # `infinity` or 14 digits
+
+
+def _describe(items: list[Protection]) -> str:
+    parts = []
+    for p in items:
+        if not p.level:
+            continue
+        if p.expiry == INFINITY:
+            when = "(indefinite)"
+        else:
+            e = p.expiry
+            months = [
+                "January",
+                "February",
+                "March",
+                "April",
+                "May",
+                "June",
+                "July",
+                "August",
+                "September",
+                "October",
+                "November",
+                "December",
+            ]
+            when = (
+                f"(expires {e[8:10]}:{e[10:12]}, {int(e[6:8])} {months[int(e[4:6]) - 1]} "
+                f"{e[0:4]} (UTC))"
+            )
+        parts.append(f"\u200e[{p.action}={p.level}] {when}")
+    return "".join(parts)
+
+
+def protect(
+    conn: Conn,
+    site: Site,
+    who: Performer,
+    title: Title,
+    items: list[Protection],
+    reason: str,
+    cascade: bool,
+) -> tuple[bool, int]:
+    """Set page (or title) protections; returns (cascade applied, log id)."""
+    require(site, who, "protect")
+    page = page_row(conn, title)
+    ts = now14()
+    pr = schema.page_restrictions
+    pt = schema.protected_titles
+    cascade = cascade and any(p.level == "sysop" and p.action == "edit" for p in items)
+    if page is None:
+        previous = conn.one(
+            sa.select(pt).where(pt.c.pt_namespace == title.ns, pt.c.pt_title == title.dbkey)
+        )
+        conn.execute(
+            sa.delete(pt).where(pt.c.pt_namespace == title.ns, pt.c.pt_title == title.dbkey)
+        )
+        for p in items:
+            if p.level:
+                conn.execute(
+                    sa.insert(pt).values(
+                        pt_namespace=title.ns,
+                        pt_title=title.dbkey,
+                        pt_user=who.user_id or 0,
+                        pt_reason_id=comment_id(conn, reason),
+                        pt_timestamp=ts,
+                        pt_expiry=p.expiry,
+                        pt_create_perm=p.level,
+                    )
+                )
+        had = previous is not None
+        page_id = None
+    else:
+        page_id = int(page["page_id"])
+        had = (
+            conn.scalar(sa.select(sa.func.count()).select_from(pr).where(pr.c.pr_page == page_id))
+            > 0
+        )
+        for p in items:
+            conn.execute(sa.delete(pr).where(pr.c.pr_page == page_id, pr.c.pr_type == p.action))
+            if p.level:
+                conn.execute(
+                    sa.insert(pr).values(
+                        pr_page=page_id,
+                        pr_type=p.action,
+                        pr_level=p.level,
+                        pr_cascade=cascade and p.action == "edit",
+                        pr_expiry=p.expiry,
+                    )
+                )
+    active = [p for p in items if p.level]
+    action = "unprotect" if not active else ("modify" if had else "protect")
+    params: dict[str, Any] = {}
+    if active:
+        params["description"] = _describe(items)
+        if cascade:
+            params["cascade"] = True
+        params["details"] = [
+            {"type": p.action, "level": p.level, "expiry": api_expiry(p.expiry)}
+            | ({"cascade": True} if cascade and p.action == "edit" else {})
+            for p in active
+        ]
+    if page_id is not None:
+        text = site.parser.prefixed_text(title.ns, title.dbkey)
+        verb = {"protect": "Protected", "modify": "Changed protection settings for",
+                "unprotect": "Removed protection from"}[action]  # fmt: skip
+        comment = f'{verb} "{text}"' + (f": {reason}" if reason else "")
+        if active:
+            comment += " " + params["description"].replace("\u200e", "")
+        null_revision(conn, site, who, title, page_id, comment, minor=True)
+    log_id = log_event(
+        conn, who, "protect", action, title, page_id=page_id, reason=reason, params=params
+    )
+    return cascade, log_id
+
+
+def restriction_of(conn: Conn, title: Title, action: str) -> str | None:
+    """The protection level that applies to `action` on `title` now, if any."""
+    ts = now14()
+    page = page_row(conn, title)
+    if page is None:
+        if action not in ("create", "edit"):
+            return None
+        pt = schema.protected_titles
+        row = conn.one(
+            sa.select(pt).where(pt.c.pt_namespace == title.ns, pt.c.pt_title == title.dbkey)
+        )
+        if row is None or (row["pt_expiry"] != INFINITY and row["pt_expiry"] <= ts):
+            return None
+        return str(row["pt_create_perm"])
+    pr = schema.page_restrictions
+    row = conn.one(sa.select(pr).where(pr.c.pr_page == page["page_id"], pr.c.pr_type == action))
+    if row is None or (row["pr_expiry"] not in (None, INFINITY) and row["pr_expiry"] <= ts):
+        return None
+    return str(row["pr_level"]) or None
+
+
+def check_protection(conn: Conn, title: Title, who: Performer, action: str) -> None:
+    """Refuse `action` on a protected page (or creation of a protected title)."""
+    exists = page_row(conn, title) is not None
+    level = restriction_of(conn, title, action if exists else "create")
+    if not level:
+        return
+    right = LEVEL_RIGHT.get(level, level)
+    if level == "sysop" and who.allowed("editprotected"):
+        return
+    if who.allowed(right):
+        return
+    if not exists:
+        raise ChangeError("protectedtitle", "This title has been protected from creation.")
+    raise ChangeError(
+        "protectedpage", "This page has been protected to prevent editing or other actions."
+    )
+
+
+# --- rollback and patrol ----------------------------------------------------------------------
+
+
+@dataclass
+class RolledBack:
+    page_id: int
+    summary: str
+    rev_id: int
+    old_revid: int
+    last_revid: int
+
+
+def rollback(
+    conn: Conn,
+    site: Site,
+    who: Performer,
+    title: Title,
+    user: str,
+    summary: str,
+    markbot: bool,
+) -> RolledBack:
+    require(site, who, "rollback")
+    page = page_row(conn, title)
+    if page is None:
+        raise ChangeError("missingtitle", "The page you specified doesn't exist.")
+    page_id = int(page["page_id"])
+    actor = schema.actor
+    history = conn.all(
+        sa.select(REV.c.rev_id, REV.c.rev_text_id, actor.c.actor_name)
+        .join(actor, actor.c.actor_id == REV.c.rev_actor)
+        .where(REV.c.rev_page == page_id)
+        .order_by(REV.c.rev_timestamp.desc(), REV.c.rev_id.desc())
+    )
+    text = site.parser.prefixed_text(title.ns, title.dbkey)
+    current = history[0]
+    if str(current["actor_name"]) != user:
+        last = str(current["actor_name"])
+        raise ChangeError(
+            "alreadyrolled",
+            f"Cannot rollback last edit of [[:{text}]] by [[User:{user}|{user}]] ([[User talk:"
+            f"{user}|talk]]); someone else has edited or rolled back the page already.\n\nThe "
+            f"last edit to the page was by [[User:{last}|{last}]] ([[User talk:{last}|talk]]).",
+        )
+    target = next((h for h in history if str(h["actor_name"]) != user), None)
+    if target is None:
+        raise ChangeError(
+            "onlyauthor",
+            "The page you tried to rollback only has one author.",
+            "apierror-onlyauthor",
+        )
+    good_text = _text_of(conn, int(target["rev_id"]))
+    target_name = str(target["actor_name"])
+    if not summary:
+        summary = (
+            f"Reverted edits by [[Special:Contributions/{user}|{user}]] ([[User talk:{user}|talk]]) "
+            f"to last revision by [[User:{target_name}|{target_name}]]"
+        )
+    bot = markbot and who.allowed("markbotedits")
+    saved = save_revision(conn, site, title, good_text, _editor(who), comment=summary, minor=True)
+    tag_id = software_tag_id(conn, "mw-rollback")
+    conn.execute(sa.insert(schema.change_tag).values(ct_rev_id=saved.rev_id, ct_tag_id=tag_id))
+    conn.execute(
+        sa.update(schema.change_tag_def)
+        .where(schema.change_tag_def.c.ctd_id == tag_id)
+        .values(ctd_count=schema.change_tag_def.c.ctd_count + 1)
+    )
+    request = EditRequest(
+        title=title, editor=_editor(who), summary=summary, minor=True, bot=bot, ip=who.ip
+    )
+    journal_edit(conn, request, saved, True, [tag_id])
+    rc = schema.recentchanges
+    reverted = [int(h["rev_id"]) for h in history[: history.index(target)]]
+    changes: dict[str, Any] = {}
+    if bot:
+        changes["rc_bot"] = True
+    if who.allowed("autopatrol"):
+        changes["rc_patrolled"] = PATROLLED_AUTO
+    if changes and reverted:
+        conn.execute(sa.update(rc).where(rc.c.rc_this_oldid.in_(reverted)).values(**changes))
+    return RolledBack(page_id, summary, saved.rev_id, int(current["rev_id"]), int(target["rev_id"]))
+
+
+def patrol(conn: Conn, site: Site, who: Performer, rcid: int | None, revid: int | None) -> Any:
+    rc = schema.recentchanges
+    if rcid is not None:
+        row = conn.one(sa.select(rc).where(rc.c.rc_id == rcid))
+        if row is None:
+            raise ChangeError("nosuchrcid", f"There is no recent change with ID {rcid}.")
+    else:
+        row = conn.one(sa.select(rc).where(rc.c.rc_this_oldid == revid))
+        if row is None:
+            raise ChangeError("nosuchrevid", f"There is no revision with ID {revid}.")
+    require(site, who, "patrol")
+    own = int(row["rc_actor"]) == conn.scalar(
+        sa.select(schema.actor.c.actor_id).where(schema.actor.c.actor_name == who.name)
+    )
+    if own and not who.allowed("autopatrol"):
+        raise ChangeError("noautopatrol", "You don't have permission to patrol your own changes.")
+    if int(row["rc_patrolled"]) == PATROLLED_NONE:
+        conn.execute(
+            sa.update(rc).where(rc.c.rc_id == row["rc_id"]).values(rc_patrolled=PATROLLED_MANUAL)
+        )
+        log_event(
+            conn,
+            who,
+            "patrol",
+            "patrol",
+            Title(int(row["rc_namespace"]), str(row["rc_title"])),
+            page_id=int(row["rc_cur_id"]) or None,
+            params={
+                "curid": int(row["rc_this_oldid"]),
+                "previd": int(row["rc_last_oldid"]),
+                "auto": False,
+            },
+            in_rc=False,
+        )
+    return row
+
+
+def purge(conn: Conn, page_id: int) -> None:
+    conn.execute(sa.update(P).where(P.c.page_id == page_id).values(page_touched=now14()))
+
+
+def refresh_links(conn: Conn, site: Site, page_id: int) -> None:
+    page = conn.one(sa.select(P).where(P.c.page_id == page_id))
+    assert page is not None
+    title = Title(int(page["page_namespace"]), str(page["page_title"]))
+    text = _text_of(conn, int(page["page_latest"]))
+    ts = now14()
+    write_links(conn, page_id, title, extract_links(text, site.parser, site.languages), ts)
+    conn.execute(sa.update(P).where(P.c.page_id == page_id).values(page_links_updated=ts))

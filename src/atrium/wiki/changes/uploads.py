@@ -1,0 +1,246 @@
+"""Uploads: files stored under the data directory (MediaWiki's hashed `x/xy/Name` layout), the
+upload stash (`stash=1`, then `filekey`), the `image` row, the file description page and the
+`upload` log entry."""
+
+from __future__ import annotations
+
+import hashlib
+import mimetypes
+import secrets
+import struct
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+
+from atrium.core.db import Conn
+from atrium.wiki import schema
+from atrium.wiki.changes import ChangeError
+from atrium.wiki.changes.journal import Performer, actor_id, comment_id, log_event
+from atrium.wiki.changes.pageops import page_row
+from atrium.wiki.changes.pages import Editor, save_revision
+from atrium.wiki.site import Site
+from atrium.wiki.timestamps import now14
+from atrium.wiki.titles import NS_FILE, Title
+
+IMG = schema.image
+US = schema.uploadstash
+MAX_SIZE = 104857600
+
+
+def sha1_base36(data: bytes) -> str:
+    number = int(hashlib.sha1(data).hexdigest(), 16)
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while number:
+        number, rest = divmod(number, 36)
+        out = digits[rest] + out
+    return out.rjust(31, "0")
+
+
+def hash_path(name: str) -> str:
+    """FileRepo::getHashPath: the first one and two hex digits of the name's MD5."""
+    digest = hashlib.md5(name.encode()).hexdigest()
+    return f"{digest[0]}/{digest[0:2]}/"
+
+
+@dataclass
+class FileInfo:
+    size: int
+    width: int = 0
+    height: int = 0
+    bits: int = 0
+    mime: str = "application/octet-stream"
+    media_type: str = "UNKNOWN"
+
+
+def inspect(data: bytes, name: str) -> FileInfo:
+    """Size, dimensions and MIME type from the file's own header (PNG, GIF, JPEG)."""
+    info = FileInfo(len(data))
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 25:
+        info.width, info.height = struct.unpack(">II", data[16:24])
+        info.bits, info.mime, info.media_type = data[24], "image/png", "BITMAP"
+    elif data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
+        info.width, info.height = struct.unpack("<HH", data[6:10])
+        info.bits, info.mime, info.media_type = 1, "image/gif", "BITMAP"
+    elif data[:2] == b"\xff\xd8":
+        info.mime, info.media_type = "image/jpeg", "BITMAP"
+        at = 2
+        while at + 9 < len(data):
+            if data[at] != 0xFF:
+                break
+            marker = data[at + 1]
+            length = struct.unpack(">H", data[at + 2 : at + 4])[0]
+            if marker in (0xC0, 0xC1, 0xC2):
+                info.bits = data[at + 4]
+                info.height, info.width = struct.unpack(">HH", data[at + 5 : at + 9])
+                break
+            at += 2 + length
+    else:
+        guessed = mimetypes.guess_type(name)[0]
+        if guessed:
+            info.mime = guessed
+            major = guessed.split("/")[0]
+            info.media_type = {"text": "TEXT", "audio": "AUDIO", "video": "VIDEO"}.get(
+                major, "UNKNOWN"
+            )
+    return info
+
+
+def stash(conn: Conn, files_dir: Path, user_id: int, filename: str, data: bytes) -> str:
+    """Keep a file in the stash; returns its file key."""
+    ext = filename.rsplit(".", 1)[-1].lower() if "." in filename else "bin"
+    key = f"{secrets.token_hex(6)}.{secrets.token_hex(3)}.{user_id}.{ext}"
+    path = files_dir / "stash" / key
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    info = inspect(data, filename)
+    conn.execute(
+        sa.insert(US).values(
+            us_user=user_id,
+            us_key=key,
+            us_orig_path=filename,
+            us_path=str(path),
+            us_source_type="file",
+            us_timestamp=now14(),
+            us_status="finished",
+            us_size=len(data),
+            us_sha1=sha1_base36(data),
+            us_mime=info.mime,
+            us_media_type=info.media_type,
+            us_image_width=info.width,
+            us_image_height=info.height,
+            us_image_bits=info.bits,
+        )
+    )
+    return key
+
+
+def from_stash(conn: Conn, user_id: int, key: str) -> tuple[str, bytes]:
+    row = conn.one(sa.select(US).where(US.c.us_key == key, US.c.us_user == user_id))
+    if row is None:
+        raise ChangeError("stashfailed", "Key not found in stash.", "apierror-stashedfilenotfound")
+    path = Path(str(row["us_path"]))
+    if not path.exists():
+        raise ChangeError("stashfailed", "Could not find the file in the stash: " + key + ".")
+    return str(row["us_orig_path"]), path.read_bytes()
+
+
+def drop_stash(conn: Conn, user_id: int, key: str) -> None:
+    row = conn.one(sa.select(US).where(US.c.us_key == key, US.c.us_user == user_id))
+    if row is not None:
+        Path(str(row["us_path"])).unlink(missing_ok=True)
+        conn.execute(sa.delete(US).where(US.c.us_id == row["us_id"]))
+
+
+def warnings_for(conn: Conn, title: Title, data: bytes) -> dict[str, Any]:
+    """UploadBase::checkWarnings: an existing file of that name, identical files, a deleted one."""
+    found: dict[str, Any] = {}
+    existing = conn.one(sa.select(IMG).where(IMG.c.img_name == title.dbkey))
+    sha1 = sha1_base36(data)
+    if existing is not None:
+        if existing["img_sha1"] == sha1:
+            found["nochange"] = {"timestamp": _iso(str(existing["img_timestamp"]))}
+        else:
+            found["exists"] = title.dbkey
+    duplicates = [
+        str(r["img_name"])
+        for r in conn.all(
+            sa.select(IMG.c.img_name).where(IMG.c.img_sha1 == sha1, IMG.c.img_name != title.dbkey)
+        )
+    ]
+    if duplicates:
+        found["duplicate"] = duplicates
+    deleted = conn.scalar(
+        sa.select(schema.archive.c.ar_id).where(
+            schema.archive.c.ar_namespace == NS_FILE, schema.archive.c.ar_title == title.dbkey
+        )
+    )
+    if deleted is not None and existing is None:
+        found["was-deleted"] = title.dbkey
+    return found
+
+
+def _iso(ts: str) -> str:
+    return f"{ts[0:4]}-{ts[4:6]}-{ts[6:8]}T{ts[8:10]}:{ts[10:12]}:{ts[12:14]}Z"
+
+
+@dataclass
+class Published:
+    name: str
+    timestamp: str
+    info: FileInfo
+    sha1: str
+    comment: str
+    log_id: int
+    path: str
+    warnings: dict[str, Any] = field(default_factory=dict)
+
+
+def publish(
+    conn: Conn,
+    site: Site,
+    who: Performer,
+    files_dir: Path,
+    title: Title,
+    data: bytes,
+    comment: str,
+    text: str | None,
+) -> Published:
+    """Store the file, record it in `image`, create its description page and log the upload."""
+    existing = conn.one(sa.select(IMG).where(IMG.c.img_name == title.dbkey))
+    if existing is not None and not who.allowed("reupload"):
+        raise ChangeError(
+            "fileexists-forbidden",
+            "A file with this name exists already, and cannot be overwritten.",
+        )
+    ts = now14()
+    info = inspect(data, title.dbkey)
+    sha1 = sha1_base36(data)
+    relative = hash_path(title.dbkey) + title.dbkey
+    path = files_dir / "images" / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    major, _, minor = info.mime.partition("/")
+    values = {
+        "img_size": info.size,
+        "img_width": info.width,
+        "img_height": info.height,
+        "img_bits": info.bits,
+        "img_metadata": "",
+        "img_media_type": info.media_type,
+        "img_major_mime": major,
+        "img_minor_mime": minor,
+        "img_description_id": comment_id(conn, comment),
+        "img_actor": actor_id(conn, who),
+        "img_timestamp": ts,
+        "img_sha1": sha1,
+    }
+    if existing is None:
+        conn.execute(sa.insert(IMG).values(img_name=title.dbkey, **values))
+    else:
+        conn.execute(sa.update(IMG).where(IMG.c.img_name == title.dbkey).values(**values))
+    if page_row(conn, title) is None:
+        save_revision(
+            conn,
+            site,
+            title,
+            text if text is not None else comment,
+            Editor(who.user_id, who.name, who.rights),
+            comment=comment,
+            timestamp=ts,
+        )
+    page = page_row(conn, title)
+    log_id = log_event(
+        conn,
+        who,
+        "upload",
+        "overwrite" if existing is not None else "upload",
+        title,
+        page_id=int(page["page_id"]) if page is not None else None,
+        reason=comment,
+        params={"img_sha1": sha1, "img_timestamp": _iso(ts)},
+        timestamp=ts,
+    )
+    return Published(title.dbkey, ts, info, sha1, comment, log_id, relative)
