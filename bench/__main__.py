@@ -32,7 +32,14 @@ from bench.harness import (
 )
 from bench.report import RunInfo, as_json, render
 
-FAMILIES = ("bench.chat", "bench.markdown", "bench.wiki_foundation")
+FAMILIES = (
+    "bench.chat",
+    "bench.chat_admin",
+    "bench.chat_events",
+    "bench.markdown",
+    "bench.wiki_foundation",
+    "bench.wiki_props",
+)
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:

@@ -69,7 +69,6 @@ async def run_pageprops(q: QueryRun, params: dict[str, Any]) -> None:
 def _contributor_filter(params: dict[str, Any]) -> tuple[str, set[str]] | None:
     given = [name for name in ("group", "excludegroup", "rights", "excluderights") if params[name]]
     if len(given) > 1:
-        names = ", ".join(f'"pc{n}"' for n in given[:-1])
         raise ApiUsageError(
             "invalidparammix",
             msg.invalidparammix([f"pc{n}" for n in given]),
