@@ -7,15 +7,17 @@ subscribed to, plus web-public ones.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
+import orjson
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import aggregate_order_by
 
 from atrium.chat import schema
 from atrium.chat.errors import ChatError, must_be_admin
 from atrium.chat.models import ROLE_ADMINISTRATOR, ROLE_GUEST, User
+from atrium.chat.queries.tuples import tuple_rows
 from atrium.core.db import Conn, Prepared
 
 S = schema.stream.c
@@ -215,6 +217,52 @@ def subscription_dict(
     return record
 
 
+_S1 = schema.subscription.alias("mine")
+_S2 = schema.subscription.alias("peer")
+_PEERS = (
+    sa.select(_S1.c.stream_id)
+    .select_from(_S1.join(_S2, _S2.c.stream_id == _S1.c.stream_id))
+    .where(
+        _S1.c.user_id == sa.bindparam("user_id"),
+        _S1.c.active == sa.true(),
+        _S2.c.active == sa.true(),
+        # Deactivated users are few; excluding them this way needs no join with every peer.
+        _S2.c.user_id.not_in(
+            sa.select(schema.user.c.id).where(
+                schema.user.c.realm_id == sa.bindparam("realm_id"),
+                schema.user.c.is_active == sa.false(),
+            )
+        ),
+    )
+    # Grouped by the reader's side, whose index is in stream order: no sort before grouping.
+    .group_by(_S1.c.stream_id)
+)
+# One row per stream with its subscribers aggregated by the database, read through the covering
+# index on subscription (stream_id, active, user_id): SQLite concatenates them as text (parsed
+# as a JSON array), PostgreSQL returns an ordered array.
+_SUBSCRIBERS_SQLITE = Prepared(_PEERS.add_columns(sa.func.group_concat(_S2.c.user_id)))
+_SUBSCRIBERS_POSTGRES = Prepared(
+    _PEERS.add_columns(sa.func.array_agg(aggregate_order_by(_S2.c.user_id, _S2.c.user_id)))
+)
+
+
+def subscriber_lists(conn: Conn, user: User) -> dict[int, list[int]]:
+    """The active subscribers of every stream `user` is subscribed to, ascending, by stream."""
+    params = {"user_id": user.id, "realm_id": user.realm_id}
+    if conn.is_sqlite:
+        out = {}
+        loads = orjson.loads
+        for stream_id, joined in tuple_rows(conn, _SUBSCRIBERS_SQLITE, params):
+            ids = loads(f"[{joined}]")
+            ids.sort()  # group_concat keeps the index order; sorting sorted lists is linear
+            out[stream_id] = ids
+        return out
+    return dict(tuple_rows(conn, _SUBSCRIBERS_POSTGRES, params))
+
+
+_SUB_LABELS = [(c.name, f"sub_{c.name}") for c in schema.subscription.c]
+
+
 def subscriptions_of(conn: Conn, user: User, include_subscribers: bool) -> list[dict[str, Any]]:
     rows = conn.all(
         sa.select(schema.stream, *[c.label(f"sub_{c.name}") for c in schema.subscription.c])
@@ -222,25 +270,14 @@ def subscriptions_of(conn: Conn, user: User, include_subscribers: bool) -> list[
         .where(SUB.user_id == user.id, SUB.active.is_(True), S.deactivated.is_(False))
         .order_by(sa.func.lower(S.name))
     )
-    subscribers: dict[int, list[int]] = defaultdict(list)
-    if include_subscribers and rows:
-        stream_ids = [row["id"] for row in rows]
-        for sub_row in conn.all(
-            sa.select(SUB.stream_id, SUB.user_id)
-            .join(schema.user, schema.user.c.id == SUB.user_id)
-            .where(
-                SUB.stream_id.in_(stream_ids),
-                SUB.active.is_(True),
-                schema.user.c.is_active.is_(True),
-            )
-            .order_by(SUB.user_id)
-        ):
-            subscribers[sub_row["stream_id"]].append(sub_row["user_id"])
+    subscribers = subscriber_lists(conn, user) if include_subscribers and rows else {}
     out = []
     for row in rows:
-        sub = {key[4:]: value for key, value in row.items() if key.startswith("sub_")}
+        sub = {name: row[label] for name, label in _SUB_LABELS}
         out.append(
-            subscription_dict(row, sub, subscribers[row["id"]] if include_subscribers else None)
+            subscription_dict(
+                row, sub, subscribers.get(row["id"], []) if include_subscribers else None
+            )
         )
     return out
 

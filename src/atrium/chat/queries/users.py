@@ -11,7 +11,8 @@ import sqlalchemy as sa
 
 from atrium.chat import schema
 from atrium.chat.models import ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_OWNER
-from atrium.core.db import Conn
+from atrium.chat.queries.tuples import tuple_rows
+from atrium.core.db import Conn, Prepared
 
 U = schema.user.c
 
@@ -72,21 +73,87 @@ def profile_data(conn: Conn, user_ids: list[int]) -> dict[int, dict[str, dict[st
     return out
 
 
+_LISTED = (
+    U.id,
+    U.email,
+    U.delivery_email,
+    U.full_name,
+    U.role,
+    U.is_active,
+    U.is_billing_admin,
+    U.is_bot,
+    U.bot_type,
+    U.bot_owner_id,
+    U.timezone,
+    U.avatar_source,
+    U.avatar_version,
+    U.date_joined,
+    U.realm_id,
+)
+_REALM_USERS = Prepared(
+    sa.select(*_LISTED).where(U.realm_id == sa.bindparam("realm_id")).order_by(U.id)
+)
+
+
 def all_users(
     conn: Conn, realm_id: int, *, client_gravatar: bool, include_custom_profile_fields: bool
 ) -> list[dict[str, Any]]:
-    rows = conn.all(sa.select(schema.user).where(U.realm_id == realm_id).order_by(U.id))
+    """GET /users: `user_dict` for every user, built from tuples in one pass (10,000 users)."""
+    rows = tuple_rows(conn, _REALM_USERS, {"realm_id": realm_id})
     profiles = (
-        profile_data(conn, [r["id"] for r in rows if not r["is_bot"]])
+        profile_data(conn, [r[0] for r in rows if not r[7]])
         if include_custom_profile_fields
         else {}
     )
-    members = []
-    for row in rows:
-        record = user_dict(row, client_gravatar=client_gravatar)
-        if include_custom_profile_fields and not row["is_bot"]:
-            record["profile_data"] = profiles.get(row["id"], {})
-        members.append(record)
+    fromtimestamp = datetime.fromtimestamp
+    members: list[dict[str, Any]] = []
+    append = members.append
+    for (
+        user_id,
+        email,
+        delivery_email,
+        full_name,
+        role,
+        is_active,
+        is_billing_admin,
+        is_bot,
+        bot_type,
+        bot_owner_id,
+        timezone,
+        avatar_source,
+        avatar_version,
+        date_joined,
+        user_realm_id,
+    ) in rows:
+        if avatar_source != "G":
+            avatar = f"/user_avatars/{user_realm_id}/{user_id}.png?version={avatar_version}"
+        elif client_gravatar:
+            avatar = None
+        else:
+            avatar = gravatar_url(email, avatar_version)
+        record: dict[str, Any] = {
+            "email": email,
+            "user_id": user_id,
+            "avatar_version": avatar_version,
+            "is_admin": role <= ROLE_ADMINISTRATOR,
+            "is_owner": role == ROLE_OWNER,
+            "is_guest": role == ROLE_GUEST,
+            "is_billing_admin": bool(is_billing_admin),
+            "role": role,
+            "is_bot": bool(is_bot),
+            "full_name": full_name,
+            "timezone": timezone,
+            "is_active": bool(is_active),
+            "date_joined": fromtimestamp(date_joined, UTC).isoformat(),
+            "delivery_email": delivery_email,
+            "avatar_url": avatar,
+        }
+        if is_bot:
+            record["bot_type"] = bot_type
+            record["bot_owner_id"] = bot_owner_id
+        elif include_custom_profile_fields:
+            record["profile_data"] = profiles.get(user_id, {})
+        append(record)
     return members
 
 
