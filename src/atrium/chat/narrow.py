@@ -163,6 +163,8 @@ class CompiledNarrow:
     needs_search: bool = False
     history: bool = False
     search_words: tuple[str, ...] = ()
+    # Positive search operands left out of `condition`, for an index walk (SQLite, see above).
+    index_search: tuple[str, ...] = ()
 
 
 def _user_flags() -> ColumnElement[int]:
@@ -228,8 +230,9 @@ class _Compiler:
     def term(self, term: Term, has_stream_term: bool) -> ColumnElement[bool]:
         op, operand = term.operator, term.operand
         if op == "stream":
-            stream_id: int = self.stream_row(operand)["id"]
-            return M.stream_id == stream_id
+            # By recipient: the (recipient_id, id) index then serves the window's id order.
+            recipient_id: int = self.stream_row(operand)["recipient_id"]
+            return M.recipient_id == recipient_id
         if op == "streams":
             if operand == "public":
                 column = sa.not_(S.invite_only)
@@ -280,8 +283,10 @@ class _Compiler:
             return self.search(str(operand))
         raise bad_narrow(f"unknown operator {op}")
 
-    def search(self, operand: str) -> ColumnElement[bool]:
-        condition = search.search_condition(self.conn, operand)
+    def search(self, operand: str, index_separately: bool = False) -> ColumnElement[bool]:
+        """The search condition; with `index_separately`, only its phrase part (the caller then
+        walks the full-text index itself, newest first, instead of joining all its matches)."""
+        condition = sa.true() if index_separately else search.search_condition(self.conn, operand)
         # A quoted phrase must also appear as written (Zulip adds a LIKE for each).
         for phrase in re.findall(r'"([^"]+)"', operand):
             pattern = "%" + phrase.lower().replace("\\", "\\\\").replace("%", r"\%")
@@ -388,7 +393,12 @@ def compile_narrow(conn: Conn, user: User, terms: Sequence[Term]) -> CompiledNar
     compiler = _Compiler(conn, user)
     has_stream_term = any(t.operator == "stream" and not t.negated for t in terms)
     condition: ColumnElement[bool] = sa.true()
+    index_search: list[str] = []
     for term in terms:
+        if term.operator == "search" and not term.negated and conn.is_sqlite:
+            index_search.append(str(term.operand))
+            condition = sa.and_(condition, compiler.search(str(term.operand), True))
+            continue
         clause = compiler.term(term, has_stream_term)
         if term.negated:
             # NOT of a NULL comparison (a DM's stream_id) is NULL: make it a real false first.
@@ -405,4 +415,5 @@ def compile_narrow(conn: Conn, user: User, terms: Sequence[Term]) -> CompiledNar
         needs_search=any(t.operator == "search" for t in terms),
         history=history,
         search_words=tuple(words),
+        index_search=tuple(index_search),
     )

@@ -60,6 +60,34 @@ def matching_ids(conn: Conn, operand: str) -> sa.Select[tuple[int]] | None:
     )
 
 
+def index_walk(
+    conn: Conn, operands: Sequence[str], bound: int, descending: bool, limit: int
+) -> list[int]:
+    """Up to `limit` ids matching every operand, beyond `bound`, nearest first (SQLite).
+
+    FTS5 yields matches in rowid order straight from its index, so a window over the newest
+    matches costs what it returns, however common the words are.
+    """
+    words = [w for operand in operands for w in search_words(operand)]
+    if not words:
+        return []
+    match = sa.literal_column("message_search").op("MATCH")(_fts5_query(words))
+    query = sa.select(_fts.c.rowid).where(match)
+    if descending:
+        query = query.where(_fts.c.rowid < bound).order_by(_fts.c.rowid.desc())
+    else:
+        query = query.where(_fts.c.rowid > bound).order_by(_fts.c.rowid)
+    return [int(i) for i in conn.scalars(query.limit(limit))]
+
+
+def search_condition_sqlite(operand: str) -> ColumnElement[bool]:
+    words = search_words(operand)
+    if not words:
+        return sa.false()
+    match = sa.literal_column("message_search").op("MATCH")(_fts5_query(words))
+    return M.id.in_(sa.select(_fts.c.rowid).where(match))
+
+
 def search_condition(conn: Conn, operand: str) -> ColumnElement[bool]:
     ids = matching_ids(conn, operand)
     if ids is None:

@@ -71,24 +71,35 @@ def _readable_without_row(conn: Conn, user: User, message_ids: Sequence[int]) ->
 
 
 def update_flags(
-    conn: Conn, user: User, op: str, flag: str, message_ids: Sequence[int], *, checked: bool = False
+    conn: Conn,
+    user: User,
+    op: str,
+    flag: str,
+    message_ids: Sequence[int],
+    *,
+    known: dict[int, int | None] | None = None,
 ) -> Outcome[list[int]]:
     """Add or remove a flag; the ids whose flag changed.
 
-    `checked` means the ids come from a narrow, which only yields messages the user may read.
+    `known` (from a narrow, which only yields messages the user may read) gives each message's
+    current flags, None where the user has no delivery row; it saves reading them again.
     """
     check_flag_operation(flag, op)
     ids = sorted(set(message_ids))
-    have: set[int] = set()
-    for chunk in _chunks(ids):
-        have |= set(
-            conn.scalars(
-                sa.select(UM.message_id).where(UM.user_id == user.id, UM.message_id.in_(chunk))
-            )
-        )
-    missing = [mid for mid in ids if mid not in have]
+    if known is None:
+        current: dict[int, int | None] = dict.fromkeys(ids)
+        for chunk in _chunks(ids):
+            for r in conn.all(
+                sa.select(UM.message_id, UM.flags).where(
+                    UM.user_id == user.id, UM.message_id.in_(chunk)
+                )
+            ):
+                current[int(r["message_id"])] = int(r["flags"])
+    else:
+        current = known
+    missing = [mid for mid in ids if current[mid] is None]
     if missing:
-        if not checked and _readable_without_row(conn, user, missing) != set(missing):
+        if known is None and _readable_without_row(conn, user, missing) != set(missing):
             raise ChatError("Invalid message(s)")
         conn.executemany(
             sa.insert(schema.user_message).values(
@@ -99,23 +110,21 @@ def update_flags(
             [{"uid": user.id, "mid": mid, "bits": HISTORICAL_FLAGS} for mid in missing],
         )
     bit = flags.BIT[flag]
-    changed: list[int] = []
-    for chunk in _chunks(ids):
-        if op == "add":
-            which = UM.flags.op("&")(bit) == 0
-            new_value = UM.flags.op("|")(bit)
-        else:
-            which = UM.flags.op("&")(bit) != 0
-            new_value = UM.flags.op("&")(~bit & ((1 << 62) - 1))
-        where = sa.and_(UM.user_id == user.id, UM.message_id.in_(chunk), which)
-        hits = [int(i) for i in conn.scalars(sa.select(UM.message_id).where(where))]
-        if hits:
-            conn.execute(
-                sa.update(schema.user_message)
-                .where(UM.user_id == user.id, UM.message_id.in_(hits))
-                .values(flags=new_value)
-            )
-            changed += hits
+    bits = {
+        mid: HISTORICAL_FLAGS if current[mid] is None else int(current[mid] or 0) for mid in ids
+    }
+    if op == "add":
+        changed = [mid for mid in ids if not bits[mid] & bit]
+        new_value = UM.flags.op("|")(bit)
+    else:
+        changed = [mid for mid in ids if bits[mid] & bit]
+        new_value = UM.flags.op("&")(~bit & ((1 << 62) - 1))
+    for chunk in _chunks(changed):
+        conn.execute(
+            sa.update(schema.user_message)
+            .where(UM.user_id == user.id, UM.message_id.in_(chunk))
+            .values(flags=new_value)
+        )
     changed.sort()
     notices = []
     if changed:
@@ -203,7 +212,8 @@ def update_flags_for_narrow(
         conn, user, terms, anchor, num_before, num_after, include_anchor, ids_only=True
     )
     ids = [int(row["id"]) for row in window.rows]
-    outcome = update_flags(conn, user, op, flag, ids, checked=True)
+    known = {int(row["id"]): row["user_flags"] for row in window.rows}
+    outcome = update_flags(conn, user, op, flag, ids, known=known)
     return Outcome(
         {
             "processed_count": len(ids),

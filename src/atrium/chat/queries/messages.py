@@ -83,6 +83,8 @@ def first_unread_id(conn: Conn, user: User, narrow: CompiledNarrow) -> int:
         .order_by(UM.message_id)
         .limit(1)
     )
+    if narrow.index_search:
+        query = query.where(_search_ids_condition(narrow))
     found = conn.scalar(query)
     return LARGER_THAN_MAX_MESSAGE_ID if found is None else int(found)
 
@@ -137,13 +139,14 @@ def window_rows(
     before: list[Any] = []
     after: list[Any] = []
     at_anchor: list[Any] = []
+    anchor_base = base.where(_search_ids_condition(narrow)) if narrow.index_search else base
     if num_before > 0 and not anchored_to_left:
-        before = conn.all(base.where(id_col < bound).order_by(id_col.desc()).limit(num_before))
+        before = _side(conn, narrow, base, id_col, bound, True, num_before)
         before.reverse()
     if include_anchor and not anchored_to_right and not anchored_to_left:
-        at_anchor = conn.all(base.where(id_col == bound))
+        at_anchor = conn.all(anchor_base.where(id_col == bound))
     if num_after > 0:
-        after = conn.all(base.where(id_col > bound).order_by(id_col).limit(num_after))
+        after = _side(conn, narrow, base, id_col, bound, False, num_after)
     return WindowRows(
         anchor=anchor_id,
         rows=before + at_anchor + after,
@@ -151,6 +154,46 @@ def window_rows(
         found_oldest=anchored_to_left or len(before) < num_before,
         found_newest=anchored_to_right or len(after) < num_after,
     )
+
+
+SEARCH_BATCH = 1000
+
+
+def _search_ids_condition(narrow: CompiledNarrow) -> Any:
+    """The index-walked search operands as a plain condition (for single rows, not windows)."""
+    return sa.and_(*(search.search_condition_sqlite(o) for o in narrow.index_search))
+
+
+def _side(
+    conn: Conn,
+    narrow: CompiledNarrow,
+    base: sa.Select[Any],
+    id_col: Any,
+    bound: int,
+    descending: bool,
+    limit: int,
+) -> list[Any]:
+    """The `limit` rows nearest the anchor on one side, nearest first.
+
+    A search narrow on SQLite walks the full-text index outwards from the anchor in batches and
+    filters each batch with the rest of the narrow, rather than joining every match.
+    """
+    order = id_col.desc() if descending else id_col
+    if not narrow.index_search:
+        where = id_col < bound if descending else id_col > bound
+        return list(conn.all(base.where(where).order_by(order).limit(limit)))
+    rows: list[Any] = []
+    cursor = bound
+    while len(rows) < limit:
+        ids = search.index_walk(conn, narrow.index_search, cursor, descending, SEARCH_BATCH)
+        if not ids:
+            break
+        found = conn.all(base.where(M.id.in_(ids)).order_by(order))
+        rows += found[: limit - len(rows)]
+        cursor = ids[-1]
+        if len(ids) < SEARCH_BATCH:
+            break
+    return rows
 
 
 def fetch_window(
