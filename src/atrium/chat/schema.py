@@ -176,7 +176,13 @@ subscription = sa.Table(
     sa.Column("wildcard_mentions_notify", sa.Boolean, nullable=True),
     sa.UniqueConstraint("user_id", "stream_id"),
 )
-sa.Index("ix_subscription_stream_active", subscription.c.stream_id, subscription.c.active)
+# Covering for subscriber lists (GET /users/me/subscriptions?include_subscribers=true).
+sa.Index(
+    "ix_subscription_stream_active_user",
+    subscription.c.stream_id,
+    subscription.c.active,
+    subscription.c.user_id,
+)
 
 # Group direct messages: one huddle per distinct set of participants.
 huddle = sa.Table(
