@@ -80,14 +80,23 @@ def _stream_fl185_to_fl247(stream: dict[str, Any]) -> None:
 
 def fl185_to_fl247(body: dict[str, Any]) -> dict[str, Any]:
     body = copy.deepcopy(body)
-    for key in ("subscriptions", "streams", "unsubscribed", "never_subscribed"):
+    for key in (
+        "subscriptions",
+        "streams",
+        "unsubscribed",
+        "never_subscribed",
+        "realm_default_streams",
+    ):
         for stream in body.get(key, []) or []:
             _stream_fl185_to_fl247(stream)
     if "stream" in body and isinstance(body["stream"], dict):
         _stream_fl185_to_fl247(body["stream"])
-    for group in body.get("user_groups", []) or []:
+    for group in [*(body.get("user_groups") or []), *(body.get("realm_user_groups") or [])]:
         # Added at feature level 191 (as can_mention_group_id; renamed at 198).
         group.setdefault("can_mention_group", 0)
+    for playground in body.get("realm_playgrounds", []) or []:
+        # url_prefix became the RFC 6570 url_template at feature level 196.
+        playground["url_template"] = playground.pop("url_prefix") + "{code}"
     return body
 
 
