@@ -35,6 +35,7 @@ from bench.report import RunInfo, as_json, render
 FAMILIES = (
     "bench.chat",
     "bench.chat_admin",
+    "bench.chat_events",
     "bench.markdown",
     "bench.wiki_foundation",
     "bench.wiki_props",
