@@ -12,6 +12,7 @@ from atrium.chat import schema
 from atrium.chat.actions.realm import system_group_id
 from atrium.chat.actions.streams import STREAM_COLORS
 from atrium.chat.errors import ChatError
+from atrium.chat.events import Notice, Outcome
 from atrium.chat.models import BOT_DEFAULT, SYSTEM_GROUPS
 from atrium.core.db import Conn
 from atrium.core.secrets import hash_password, new_api_key
@@ -129,3 +130,37 @@ def user_id_by_email(conn: Conn, realm_id: int, email: str) -> int | None:
         )
     )
     return None if user_id is None else int(user_id)
+
+
+def add_user(conn: Conn, realm_id: int, new: NewUser) -> Outcome[int]:
+    """POST /users: create the user and tell everyone (realm_user add, default-stream peers)."""
+    from atrium.chat.queries import streams as stream_queries
+    from atrium.chat.queries.users import active_user_ids, user_dict, user_row
+
+    user_id = create_user(conn, realm_id, new)
+    person = user_dict(user_row(conn, realm_id, user_id), client_gravatar=False)
+    notices = [
+        Notice(
+            {"type": "realm_user", "op": "add", "person": person},
+            active_user_ids(conn, realm_id),
+        )
+    ]
+    for stream_id in conn.scalars(
+        sa.select(schema.subscription.c.stream_id).where(
+            schema.subscription.c.user_id == user_id, schema.subscription.c.active.is_(True)
+        )
+    ):
+        stream = stream_queries.stream_by_id(conn, realm_id, stream_id)
+        peers = [u for u in stream_queries.stream_audience_ids(conn, stream) if u != user_id]
+        notices.append(
+            Notice(
+                {
+                    "type": "subscription",
+                    "op": "peer_add",
+                    "stream_ids": [stream_id],
+                    "user_ids": [user_id],
+                },
+                peers,
+            )
+        )
+    return Outcome(user_id, notices)

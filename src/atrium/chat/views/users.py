@@ -12,7 +12,7 @@ from atrium.chat.actions.user_admin import (
     update_user,
 )
 from atrium.chat.actions.user_settings import change_settings
-from atrium.chat.actions.users import NewUser, create_user
+from atrium.chat.actions.users import NewUser, add_user
 from atrium.chat.errors import ChatError, no_such_user
 from atrium.chat.guards import guarded, realm_admin
 from atrium.chat.http import ApiRequest, api
@@ -87,7 +87,7 @@ async def create(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     if not args["password"]:
         raise ChatError("Password must not be empty")
     new = NewUser(email=args["email"], full_name=args["full_name"], password=args["password"])
-    user_id = await req.runtime.db.write(create_user, req.me.realm_id, new)
+    user_id = await req.runtime.write(add_user, req.me.realm_id, new)
     return {"user_id": user_id}
 
 
