@@ -230,6 +230,12 @@ sa.Index(
     message.c.id,
 )
 sa.Index("ix_message_recipient_id", message.c.recipient_id, message.c.id)
+sa.Index(
+    "ix_message_recipient_topic_id",
+    message.c.recipient_id,
+    sa.func.lower(message.c.topic),
+    message.c.id,
+)
 sa.Index("ix_message_sender_id", message.c.sender_id, message.c.id)
 
 # One row per message a user received: personal flags as a bitfield (bit order in chat/flags.py).
@@ -329,7 +335,9 @@ USER_SETTING_COLUMNS = ("translate_emoticons", "default_language")
 user.append_column(
     sa.Column("translate_emoticons", sa.Boolean, nullable=False, server_default=sa.false())
 )
-user.append_column(sa.Column("default_language", sa.String(50), nullable=False, server_default="en"))
+user.append_column(
+    sa.Column("default_language", sa.String(50), nullable=False, server_default="en")
+)
 
 realm_playground = sa.Table(
     "realm_playground",
