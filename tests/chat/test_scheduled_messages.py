@@ -247,22 +247,36 @@ async def test_failure_is_marked_and_reported(chat: ChatHarness) -> None:
 async def test_delivery_task_with_a_real_delay(chat: ChatHarness) -> None:
     verona = await chat.make_stream("Verona", [chat.hamlet, chat.cordelia])
     messages = await listen(chat, chat.cordelia, ["message"])
-    due = time.time() + 1.2
-    await schedule(
+    # Two seconds ahead: still in the future when the request is handled on a loaded machine.
+    due = int(time.time()) + 2
+    sid = await schedule(
         chat,
         chat.hamlet,
         type="stream",
         to=verona,
         topic="t",
         content="on time",
-        scheduled_delivery_timestamp=int(due) + 1,
+        scheduled_delivery_timestamp=due,
     )
-    # The service's own delivery task (started with the app) sends it within a second of its time.
-    for _ in range(60):
+    # The service's own delivery task (started with the app, no injected clock) sends it.
+    deadline = time.monotonic() + 30
+    events: list[dict[str, Any]] = []
+    while not events and time.monotonic() < deadline:
         events = await messages.events()
-        if events:
-            break
-        await asyncio.sleep(0.1)
+        if not events:
+            await asyncio.sleep(0.05)
     [event] = events
     assert event["message"]["content"] == "<p>on time</p>"
-    assert time.time() - (int(due) + 1) < 1.0
+    # When it was sent is judged by the server's own record of the send (`date_sent`, sub-second),
+    # not by when this test got round to polling: never early, and within the spec's second plus
+    # one second of slack for an event loop starved by other work on a loaded machine. Delivery on
+    # a coarse poll (Zulip's own has a one-minute granularity) fails this.
+    sent_at = await chat.runtime.db.read(
+        lambda conn: conn.scalar(
+            sa.select(schema.message.c.date_sent).where(
+                schema.message.c.id
+                == sa.select(SM.delivered_message_id).where(SM.id == sid).scalar_subquery()
+            )
+        )
+    )
+    assert due <= sent_at < due + 2.0, sent_at - due
