@@ -22,6 +22,7 @@ from atrium.chat.views import (
     stream_settings,
     streams,
     user_groups,
+    user_topics,
     users,
 )
 from atrium.core import migrations
@@ -74,6 +75,8 @@ def routes(rt: ChatRuntime) -> list[BaseRoute]:
             POST=streams.add_subscriptions,
             DELETE=streams.remove_subscriptions,
         ),
+        rest(rt, "/users/me/subscriptions/muted_topics", PATCH=user_topics.update_muted_topic),
+        rest(rt, "/user_topics", POST=user_topics.update_user_topic),
         rest(
             rt,
             "/users/me/subscriptions/properties",

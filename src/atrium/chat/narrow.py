@@ -31,6 +31,7 @@ from atrium.chat import flags, schema, search
 from atrium.chat.errors import ChatError
 from atrium.chat.models import User
 from atrium.chat.queries import streams as stream_queries
+from atrium.chat.queries.user_topics import muted_topics_condition
 from atrium.core.db import Conn
 
 M = schema.message.c
@@ -267,15 +268,18 @@ class _Compiler:
             if operand == "all":
                 return sa.true()
             if operand == "home":
+                # Muted topics are left out of combined views, as Zulip does.
+                unmuted_topics = muted_topics_condition(self.conn, self.user.id)
                 if has_stream_term:
                     # Muting a stream hides it from combined views, not from its own narrow.
-                    return sa.true()
+                    return sa.true() if unmuted_topics is None else unmuted_topics
                 muted = sa.select(schema.subscription.c.stream_id).where(
                     schema.subscription.c.user_id == self.user.id,
                     schema.subscription.c.active.is_(True),
                     schema.subscription.c.is_muted.is_(True),
                 )
-                return sa.or_(M.stream_id.is_(None), M.stream_id.not_in(muted))
+                home = sa.or_(M.stream_id.is_(None), M.stream_id.not_in(muted))
+                return home if unmuted_topics is None else sa.and_(home, unmuted_topics)
             raise bad_narrow(f"unknown 'in' operand {operand}")
         if op == "near":
             return sa.true()  # moves the anchor only; applied by the caller

@@ -384,3 +384,24 @@ outgoing_email = sa.Table(
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("sent", sa.Float, nullable=True),
 )
+
+# Zulip's UserTopic: a user's visibility policy for one topic (muted, unmuted, followed). The
+# topic matches case-insensitively, as everywhere; "inherit" (0) is the absence of a row.
+user_topic = sa.Table(
+    "user_topic",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("user_id", sa.ForeignKey("user_profile.id"), nullable=False),
+    sa.Column("stream_id", sa.ForeignKey("stream.id"), nullable=False),
+    sa.Column("recipient_id", sa.ForeignKey("recipient.id"), nullable=False),
+    sa.Column("topic_name", sa.String(60), nullable=False),
+    sa.Column("last_updated", sa.Float, nullable=False),
+    sa.Column("visibility_policy", sa.Integer, nullable=False),
+)
+sa.Index(
+    "ix_user_topic_user_id_stream_id_topic",
+    user_topic.c.user_id,
+    user_topic.c.stream_id,
+    sa.func.lower(user_topic.c.topic_name),
+    unique=True,
+)

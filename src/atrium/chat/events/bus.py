@@ -65,6 +65,12 @@ class QueueOptions:
     def wants(self, event: dict[str, Any]) -> bool:
         if self.event_types is not None and event["type"] not in self.event_types:
             return False
+        if (
+            event["type"] == "muted_topics"
+            and self.event_types
+            and "user_topic" in self.event_types
+        ):
+            return False  # Zulip sends the legacy event only to queues not asking for user_topic
         if self.narrow and event["type"] == "message":
             return message_matches(self.narrow, event)
         return True

@@ -28,6 +28,7 @@ from atrium.chat.queries import users as user_queries
 from atrium.chat.queries.groups import realm_groups
 from atrium.chat.queries.linkifiers import linkifier_dicts, playground_dicts
 from atrium.chat.queries.realm import load_realm
+from atrium.chat.queries.user_topics import muted_topic_tuples, user_topic_dicts
 from atrium.core.db import Conn
 
 # Realm columns that are not settings clients see under `realm_<name>`.
@@ -359,6 +360,14 @@ def recent_private_conversations_state(conn: Conn, req: StateRequest) -> dict[st
     return {"recent_private_conversations": out}
 
 
+def user_topic_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    return {"user_topics": user_topic_dicts(conn, req.user.id)}
+
+
+def muted_topics_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    return {"muted_topics": muted_topic_tuples(conn, req.user.id)}
+
+
 SECTIONS: dict[str, Callable[[Conn, StateRequest], dict[str, Any]]] = {
     "realm": realm_state,
     "realm_user": realm_user_state,
@@ -374,12 +383,17 @@ SECTIONS: dict[str, Callable[[Conn, StateRequest], dict[str, Any]]] = {
     "user_settings": user_settings_state,
     "custom_profile_fields": custom_profile_fields_state,
     "recent_private_conversations": recent_private_conversations_state,
+    "user_topic": user_topic_state,
+    "muted_topics": muted_topics_state,
 }
 
 
 def initial_state(conn: Conn, req: StateRequest, fetch: list[str] | None) -> dict[str, Any]:
     """The sections asked for (all when `fetch` is None); unknown names are ignored, as in Zulip."""
     wanted = SECTIONS.keys() if fetch is None else [name for name in fetch if name in SECTIONS]
+    if fetch is not None and "user_topic" in fetch:
+        # The legacy muted_topics only for clients that did not ask for its replacement.
+        wanted = [name for name in wanted if name != "muted_topics"]
     state: dict[str, Any] = {}
     for name in wanted:
         state.update(SECTIONS[name](conn, req))

@@ -14,6 +14,7 @@ from atrium.chat.errors import ChatError
 from atrium.chat.models import User
 from atrium.chat.narrow import CompiledNarrow, Term, compile_narrow
 from atrium.chat.queries import streams as stream_queries
+from atrium.chat.queries.user_topics import muted_topics_condition
 from atrium.chat.queries.users import avatar_url
 from atrium.core.db import Conn
 
@@ -85,6 +86,9 @@ def first_unread_id(conn: Conn, user: User, narrow: CompiledNarrow) -> int:
     )
     if narrow.index_search:
         query = query.where(_search_ids_condition(narrow))
+    unmuted_topics = muted_topics_condition(conn, user.id)
+    if unmuted_topics is not None:  # the first unread skips muted topics, as in Zulip
+        query = query.where(unmuted_topics)
     found = conn.scalar(query)
     return LARGER_THAN_MAX_MESSAGE_ID if found is None else int(found)
 
