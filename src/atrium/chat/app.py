@@ -47,6 +47,7 @@ def routes(rt: ChatRuntime) -> list[BaseRoute]:
             PATCH=message_edit.update,
             DELETE=message_edit.delete,
         ),
+        rest(rt, "/messages/{message_id:int}/history", GET=message_edit.history),
         rest(rt, "/messages/flags", POST=message_flags.update),
         rest(rt, "/messages/flags/narrow", POST=message_flags.update_for_narrow),
         rest(rt, "/mark_all_as_read", POST=message_flags.all_as_read),

@@ -1,4 +1,5 @@
-"""PATCH /messages/{message_id} (edit, move, resolve) and DELETE /messages/{message_id}."""
+"""PATCH /messages/{message_id} (edit, move, resolve), DELETE /messages/{message_id} and
+GET /messages/{message_id}/history."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 from atrium.chat.actions.message_edit import EditRequest, delete_message, update_message
 from atrium.chat.http import ApiRequest, api
 from atrium.chat.params import Endpoint, Param
+from atrium.chat.queries.message_history import message_history
 
 
 @api(
@@ -39,3 +41,9 @@ async def update(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
 async def delete(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     await req.runtime.write(delete_message, req.me, args["message_id"])
     return {}
+
+
+@api(Endpoint((Param("message_id", int, path=True),)))
+async def history(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    snapshots = await req.runtime.db.read(message_history, req.me, args["message_id"])
+    return {"message_history": snapshots}
