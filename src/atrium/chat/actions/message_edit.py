@@ -395,7 +395,13 @@ def _prepend_history(
 def _move_delivery_rows(
     conn: Conn, changed: Sequence[int], old_stream: Any, new_stream: Any, topic: str
 ) -> set[int]:
-    """Who receives the moved messages now: the new stream's subscribers. Those who lose access."""
+    """Who receives the moved messages now: the new stream's subscribers. Those who lose access.
+
+    As in Zulip 7, subscribers of the new stream who had no delivery rows get them (flagged read)
+    only when its history is protected, since that is then their only way to read the messages;
+    with public history they read them as history. They hear of the move by `update_message`
+    (with their flags, from those rows), never by `message` events.
+    """
     new_subscribers = set(stream_queries.subscriber_ids(conn, new_stream["id"]))
     holders: set[int] = set()
     for chunk in _chunks(changed):
@@ -403,7 +409,7 @@ def _move_delivery_rows(
             conn.scalars(sa.select(UM.user_id).where(UM.message_id.in_(chunk)).distinct())
         )
     losing = holders - new_subscribers
-    gaining = new_subscribers - holders
+    gaining = set() if new_stream["history_public_to_subscribers"] else new_subscribers - holders
     if losing:
         for chunk in _chunks(changed):
             conn.execute(
