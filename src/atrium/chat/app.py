@@ -40,6 +40,7 @@ def routes(rt: ChatRuntime) -> list[BaseRoute]:
         rest(rt, "/fetch_api_key", POST=server.fetch_api_key),
         rest(rt, "/messages", GET=messages.get_messages, POST=messages.send),
         rest(rt, "/messages/render", POST=messages.render),
+        rest(rt, "/messages/matches_narrow", GET=messages.matches_narrow),
         rest(
             rt,
             "/messages/{message_id:int}",

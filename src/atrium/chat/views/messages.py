@@ -1,4 +1,4 @@
-"""POST /messages, GET /messages, GET /messages/{message_id}."""
+"""POST /messages, GET /messages, GET /messages/{message_id}, GET /messages/matches_narrow."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from atrium.chat.http import ApiRequest, api
 from atrium.chat.narrow import parse_narrow
 from atrium.chat.params import REQUIRED, Endpoint, Param
 from atrium.chat.queries.messages import fetch_window, message_dicts, parse_anchor, readable_message
+from atrium.chat.queries.narrow_matches import narrow_matches
 from atrium.chat.rendering import render_message
 
 
@@ -122,3 +123,10 @@ async def render(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     content = normalize_content(args["content"])
     result = await req.runtime.db.read(render_message, req.me, content)
     return {"rendered": result.html}
+
+
+@api(Endpoint((Param("msg_ids", list[int], REQUIRED), Param("narrow", list[Any], REQUIRED))))
+async def matches_narrow(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    terms = parse_narrow(args["narrow"])
+    found = await req.runtime.db.read(narrow_matches, req.me, args["msg_ids"], terms)
+    return {"messages": found}
