@@ -17,7 +17,6 @@ from sqlalchemy.dialects.postgresql import aggregate_order_by
 from atrium.chat import schema
 from atrium.chat.errors import ChatError, must_be_admin
 from atrium.chat.models import ROLE_ADMINISTRATOR, ROLE_GUEST, User
-from atrium.chat.queries.tuples import tuple_rows
 from atrium.core.db import Conn, Prepared
 
 S = schema.stream.c
@@ -252,12 +251,12 @@ def subscriber_lists(conn: Conn, user: User) -> dict[int, list[int]]:
     if conn.is_sqlite:
         out = {}
         loads = orjson.loads
-        for stream_id, joined in tuple_rows(conn, _SUBSCRIBERS_SQLITE, params):
+        for stream_id, joined in conn.tuples(_SUBSCRIBERS_SQLITE, params):
             ids = loads(f"[{joined}]")
             ids.sort()  # group_concat keeps the index order; sorting sorted lists is linear
             out[stream_id] = ids
         return out
-    return dict(tuple_rows(conn, _SUBSCRIBERS_POSTGRES, params))
+    return dict(conn.tuples(_SUBSCRIBERS_POSTGRES, params))
 
 
 _SUB_LABELS = [(c.name, f"sub_{c.name}") for c in schema.subscription.c]

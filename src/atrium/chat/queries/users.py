@@ -11,7 +11,6 @@ import sqlalchemy as sa
 
 from atrium.chat import schema
 from atrium.chat.models import ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_OWNER
-from atrium.chat.queries.tuples import tuple_rows
 from atrium.core.db import Conn, Prepared
 
 U = schema.user.c
@@ -99,7 +98,7 @@ def all_users(
     conn: Conn, realm_id: int, *, client_gravatar: bool, include_custom_profile_fields: bool
 ) -> list[dict[str, Any]]:
     """GET /users: `user_dict` for every user, built from tuples in one pass (10,000 users)."""
-    rows = tuple_rows(conn, _REALM_USERS, {"realm_id": realm_id})
+    rows = conn.tuples(_REALM_USERS, {"realm_id": realm_id})
     profiles = (
         profile_data(conn, [r[0] for r in rows if not r[7]])
         if include_custom_profile_fields
