@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from sqlalchemy.sql.elements import ColumnElement
 
 from atrium.chat import schema
-from atrium.core.db import Conn
+from atrium.core.db import Conn, Prepared
 
 M = schema.message.c
 
@@ -95,15 +95,27 @@ def search_condition(conn: Conn, operand: str) -> ColumnElement[bool]:
     return M.id.in_(ids)
 
 
+_INDEX_NEW_SQLITE = Prepared(
+    sa.insert(_fts).values(
+        rowid=sa.bindparam("id"), topic=sa.bindparam("topic"), content=sa.bindparam("content")
+    )
+)
+_INDEX_NEW_POSTGRES = Prepared(
+    sa.insert(_tsv).values(
+        message_id=sa.bindparam("id"),
+        search_tsvector=sa.func.to_tsvector(
+            sa.literal_column("'english'::regconfig"), sa.bindparam("text", type_=sa.Text)
+        ),
+    )
+)
+
+
 def index_new_message(conn: Conn, message_id: int, topic: str, content: str) -> None:
-    """Index a message just stored (the send path: one insert)."""
+    """Index a message just stored (the send path: one compiled-once insert)."""
     if conn.is_sqlite:
-        conn.execute(sa.insert(_fts).values(rowid=message_id, topic=topic, content=content))
+        conn.execute(_INDEX_NEW_SQLITE, {"id": message_id, "topic": topic, "content": content})
     else:
-        vector = sa.func.to_tsvector(
-            sa.literal_column("'english'::regconfig"), sa.literal(topic + " " + content)
-        )
-        conn.execute(sa.insert(_tsv).values(message_id=message_id, search_tsvector=vector))
+        conn.execute(_INDEX_NEW_POSTGRES, {"id": message_id, "text": topic + " " + content})
 
 
 def index_messages(conn: Conn, message_ids: Sequence[int]) -> None:
