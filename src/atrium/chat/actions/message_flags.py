@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import orjson
 import sqlalchemy as sa
 
 from atrium.chat import flags, schema
@@ -42,6 +43,17 @@ def check_flag_operation(flag: str, op: str) -> None:
 
 def _chunks(ids: Sequence[int]) -> list[list[int]]:
     return [list(ids[i : i + CHUNK]) for i in range(0, len(ids), CHUNK)]
+
+
+def _among(conn: Conn, ids: Sequence[int]) -> Any:
+    """`message_id IN ids`; on SQLite as one JSON parameter rather than thousands of binds,
+    which SQLAlchemy would otherwise render one by one for every statement."""
+    if not conn.is_sqlite:
+        return UM.message_id.in_(ids)
+    values = sa.select(sa.literal_column("value")).select_from(
+        sa.func.json_each(sa.literal(orjson.dumps(list(ids)).decode()))
+    )
+    return UM.message_id.in_(values)
 
 
 def _readable_without_row(conn: Conn, user: User, message_ids: Sequence[int]) -> set[int]:
@@ -122,7 +134,7 @@ def update_flags(
     for chunk in _chunks(changed):
         conn.execute(
             sa.update(schema.user_message)
-            .where(UM.user_id == user.id, UM.message_id.in_(chunk))
+            .where(UM.user_id == user.id, _among(conn, chunk))
             .values(flags=new_value)
         )
     changed.sort()
