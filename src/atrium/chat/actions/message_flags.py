@@ -50,7 +50,7 @@ def _among(conn: Conn, ids: Sequence[int]) -> Any:
     which SQLAlchemy would otherwise render one by one for every statement."""
     if not conn.is_sqlite:
         return UM.message_id.in_(ids)
-    values = sa.select(sa.literal_column("value")).select_from(
+    values: sa.Select[Any] = sa.select(sa.literal_column("value")).select_from(
         sa.func.json_each(sa.literal(orjson.dumps(list(ids)).decode()))
     )
     return UM.message_id.in_(values)
