@@ -4,7 +4,17 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint venv clean
+.PHONY: run test bench lint venv clean browser
+
+# The wiki's browser test needs headless Chromium (Debian's package). Where it is missing and
+# we may install system packages (root with apt-get, as on CI), install it; otherwise say so
+# and let the test report it.
+browser:
+	@if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing Debian's chromium for the wiki browser test (once)..."; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	else echo "chromium is not installed; the wiki browser test will say so (apt-get install chromium)."; fi
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,7 +30,7 @@ run: $(STAMP)
 	ATRIUM_DATA_DIR=$${ATRIUM_DATA_DIR:-./atrium-data} $(BIN)/atrium demo --if-empty
 	ATRIUM_DATA_DIR=$${ATRIUM_DATA_DIR:-./atrium-data} $(BIN)/atrium serve
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
