@@ -305,3 +305,24 @@ async def test_register_state_of_administration(chat: ChatHarness) -> None:
     names = [g["name"] for g in body["realm_user_groups"]]
     assert "@role:administrators" in names
     assert body["user_settings"]["enable_drafts_synchronization"] is True
+
+
+async def test_register_state_of_drafts_and_scheduled_messages(chat: ChatHarness) -> None:
+    import time
+
+    stream_id = await chat.make_stream("Verona", [chat.hamlet])
+    draft = {"type": "stream", "to": [stream_id], "topic": "t", "content": "draft text"}
+    assert_json_success(await chat.post("/drafts", chat.hamlet, drafts=[draft]))
+    when = int(time.time()) + 3600
+    assert_json_success(await chat.post("/scheduled_messages", chat.hamlet, type="stream",
+                                        to=stream_id, topic="later", content="scheduled text",
+                                        scheduled_delivery_timestamp=when))
+    body = await api_ok(chat, "POST", "/register", chat.hamlet,
+                        fetch_event_types=["drafts", "scheduled_messages"])
+    assert [d["content"] for d in body["drafts"]] == ["draft text"]
+    [scheduled] = body["scheduled_messages"]
+    assert scheduled["content"] == "scheduled text"
+    assert scheduled["scheduled_delivery_timestamp"] == when
+    # Another user sees neither.
+    body = await register(chat, chat.cordelia, fetch_event_types=["drafts", "scheduled_messages"])
+    assert body["drafts"] == [] and body["scheduled_messages"] == []

@@ -16,10 +16,12 @@ import sqlalchemy as sa
 
 from atrium.chat import flags, schema
 from atrium.chat.actions.default_streams import default_stream_dicts
+from atrium.chat.actions.drafts import user_drafts
 from atrium.chat.actions.messages import (
     MAX_MESSAGE_LENGTH,
     MAX_TOPIC_LENGTH,
 )
+from atrium.chat.actions.scheduled_messages import user_scheduled_messages
 from atrium.chat.actions.streams import MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH
 from atrium.chat.actions.user_settings import user_settings
 from atrium.chat.models import ROLE_MODERATOR, Realm, User
@@ -368,6 +370,17 @@ def muted_topics_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
     return {"muted_topics": muted_topic_tuples(conn, req.user.id)}
 
 
+def drafts_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    row = user_queries.user_row(conn, req.user.realm_id, req.user.id)
+    if not row["enable_drafts_synchronization"]:  # Zulip sends none then
+        return {"drafts": []}
+    return {"drafts": user_drafts(conn, req.user)}
+
+
+def scheduled_messages_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    return {"scheduled_messages": user_scheduled_messages(conn, req.user)}
+
+
 SECTIONS: dict[str, Callable[[Conn, StateRequest], dict[str, Any]]] = {
     "realm": realm_state,
     "realm_user": realm_user_state,
@@ -383,6 +396,8 @@ SECTIONS: dict[str, Callable[[Conn, StateRequest], dict[str, Any]]] = {
     "user_settings": user_settings_state,
     "custom_profile_fields": custom_profile_fields_state,
     "recent_private_conversations": recent_private_conversations_state,
+    "drafts": drafts_state,
+    "scheduled_messages": scheduled_messages_state,
     "user_topic": user_topic_state,
     "muted_topics": muted_topics_state,
 }
