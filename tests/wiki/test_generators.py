@@ -38,6 +38,7 @@ PARAMS: dict[str, tuple[dict[str, str], bool]] = {
     "allrevisions": ({}, True),
     "random": ({}, True),
     "recentchanges": ({}, True),
+    "watchlist": ({}, True),
     "pageswithprop": ({"gpwppropname": "notoc"}, True),
 }
 
@@ -56,6 +57,11 @@ async def test_every_generator(wiki: WikiHarness) -> None:
     failures: list[str] = []
     async with wiki.client() as client:
         await wiki.login(client, "Admin")
+        # The factory saves no journal rows; one edit through the API gives the journal lists
+        # (recentchanges, watchlist) a page.
+        token = await wiki.csrf(client)
+        edited = await wiki.post(client, action="edit", title="Apple", appendtext=".", token=token)
+        assert edited["edit"]["result"] == "Success", edited
         for name in generator_names():
             params, must_find = PARAMS.get(name, ({}, False))
             for extra in ({}, {"redirects": "1"}):

@@ -164,9 +164,21 @@ async def _generate(run: QueryRun, module: QueryModule, query_params: dict[str, 
         for ns, dbkey in generated.titles:
             if (ns, dbkey) not in found:
                 run.pages.missing.append(MissingPage(ns, dbkey, run.pages.fake_id()))
+    if generated.revids:
+        await _add_revisions(run.pages, ctx, generated.revids)
     run.pages.extra.update(generated.extra)
     if query_params["redirects"]:
         await _follow_redirects(run)
+
+
+async def _add_revisions(pages: PageSet, ctx: ApiContext, revids: list[int]) -> None:
+    """Generated revision ids: their pages join the set, as the `revids` parameter does."""
+    wanted = list(dict.fromkeys(revids))
+    rev_rows = await ctx.db.read(page_reads.pages_of_revisions, wanted)
+    page_of = {int(r["rev_id"]): int(r["rev_page"]) for r in rev_rows}
+    pages.revids.update({rev: page_of[rev] for rev in wanted if rev in page_of})
+    missing = sorted(set(page_of.values()) - set(pages.good))
+    _add_rows(pages, await ctx.db.read(page_reads.pages_by_ids, missing))
 
 
 async def _base_pages(run: QueryRun, query_params: dict[str, Any]) -> PageSet:

@@ -190,6 +190,8 @@ class GeneratedPages:
     page_ids: list[int] = field(default_factory=list)
     titles: list[tuple[int, str]] = field(default_factory=list)
     extra: dict[int, dict[str, Any]] = field(default_factory=dict)
+    # Revisions (PageSet::populateFromRevisionIDs): their pages join the set, as with `revids`.
+    revids: list[int] = field(default_factory=list)
 
 
 ModuleRunner = Callable[[QueryRun, dict[str, Any]], Awaitable[None]]
