@@ -36,6 +36,7 @@ FAMILIES = (
     "bench.chat",
     "bench.chat_admin",
     "bench.chat_events",
+    "bench.chat_messaging",
     "bench.markdown",
     "bench.wiki_foundation",
     "bench.wiki_props",

@@ -1,223 +1,386 @@
-"""Issue 3's three figures, measured in-process on a copy of the 1M-message data set (SQLite).
+"""Issue 3's three figures over HTTP, against a real Atrium server on the 1M-message data set.
 
-- `flags/narrow`: marking 5,000 messages of a stream read (then unread, alternating), through
-  `update_flags_for_narrow` in one write transaction (target: median <= 100 ms);
-- `search`: the newest 100 messages matching a one-word `search` narrow for the reader, message
-  objects and highlights included (`fetch_window`; target: median <= 100 ms);
-- `change_all`: moving a 10,000-message topic to a new topic name and back (`update_message`;
-  target: median <= 2 s).
+- `flags`: `POST /api/v1/messages/flags/narrow` marking the oldest 5,000 messages of the reader's
+  busiest stream read (target: median <= 100 ms); each is preceded by the request marking them
+  unread again, timed too and reported without a target, so that every request changes 5,000
+  rows;
+- `search`: `GET /api/v1/messages` for the newest 100 messages matching a one-word `search`
+  narrow over the whole organization, rotating through 8 words, on one connection (target:
+  median p50 <= 100 ms);
+- `move`: `PATCH /api/v1/messages/{id}` with `propagate_mode=change_all` moving a 10,000-message
+  topic to a new topic name (each request a new name) (target: median <= 2 s).
 
-These call the same functions the HTTP views call, on the server's own database layer, but not
-through HTTP: they are not yet a `make bench` family (no load generator, no ceiling ratio).
+`search` runs under the load generator on one connection. `flags` and `move` change state with
+every request, so they are timed one request at a time by an HTTP client (httpx) on one
+keep-alive connection, which also checks every answer (`updated_count`, the topic moved).
 
-    .venv/bin/python -m bench.chat_messaging [--runs N]
+The server works on a copy of the cached data set (`bench.datasets.fetch_dataset`, whose search
+index is built with the data set) under `bench/.data/`, removed afterwards: these requests write.
+The 10,000-message topic is added to the copy before the server starts (direct inserts, indexed
+for search as the actions would).
 """
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import statistics
-import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
+import httpx
+import orjson
 import sqlalchemy as sa
 from rich.console import Console
 
-from atrium.chat import schema, search
-from atrium.chat.actions.message_edit import EditRequest, update_message
-from atrium.chat.actions.message_flags import update_flags_for_narrow
-from atrium.chat.models import User
-from atrium.chat.narrow import Term
-from atrium.chat.queries.messages import fetch_window
-from atrium.core import migrations
-from atrium.core.db import Conn, SQLiteDatabase
-from bench.datasets import fetch_dataset
+from bench.chat import atrium_server, auth_header
+from bench.datasets import Account, FetchDataset, fetch_dataset
+from bench.harness import (
+    DATA_DIR,
+    BenchError,
+    CpuMeter,
+    HttpRequest,
+    Measurement,
+    Row,
+    RunResult,
+    ScenarioResult,
+    Server,
+    Settings,
+    Target,
+    measure,
+    running,
+    wait_for_quiet,
+)
+
+FAMILY = "chat_messaging"
+CONNECTIONS = (1,)
 
 SEARCH_WORDS = ("deploy", "release", "merge", "review", "flaky", "staging", "branch", "green")
+FLAG_COUNT = 5000
 MOVE_SIZE = 10_000
+MOVE_TOPIC = "bench move"
+MOVES_PER_RUN = 3
+FLAG_PAIRS = 10
 
 
-def timed(fn: Callable[[], Any]) -> float:
-    started = time.perf_counter()
-    fn()
-    return time.perf_counter() - started
+# --- The working copy -------------------------------------------------------------------------
 
 
-def reader(conn: Conn, email: str) -> User:
-    row = conn.one(sa.select(schema.user).where(schema.user.c.email == email))
-    assert row is not None
-    return User.from_row(row)
+def copy_dataset(data: FetchDataset) -> Path:
+    work = DATA_DIR / f"work-{FAMILY}"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    for path in data.data_dir.iterdir():
+        if path.is_file():
+            shutil.copy(path, work / path.name)
+    return work
 
 
-def busiest_stream(conn: Conn, user: User) -> str:
-    row = conn.one(
-        sa.select(schema.stream.c.name, sa.func.count().label("n"))
-        .select_from(
-            schema.user_message.join(
-                schema.message, schema.message.c.id == schema.user_message.c.message_id
-            ).join(schema.stream, schema.stream.c.id == schema.message.c.stream_id)
-        )
-        .where(schema.user_message.c.user_id == user.id)
-        .group_by(schema.stream.c.name)
-        .order_by(sa.desc("n"))
-        .limit(1)
-    )
-    assert row is not None
-    return str(row["name"])
+def prepare(work: Path, email: str) -> tuple[str, int]:
+    """(the reader's busiest stream, the first id of a new MOVE_SIZE-message topic in it)."""
+    from atrium.chat import schema, search
+    from atrium.chat.models import User
+    from atrium.core import migrations
+    from atrium.core.db import Conn, SQLiteDatabase
 
+    path = work / "chat.sqlite3"
+    migrations.upgrade("chat", None, path)
+    db = SQLiteDatabase(path)
 
-def make_big_topic(conn: Conn, user: User, stream_name: str) -> int:
-    """A topic of MOVE_SIZE messages from the reader; the id of its first message."""
-    stream = conn.one(sa.select(schema.stream).where(schema.stream.c.name == stream_name))
-    assert stream is not None
-    now = time.time()
-    rows = [
-        {
-            "realm_id": user.realm_id,
-            "sender_id": user.id,
-            "recipient_id": stream["recipient_id"],
-            "stream_id": stream["id"],
-            "topic": "bench move",
-            "content": f"message {i} of the moving topic",
-            "rendered_content": f"<p>message {i} of the moving topic</p>",
-            "date_sent": now,
-        }
-        for i in range(MOVE_SIZE)
-    ]
-    first = int(conn.scalar(sa.select(sa.func.max(schema.message.c.id)))) + 1
-    conn.executemany(
-        sa.insert(schema.message).values(
-            realm_id=sa.bindparam("realm_id"),
-            sender_id=sa.bindparam("sender_id"),
-            recipient_id=sa.bindparam("recipient_id"),
-            stream_id=sa.bindparam("stream_id"),
-            topic=sa.bindparam("topic"),
-            content=sa.bindparam("content"),
-            rendered_content=sa.bindparam("rendered_content"),
-            date_sent=sa.bindparam("date_sent"),
-        ),
-        rows,
-    )
-    ids = list(range(first, first + MOVE_SIZE))
-    conn.executemany(
-        sa.insert(schema.user_message).values(
-            user_id=sa.bindparam("u"), message_id=sa.bindparam("m"), flags=sa.bindparam("f")
-        ),
-        [{"u": user.id, "m": mid, "f": 1} for mid in ids],
-    )
-    search.index_messages(conn, ids)
-    return first
-
-
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=11)
-    args = parser.parse_args(argv)
-    console = Console()
-    dataset = fetch_dataset(console)
-    workdir = Path(tempfile.mkdtemp(prefix="atrium-bench-messaging-"))
-    try:
-        db_path = workdir / "chat.sqlite3"
-        shutil.copy(dataset.data_dir / "chat.sqlite3", db_path)
-        wal = dataset.data_dir / "chat.sqlite3-wal"
-        if wal.exists():
-            shutil.copy(wal, workdir / "chat.sqlite3-wal")
-        started = time.perf_counter()
-        migrations.upgrade("chat", None, db_path)
-        console.print(
-            f"migrations (search index over the messages): {time.perf_counter() - started:.1f} s"
-        )
-        db = SQLiteDatabase(db_path)
-        if db.read_sync(lambda conn: conn.scalar("SELECT count(*) FROM message_search")) == 0:
-            # A data set written straight into `message` (not through the actions) has no index.
-            started = time.perf_counter()
-            indexed = db.write_sync(search.rebuild)
-            console.print(
-                f"search index built: {indexed:,} messages in {time.perf_counter() - started:.1f} s"
-            )
-        try:
-            run(db, dataset.reader.email, args.runs, console)
-        finally:
-            db.close()
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
-
-
-def run(db: SQLiteDatabase, email: str, runs: int, console: Console) -> None:
-    user = db.read_sync(reader, email)
-    stream_name = db.read_sync(busiest_stream, user)
-    narrow = [Term("stream", stream_name)]
-
-    flag_times = []
-    for i in range(runs):
-        op = "add" if i % 2 == 0 else "remove"
-        result: dict[str, Any] = {}
-
-        def flags_once(op: str = op, result: dict[str, Any] = result) -> None:
-            outcome = db.write_sync(
-                update_flags_for_narrow, user, narrow, "oldest", True, 0, 5000, op, "read"
-            )
-            result.update(outcome.value)
-
-        flag_times.append(timed(flags_once))
-        assert result["processed_count"] == 5000, result
-    console.print(
-        f"flags/narrow, 5,000 messages of '{stream_name}': median "
-        f"{statistics.median(flag_times) * 1000:.1f} ms (target <= 100 ms)"
-    )
-
-    search_times = []
-    matched = []
-    for i in range(runs):
-        word = SEARCH_WORDS[i % len(SEARCH_WORDS)]
-
-        def search_once(word: str = word) -> None:
-            window = db.read_sync(
-                lambda conn: fetch_window(
-                    conn,
-                    user,
-                    [Term("search", word)],
-                    "newest",
-                    100,
-                    0,
-                    True,
-                    apply_markdown=True,
-                    client_gravatar=True,
+    def write(conn: Conn) -> tuple[str, int]:
+        row = conn.one(sa.select(schema.user).where(schema.user.c.email == email))
+        assert row is not None
+        user = User.from_row(row)
+        UM, M, S = schema.user_message.c, schema.message.c, schema.stream.c
+        busiest = conn.one(
+            sa.select(S.id, S.name, S.recipient_id, sa.func.count().label("n"))
+            .select_from(
+                schema.user_message.join(schema.message, M.id == UM.message_id).join(
+                    schema.stream, S.id == M.stream_id
                 )
             )
-            matched.append(len(window.messages))
-
-        search_times.append(timed(search_once))
-    console.print(
-        f"search narrow over the whole organization, newest 100 of one word: median "
-        f"{statistics.median(search_times) * 1000:.1f} ms (target <= 100 ms; "
-        f"messages returned per query: {sorted(set(matched))})"
-    )
-
-    first = db.write_sync(make_big_topic, user, stream_name)
-    move_times = []
-    topics = ("bench moved", "bench move")
-    for i in range(max(3, runs // 2)):
-        request = EditRequest(
-            topic=topics[i % 2],
-            propagate_mode="change_all",
-            send_notification_to_new_thread=False,
+            .where(UM.user_id == user.id)
+            .group_by(S.id, S.name, S.recipient_id)
+            .order_by(sa.desc("n"))
+            .limit(1)
         )
+        assert busiest is not None
+        now = time.time()
+        first = int(conn.scalar(sa.select(sa.func.max(M.id)))) + 1
+        columns = ("realm_id", "sender_id", "recipient_id", "stream_id", "topic", "date_sent")
+        conn.executemany(
+            sa.insert(schema.message).values(
+                id=sa.bindparam("mid"),
+                content=sa.bindparam("content"),
+                rendered_content=sa.bindparam("html"),
+                **{name: sa.bindparam(name) for name in columns},
+            ),
+            [
+                {
+                    "mid": first + i,
+                    "content": f"message {i} of the moving topic",
+                    "html": f"<p>message {i} of the moving topic</p>",
+                    "realm_id": user.realm_id,
+                    "sender_id": user.id,
+                    "recipient_id": busiest["recipient_id"],
+                    "stream_id": busiest["id"],
+                    "topic": MOVE_TOPIC,
+                    "date_sent": now,
+                }
+                for i in range(MOVE_SIZE)
+            ],
+        )
+        ids = list(range(first, first + MOVE_SIZE))
+        conn.executemany(
+            sa.insert(schema.user_message).values(
+                user_id=sa.bindparam("u"), message_id=sa.bindparam("m"), flags=sa.bindparam("f")
+            ),
+            [{"u": user.id, "m": mid, "f": 1} for mid in ids],
+        )
+        search.index_messages(conn, ids)
+        return str(busiest["name"]), first
 
-        def move_once(request: EditRequest = request) -> None:
-            moved = db.write_sync(update_message, user, first, request)
-            assert moved.value >= MOVE_SIZE, moved.value
+    try:
+        return db.write_sync(write)
+    finally:
+        db.close()
 
-        move_times.append(timed(move_once))
-    console.print(
-        f"change_all topic move of {MOVE_SIZE:,} messages: median "
-        f"{statistics.median(move_times):.2f} s (target <= 2 s)"
+
+# --- Requests ---------------------------------------------------------------------------------
+
+
+def form(reader: Account) -> dict[str, str]:
+    return {**auth_header(reader), "Content-Type": "application/x-www-form-urlencoded"}
+
+
+def flags_requests(reader: Account, stream: str) -> list[HttpRequest]:
+    narrow = orjson.dumps([{"operator": "stream", "operand": stream}]).decode()
+    return [
+        HttpRequest(
+            "POST",
+            "/api/v1/messages/flags/narrow",
+            form(reader),
+            urlencode(
+                {
+                    "anchor": "oldest",
+                    "num_before": 0,
+                    "num_after": FLAG_COUNT,
+                    "narrow": narrow,
+                    "op": op,
+                    "flag": "read",
+                }
+            ),
+        )
+        for op in ("remove", "add")
+    ]
+
+
+def search_requests(reader: Account) -> list[HttpRequest]:
+    requests = []
+    for word in SEARCH_WORDS:
+        narrow = orjson.dumps([{"operator": "search", "operand": word}]).decode()
+        query = urlencode({"anchor": "newest", "num_before": 100, "num_after": 0, "narrow": narrow})
+        requests.append(HttpRequest("GET", f"/api/v1/messages?{query}", auth_header(reader)))
+    return requests
+
+
+def check(client: httpx.Client, request: HttpRequest) -> dict[str, Any]:
+    resp = client.request(
+        request.method, request.path, headers=dict(request.headers), content=request.body or None
     )
+    if resp.status_code != 200:
+        raise BenchError(
+            f"{request.method} {request.path} answered {resp.status_code}: {resp.text[:300]}"
+        )
+    body: dict[str, Any] = resp.json()
+    return body
 
 
-if __name__ == "__main__":
-    main()
+# --- Timed request by request ------------------------------------------------------------------
+
+
+def send(client: httpx.Client, request: HttpRequest) -> tuple[float, dict[str, Any]]:
+    """One request on the client's keep-alive connection: (seconds, body or {} on failure)."""
+    started = time.perf_counter()
+    resp = client.request(
+        request.method, request.path, headers=dict(request.headers), content=request.body or None
+    )
+    seconds = time.perf_counter() - started
+    body = resp.json() if resp.status_code == 200 else {}
+    return seconds, body if body.get("result") == "success" else {}
+
+
+def sequential(
+    settings: Settings,
+    console: Console,
+    server: Server,
+    label: str,
+    per_run: int,
+    step: Any,
+) -> Measurement:
+    """`settings.runs` runs of `per_run` calls of `step()` -> (seconds, ok), after one warm-up;
+    a run's p50 is its median call, its p99 its slowest."""
+    assert server.proc is not None
+    step()
+    runs, other = [], []
+    for i in range(settings.runs):
+        wait_for_quiet()
+        times, errors = [], 0
+        with CpuMeter(server.proc.pid) as meter:
+            for _ in range(per_run):
+                seconds, ok = step()
+                times.append(seconds)
+                errors += not ok
+        other.append(meter.other_cores)
+        p50, worst = statistics.median(times) * 1000, max(times) * 1000
+        runs.append(RunResult(len(times), errors, sum(times), p50, worst))
+        console.print(
+            f"  {label:<24} run {i + 1}/{settings.runs}: median {p50:8.1f} ms  max {worst:8.1f} ms"
+            + (f" [red]{errors} errors[/red]" if errors else "")
+        )
+    return Measurement(label, 1, runs, other_cores=other)
+
+
+def measure_flags(
+    settings: Settings,
+    console: Console,
+    server: Server,
+    client: httpx.Client,
+    requests: list[HttpRequest],
+) -> tuple[Measurement, Measurement]:
+    """Marking read (the figure) and unread (putting them back) alternately, each timed."""
+    unmark, mark = requests
+    unread_times: list[tuple[float, bool]] = []
+
+    def mark_read() -> tuple[float, bool]:
+        seconds, body = send(client, unmark)
+        unread_times.append((seconds, body.get("updated_count") == FLAG_COUNT))
+        seconds, body = send(client, mark)
+        return seconds, body.get("updated_count") == FLAG_COUNT
+
+    read_m = sequential(settings, console, server, "flags/narrow: read", FLAG_PAIRS, mark_read)
+    timed = unread_times[1:]  # without the warm-up's
+    runs = []
+    for i in range(settings.runs):
+        chunk = timed[i * FLAG_PAIRS : (i + 1) * FLAG_PAIRS]
+        times = [seconds for seconds, _ok in chunk]
+        errors = sum(not ok for _seconds, ok in chunk)
+        median, worst = statistics.median(times) * 1000, max(times) * 1000
+        runs.append(RunResult(len(times), errors, sum(times), median, worst))
+    return read_m, Measurement("flags/narrow: unread", 1, runs, other_cores=read_m.other_cores)
+
+
+def measure_moves(
+    settings: Settings,
+    console: Console,
+    server: Server,
+    client: httpx.Client,
+    reader: Account,
+    first: int,
+) -> Measurement:
+    counter = 0
+
+    def move() -> tuple[float, bool]:
+        nonlocal counter
+        counter += 1
+        body = urlencode(
+            {
+                "topic": f"{MOVE_TOPIC} {counter}",
+                "propagate_mode": "change_all",
+                "send_notification_to_new_thread": "false",
+            }
+        )
+        request = HttpRequest("PATCH", f"/api/v1/messages/{first}", form(reader), body)
+        seconds, answer = send(client, request)
+        return seconds, bool(answer)
+
+    measured = sequential(settings, console, server, "change_all move", MOVES_PER_RUN, move)
+    latest = client.get(f"/api/v1/messages/{first}", headers=auth_header(reader)).json()
+    if latest.get("message", {}).get("subject") != f"{MOVE_TOPIC} {counter}":
+        raise BenchError(f"the moved topic is not where the last move put it: {str(latest)[:300]}")
+    return measured
+
+
+# --- The family ---------------------------------------------------------------------------------
+
+
+def run(settings: Settings, console: Console) -> list[ScenarioResult]:
+    console.rule("chat_messaging: flags/narrow 5,000, search over 1M messages, change_all 10,000")
+    data = fetch_dataset(console)
+    work = copy_dataset(data)
+    try:
+        started = time.monotonic()
+        stream, first = prepare(work, data.reader.email)
+        console.print(
+            f"working copy ready in {time.monotonic() - started:.0f} s; busiest stream "
+            f"of the reader: {stream!r}; moving topic from message {first}"
+        )
+        flags = flags_requests(data.reader, stream)
+        searches = search_requests(data.reader)
+        server, served_by = atrium_server(work)
+        with running(server), httpx.Client(base_url=server.base_url, timeout=120) as client:
+            marked = check(client, flags[0])
+            if marked.get("processed_count") != FLAG_COUNT or marked.get("updated_count", 0) == 0:
+                raise BenchError(f"flags/narrow did not change {FLAG_COUNT} messages: {marked}")
+            check(client, flags[1])
+            found = [len(check(client, r)["messages"]) for r in searches]
+            if min(found) < 100:
+                raise BenchError(f"a search returned fewer than 100 messages: {found}")
+            search_m = measure(settings, console, server, "search, newest 100", 1, searches)
+            read_m, unread_m = measure_flags(settings, console, server, client, flags)
+            move_m = measure_moves(settings, console, server, client, data.reader, first)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    described = (
+        f"Data set: {data.describe()}, with its full-text index (SQLite FTS5) built with it. "
+        f"Served by {served_by}, on a copy of the data set."
+    )
+    return [
+        ScenarioResult(
+            family=FAMILY,
+            key="flags",
+            title="Mark 5,000 messages read through a narrow",
+            description=(
+                f"`POST /api/v1/messages/flags/narrow` with `anchor=oldest`, `num_before=0`, "
+                f"`num_after={FLAG_COUNT}`, `narrow=[stream {stream}]` (the reader's busiest "
+                "stream), `flag=read`, `op=add`; before each, the same request with `op=remove` "
+                f"(the second row, no target), so that every request changes {FLAG_COUNT:,} "
+                "`user_message` rows and commits them, with its `update_message_flags` event "
+                "(removing `read` adds Zulip's `message_details` for the 5,000 messages). Timed "
+                f"request by request by an HTTP client (httpx) on one keep-alive connection, "
+                f"{FLAG_PAIRS} pairs per run after one warm-up pair, each answer checked for "
+                f"`updated_count` {FLAG_COUNT:,}; p50 is a run's median, p99 its slowest. "
+                f"{described}"
+            ),
+            rows=[Row(read_m, (Target("p50_ms", 100),)), Row(unread_m)],
+        ),
+        ScenarioResult(
+            family=FAMILY,
+            key="search",
+            title="Search 1,000,000 messages, newest 100 matches",
+            description=(
+                "`GET /api/v1/messages?anchor=newest&num_before=100&num_after=0&narrow=[search "
+                f"<word>]` as a member of {data.reader_streams} streams, rotating through "
+                f"{len(SEARCH_WORDS)} words ({', '.join(SEARCH_WORDS)}); every response holds 100 "
+                "messages with their `match_content` / `match_subject` highlights. One "
+                f"connection. {described}"
+            ),
+            rows=[Row(search_m, (Target("p50_ms", 100),))],
+        ),
+        ScenarioResult(
+            family=FAMILY,
+            key="move",
+            title="Move a 10,000-message topic (change_all)",
+            description=(
+                f"`PATCH /api/v1/messages/{{id}}` with a new `topic`, `propagate_mode=change_all`, "
+                f"`send_notification_to_new_thread=false` on a topic of {MOVE_SIZE:,} messages "
+                "(the message rows, their edit history, their search index entries, and the "
+                "`update_message` event), each request to a new topic name. Timed request by "
+                f"request by an HTTP client (httpx) on one keep-alive connection, "
+                f"{MOVES_PER_RUN} moves per run, after one warm-up move; p50 is the median move "
+                f"of a run, p99 its slowest. {described}"
+            ),
+            rows=[Row(move_m, (Target("p50_ms", 2000),))],
+        ),
+    ]
