@@ -10,7 +10,7 @@ from atrium.core.db import Database, open_database
 from atrium.core.migrations import upgrade
 from atrium.core.service import Service
 from atrium.settings import Settings
-from atrium.wiki import views
+from atrium.wiki import filesview, views
 from atrium.wiki.api import main
 from atrium.wiki.site import Site, ensure_site_rows, load_site
 
@@ -48,6 +48,10 @@ def create_service(settings: Settings) -> Service:
         assert state.db is not None and state.site is not None
         return await views.index(request, state.site, state.db)
 
+    async def image(request: Request) -> Response:
+        assert state.site is not None
+        return await filesview.image(request, state.site)
+
     async def startup() -> None:
         state.db, state.site = open_wiki(settings)
 
@@ -61,5 +65,6 @@ def create_service(settings: Settings) -> Service:
         Route("/w/index.php", index, methods=["GET", "HEAD"]),
         Route("/wiki/{title:path}", article, methods=["GET", "HEAD"]),
         Route("/wiki/", article, methods=["GET", "HEAD"]),
+        Route("/images/{path:path}", image, methods=["GET", "HEAD"]),
     ]
     return Service("wiki", routes, [startup], [shutdown])

@@ -108,6 +108,7 @@ def page_history(
     cont: tuple[str, int] | None = None,
     user: str | None = None,
     excludeuser: str | None = None,
+    tag_id: int | None = None,
 ) -> list[Row]:
     """Up to `limit` revisions of one page in timestamp order, from a continuation point."""
     query = _revision_select(with_text).where(R.c.rev_page == page_id)
@@ -149,7 +150,15 @@ def page_history(
         query = query.where(schema.actor.c.actor_name == user)
     if excludeuser is not None:
         query = query.where(schema.actor.c.actor_name != excludeuser)
+    if tag_id is not None:
+        query = query.where(R.c.rev_id.in_(tagged_revisions(tag_id)))
     return conn.all(query.limit(limit))
+
+
+def tagged_revisions(tag_id: int) -> sa.Select[Any]:
+    """The ids of the revisions that carry a tag (for `IN`)."""
+    ct = schema.change_tag
+    return sa.select(ct.c.ct_rev_id).where(ct.c.ct_tag_id == tag_id, ct.c.ct_rev_id.is_not(None))
 
 
 def latest_revisions(conn: Conn, page_ids: Sequence[int], with_text: bool) -> list[Row]:

@@ -42,6 +42,12 @@ for _family in (links, backlinksprop, outlinks, pagemeta):
     RUNNABLE.update({module.spec.name: module for module in _family.MODULES})
 RUNNABLE[categories.MODULE.spec.name] = categories.MODULE
 
+# issue 9: the file prop modules and deleted revisions
+from atrium.wiki.api.modules import deletedrevs, files  # noqa: E402
+
+RUNNABLE.update({module.spec.name: module for module in files.MODULES})
+RUNNABLE[deletedrevs.MODULE.spec.name] = deletedrevs.MODULE
+
 # issue 8: the list modules
 from atrium.wiki.api.modules.lists import LIST_RUNNABLE  # noqa: E402
 

@@ -1,22 +1,46 @@
-"""`prop=revisions`: revisions of the page set — the latest of each page, the requested `revids`,
-or one page's history with limits, ranges and continuation (single-page mode)."""
+"""`prop=revisions`: revisions of the page set in MediaWiki 1.39's three modes — one page's history
+with limits, ranges and continuation (enumeration mode), the requested `revids`, or the latest
+revision of every page (multi-page mode, `rvlimit` at its maximum, continued by `page|revision`) —
+with the deprecated content options: `diffto`/`difftotext` (the diff table), `expandtemplates`,
+`parse`, `generatexml`/`parsetree` and `contentformat`."""
 
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from atrium.wiki import pages as page_reads
+from atrium.wiki import reading, revreads
 from atrium.wiki.api import messages as msg
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
 from atrium.wiki.api.querymodules import REVISIONS
 from atrium.wiki.changes.pages import split_sections
+from atrium.wiki.diff import table_rows
+from atrium.wiki.expand import expand_text
+from atrium.wiki.preprocess import Element, Node, preprocess, to_xml
 from atrium.wiki.timestamps import iso
+from atrium.wiki.titles import Title
 
 _SINGLE_PAGE = ("limit", "startid", "endid", "user", "excludeuser", "start", "end")
-_CONTENT_PROPS = {"content", "parsetree"}
+_MODULE = "query+revisions"
+# The options that the slot output refuses (they only exist in the legacy output).
+_LEGACY_ONLY = (
+    "expandtemplates",
+    "generatexml",
+    "parse",
+    "diffto",
+    "difftotext",
+    "difftotextpst",
+    "contentformat",
+)
+_WIKITEXT_FORMATS = ("text/x-wiki",)
+_LIMIT_SMALL, _LIMIT_SMALL_HIGH = 50, 500
+_LIMIT_BIG, _LIMIT_BIG_HIGH = 500, 5000
+_MAX_UNCACHED_DIFFS = 1  # $wgAPIMaxUncachedDiffs
 
 
 # rev_deleted bits (MediaWiki's RevisionRecord::DELETED_*).
@@ -43,15 +67,138 @@ def _sha1_hex(base36: str) -> str:
     return f"{int(base36, 36):040x}"
 
 
+@dataclass
+class _Options:
+    """ApiQueryRevisionsBase::parseParameters: what to fetch and how to show the content."""
+
+    props: set[str]
+    slots: list[str] | None
+    section: str | None
+    fetch_content: bool
+    diffto: str | int | None = None  # "prev", "next" or a revision id (0: the current one)
+    difftotext: str | None = None
+    difftotextpst: bool = False
+    contentformat: str | None = None
+    expandtemplates: bool = False
+    generatexml: bool = False
+    parse: bool = False
+    uncached_diffs: int = 0
+
+
+def _cannot_use_with(name: str) -> ApiUsageError:
+    return ApiUsageError(
+        "invalidparammix",
+        msg.simple(
+            "apierror-invalidparammix-cannotusewith",
+            f'The "{name}" parameter cannot be used with "rvslots".',
+            name,
+            "rvslots",
+        ),
+        module=_MODULE,
+    )
+
+
+async def _options(q: QueryRun, params: dict[str, Any]) -> _Options:
+    ctx = q.ctx
+    props = set(params["prop"])
+    slots: list[str] | None = params["slots"] if ctx.params.has("rvslots") else None
+    if slots is not None:
+        if "parsetree" in props:
+            raise _cannot_use_with("rvprop=parsetree")
+        for name in _LEGACY_ONLY:
+            if params[name] is not None and params[name] is not False:
+                raise _cannot_use_with("rv" + name)
+    opts = _Options(props, slots, None, False, contentformat=params["contentformat"] or None)
+    if params["difftotext"] is not None:
+        opts.difftotext = params["difftotext"]
+        opts.difftotextpst = bool(params["difftotextpst"])
+    elif params["diffto"] is not None:
+        value = "0" if params["diffto"] == "cur" else params["diffto"]
+        if not value.isdigit() and value not in ("prev", "next"):
+            raise ApiUsageError(
+                "diffto",
+                msg.simple(
+                    "apierror-baddiffto",
+                    '"rvdiffto" must be set to a non-negative number, "prev", "next" or "cur".',
+                    "rv",
+                ),
+                module=_MODULE,
+            )
+        diffto: str | int | None = int(value) if value.isdigit() else value
+        if isinstance(diffto, int) and diffto != 0:
+            row = await ctx.db.read(revreads.revision_text, diffto)
+            if row is None:
+                raise ApiUsageError(
+                    "nosuchrevid", msg.api("apierror-nosuchrevid", diffto), module=_MODULE
+                )
+            if not _visible(q, int(row["rev_deleted"] or 0))(_DELETED_TEXT):
+                ctx.warn(
+                    REVISIONS,
+                    "difftohidden",
+                    msg.simple(
+                        "apiwarn-difftohidden",
+                        f"Couldn't diff to r{diffto}: content is hidden.",
+                        diffto,
+                    ),
+                )
+                diffto = None
+        opts.diffto = diffto
+    opts.fetch_content = (
+        "content" in props
+        or opts.diffto is not None
+        or opts.difftotext is not None
+        or "parsetree" in props
+    )
+    if opts.fetch_content:
+        opts.expandtemplates = bool(params["expandtemplates"])
+        opts.generatexml = bool(params["generatexml"])
+        opts.parse = bool(params["parse"])
+        opts.section = params["section"]
+    opts.slots = slots
+    need_slots = opts.fetch_content or bool(props & {"contentmodel", "slotsize", "slotsha1"})
+    if need_slots and slots is None:
+        ctx.warn(REVISIONS, "deprecation", msg.api("apiwarn-deprecation-missingparam", "rvslots"))
+        ctx.params.note_deprecation()
+    return opts
+
+
+def _limit(q: QueryRun, params: dict[str, Any], opts: _Options, enum_mode: bool) -> int:
+    high = q.ctx.caller.allowed("apihighlimits")
+    if opts.parse:
+        user_max = bot_max = 1
+    elif opts.fetch_content:
+        user_max, bot_max = _LIMIT_SMALL, _LIMIT_SMALL_HIGH
+    else:
+        user_max, bot_max = _LIMIT_BIG, _LIMIT_BIG_HIGH
+    ceiling = bot_max if high else user_max
+    if not enum_mode:
+        return ceiling
+    raw = q.ctx.params.get_raw("rvlimit")
+    if raw == "max":
+        q.ctx.params.limits_used[REVISIONS.name] = ceiling
+        return ceiling
+    value = params["limit"]
+    if value is None:
+        return 1 if opts.parse else 10
+    if value > ceiling:
+        q.ctx.warn(
+            REVISIONS,
+            "outofrange",
+            msg.outofrange("rvlimit", str(value), 1, ceiling, user_max, bot_max),
+        )
+        return ceiling
+    return int(value)
+
+
 def _revision(
     q: QueryRun,
     row: Any,
-    props: set[str],
-    slots: list[str] | None,
-    section: str | None,
+    opts: _Options,
     tags: dict[int, list[str]],
+    extra: dict[str, Any],
 ) -> dict[str, Any]:
     out = q.ctx.out
+    props, slots, section = opts.props, opts.slots, opts.section
     rev: dict[str, Any] = {}
     if "ids" in props:
         rev["revid"] = int(row["rev_id"])
@@ -96,7 +243,7 @@ def _revision(
             raise ApiUsageError(
                 "nosuchsection",
                 msg.api("apierror-nosuchsection", section),
-                module="query+revisions",
+                module=_MODULE,
             )
         text = parts[int(section)].rstrip("\n")
     content: dict[str, Any] = {}
@@ -104,109 +251,358 @@ def _revision(
         content["size"] = int(row["rev_len"])
     if "slotsha1" in props:
         content["sha1"] = _sha1_hex(str(row["rev_sha1"]))
-    if "contentmodel" in props or "content" in props:
+    if "contentmodel" in props or (slots is not None and "content" in props):
         content["contentmodel"] = row["rev_content_model"]
-    if "content" in props:
+    if slots is not None and "content" in props:
         content["contentformat"] = row["rev_content_format"]
-        if text_hidden:
-            out.flag_if(content, "texthidden", True)
-        if text is not None:
+    if opts.fetch_content and text_hidden:
+        out.flag_if(content, "texthidden", True)
+    if slots is not None:
+        if "content" in props and text is not None:
             out.content(content, "content", text)
-    if slots is None:
-        if "content" in props:
-            rev["contentformat"] = content.pop("contentformat")
-            rev["contentmodel"] = content.pop("contentmodel")
-            rev.update(content)
-        elif "contentmodel" in props:
-            rev["contentmodel"] = content["contentmodel"]
-    elif content:
-        rev["slots"] = {"main": content}
+        if content:
+            rev["slots"] = {"main": content}
+        return rev
+    rev.update(content)
+    if text is not None:
+        rev.update(extra)
     return rev
 
 
-async def _rows(q: QueryRun, params: dict[str, Any], with_text: bool) -> list[Any]:
-    """The revisions to show: the requested revids, one page's history, or each latest one."""
-    ctx = q.ctx
-    single = [name for name in _SINGLE_PAGE if params[name] is not None] + (
-        ["dir"] if params["dir"] == "newer" else []
+def _source(node: Node, *, drop_comments: bool) -> str:
+    """The wikitext a preprocessor node stands for; comments and ignored parts dropped (what
+    `Parser::preprocess` keeps)."""
+    if isinstance(node, str):
+        return node
+    name = node.name
+    if name.startswith("@"):
+        return ""
+    if name in ("comment", "ignore"):
+        return "" if drop_comments else "".join(c for c in node.children if isinstance(c, str))
+    inner = "".join(_source(c, drop_comments=drop_comments) for c in node.children)
+    if name == "ext":
+        parts = {c.name: c for c in node.children if isinstance(c, Element)}
+        attr = _source(parts["attr"], drop_comments=False)
+        tag = _source(parts["name"], drop_comments=False)
+        if "inner" not in parts:
+            return f"<{tag}{attr}/>"
+        body = _source(parts["inner"], drop_comments=False)
+        close = _source(parts["close"], drop_comments=False) if "close" in parts else ""
+        return f"<{tag}{attr}>{body}{close}"
+    if name == "template":
+        return "{{" + _joined(node, drop_comments) + "}}"
+    if name == "tplarg":
+        return "{{{" + _joined(node, drop_comments) + "}}}"
+    return inner
+
+
+def _joined(node: Element, drop_comments: bool) -> str:
+    pieces: list[str] = []
+    for child in node.children:
+        if isinstance(child, Element) and child.name == "title":
+            pieces.append(_source(child, drop_comments=drop_comments))
+        elif isinstance(child, Element) and child.name == "part":
+            pieces.append("|" + _source(child, drop_comments=drop_comments))
+    return "".join(pieces)
+
+
+async def _expand(q: QueryRun, page: Title, text: str) -> str:
+    stripped = _source(preprocess(text), drop_comments=True)
+    site = q.ctx.site
+
+    def run(conn: Any) -> str:
+        def loader(ns: int, dbkey: str) -> str | None:
+            found = reading.current_text(conn, ns, dbkey)
+            return found[2] if found else None
+
+        return expand_text(stripped, site.parser, loader, (page.ns, page.dbkey))[0]
+
+    return str(await q.ctx.db.read(run))
+
+
+async def _parse(q: QueryRun, page: Title, text: str) -> str:
+    rendered = await q.ctx.db.read(reading.render_text, q.ctx.site, page, text)
+    return str(rendered.html)
+
+
+_TITLE_CHARS = r"[^\[\]{}|#<>\n]"
+_PIPE_CONTEXT = re.compile(
+    rf"\[\[(:?[ _0-9A-Za-z\x80-\uffff-]+:|:|)({_TITLE_CHARS}+?)( ?\({_TITLE_CHARS}+\))\|\]\]"
+)
+_PIPE_COMMA = re.compile(
+    rf"\[\[(:?[ _0-9A-Za-z\x80-\uffff-]+:|:|)({_TITLE_CHARS}+?)( ?\({_TITLE_CHARS}+\)|)"
+    rf"((?:, |，){_TITLE_CHARS}+|)\|\]\]"
+)
+
+
+def pre_save_transform(text: str) -> str:
+    """The parts of MediaWiki's pre-save transform that do not depend on the user or the clock:
+    trailing whitespace trimmed and the pipe trick (`[[A (b)|]]` -> `[[A (b)|A]]`)."""
+    text = _PIPE_CONTEXT.sub(lambda m: f"[[{m[1]}{m[2]}{m[3]}|{m[2]}]]", text)
+    text = _PIPE_COMMA.sub(lambda m: f"[[{m[1]}{m[2]}{m[3]}{m[4]}|{m[2]}]]", text)
+    return text.rstrip()
+
+
+async def _diff(q: QueryRun, row: Any, text: str, opts: _Options) -> dict[str, Any]:
+    if opts.uncached_diffs >= _MAX_UNCACHED_DIFFS:
+        return {"notcached": True}
+    db = q.ctx.db
+    rev_id, page_id = int(row["rev_id"]), int(row["rev_page"])
+    if opts.difftotext is not None:
+        if opts.contentformat and opts.contentformat not in _WIKITEXT_FORMATS:
+            _warn_badformat(q, page_id, opts.contentformat)
+            return {"badcontentformat": True}
+        other = opts.difftotext
+        if opts.difftotextpst:
+            other = pre_save_transform(other)
+        opts.uncached_diffs += 1
+        return _body({}, table_rows(text, other))
+    diff: dict[str, Any] = {}
+    old_text: str | None
+    new_text: str | None
+    if opts.diffto == "prev":
+        before = await db.read(
+            revreads.neighbour, page_id, str(row["rev_timestamp"]), rev_id, False
+        )
+        diff["from"] = int(before["rev_id"]) if before is not None else False
+        diff["to"] = rev_id
+        if before is None:
+            return _body(diff, "")
+        old_id, new_id = int(before["rev_id"]), rev_id
+        old_text, new_text = _text_of(q, before), text
+    elif opts.diffto == "next":
+        after = await db.read(revreads.neighbour, page_id, str(row["rev_timestamp"]), rev_id, True)
+        diff["from"] = rev_id
+        diff["to"] = int(after["rev_id"]) if after is not None else 0
+        if after is None:
+            return _body(diff, "")
+        old_id, new_id = rev_id, int(after["rev_id"])
+        old_text, new_text = text, _text_of(q, after)
+    else:
+        assert isinstance(opts.diffto, int)
+        diff["from"] = rev_id
+        diff["to"] = opts.diffto
+        target = (
+            await db.read(revreads.latest_text, page_id)
+            if opts.diffto == 0
+            else await db.read(revreads.revision_text, opts.diffto)
+        )
+        if target is None:
+            return _body(diff, "")
+        old_id, new_id = rev_id, int(target["rev_id"])
+        old_text, new_text = text, _text_of(q, target)
+    if old_id == new_id:
+        return _body(diff, "")
+    if old_text is None or new_text is None:
+        diff["body"] = False
+        return diff
+    opts.uncached_diffs += 1
+    return _body(diff, table_rows(old_text, new_text))
+
+
+def _text_of(q: QueryRun, row: Any) -> str | None:
+    if not _visible(q, int(row["rev_deleted"] or 0))(_DELETED_TEXT):
+        return None
+    return str(row["old_text"])
+
+
+def _body(diff: dict[str, Any], body: str) -> dict[str, Any]:
+    diff["body"] = body
+    return diff
+
+
+def _warn_badformat(q: QueryRun, page_id: int, fmt: str) -> None:
+    page = q.pages.good.get(page_id)
+    name = q.ctx.site.parser.prefixed_text(page.ns, page.dbkey) if page else ""
+    q.ctx.warn(
+        REVISIONS,
+        "badformat",
+        msg.simple(
+            "apierror-badformat",
+            f"The requested format {fmt} is not supported for content model wikitext "
+            f"used by {name}.",
+            fmt,
+            "wikitext",
+            name,
+        ),
     )
-    pages = q.pages
-    if q.pages.revids:
-        return list(await ctx.db.read(page_reads.revisions_by_ids, list(q.pages.revids), with_text))
-    if not single:
-        return list(await ctx.db.read(page_reads.latest_revisions, sorted(pages.good), with_text))
-    if len(pages.good) + len(pages.missing) > 1 or pages.revids:
+
+
+async def _legacy_content(q: QueryRun, row: Any, text: str, opts: _Options) -> dict[str, Any]:
+    """ApiQueryRevisionsBase::extractDeprecatedContent."""
+    vals: dict[str, Any] = {}
+    page_id = int(row["rev_page"])
+    page = q.pages.good.get(page_id)
+    title = Title(page.ns, page.dbkey) if page else Title(0, "")
+    props = opts.props
+    if "parsetree" in props or ("content" in props and opts.generatexml):
+        vals["parsetree"] = to_xml(preprocess(text))
+    if "content" in props:
+        shown: str | None = None
+        if opts.expandtemplates and not opts.parse:
+            shown = await _expand(q, title, text)
+        if opts.parse:
+            shown = await _parse(q, title, text)
+        if shown is None:
+            fmt = opts.contentformat or str(row["rev_content_format"])
+            if fmt not in _WIKITEXT_FORMATS:
+                _warn_badformat(q, page_id, fmt)
+                q.ctx.out.flag_if(vals, "badcontentformat", True)
+            else:
+                vals["contentformat"] = fmt
+                vals["contentmodel"] = row["rev_content_model"]
+                shown = text
+        if shown is not None:
+            q.ctx.out.content(vals, "content", shown)
+    if opts.diffto is not None or opts.difftotext is not None:
+        vals["diff"] = await _diff(q, row, text, opts)
+    return vals
+
+
+def _enum_mode(params: dict[str, Any]) -> bool:
+    return any(params[name] is not None for name in _SINGLE_PAGE) or params["dir"] == "newer"
+
+
+def _check_mode(q: QueryRun, params: dict[str, Any]) -> bool:
+    """Refuse the enumeration parameters with revids or several pages; True in enumeration
+    mode."""
+    enum_mode = _enum_mode(params)
+    if enum_mode and q.pages.revids:
         raise ApiUsageError(
             "invalidparammix",
-            msg.api("apierror-revisions-singlepage", "rv"),
-            module="query+revisions",
+            msg.simple(
+                "apierror-revisions-norevids",
+                "The revids parameter may not be used with the list options (rvlimit, "
+                "rvstartid, rvendid, rvdir=newer, rvuser, rvexcludeuser, rvstart, and rvend).",
+                "rv",
+            ),
+            module=_MODULE,
         )
-    if not pages.good:
-        return []
-    page = next(iter(pages.good.values()))
-    cont = None
-    if params["continue"] is not None:
-        ts, _, rev = params["continue"].partition("|")
-        if not (len(ts) == 14 and ts.isdigit() and rev.isdigit()):
+    if enum_mode and len(q.pages.good) > 1:
+        raise ApiUsageError(
+            "invalidparammix", msg.api("apierror-revisions-singlepage", "rv"), module=_MODULE
+        )
+    return enum_mode
+
+
+async def _rows(
+    q: QueryRun, params: dict[str, Any], with_text: bool, limit: int, enum_mode: bool
+) -> list[Any]:
+    """The revisions to show, at most `limit`; the next one becomes `rvcontinue`."""
+    ctx = q.ctx
+    pages = q.pages
+    tag: int | None = None
+    if params["tag"] is not None:
+        tag = await ctx.db.read(revreads.tag_id, params["tag"])
+        if tag is None:
+            return []
+    cont_value = params["continue"]
+    if enum_mode:
+        if not pages.good:
+            return []
+        page = next(iter(pages.good.values()))
+        cont = None
+        if cont_value is not None:
+            ts, _, rev = cont_value.partition("|")
+            if not (len(ts) == 14 and ts.isdigit() and rev.isdigit()):
+                raise badcontinue()
+            cont = (ts, int(rev))
+        rows = await ctx.db.read(
+            lambda conn: page_reads.page_history(
+                conn,
+                page.page_id,
+                with_text=with_text,
+                limit=limit + 1,
+                newer=params["dir"] == "newer",
+                start=params["start"],
+                end=params["end"],
+                startid=params["startid"],
+                endid=params["endid"],
+                cont=cont,
+                user=params["user"],
+                excludeuser=params["excludeuser"],
+                tag_id=tag,
+            )
+        )
+        if len(rows) > limit:
+            following = rows[limit]
+            q.continuation.add(
+                REVISIONS, "continue", f"{following['rev_timestamp']}|{following['rev_id']}"
+            )
+        return list(rows[:limit])
+    if pages.revids:
+        start = _php_int(cont_value) if cont_value is not None else None
+        rows = await ctx.db.read(
+            lambda conn: revreads.by_ids(
+                conn, list(pages.revids), with_text=with_text, limit=limit + 1, cont=start, tag=tag
+            )
+        )
+        if len(rows) > limit:
+            q.continuation.add(REVISIONS, "continue", int(rows[limit]["rev_id"]))
+        return list(rows[:limit])
+    cont_pair = None
+    if cont_value is not None:
+        parts = cont_value.split("|")
+        if len(parts) != 2:
             raise badcontinue()
-        cont = (ts, int(rev))
-    limit = params["limit"] or 1
+        cont_pair = (_php_int(parts[0]), _php_int(parts[1]))
     rows = await ctx.db.read(
-        lambda conn: page_reads.page_history(
-            conn,
-            page.page_id,
-            with_text=with_text,
-            limit=limit + 1,
-            newer=params["dir"] == "newer",
-            start=params["start"],
-            end=params["end"],
-            startid=params["startid"],
-            endid=params["endid"],
-            cont=cont,
-            user=params["user"],
-            excludeuser=params["excludeuser"],
+        lambda conn: revreads.latest_of_pages(
+            conn, sorted(pages.good), with_text=with_text, limit=limit + 1, cont=cont_pair, tag=tag
         )
     )
     if len(rows) > limit:
         following = rows[limit]
         q.continuation.add(
-            REVISIONS, "continue", f"{following['rev_timestamp']}|{following['rev_id']}"
+            REVISIONS, "continue", f"{int(following['rev_page'])}|{int(following['rev_id'])}"
         )
-        rows = rows[:limit]
-    return list(rows)
+    return list(rows[:limit])
+
+
+def _php_int(value: str) -> int:
+    """PHP's (int) cast: the leading integer, 0 when there is none."""
+    match = re.match(r"\s*[+-]?\d+", value)
+    return int(match.group(0)) if match else 0
 
 
 async def generate(q: QueryRun, params: dict[str, Any]) -> GeneratedPages:
     """As a generator: the pages the selected revisions belong to."""
-    rows = await _rows(q, params, False)
+    enum_mode = _check_mode(q, params)
+    limit = (params["limit"] or 10) if enum_mode else _LIMIT_BIG
+    rows = await _rows(q, params, False, limit, enum_mode)
     return GeneratedPages(page_ids=list(dict.fromkeys(int(r["rev_page"]) for r in rows)))
 
 
 async def run(q: QueryRun, params: dict[str, Any]) -> None:
     ctx = q.ctx
-    props = set(params["prop"])
-    slots: list[str] | None = (
-        params["slots"] if ctx.params.has(REVISIONS.prefix + "slots") else None
-    )
-    with_text = bool(props & _CONTENT_PROPS)
-    if slots is None and "content" in props:
-        ctx.warn(
-            REVISIONS,
-            "deprecation",
-            msg.api("apiwarn-deprecation-missingparam", "rvslots"),
-        )
-        ctx.params.note_deprecation()
-    rows = await _rows(q, params, with_text)
+    if not q.pages.good and not q.pages.revids:
+        return
+    enum_mode = _check_mode(q, params)
+    opts = await _options(q, params)
+    limit = _limit(q, params, opts, enum_mode)
+    rows = await _rows(q, params, opts.fetch_content, limit, enum_mode)
     tags = (
         await ctx.db.read(page_reads.revision_tags, [int(r["rev_id"]) for r in rows])
-        if "tags" in props
+        if "tags" in opts.props
         else {}
     )
     for row in rows:
+        extra: dict[str, Any] = {}
+        text = row.get("old_text")
+        deleted = int(row["rev_deleted"] or 0)
+        if (
+            opts.slots is None
+            and opts.fetch_content
+            and text is not None
+            and _visible(q, deleted)(_DELETED_TEXT)
+        ):
+            if opts.section is not None:
+                parts = split_sections(str(text))
+                if opts.section.isdigit() and int(opts.section) < len(parts):
+                    text = parts[int(opts.section)].rstrip("\n")
+            extra = await _legacy_content(q, row, str(text), opts)
         entry = q.page_entry(int(row["rev_page"]))
-        entry.setdefault("revisions", []).append(
-            _revision(q, row, props, slots, params["section"], tags)
-        )
+        entry.setdefault("revisions", []).append(_revision(q, row, opts, tags, extra))
 
 
 MODULE = QueryModule(REVISIONS, run, generate)

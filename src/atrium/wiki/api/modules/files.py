@@ -1,0 +1,372 @@
+"""The file prop modules: `imageinfo` (the stored file of each File: page, its URL and scaled
+size), `stashimageinfo` (files in the caller's upload stash) and `duplicatefiles` (other files with
+the same SHA-1). Files are kept in one version (the `image` row); URLs are the `/images/x/xy/Name`
+paths the wiki serves from its files directory, scaled versions under `/images/thumb/…`."""
+
+from __future__ import annotations
+
+import html
+import math
+from typing import Any
+from urllib.parse import quote
+
+import sqlalchemy as sa
+
+from atrium.core.db import Conn, Row
+from atrium.wiki import schema
+from atrium.wiki.api import messages as msg
+from atrium.wiki.api.errors import ApiUsageError
+from atrium.wiki.api.propmodules import DUPLICATEFILES, IMAGEINFO
+from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
+from atrium.wiki.api.querymodules import STASHIMAGEINFO
+from atrium.wiki.changes.uploads import hash_path
+from atrium.wiki.site import SCRIPT_PATH, Site
+from atrium.wiki.timestamps import iso
+from atrium.wiki.titles import NS_FILE
+
+IMG = schema.image
+US = schema.uploadstash
+
+
+def _file_rows(conn: Conn, names: list[str]) -> dict[str, Row]:
+    if not names:
+        return {}
+    rows = conn.all(
+        sa.select(
+            IMG, schema.actor.c.actor_name, schema.actor.c.actor_user, schema.comment.c.comment_text
+        )
+        .select_from(
+            IMG.join(schema.actor, schema.actor.c.actor_id == IMG.c.img_actor).join(
+                schema.comment, schema.comment.c.comment_id == IMG.c.img_description_id
+            )
+        )
+        .where(IMG.c.img_name.in_(names))
+    )
+    return {str(r["img_name"]): r for r in rows}
+
+
+def file_url(site: Site, name: str) -> str:
+    return f"{site.server}/images/{hash_path(name)}{quote(name, safe='!$&()*,-.:;=@_~')}"
+
+
+def thumb_url(site: Site, name: str, width: int) -> str:
+    safe = quote(name, safe="!$&()*,-.:;=@_~")
+    return f"{site.server}/images/thumb/{hash_path(name)}{safe}/{width}px-{safe}"
+
+
+def _fit_box_width(width: int, height: int, box_height: int) -> int:
+    """File::scaleHeight's inverse as MediaHandler::fitBoxWidth."""
+    ideal = width * box_height / height
+    rounded_up = math.ceil(ideal)
+    if round(rounded_up * height / width) > box_height:
+        return math.floor(ideal)
+    return rounded_up
+
+
+def scaled_size(width: int, height: int, want_w: int, want_h: int) -> tuple[int, int] | None:
+    """The thumbnail size for `iiurlwidth`/`iiurlheight` (-1: not given); None when the
+    original is shown instead (no upscaling of bitmaps)."""
+    if width <= 0 or height <= 0:
+        return None
+    target = want_w if want_w > 0 else width
+    if want_h > 0:
+        target = min(target, _fit_box_width(width, height, want_h))
+    if target >= width:
+        return None
+    target = max(target, 1)
+    return target, max(1, round(height * target / width))
+
+
+def _thumb_fields(
+    site: Site,
+    vals: dict[str, Any],
+    name: str,
+    width: int,
+    height: int,
+    mime: str,
+    params: dict[str, Any],
+    props: set[str],
+    scalable: bool,
+) -> None:
+    if params["urlwidth"] == -1 and params["urlheight"] == -1:
+        return
+    size = scaled_size(width, height, params["urlwidth"], params["urlheight"]) if scalable else None
+    if size is None:
+        vals["thumburl"] = file_url(site, name)
+        vals["thumbwidth"], vals["thumbheight"] = width, height
+    else:
+        vals["thumburl"] = thumb_url(site, name, size[0])
+        vals["thumbwidth"], vals["thumbheight"] = size
+    if "thumbmime" in props:
+        vals["thumbmime"] = mime
+
+
+def _info(q: QueryRun, row: Row, props: set[str], params: dict[str, Any]) -> dict[str, Any]:
+    """ApiQueryImageInfo::getInfo for the current version of a file."""
+    site = q.ctx.site
+    out = q.ctx.out
+    name = str(row["img_name"])
+    vals: dict[str, Any] = {}
+    if "timestamp" in props:
+        vals["timestamp"] = iso(str(row["img_timestamp"]))
+    if props & {"user", "userid"}:
+        if "user" in props:
+            vals["user"] = row["actor_name"]
+        if row["actor_user"] is None:
+            out.flag_if(vals, "anon", True)
+        if "userid" in props:
+            vals["userid"] = int(row["actor_user"] or 0)
+    width, height = int(row["img_width"]), int(row["img_height"])
+    if props & {"size", "dimensions"}:
+        vals["size"] = int(row["img_size"])
+        vals["width"] = width
+        vals["height"] = height
+    if "comment" in props:
+        vals["comment"] = row["comment_text"]
+    if "parsedcomment" in props:
+        vals["parsedcomment"] = html.escape(str(row["comment_text"]), quote=False)
+    if "canonicaltitle" in props:
+        vals["canonicaltitle"] = site.parser.prefixed_text(NS_FILE, name)
+    mime = f"{row['img_major_mime']}/{row['img_minor_mime']}"
+    if "url" in props:
+        scalable = row["img_media_type"] == "BITMAP" and width > 0
+        _thumb_fields(site, vals, name, width, height, mime, params, props, scalable)
+        vals["url"] = file_url(site, name)
+        vals["descriptionurl"] = site.article_url(site.parser.prefixed_dbkey(NS_FILE, name))
+        page_id = _page_id(q, name)
+        if page_id is not None:
+            vals["descriptionshorturl"] = f"{site.server}{SCRIPT_PATH}/index.php?curid={page_id}"
+    if "sha1" in props:
+        vals["sha1"] = f"{int(str(row['img_sha1']), 36):040x}"
+    if "metadata" in props:
+        vals["metadata"] = None
+    if "commonmetadata" in props:
+        vals["commonmetadata"] = []
+    if "extmetadata" in props:
+        vals["extmetadata"] = _extmetadata(row)
+    if "mime" in props:
+        vals["mime"] = mime
+    if "mediatype" in props:
+        vals["mediatype"] = row["img_media_type"]
+    if "bitdepth" in props:
+        vals["bitdepth"] = int(row["img_bits"])
+    return vals
+
+
+def _extmetadata(row: Row) -> dict[str, Any]:
+    ts = str(row["img_timestamp"])
+    stamp = f"{ts[0:4]}-{ts[4:6]}-{ts[6:8]} {ts[8:10]}:{ts[10:12]}:{ts[12:14]}"
+    name = str(row["img_name"])
+    base = name.rsplit(".", 1)[0].replace("_", " ")
+    return {
+        "DateTime": {"value": stamp, "source": "mediawiki-metadata", "hidden": ""},
+        "ObjectName": {"value": base, "source": "mediawiki-metadata", "hidden": ""},
+    }
+
+
+def _page_id(q: QueryRun, name: str) -> int | None:
+    for page in q.pages.good.values():
+        if page.ns == NS_FILE and page.dbkey == name:
+            return page.page_id
+    return None
+
+
+def _file_titles(q: QueryRun) -> list[tuple[int, str]]:
+    """(page key, file name) of the File: pages in the set, good and missing."""
+    found = [(p.page_id, p.dbkey) for p in q.pages.good.values() if p.ns == NS_FILE]
+    found += [(m.fake_id, m.dbkey) for m in q.pages.missing if m.ns == NS_FILE]
+    return found
+
+
+async def imageinfo(q: QueryRun, params: dict[str, Any]) -> None:
+    props = set(params["prop"])
+    titles = _file_titles(q)
+    if not titles:
+        return
+    start, end = params["start"], params["end"]
+    cont_name: str | None = None
+    if params["continue"] is not None:
+        cont_name, sep, _ = params["continue"].partition("|")
+        if not sep:
+            raise badcontinue()
+    rows = await q.ctx.db.read(_file_rows, [name for _, name in titles])
+    for key, name in sorted(titles, key=lambda t: t[1]):
+        if cont_name is not None and name < cont_name:
+            continue
+        entry = q.page_entry(key)
+        row = rows.get(name)
+        if row is None:
+            entry["imagerepository"] = ""
+            continue
+        entry["imagerepository"] = "local"
+        infos = entry.setdefault("imageinfo", [])
+        ts = str(row["img_timestamp"])
+        if (start is None or ts <= start) and (end is None or ts >= end):
+            vals = _info(q, row, props, params)
+            if "badfile" in props:
+                vals["badfile"] = False
+            infos.append(vals)
+
+
+async def stashimageinfo(q: QueryRun, params: dict[str, Any]) -> None:
+    ctx = q.ctx
+    if not ctx.caller.registered:
+        raise ApiUsageError(
+            "notloggedin",
+            msg.simple(
+                "apierror-mustbeloggedin-uploadstash",
+                "The upload stash is only available to logged-in users.",
+            ),
+            module=STASHIMAGEINFO.path,
+        )
+    keys = list(params["filekey"] or []) + list(params["sessionkey"] or [])
+    props = set(params["prop"])
+    rows = await ctx.db.read(
+        lambda conn: {
+            str(r["us_key"]): r
+            for r in conn.all(
+                sa.select(US).where(US.c.us_user == ctx.caller.id, US.c.us_key.in_(keys))
+            )
+        }
+    )
+    results: list[dict[str, Any]] = []
+    site = ctx.site
+    for key in keys:
+        row = rows.get(key)
+        if row is None:
+            raise ApiUsageError(
+                "stashedfilenotfound",
+                msg.simple(
+                    "apierror-stashedfilenotfound",
+                    f"Could not find the file in the stash: {key}.",
+                    key,
+                ),
+                module=STASHIMAGEINFO.path,
+            )
+        vals: dict[str, Any] = {}
+        width, height = int(row["us_image_width"] or 0), int(row["us_image_height"] or 0)
+        mime = str(row["us_mime"] or "application/octet-stream")
+        if "timestamp" in props:
+            vals["timestamp"] = iso(str(row["us_timestamp"]))
+        if props & {"size", "dimensions"}:
+            vals["size"] = int(row["us_size"])
+            vals["width"] = width
+            vals["height"] = height
+        if "canonicaltitle" in props:
+            vals["canonicaltitle"] = site.parser.prefixed_text(NS_FILE, key)
+        if "url" in props:
+            url = f"{site.server}/wiki/Special:UploadStash/file/{key}"
+            if params["urlwidth"] != -1 or params["urlheight"] != -1:
+                size = scaled_size(width, height, params["urlwidth"], params["urlheight"])
+                if size is None:
+                    vals["thumburl"], vals["thumbwidth"], vals["thumbheight"] = url, width, height
+                else:
+                    vals["thumburl"] = (
+                        f"{site.server}/wiki/Special:UploadStash/thumb/{key}/{size[0]}px-{key}"
+                    )
+                    vals["thumbwidth"], vals["thumbheight"] = size
+                if "thumbmime" in props:
+                    vals["thumbmime"] = mime
+            vals["url"] = url
+            vals["descriptionurl"] = url
+        if "sha1" in props:
+            vals["sha1"] = f"{int(str(row['us_sha1']), 36):040x}"
+        if "metadata" in props:
+            vals["metadata"] = None
+        if "commonmetadata" in props:
+            vals["commonmetadata"] = []
+        if "extmetadata" in props:
+            vals["extmetadata"] = {}
+        if "mime" in props:
+            vals["mime"] = mime
+        if "bitdepth" in props:
+            vals["bitdepth"] = int(row["us_image_bits"] or 0)
+        if "badfile" in props:
+            vals["badfile"] = False
+        results.append(vals)
+    q.data["stashimageinfo"] = results
+
+
+def _duplicates(conn: Conn, names: list[str]) -> dict[str, list[Row]]:
+    """For each named file, the other files with its SHA-1, by name."""
+    if not names:
+        return {}
+    mine = conn.all(sa.select(IMG.c.img_name, IMG.c.img_sha1).where(IMG.c.img_name.in_(names)))
+    by_sha: dict[str, list[str]] = {}
+    for row in mine:
+        by_sha.setdefault(str(row["img_sha1"]), []).append(str(row["img_name"]))
+    if not by_sha:
+        return {}
+    others = conn.all(
+        sa.select(IMG.c.img_name, IMG.c.img_sha1, IMG.c.img_timestamp, schema.actor.c.actor_name)
+        .select_from(IMG.join(schema.actor, schema.actor.c.actor_id == IMG.c.img_actor))
+        .where(IMG.c.img_sha1.in_(list(by_sha)))
+    )
+    found: dict[str, list[Row]] = {}
+    for sha1, files in by_sha.items():
+        same = [r for r in others if str(r["img_sha1"]) == sha1]
+        for name in files:
+            found[name] = [r for r in same if str(r["img_name"]) != name]
+    return found
+
+
+async def _duplicate_pairs(
+    q: QueryRun, params: dict[str, Any]
+) -> tuple[list[tuple[int, str, Row]], tuple[str, str] | None]:
+    """(page key, file, duplicate row) in MediaWiki's order, and the continue point."""
+    titles = [(k, n) for k, n in _file_titles(q) if k > 0]
+    descending = params["dir"] == "descending"
+    found = await q.ctx.db.read(_duplicates, [n for _, n in titles])
+    pairs: list[tuple[int, str, Row]] = []
+    for key, name in sorted(titles, key=lambda t: t[1], reverse=descending):
+        for dup in sorted(
+            found.get(name, []), key=lambda r: str(r["img_name"]), reverse=descending
+        ):
+            pairs.append((key, name, dup))
+    cont: tuple[str, str] | None = None
+    if params["continue"] is not None:
+        parts = params["continue"].split("|")
+        if len(parts) != 2:
+            raise badcontinue()
+        cont = (parts[0], parts[1])
+    if cont is not None:
+        if descending:
+            pairs = [p for p in pairs if (p[1], str(p[2]["img_name"])) <= cont]
+        else:
+            pairs = [p for p in pairs if (p[1], str(p[2]["img_name"])) >= cont]
+    limit = params["limit"]
+    following = None
+    if len(pairs) > limit:
+        nxt = pairs[limit]
+        following = (nxt[1], str(nxt[2]["img_name"]))
+        pairs = pairs[:limit]
+    return pairs, following
+
+
+async def duplicatefiles(q: QueryRun, params: dict[str, Any]) -> None:
+    pairs, following = await _duplicate_pairs(q, params)
+    for key, _, dup in pairs:
+        q.page_entry(key).setdefault("duplicatefiles", []).append(
+            {
+                "name": str(dup["img_name"]),
+                "user": dup["actor_name"],
+                "timestamp": iso(str(dup["img_timestamp"])),
+            }
+        )
+    if following is not None:
+        q.continuation.add(DUPLICATEFILES, "continue", "|".join(following))
+
+
+async def generate_duplicates(q: QueryRun, params: dict[str, Any]) -> GeneratedPages:
+    pairs, following = await _duplicate_pairs(q, params)
+    if following is not None:
+        q.continuation.add_generator(DUPLICATEFILES, "continue", "|".join(following))
+    titles = list(dict.fromkeys((NS_FILE, str(dup["img_name"])) for _, _, dup in pairs))
+    return GeneratedPages(titles=titles)
+
+
+MODULES = (
+    QueryModule(IMAGEINFO, imageinfo),
+    QueryModule(STASHIMAGEINFO, stashimageinfo),
+    QueryModule(DUPLICATEFILES, duplicatefiles, generate_duplicates),
+)
