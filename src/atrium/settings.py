@@ -6,6 +6,7 @@ on one list. Nothing else in the package reads `os.environ`.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -94,6 +95,13 @@ class Settings:
         if self.external_url:
             return self.external_url.rstrip("/")
         return f"http://{self.host}:{self.port}"
+
+    @property
+    def redis_namespace(self) -> str:
+        """The prefix of this deployment's Redis keys: workers sharing a database share it, and
+        two deployments sharing a Redis server do not collide."""
+        source = self.database_url or str(self.data_dir.resolve())
+        return "atrium:" + hashlib.sha1(source.encode()).hexdigest()[:10]
 
     def sqlite_path(self, service: str) -> Path:
         return self.data_dir / f"{service}.sqlite3"

@@ -7,6 +7,8 @@ cordelia (members), polonius (guest).
 from __future__ import annotations
 
 import base64
+import functools
+import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -225,9 +227,31 @@ def chat_settings(data_dir: Path, database_url: str | None, **changes: Any) -> S
     )
 
 
+REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+@functools.cache
+def redis_reachable() -> bool:
+    import redis
+
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
+    except redis.RedisError:
+        return False
+    return True
+
+
 @pytest.fixture
 def settings(data_dir: Path, database_url: str | None) -> Settings:
-    return chat_settings(data_dir, database_url)
+    """The two deployment modes: SQLite with in-process events and rate limits (embedded), and
+    PostgreSQL with Redis (scale-out), so that every chat test runs against both."""
+    if database_url is None:
+        return chat_settings(data_dir, None)
+    if not redis_reachable():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"Redis is required in CI and is not reachable at {REDIS_URL}")
+        return chat_settings(data_dir, database_url)  # PostgreSQL alone; events in process
+    return chat_settings(data_dir, database_url, redis_url=REDIS_URL)
 
 
 @pytest.fixture

@@ -148,8 +148,8 @@ def create_service(settings: Settings) -> Service:
     runtime = ChatRuntime(
         settings=settings,
         db=db,
-        limiter=rate_limiter(settings.redis_url),
-        events=event_queues(settings.redis_url),
+        limiter=rate_limiter(settings.redis_url, settings.redis_namespace),
+        events=event_queues(settings.redis_url, settings.redis_namespace),
     )
 
     background: list[asyncio.Task[None]] = []

@@ -60,7 +60,8 @@ class MemoryRateLimiter(RateLimiter):
 
 
 class RedisRateLimiter(RateLimiter):
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, namespace: str = "atrium") -> None:
+        self.namespace = namespace
         import redis.asyncio as redis
 
         self._redis: Any = redis.Redis.from_url(url)
@@ -68,7 +69,7 @@ class RedisRateLimiter(RateLimiter):
     async def hit(self, key: str, limit: int, window: int) -> Verdict:
         now = time.time()
         index = int(now // window)
-        redis_key = f"atrium:rl:{key}:{index}"
+        redis_key = f"{self.namespace}:rl:{key}:{index}"
         async with self._redis.pipeline(transaction=True) as pipe:
             pipe.incr(redis_key)
             pipe.expire(redis_key, window + 1)
@@ -80,5 +81,5 @@ class RedisRateLimiter(RateLimiter):
         await self._redis.aclose()
 
 
-def rate_limiter(redis_url: str | None) -> RateLimiter:
-    return RedisRateLimiter(redis_url) if redis_url else MemoryRateLimiter()
+def rate_limiter(redis_url: str | None, namespace: str = "atrium") -> RateLimiter:
+    return RedisRateLimiter(redis_url, namespace) if redis_url else MemoryRateLimiter()

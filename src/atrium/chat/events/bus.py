@@ -221,9 +221,9 @@ class MemoryEventQueues(EventQueues):
 class RedisEventQueues(EventQueues):
     """Queues in Redis, shared by every worker of a scale-out deployment."""
 
-    PREFIX = "atrium:events"
-
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, namespace: str = "atrium") -> None:
+        # One deployment's keys, apart from any other sharing the Redis server.
+        self.prefix = f"{namespace}:events"
         import redis.asyncio as redis
 
         self._redis: Any = redis.Redis.from_url(url)
@@ -231,10 +231,10 @@ class RedisEventQueues(EventQueues):
         self._options: dict[str, QueueOptions] = {}
 
     def _keys(self, queue_id: str) -> tuple[str, str]:
-        return f"{self.PREFIX}:q:{queue_id}", f"{self.PREFIX}:meta:{queue_id}"
+        return f"{self.prefix}:q:{queue_id}", f"{self.prefix}:meta:{queue_id}"
 
     def _user_key(self, user_id: int) -> str:
-        return f"{self.PREFIX}:user:{user_id}"
+        return f"{self.prefix}:user:{user_id}"
 
     async def register(self, user_id: int, options: QueueOptions) -> str:
         queue_id = str(uuid.uuid4())
@@ -321,5 +321,5 @@ class RedisEventQueues(EventQueues):
         await self._redis.aclose()
 
 
-def event_queues(redis_url: str | None) -> EventQueues:
-    return RedisEventQueues(redis_url) if redis_url else MemoryEventQueues()
+def event_queues(redis_url: str | None, namespace: str = "atrium") -> EventQueues:
+    return RedisEventQueues(redis_url, namespace) if redis_url else MemoryEventQueues()
