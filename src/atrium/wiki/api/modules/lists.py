@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from atrium.wiki.api.modules import (
     adminlists,
+    alllinks,
     backlinks,
     categorymembers,
     changefeeds,
     contribs,
     logevents,
+    pagelists,
     search,
     userlists,
 )
@@ -18,11 +20,13 @@ LIST_RUNNABLE: dict[str, QueryModule] = {
     module.spec.name: module
     for module in (
         *adminlists.MODULES,
+        *alllinks.MODULES,
         *backlinks.MODULES,
         categorymembers.MODULE,
         *changefeeds.MODULES,
         *contribs.MODULES,
         logevents.MODULE,
+        *pagelists.MODULES,
         *search.MODULES,
         *userlists.MODULES,
     )
