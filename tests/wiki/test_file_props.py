@@ -293,3 +293,26 @@ async def test_revisions_parse_and_tag(wiki: WikiHarness, client: httpx.AsyncCli
     revs = tagged["query"]["pages"][0]["revisions"]
     assert [r["revid"] for r in revs] == [blank]
     assert revs[0]["tags"] == ["mw-blank"]
+
+
+async def test_info_testactions_follow_protection(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    await wiki.edit_page("Locked", "text")
+    token = await _admin_token(wiki, client)
+    await wiki.post(client, action="protect", title="Locked", protections="edit=sysop", token=token)
+    await wiki.post(
+        client, action="protect", title="Reserved", protections="create=sysop", token=token
+    )
+    params = {
+        "action": "query", "titles": "Locked|Reserved|Free", "prop": "info",
+        "intestactions": "edit|move", "formatversion": "2",
+    }  # fmt: skip
+    admin = {p["title"]: p["actions"] for p in (await wiki.api(client, **params))["query"]["pages"]}
+    assert admin["Locked"] == {"edit": True, "move": True}
+    async with wiki.client() as other:
+        await wiki.login(other, "Alice")
+        data = await wiki.api(other, **params)
+    alice = {p["title"]: p["actions"] for p in data["query"]["pages"]}
+    assert alice["Locked"]["edit"] is False and alice["Locked"]["move"] is True
+    assert alice["Reserved"]["edit"] is False and alice["Free"]["edit"] is True

@@ -78,6 +78,11 @@ def _common(
             if action == "edit" and page is None:
                 right = "createpage"
             allowed = ctx.caller.allowed(right) and ns >= 0
+            level = params.get("_levels", {}).get(
+                (ns, dbkey, "create" if page is None and action == "edit" else action)
+            )
+            if allowed and level:
+                allowed = ctx.caller.allowed(_LEVEL_RIGHTS.get(level, level))
             if params["testactionsdetail"] == "boolean":
                 actions[action] = allowed if out.fv >= 2 else ("" if allowed else None)
                 if actions[action] is None:
@@ -91,8 +96,29 @@ def _common(
         entry["actions"] = actions
 
 
+_LEVEL_RIGHTS = {"sysop": "editprotected", "autoconfirmed": "editsemiprotected"}
+
+
+async def _levels(q: QueryRun) -> dict[tuple[int, str, str], str]:
+    """The protection level of each (title, action) in the set, for `intestactions`."""
+    missing = {(m.ns, m.dbkey) for m in q.pages.missing if m.ns >= 0}
+    pages, created = await q.ctx.db.read(_protection_rows, list(q.pages.good), list(missing))
+    levels: dict[tuple[int, str, str], str] = {}
+    for row in pages:
+        page = q.pages.good.get(int(row["pr_page"]))
+        if page is not None:
+            levels[(page.ns, page.dbkey, str(row["pr_type"]))] = str(row["pr_level"])
+    for row in created:
+        levels[(int(row["pt_namespace"]), str(row["pt_title"]), "create")] = str(
+            row["pt_create_perm"]
+        )
+    return levels
+
+
 async def run(q: QueryRun, params: dict[str, Any]) -> None:
     props = set(params["prop"])
+    if params["testactions"]:
+        params = params | {"_levels": await _levels(q)}
     for page in q.pages.good.values():
         _common(q, q.page_entry(page.page_id), page.ns, page.dbkey, page, props, params)
     for missing in q.pages.missing:
