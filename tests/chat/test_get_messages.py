@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 import pytest
 
 from tests.chat.conftest import (
@@ -11,6 +12,7 @@ from tests.chat.conftest import (
     Member,
     api_ok,
     assert_json_error,
+    assert_json_success,
 )
 
 pytestmark = pytest.mark.anyio
@@ -299,3 +301,56 @@ async def test_raw_content_with_apply_markdown_false(chat: ChatHarness) -> None:
     )
     assert body["messages"][0]["content"] == "**bold**"
     assert body["messages"][0]["content_type"] == "text/x-markdown"
+
+
+async def test_cached_message_objects_follow_edits_renames_and_options(chat: ChatHarness) -> None:
+    await chat.make_stream("Verona", [chat.hamlet, chat.cordelia])
+    mid = await chat.send_stream(chat.hamlet, "Verona", "t", "**first**")
+    await chat.send_dm(chat.hamlet, [chat.cordelia], "a dm")
+    narrow = [["stream", "Verona"]]
+
+    async def newest(**params: Any) -> dict[str, Any]:
+        body = await fetch(
+            chat, chat.cordelia, anchor="newest", num_before=5, num_after=0, narrow=narrow, **params
+        )
+        message: dict[str, Any] = body["messages"][-1]
+        return message
+
+    assert (await newest())["content"] == "<p><strong>first</strong></p>"
+    assert (await newest(apply_markdown=False))["content"] == "**first**"
+    assert_json_success(await chat.patch(f"/messages/{mid}", chat.hamlet, content="*second*"))
+    edited = await newest()
+    assert edited["content"] == "<p><em>second</em></p>"
+    assert "last_edit_timestamp" in edited
+    assert (await newest(apply_markdown=False))["content"] == "*second*"
+    assert_json_success(await chat.patch("/settings", chat.hamlet, full_name="Prince Hamlet"))
+    assert (await newest())["sender_full_name"] == "Prince Hamlet"
+    assert (await newest(client_gravatar=False))["avatar_url"].startswith("https://")
+    assert (await newest(client_gravatar=True))["avatar_url"] is None
+
+
+async def test_cached_path_equals_the_plain_message_objects(chat: ChatHarness) -> None:
+    from atrium.chat.narrow import parse_narrow
+    from atrium.chat.queries.messages import message_dicts, message_fragments, window_rows
+
+    await chat.make_stream("Verona", [chat.hamlet, chat.cordelia])
+    for i in range(5):
+        await chat.send_stream(chat.hamlet, "Verona", f"t{i % 2}", f"message {i} @**King Hamlet**")
+    await chat.send_dm(chat.cordelia, [chat.hamlet, chat.iago], "group dm")
+    await chat.send_dm(chat.cordelia, [chat.hamlet], "1:1 dm")
+    me = await chat.acting(chat.hamlet)
+
+    def both(conn: Any, terms: Any, apply_markdown: bool) -> tuple[list[Any], list[Any]]:
+        light = window_rows(conn, me, terms, "newest", 20, 0, True, light=True).rows
+        full = window_rows(conn, me, terms, "newest", 20, 0, True).rows
+        fragments = message_fragments(
+            conn, me, light, apply_markdown=apply_markdown, client_gravatar=True
+        )
+        plain = message_dicts(conn, me, full, apply_markdown=apply_markdown, client_gravatar=True)
+        return orjson.loads(orjson.dumps(fragments)), plain
+
+    for narrow in ([], [["stream", "Verona"]], [["is", "dm"]]):
+        for apply_markdown in (True, False):
+            cached, plain = await chat.runtime.db.read(both, parse_narrow(narrow), apply_markdown)
+            assert len(cached) == len(plain) > 0
+            assert cached == plain

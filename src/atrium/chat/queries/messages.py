@@ -13,6 +13,7 @@ from atrium.chat import flags, schema, search
 from atrium.chat.errors import ChatError
 from atrium.chat.models import User
 from atrium.chat.narrow import CompiledNarrow, Term, compile_narrow
+from atrium.chat.queries import message_cache
 from atrium.chat.queries import streams as stream_queries
 from atrium.chat.queries.user_topics import muted_topics_condition
 from atrium.chat.queries.users import avatar_url
@@ -48,11 +49,20 @@ class Window:
     found_oldest: bool
     found_newest: bool
     history_limited: bool
-    messages: list[dict[str, Any]]
+    # Message objects: dicts, or pre-serialised `orjson.Fragment`s (see message_fragments).
+    messages: list[Any]
 
 
-def _base_query(narrow: CompiledNarrow, user: User, ids_only: bool = False) -> sa.Select[Any]:
-    columns: list[Any] = [M.id] if ids_only else [*schema.message.c]
+# What a fetch needs of each row when the message objects come from the cache.
+_LIGHT_COLUMNS = (M.id, M.sender_id, M.recipient_id, M.stream_id, M.date_sent, M.last_edit_time)
+
+
+def _base_query(
+    narrow: CompiledNarrow, user: User, ids_only: bool = False, light: bool = False
+) -> sa.Select[Any]:
+    columns: list[Any] = (
+        [M.id] if ids_only else list(_LIGHT_COLUMNS) if light else [*schema.message.c]
+    )
     columns.append(UM.flags.label("user_flags"))
     if narrow.history:
         join = schema.message.outerjoin(
@@ -114,6 +124,7 @@ def window_rows(
     include_anchor: bool,
     *,
     ids_only: bool = False,
+    light: bool = False,
 ) -> WindowRows:
     """The messages of a narrow around an anchor, as GET /messages and flags/narrow see them."""
     narrow = compile_narrow(conn, user, terms)
@@ -136,7 +147,7 @@ def window_rows(
     if anchored_to_right:
         num_after = 0
 
-    base = _base_query(narrow, user, ids_only)
+    base = _base_query(narrow, user, ids_only, light)
     id_col = _id_column(narrow)
     # Message ids are 32-bit; PostgreSQL refuses to compare them with the 10**16 sentinel.
     bound = min(anchor_id, MAX_SQL_ID)
@@ -214,12 +225,21 @@ def fetch_window(
 ) -> Window:
     if num_before + num_after > MAX_MESSAGES_PER_FETCH:
         raise ChatError(f"Too many messages requested (maximum {MAX_MESSAGES_PER_FETCH}).")
-    window = window_rows(conn, user, terms, anchor, num_before, num_after, include_anchor)
-    messages = message_dicts(
-        conn, user, window.rows, apply_markdown=apply_markdown, client_gravatar=client_gravatar
-    )
     search_terms = [t for t in terms if t.operator == "search" and not t.negated]
-    if search_terms:
+    messages: list[Any]
+    if not search_terms:
+        # The common case: cached message objects, assembled as JSON fragments.
+        window = window_rows(
+            conn, user, terms, anchor, num_before, num_after, include_anchor, light=True
+        )
+        messages = message_fragments(
+            conn, user, window.rows, apply_markdown=apply_markdown, client_gravatar=client_gravatar
+        )
+    else:
+        window = window_rows(conn, user, terms, anchor, num_before, num_after, include_anchor)
+        messages = message_dicts(
+            conn, user, window.rows, apply_markdown=apply_markdown, client_gravatar=client_gravatar
+        )
         words = [w for t in search_terms for w in search.search_words(str(t.operand))]
         for message in messages:
             message["match_content"] = search.highlight_html(message["content"], words)
@@ -291,6 +311,48 @@ class _Recipients:
         return [self._entry(u) for u in sorted(ids)]
 
 
+def message_core(row: Mapping[str, Any], *, apply_markdown: bool) -> dict[str, Any]:
+    """The fields of a message object that depend on the message alone (and its last edit).
+
+    What `message_fragments` caches: nothing here changes unless `last_edit_time` does.
+    """
+    kind = "stream" if row["stream_id"] is not None else "private"
+    core: dict[str, Any] = {
+        "id": row["id"],
+        "content": row["rendered_content"] if apply_markdown else row["content"],
+        "recipient_id": row["recipient_id"],
+        "timestamp": int(row["date_sent"]),
+        "client": row["sending_client"],
+        "subject": row["topic"] if kind == "stream" else "",
+        "topic_links": [],
+        "is_me_message": bool(row["is_me_message"]),
+        "reactions": [],
+        "submessages": [],
+        "type": kind,
+        "content_type": "text/html" if apply_markdown else "text/x-markdown",
+    }
+    if kind == "stream":
+        core["stream_id"] = row["stream_id"]
+    if row["last_edit_time"] is not None:
+        core["last_edit_timestamp"] = int(row["last_edit_time"])
+    if row["edit_history"]:
+        core["edit_history"] = orjson.loads(row["edit_history"])
+    return core
+
+
+def sender_fields(
+    sender: Mapping[str, Any], realm_str: str, *, client_gravatar: bool
+) -> dict[str, Any]:
+    """The fields of a message object that come from its sender (who may rename themselves)."""
+    return {
+        "sender_id": sender["id"],
+        "sender_full_name": sender["full_name"],
+        "sender_email": sender["email"],
+        "sender_realm_str": realm_str,
+        "avatar_url": avatar_url(sender, client_gravatar),
+    }
+
+
 def message_object(
     row: Mapping[str, Any],
     sender: Mapping[str, Any],
@@ -303,37 +365,15 @@ def message_object(
 ) -> dict[str, Any]:
     """A message as Zulip shows it, from its row (message columns) and its sender's row.
 
-    The one definition of the message object, shared by fetches and `message` events.
+    The one definition of the message object, shared by fetches and `message` events:
+    `message_core` + `sender_fields` + the reader's view (display_recipient, flags).
     """
-    kind = "stream" if row["stream_id"] is not None else "private"
-    message: dict[str, Any] = {
-        "id": row["id"],
-        "sender_id": row["sender_id"],
-        "content": row["rendered_content"] if apply_markdown else row["content"],
-        "recipient_id": row["recipient_id"],
-        "timestamp": int(row["date_sent"]),
-        "client": row["sending_client"],
-        "subject": row["topic"] if kind == "stream" else "",
-        "topic_links": [],
-        "is_me_message": bool(row["is_me_message"]),
-        "reactions": [],
-        "submessages": [],
-        "flags": flag_names,
-        "sender_full_name": sender["full_name"],
-        "sender_email": sender["email"],
-        "sender_realm_str": realm_str,
+    return {
+        **message_core(row, apply_markdown=apply_markdown),
+        **sender_fields(sender, realm_str, client_gravatar=client_gravatar),
         "display_recipient": display_recipient,
-        "type": kind,
-        "avatar_url": avatar_url(sender, client_gravatar),
-        "content_type": "text/html" if apply_markdown else "text/x-markdown",
+        "flags": flag_names,
     }
-    if kind == "stream":
-        message["stream_id"] = row["stream_id"]
-    if row["last_edit_time"] is not None:
-        message["last_edit_timestamp"] = int(row["last_edit_time"])
-    if row["edit_history"]:
-        message["edit_history"] = orjson.loads(row["edit_history"])
-    return message
 
 
 _SENDER_COLUMNS = (U.id, U.email, U.full_name, U.avatar_source, U.avatar_version, U.realm_id)
@@ -372,6 +412,62 @@ def message_dicts(
                 client_gravatar=client_gravatar,
             )
         )
+    return out
+
+
+def message_fragments(
+    conn: Conn,
+    user: User,
+    rows: Sequence[Any],
+    *,
+    apply_markdown: bool,
+    client_gravatar: bool,
+) -> list[orjson.Fragment]:
+    """The message objects of light rows (see `_LIGHT_COLUMNS`), serialised.
+
+    Equal to `message_dicts` once parsed; the message-only part comes from the cache.
+    """
+    if not rows:
+        return []
+    senders = {
+        r["id"]: r
+        for r in conn.all(
+            sa.select(*_SENDER_COLUMNS).where(U.id.in_(list({row["sender_id"] for row in rows})))
+        )
+    }
+    realm_str = conn.scalar(
+        sa.select(schema.realm.c.string_id).where(schema.realm.c.id == user.realm_id)
+    )
+
+    def load_cores(ids: list[int]) -> dict[int, dict[str, Any]]:
+        full = conn.all(sa.select(schema.message).where(M.id.in_(ids)))
+        return {r["id"]: message_core(r, apply_markdown=apply_markdown) for r in full}
+
+    cores = message_cache.core_fragments(rows, apply_markdown, load_cores)
+    sender_json = {
+        sid: orjson.dumps(sender_fields(s, realm_str, client_gravatar=client_gravatar))[1:-1]
+        for sid, s in senders.items()
+    }
+    recipients = _Recipients(conn, rows)
+    displays: dict[int, bytes] = {}
+    out = []
+    for row in rows:
+        if row["stream_id"] is not None:
+            display = displays.get(row["recipient_id"])
+            if display is None:
+                display = displays[row["recipient_id"]] = orjson.dumps(recipients.display(row))
+        else:  # a 1:1 DM shows its sender, so it is per message
+            display = orjson.dumps(recipients.display(row))
+        bits = row["user_flags"]
+        flag_names = flags.flags_list(bits) if bits is not None else ["read", "historical"]
+        reader = (
+            sender_json[row["sender_id"]]
+            + b',"display_recipient":'
+            + display
+            + b',"flags":'
+            + orjson.dumps(flag_names)
+        )
+        out.append(message_cache.assemble(cores[row["id"]], reader))
     return out
 
 
