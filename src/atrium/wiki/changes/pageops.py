@@ -176,6 +176,8 @@ def delete_page(
         )
         conn.execute(sa.delete(ct).where(ct.c.ct_rev_id.in_(rev_ids)))
     _drop_links(conn, page_id)
+    if title.ns == NS_FILE:
+        _archive_file(conn, who, title, reason)
     search.unindex_page(conn, page_id)
     rc = schema.recentchanges
     conn.execute(sa.delete(rc).where(rc.c.rc_cur_id == page_id, rc.c.rc_type != 3))
@@ -188,6 +190,30 @@ def delete_page(
         conn, who, "delete", "delete", title, page_id=page_id, reason=reason, params={}
     )
     return Deleted(page_id, log_id, reason)
+
+
+def _archive_file(conn: Conn, who: Performer, title: Title, reason: str) -> None:
+    """LocalFileDeleteBatch: the file's current version moves to `filearchive` (what
+    list=filearchive reads); the stored bytes stay where they are."""
+    img = schema.image
+    row = conn.one(sa.select(img).where(img.c.img_name == title.dbkey))
+    if row is None:
+        return
+    ext = title.dbkey.rsplit(".", 1)[-1].lower() if "." in title.dbkey else ""
+    file_values = {f"fa_{k[4:]}": row[k] for k in row if k != "img_name"}
+    conn.execute(
+        sa.insert(schema.filearchive).values(
+            fa_name=title.dbkey,
+            fa_archive_name=None,
+            fa_storage_key=f"{row['img_sha1']}.{ext}" if ext else str(row["img_sha1"]),
+            fa_deleted_user=who.user_id,
+            fa_deleted_timestamp=now14(),
+            fa_deleted_reason_id=comment_id(conn, reason),
+            fa_deleted=0,
+            **file_values,
+        )
+    )
+    conn.execute(sa.delete(img).where(img.c.img_name == title.dbkey))
 
 
 def _drop_links(conn: Conn, page_id: int) -> None:

@@ -267,10 +267,12 @@ USERCONTRIBS_MODULE = QueryModule(USERCONTRIBS, uc_run)
 _CONTENT = {"content", "parsetree"}
 
 
-def _revision_limit(q: QueryRun, params: dict[str, Any], with_text: bool) -> int:
+def revision_limit(q: QueryRun, spec: Any, params: dict[str, Any], with_text: bool) -> int:
     """ApiQueryRevisionsBase: 10 by default; 50 (500 with apihighlimits) when content is read."""
     limit = params["limit"]
-    raw = q.ctx.params.get_raw("arvlimit") or q.ctx.params.get_raw("garvlimit")
+    raw = q.ctx.params.get_raw(spec.prefix + "limit") or q.ctx.params.get_raw(
+        "g" + spec.prefix + "limit"
+    )
     if limit is None:
         return 10
     if with_text:
@@ -316,7 +318,7 @@ async def _arv_rows(
     keys = [R.c.rev_timestamp, R.c.rev_id]
     if start is not None:
         query = query.where(from_key(keys, start, not newer))
-    limit = _revision_limit(q, params, with_text)
+    limit = revision_limit(q, ALLREVISIONS, params, with_text)
     query = query.order_by(*order(keys, not newer)).limit(limit + 1)
     rows, following = split_page(await q.ctx.db.read(lambda conn: conn.all(query)), limit)
     nxt = None if following is None else f"{following['rev_timestamp']}|{following['rev_id']}"
@@ -389,13 +391,25 @@ def revision_entry(
     return rev
 
 
+def content_slots(
+    q: QueryRun, spec: Any, params: dict[str, Any], props: set[str]
+) -> list[str] | None:
+    """The `slots` asked for (None: the legacy single-slot output, deprecated with content)."""
+    if q.ctx.params.has(spec.prefix + "slots"):
+        return list(params["slots"])
+    if "content" in props:
+        q.ctx.warn(
+            spec, "deprecation", msg.api("apiwarn-deprecation-missingparam", spec.prefix + "slots")
+        )
+        q.ctx.params.note_deprecation()
+    return None
+
+
 async def arv_run(q: QueryRun, params: dict[str, Any]) -> None:
     props = set(params["prop"])
     with_text = bool(props & _CONTENT)
     rows, cont = await _arv_rows(q, params, with_text)
-    slots: list[str] | None = (
-        params["slots"] if q.ctx.params.has(ALLREVISIONS.prefix + "slots") else None
-    )
+    slots = content_slots(q, ALLREVISIONS, params, props)
     tags = (
         await q.ctx.db.read(page_reads.revision_tags, [int(r["rev_id"]) for r in rows])
         if "tags" in props
