@@ -39,6 +39,8 @@ PARAMS: dict[str, tuple[dict[str, str], bool]] = {
     "random": ({}, True),
     "recentchanges": ({}, True),
     "watchlist": ({}, True),
+    "watchlistraw": ({}, True),
+    "querypage": ({"gqppage": "Wantedpages"}, True),
     "pageswithprop": ({"gpwppropname": "notoc"}, True),
 }
 

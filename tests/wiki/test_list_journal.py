@@ -38,7 +38,7 @@ async def walk(wiki: WikiHarness, client: httpx.AsyncClient, key: str, **params:
     for _ in range(300):
         data = await _q(wiki, client, **params, **cont)
         assert "error" not in data, data
-        items.extend(data["query"][key])
+        items.extend((data if key == "watchlistraw" else data["query"])[key])
         if "continue" not in data:
             return items
         cont = data["continue"]
@@ -445,3 +445,24 @@ async def test_tags(journaled: WikiHarness, client: httpx.AsyncClient) -> None:
     assert data["continue"] == {"tgcontinue": "mw-changed-redirect-target", "continue": "-||"}
     names = await walk(journaled, client, "tags", list="tags", tglimit="3")
     assert [t["name"] for t in names][-1] == "mw-undo" and len(names) == 12
+
+
+async def test_userinfo_blockinfo_and_memberships(
+    journaled: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    token = await journaled.csrf(client)
+    done = await journaled.post(
+        client, action="block", user="Alice", expiry="infinite", reason="cool off", token=token
+    )
+    assert "error" not in done, done
+    async with journaled.client() as alice:
+        await journaled.login(alice, "Alice")
+        data = await _q(journaled, alice, meta="userinfo", uiprop="blockinfo|groupmemberships")
+    info = data["query"]["userinfo"]
+    assert list(info)[:4] == ["id", "name", "blockid", "blockedby"]
+    assert (info["blockedby"], info["blockreason"], info["blockexpiry"]) == (
+        "Admin", "cool off", "infinite",
+    )  # fmt: skip
+    assert info["groupmemberships"] == [{"group": "bot", "expiry": "infinity"}]
+    mine = await _q(journaled, client, meta="userinfo", uiprop="blockinfo")
+    assert "blockid" not in mine["query"]["userinfo"]

@@ -47,31 +47,30 @@ async def _q(wiki: WikiHarness, client: httpx.AsyncClient, **params: Any) -> Any
 
 async def test_watchlistraw(pages: WikiHarness, client: httpx.AsyncClient) -> None:
     data = await _q(pages, client, list="watchlistraw", wrlimit="3", wrprop="changed")
-    assert data["query"]["watchlistraw"] == [
+    assert data["watchlistraw"] == [
         {"ns": 0, "title": "Apple"}, {"ns": 0, "title": "Banana"}, {"ns": 0, "title": "Cherry"},
     ]  # fmt: skip
     assert data["continue"] == {"wrcontinue": "0|Filler_page_01", "continue": "-||"}
     talk = await _q(pages, client, list="watchlistraw", wrnamespace="1")
-    talk_titles = [w["title"] for w in talk["query"]["watchlistraw"]]
+    talk_titles = [w["title"] for w in talk["watchlistraw"]]
     assert talk_titles[:3] == ["Talk:Apple", "Talk:Banana", "Talk:Cherry"]
     window = await _q(
         pages, client, list="watchlistraw", wrfromtitle="Filler page 14", wrtotitle="Main Page",
     )  # fmt: skip
-    assert [w["title"] for w in window["query"]["watchlistraw"]] == [
+    assert [w["title"] for w in window["watchlistraw"]] == [
         "Filler page 14", "Filler page 15", "Links page", "Main Page",
     ]  # fmt: skip
     back = await _q(pages, client, list="watchlistraw", wrdir="descending", wrlimit="1")
-    assert back["query"]["watchlistraw"] == [{"ns": 14, "title": "Category:Hidden stuff"}] or (
-        back["query"]["watchlistraw"][0]["ns"] >= 12
-    )
+    assert back["watchlistraw"] == [{"ns": 15, "title": "Category talk:Hidden stuff"}]
+    assert "query" not in back  # MediaWiki puts the list beside `query`, not in it
     unchanged = await _q(pages, client, list="watchlistraw", wrshow="changed")
-    assert unchanged["query"]["watchlistraw"] == []
+    assert unchanged["watchlistraw"] == []
     async with pages.client() as alice:
         await pages.login(alice, "Alice")
         token = await pages.csrf(alice)
         await pages.post(alice, action="edit", title="Apple", appendtext=" x", token=token)
     changed = await _q(pages, client, list="watchlistraw", wrshow="changed", wrprop="changed")
-    (apple,) = changed["query"]["watchlistraw"]
+    (apple,) = changed["watchlistraw"]
     assert apple["title"] == "Apple" and apple["changed"].endswith("Z")
     conflict = await _q(pages, client, list="watchlistraw", wrshow="changed|!changed")
     assert conflict["error"]["code"] == "show"
@@ -85,12 +84,14 @@ async def test_watchlistraw(pages: WikiHarness, client: httpx.AsyncClient) -> No
 async def test_allcategories(pages: WikiHarness, client: httpx.AsyncClient) -> None:
     data = await _q(pages, client, list="allcategories", acprop="size|hidden")
     assert data["query"]["allcategories"] == [
-        {"category": "Food", "size": 1, "pages": 0, "files": 0, "subcats": 1},
-        {"category": "Fruit", "size": 3, "pages": 3, "files": 0, "subcats": 0},
+        {"category": "Food", "size": 1, "pages": 0, "files": 0, "subcats": 1, "hidden": False},
+        {"category": "Fruit", "size": 3, "pages": 3, "files": 0, "subcats": 0, "hidden": False},
         {"category": "Hidden stuff", "size": 1, "pages": 1, "files": 0, "subcats": 0,
          "hidden": True},
-        {"category": "Templates", "size": 2, "pages": 2, "files": 0, "subcats": 0},
-        {"category": "Yellow things", "size": 1, "pages": 1, "files": 0, "subcats": 0},
+        {"category": "Templates", "size": 2, "pages": 2, "files": 0, "subcats": 0,
+         "hidden": False},
+        {"category": "Yellow things", "size": 1, "pages": 1, "files": 0, "subcats": 0,
+         "hidden": False},
     ]  # fmt: skip
     fv1 = await pages.api(client, action="query", list="allcategories", aclimit="1")
     assert fv1["query"]["allcategories"] == [{"*": "Food"}]
@@ -237,8 +238,31 @@ async def test_paging_walks_every_row_once(
         params[prefix + "dir"] = "descending" if case["descending"] else "ascending"
     full = await _q(pages, client, list=module, **params, **{prefix + "limit": "max"})
     assert "continue" not in full
-    expected = full["query"][module]
+    expected = (full if module == "watchlistraw" else full["query"])[module]
     walked = await walk(
         pages, client, module, list=module, **params, **{prefix + "limit": str(case["limit"])}
     )
     assert walked == expected and len(expected) >= 2
+
+
+async def test_search_info_and_props_of_the_sql_backend(
+    pages: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    """MediaWiki's SQL search backend makes no suggestion, rewrites nothing and matches no
+    redirect or section: `srinfo=suggestion|rewrittenquery` and the redirect/section props add
+    nothing, while titlesnippet/categorysnippet/isfilematch come empty (as 1.39 answers)."""
+    props = (
+        "redirecttitle|redirectsnippet|sectiontitle|sectionsnippet|titlesnippet|"
+        "categorysnippet|isfilematch|extensiondata"
+    )
+    data = await _q(
+        pages, client, list="search", srsearch="apple", srwhat="text", srlimit="1",
+        srinfo="totalhits|suggestion|rewrittenquery", srenablerewrites="1", srprop=props,
+    )  # fmt: skip
+    assert list(data["query"]["searchinfo"]) == ["totalhits"]
+    (hit,) = data["query"]["search"]
+    assert list(hit) == ["ns", "title", "pageid", "titlesnippet", "categorysnippet", "isfilematch"]
+    assert (hit["titlesnippet"], hit["categorysnippet"], hit["isfilematch"]) == ("", "", False)
+    typo = await _q(pages, client, list="search", srsearch="aple frut", srwhat="text",
+                    srinfo="suggestion|rewrittenquery")  # fmt: skip
+    assert typo["query"] == {"search": []}

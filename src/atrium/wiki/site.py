@@ -83,6 +83,9 @@ class Site:
     sitename: str = SITENAME
     languages: frozenset[str] = LANGUAGE_PREFIXES
     files_dir: Path | None = None  # uploads and the upload stash (issue 8); None: no uploads
+    # A private wiki: anonymous callers lack `read` ($wgGroupPermissions['*']['read'] = false);
+    # the site_config row `private` = "1".
+    private: bool = False
     parser: TitleParser = field(init=False)
 
     def __post_init__(self) -> None:
@@ -163,6 +166,13 @@ def load_site(conn: Conn, server: str) -> Site:
     )
     project = by_id.get(4)
     sitename = project.name if project else SITENAME
+    private = conn.scalar(
+        sa.select(schema.site_config.c.sc_value).where(schema.site_config.c.sc_name == "private")
+    )
     return Site(
-        server=server, namespaces=Namespaces(by_id, aliases), secret=secret, sitename=sitename
+        server=server,
+        namespaces=Namespaces(by_id, aliases),
+        secret=secret,
+        sitename=sitename,
+        private=private == "1",
     )

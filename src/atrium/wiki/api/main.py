@@ -18,6 +18,7 @@ from starlette.responses import Response
 
 from atrium.core.db import Database
 from atrium.wiki.api import messages as msg
+from atrium.wiki.api import readmode
 from atrium.wiki.api.context import SESSION_COOKIE, ApiContext, Out
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.language import CONTENT_LANGUAGE, Language, english, language
@@ -241,7 +242,9 @@ async def _execute(ctx: ApiContext, main: dict[str, Any], result: dict[str, Any]
     spec = action.spec
     if action.token is not None:
         _check_token(ctx, action.token, spec.path, spec.prefix)
-    if spec.readrights and not ctx.caller.allowed("read"):
+    ctx.caller = readmode.caller_on(ctx)
+    reads = readmode.query_reads(ctx) if spec.name == "query" else spec.readrights
+    if reads and not ctx.caller.allowed("read"):
         raise ApiUsageError(
             "readapidenied",
             msg.api("apierror-readapidenied"),

@@ -139,6 +139,7 @@ async def execute(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     if not params["rawcontinue"] and continuation.batch_complete:
         ctx.out.flag_if(result, "batchcomplete", True)
     result.update(cont)
+    result.update(run.root)
     if run.data:
         result["query"] = run.data
     return result

@@ -178,6 +178,7 @@ class QueryRun:
     continuation: Continuation
     data: dict[str, Any] = field(default_factory=dict)  # the `query` member
     page_data: dict[int, dict[str, Any]] = field(default_factory=dict)  # per page id (fake ids too)
+    root: dict[str, Any] = field(default_factory=dict)  # members beside `query` (watchlistraw)
 
     def page_entry(self, key: int) -> dict[str, Any]:
         return self.page_data.setdefault(key, {})

@@ -421,8 +421,7 @@ def _wl_entry(q: QueryRun, row: Row, props: set[str], tags: dict[int, list[str]]
                 entry["user"] = int(row["actor_user"] or 0)
             if "user" in props:
                 entry["user"] = row["actor_name"]
-            if not row["actor_user"]:
-                out.flag_if(entry, "anon", True)
+            out.flag(entry, "anon", not row["actor_user"])
     if "flags" in props:
         out.flag(entry, "bot", bool(row["rc_bot"]))
         out.flag(entry, "new", rc_type == 1)

@@ -13,6 +13,7 @@ from atrium.wiki.api.modules import (
     filelists,
     logevents,
     pagelists,
+    querypage,
     search,
     userlists,
 )
@@ -31,6 +32,7 @@ LIST_RUNNABLE: dict[str, QueryModule] = {
         *filelists.MODULES,
         logevents.MODULE,
         *pagelists.MODULES,
+        querypage.MODULE,
         *search.MODULES,
         *userlists.MODULES,
     )

@@ -109,7 +109,8 @@ async def wr_run(q: QueryRun, params: dict[str, Any]) -> None:
         if changed and row["wl_notificationtimestamp"] is not None:
             item["changed"] = timestamp(row["wl_notificationtimestamp"])
         items.append(item)
-    q.data["watchlistraw"] = items
+    # ApiQueryWatchlistRaw adds its list at the top of the result, beside `query`.
+    q.root["watchlistraw"] = items
     if cont is not None:
         q.continuation.add(WATCHLISTRAW, "continue", cont)
 
@@ -187,8 +188,8 @@ async def ac_run(q: QueryRun, params: dict[str, Any]) -> None:
             item["pages"] = int(row["pages"] or 0)
             item["files"] = int(row["files"] or 0)
             item["subcats"] = int(row["subcats"] or 0)
-        if "hidden" in props and str(row["cat"]) in hidden:
-            q.ctx.out.flag_if(item, "hidden", True)
+        if "hidden" in props:
+            q.ctx.out.flag(item, "hidden", str(row["cat"]) in hidden)
         items.append(item)
     q.data["allcategories"] = items
     if cont is not None:

@@ -1,17 +1,25 @@
 """`meta=userinfo`: who the caller is, with the `uiprop` sections asked for.
 
-`blockinfo` adds nothing: blocks do not exist yet, and MediaWiki adds nothing for unblocked users.
+`blockinfo` adds the details of the block that applies to the caller (the account or the address
+it comes from), and nothing for callers nobody blocked, as MediaWiki; `groupmemberships` shows
+each membership's expiry.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from atrium.wiki import rights
+import sqlalchemy as sa
+
+from atrium.core.db import Conn
+from atrium.wiki import rights, schema
+from atrium.wiki.api.actions.common import block_info
 from atrium.wiki.api.querybase import QueryModule, QueryRun
 from atrium.wiki.api.querymodules import USERINFO
+from atrium.wiki.changes import blocks as block_changes
+from atrium.wiki.changes.expiry import api_expiry
 from atrium.wiki.sessions import TOKEN_SALTS, make_token
-from atrium.wiki.timestamps import iso
+from atrium.wiki.timestamps import iso, now14
 from atrium.wiki.users import DEFAULT_OPTIONS, latest_contribution, options
 
 
@@ -23,12 +31,18 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
     info: dict[str, Any] = {"id": user.id, "name": user.name}
     if not user.registered:
         out.flag_if(info, "anon", True)
+    if "blockinfo" in props:
+        found = await ctx.db.read(
+            block_changes.blocks_of, user.id if user.registered else None, ctx.client_ip
+        )
+        if found:
+            info.update(block_info(ctx, found[0]))
     if "hasmsg" in props:
         out.flag(info, "messages", False)
     if "groups" in props:
         info["groups"] = user.all_groups
     if "groupmemberships" in props:
-        info["groupmemberships"] = [{"group": g, "expiry": "infinity"} for g in user.groups]
+        info["groupmemberships"] = await ctx.db.read(_memberships, user.id)
     if "implicitgroups" in props:
         info["implicitgroups"] = user.implicit_groups
     if "rights" in props:
@@ -71,6 +85,20 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
         if latest:
             info["latestcontrib"] = iso(latest)
     q.data["userinfo"] = info
+
+
+def _memberships(conn: Conn, user_id: int) -> list[dict[str, str]]:
+    ug = schema.user_groups
+    rows = conn.all(
+        sa.select(ug.c.ug_group, ug.c.ug_expiry)
+        .where(ug.c.ug_user == user_id)
+        .where(sa.or_(ug.c.ug_expiry.is_(None), ug.c.ug_expiry > now14()))
+        .order_by(ug.c.ug_group)
+    )
+    return [
+        {"group": str(r["ug_group"]), "expiry": api_expiry(r["ug_expiry"], "infinity")}
+        for r in rows
+    ]
 
 
 MODULE = QueryModule(USERINFO, run)

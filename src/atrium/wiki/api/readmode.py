@@ -1,0 +1,45 @@
+"""A private wiki (`$wgGroupPermissions['*']['read'] = false`) and MediaWiki's read mode.
+
+On a private wiki the anonymous caller has every right of `*` but `read`, so every module marked
+`readrights` refuses it with `readapidenied`. `action=query` is in read mode unless it asks only
+for `meta` modules that need no read right (ApiQuery::isReadMode), so a client can still fetch a
+login token on a private wiki.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from atrium.wiki.api.context import ApiContext
+from atrium.wiki.api.modules import RUNNABLE
+from atrium.wiki.api.query import QUERY
+from atrium.wiki.users import Account
+
+# Query parameters that never expose anything (frameworks send them unconditionally).
+_HARMLESS = ("rawcontinue", "indexpageids")
+
+
+def caller_on(ctx: ApiContext) -> Account:
+    """The caller as the wiki's permissions make it: without `read` when anonymous on a
+    private wiki."""
+    caller = ctx.caller
+    if not ctx.site.private or caller.registered:
+        return caller
+    return dataclasses.replace(
+        caller, allowed_rights=frozenset(r for r in caller.rights if r != "read")
+    )
+
+
+def query_reads(ctx: ApiContext) -> bool:
+    """ApiQuery::isReadMode."""
+    raw = ctx.params.raw
+    for param in QUERY.params:
+        if param.name in _HARMLESS:
+            continue
+        if (param.name in raw) != (param.name == "meta"):
+            return True
+    for name in str(raw.get("meta") or "").replace("\x1f", "|").split("|"):
+        module = RUNNABLE.get(name)
+        if module is None or module.spec.readrights:
+            return True
+    return False
