@@ -314,11 +314,20 @@ async def test_register_state_of_drafts_and_scheduled_messages(chat: ChatHarness
     draft = {"type": "stream", "to": [stream_id], "topic": "t", "content": "draft text"}
     assert_json_success(await chat.post("/drafts", chat.hamlet, drafts=[draft]))
     when = int(time.time()) + 3600
-    assert_json_success(await chat.post("/scheduled_messages", chat.hamlet, type="stream",
-                                        to=stream_id, topic="later", content="scheduled text",
-                                        scheduled_delivery_timestamp=when))
-    body = await api_ok(chat, "POST", "/register", chat.hamlet,
-                        fetch_event_types=["drafts", "scheduled_messages"])
+    assert_json_success(
+        await chat.post(
+            "/scheduled_messages",
+            chat.hamlet,
+            type="stream",
+            to=stream_id,
+            topic="later",
+            content="scheduled text",
+            scheduled_delivery_timestamp=when,
+        )
+    )
+    body = await api_ok(
+        chat, "POST", "/register", chat.hamlet, fetch_event_types=["drafts", "scheduled_messages"]
+    )
     assert [d["content"] for d in body["drafts"]] == ["draft text"]
     [scheduled] = body["scheduled_messages"]
     assert scheduled["content"] == "scheduled text"

@@ -104,13 +104,25 @@ async def test_new_user_is_announced(chat: ChatHarness) -> None:
     stream_id = await chat.make_stream("Verona", [chat.hamlet])
     assert_json_success(await chat.post("/default_streams", chat.iago, stream_id=stream_id))
     hamlet = await listen(chat, chat.hamlet, ["realm_user", "subscription"])
-    body = await api_ok(chat, "POST", "/users", chat.iago, email="new@zulip.test",
-                        password="pw12345", full_name="New Person")
+    body = await api_ok(
+        chat,
+        "POST",
+        "/users",
+        chat.iago,
+        email="new@zulip.test",
+        password="pw12345",
+        full_name="New Person",
+    )
     events = await hamlet.events()
     [added] = [e for e in events if e["type"] == "realm_user"]
     assert added["op"] == "add"
     assert added["person"]["user_id"] == body["user_id"]
     assert added["person"]["email"] == "new@zulip.test"
     [peer] = [e for e in events if e["type"] == "subscription"]
-    assert peer == {"type": "subscription", "op": "peer_add", "stream_ids": [stream_id],
-                    "user_ids": [body["user_id"]], "id": peer["id"]}
+    assert peer == {
+        "type": "subscription",
+        "op": "peer_add",
+        "stream_ids": [stream_id],
+        "user_ids": [body["user_id"]],
+        "id": peer["id"],
+    }

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import httpx
 import pytest
-
 from tests.wiki.conftest import WikiHarness
 
 pytestmark = pytest.mark.anyio
@@ -30,7 +29,7 @@ async def fruit(wiki: WikiHarness) -> WikiHarness:
         "[[Category:Fruit]] [[Category:Sour things]] [[Category:Hidden one]]",
         summary="first apple",
     )
-    await wiki.edit_page("Banana", "A banana. <script>alert(1)</script> <b onclick=\"x()\">b</b>")
+    await wiki.edit_page("Banana", 'A banana. <script>alert(1)</script> <b onclick="x()">b</b>')
     await wiki.edit_page("Pomme", "#REDIRECT [[Apple]]")
     return wiki
 

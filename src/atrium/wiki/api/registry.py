@@ -16,8 +16,8 @@ from atrium.wiki.api.actions import (
     pageactions,
     paraminfo,
 )
-from atrium.wiki.api.params import BOOLEAN, INTEGER, USER, ModuleSpec, Param, enum
 from atrium.wiki.api.listmodules import LIST_MODULES
+from atrium.wiki.api.params import BOOLEAN, INTEGER, USER, ModuleSpec, Param, enum
 from atrium.wiki.api.propmodules import PROP_MODULES
 from atrium.wiki.api.querymodules import EXTRA_MODULES, SPEC_MODULES
 
