@@ -95,7 +95,7 @@ def compile_cached(
     bound: dict[str, Any] = compiled.construct_params(
         params=dict(params) if params else None, extracted_parameters=cache_key.bindparams
     )
-    if compiled.post_compile_params:  # IN lists: render one placeholder per value
+    if compiled.post_compile_params:  # IN lists: one bind parameter per value
         state = compiled.construct_expanded_state(bound)
         return state.statement, dict(state.parameters)
     return compiled.string, bound

@@ -13,6 +13,7 @@ images or attributes.
 
 from __future__ import annotations
 
+import gzip
 import logging
 import threading
 from collections.abc import Callable
@@ -31,7 +32,9 @@ _local = threading.local()
 
 
 def _katex_source() -> str:
-    return resources.files(__package__).joinpath("katex/katex.min.js").read_text("utf-8")
+    # Shipped compressed: 76 KB instead of 277 KB of minified JavaScript.
+    packed = resources.files(__package__).joinpath("katex/katex.min.js.gz").read_bytes()
+    return gzip.decompress(packed).decode("utf-8")
 
 
 def _renderer() -> Callable[[str, bool], object]:
