@@ -45,3 +45,17 @@ async def test_rolled_back_send_publishes_nothing(chat: ChatHarness) -> None:
     )
     assert resp.status_code == 400
     assert await queue.events() == []
+
+
+async def test_edit_reaches_subscribers_reading_public_history(chat: ChatHarness) -> None:
+    await chat.make_stream("Verona", [chat.hamlet])
+    mid = await chat.send_stream(chat.hamlet, "Verona", "t", "before cordelia joined")
+    await chat.subscribe(chat.cordelia, "Verona")
+    cordelia = await listen(chat, chat.cordelia, ["update_message"])
+    outsider = await listen(chat, chat.iago, ["update_message"])
+    resp = await chat.patch(f"/messages/{mid}", chat.hamlet, content="edited")
+    assert resp.status_code == 200, resp.text
+    [event] = await cordelia.events()
+    assert event["message_id"] == mid
+    assert event["flags"] == ["read"]
+    assert await outsider.events() == []

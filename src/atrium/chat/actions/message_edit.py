@@ -499,9 +499,24 @@ def _update_notices(
     by_flags: dict[int, list[int]] = defaultdict(list)
     for r in conn.all(sa.select(UM.user_id, UM.flags).where(UM.message_id == message_id)):
         by_flags[int(r["flags"])].append(int(r["user_id"]))
-    return [
+    notices = [
         Notice({**event, "flags": flags.flags_list(bits)}, uids) for bits, uids in by_flags.items()
     ]
+    moved_stream = new_stream is not None and new_stream["id"] != row["stream_id"]
+    if row["stream_id"] is not None and not moved_stream:
+        # As Zulip does: subscribers who read the stream's public history without having
+        # received the message hear of the edit too, with the flags a reader of history has.
+        stream = stream_queries.stream_by_id(conn, user.realm_id, row["stream_id"])
+        if stream is not None and stream["history_public_to_subscribers"]:
+            received = {uid for uids in by_flags.values() for uid in uids}
+            readers = [
+                uid
+                for uid in stream_queries.subscriber_ids(conn, stream["id"])
+                if uid not in received
+            ]
+            if readers:
+                notices.append(Notice({**event, "flags": ["read"]}, readers))
+    return notices
 
 
 def _breadcrumbs(
