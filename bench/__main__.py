@@ -39,6 +39,7 @@ FAMILIES = (
     "bench.chat_messaging",
     "bench.markdown",
     "bench.wiki_foundation",
+    "bench.wiki_lists",
     "bench.wiki_props",
 )
 

@@ -178,8 +178,10 @@ def search(
     columns = "page_id, page_namespace, page_title, page_len, page_latest, page_is_redirect"
     if conn.is_sqlite:
         match = _fts5_match(parsed, "si_title" if titles_only else "si_text")
+        # CROSS JOIN keeps SQLite on the full-text index first: a plan starting from page (by
+        # namespace) probes the index once per page, seconds on a 100,000-page wiki.
         where = (
-            f"FROM searchindex JOIN page ON page_id = searchindex.rowid "
+            f"FROM searchindex CROSS JOIN page ON page_id = searchindex.rowid "
             f"WHERE searchindex MATCH :match AND page_namespace IN ({ns_list})"
         )
         params: dict[str, object] = {"match": match, "limit": limit, "offset": offset}
