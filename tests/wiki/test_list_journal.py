@@ -126,8 +126,19 @@ async def test_logevents(journaled: WikiHarness, client: httpx.AsyncClient) -> N
     assert move["params"] == {"target_ns": 0, "target_title": "Moved filler"}
     tags = await _q(journaled, client, list="logevents", letype="managetags", leprop="details")
     assert tags["query"]["logevents"][0]["params"]["tag"] == "fruity"
-    prefixed = await _q(journaled, client, list="logevents", leprefix="Filler", leprop="title")
-    assert prefixed["query"]["logevents"] == [{"ns": 0, "title": "Filler page 15"}]
+    prefixed = await _q(
+        journaled, client, list="logevents", leprefix="Filler page 1", leprop="title|type",
+        ledir="newer",
+    )  # fmt: skip
+    assert [(e["title"], e["type"]) for e in prefixed["query"]["logevents"]] == [
+        *((f"Filler page {i}", "create") for i in range(10, 16)), ("Filler page 15", "move"),
+    ]  # fmt: skip
+    created = await _q(journaled, client, list="logevents", letitle="Apple",
+                       leprop="type|comment|ids")  # fmt: skip
+    assert created["query"]["logevents"] == [
+        {"logid": created["query"]["logevents"][0]["logid"], "pageid": 5, "logpage": 5,
+         "type": "create", "action": "create", "comment": "seed"},
+    ]  # fmt: skip
     mixed = await _q(journaled, client, list="logevents", letitle="A", leprefix="A")
     assert mixed["error"]["code"] == "invalidparammix"
     assert (
@@ -137,7 +148,10 @@ async def test_logevents(journaled: WikiHarness, client: httpx.AsyncClient) -> N
     by_user = await _q(journaled, client, list="logevents", leuser="Alice")
     assert by_user["query"]["logevents"] == []
     ns_user = await _q(journaled, client, list="logevents", lenamespace="2", leprop="type")
-    assert [e["type"] for e in ns_user["query"]["logevents"]] == ["rights", "block"]
+    assert [e["type"] for e in ns_user["query"]["logevents"]] == ["rights", "block", "create"]
+    not_in_rc = await _q(journaled, client, list="recentchanges", rctype="log", rcprop="loginfo",
+                         rclimit="max")  # fmt: skip
+    assert "create" not in {e["logtype"] for e in not_in_rc["query"]["recentchanges"]}
 
 
 async def test_usercontribs(journaled: WikiHarness, client: httpx.AsyncClient) -> None:

@@ -17,7 +17,7 @@ from atrium.core.db import Conn, Prepared
 from atrium.wiki import schema, search
 from atrium.wiki.changes import ChangeError, watching
 from atrium.wiki.changes.accounts import ensure_actor
-from atrium.wiki.changes.journal import Performer, record_edit
+from atrium.wiki.changes.journal import Performer, log_event, record_edit
 from atrium.wiki.site import MAX_ARTICLE_SIZE, Site
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_MEDIAWIKI, NS_SPECIAL, Title
@@ -528,6 +528,25 @@ def journal_edit(
         sa.insert(schema.change_tag_event),
         [{"cte_rc_id": rc_id, "cte_tag_id": tag_id} for tag_id in tag_ids],
     )
+    if saved.parent_id == 0:
+        # $wgPageCreationLog: a page creation is also a `create` log entry, not shown in
+        # recent changes (ManualLogEntry::publish to 'udp' only), with the edit summary.
+        summary = conn.scalar(
+            sa.select(schema.comment.c.comment_text).where(
+                schema.comment.c.comment_id == saved.comment_id
+            )
+        )
+        log_event(
+            conn,
+            _performer(req),
+            "create",
+            "create",
+            req.title,
+            page_id=saved.page_id,
+            reason=str(summary or ""),
+            timestamp=saved.timestamp,
+            in_rc=False,
+        )
     journal_watch(conn, req)
 
 
