@@ -67,6 +67,11 @@ async def test_recentchanges(journaled: WikiHarness, client: httpx.AsyncClient) 
     )  # fmt: skip
     by_type = {e["logtype"]: e for e in logs["query"]["recentchanges"]}
     assert by_type["move"]["logparams"] == {"target_ns": 0, "target_title": "Moved filler"}
+    # A move's row carries the null revision that records it (MediaWiki's associated revision).
+    assert by_type["move"]["old_revid"] == 0 and by_type["delete"]["revid"] == 0
+    moved = await _q(journaled, client, revids=str(by_type["move"]["revid"]), prop="revisions",
+                     rvprop="comment")  # fmt: skip
+    assert moved["query"]["pages"][0]["title"] == "Moved filler"
     assert by_type["rights"]["logparams"]["newmetadata"] == [{"group": "bot", "expiry": "infinity"}]
     assert "tag" not in by_type  # tag/update is logged without a recent-changes row
     tagged = await _q(journaled, client, list="recentchanges", rctag="fruity")

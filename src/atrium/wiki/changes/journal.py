@@ -128,8 +128,11 @@ def log_event(
     params: dict[str, Any] | None = None,
     timestamp: str | None = None,
     in_rc: bool = True,
+    rev_id: int = 0,
 ) -> int:
-    """A `logging` row (and its recent-changes row); returns the log id."""
+    """A `logging` row (and its recent-changes row); returns the log id. `rev_id` is the
+    revision the entry is associated with (a move's or protection's null revision), which the
+    recent-changes row shows as its revision (ManualLogEntry::setAssociatedRevId)."""
     ts = timestamp or now14()
     actor = actor_id(conn, who)
     reason_id = comment_id(conn, reason)
@@ -160,6 +163,7 @@ def log_event(
                 rc_title=title.dbkey,
                 rc_comment_id=reason_id,
                 rc_cur_id=page_id or 0,
+                rc_this_oldid=rev_id,
                 rc_type=RC_LOG,
                 rc_source="mw.log",
                 rc_patrolled=PATROLLED_AUTO,

@@ -438,7 +438,7 @@ def move_page(
         )
     search.retitle_page(conn, page_id, target.dbkey)
     # The moved page gets a null revision recording the move (same text, same size).
-    null_revision(conn, site, who, target, page_id, comment, minor=True)
+    null_id = null_revision(conn, site, who, target, page_id, comment, minor=True)
     redirect_created = False
     if not suppress:
         save_revision(
@@ -464,6 +464,7 @@ def move_page(
         page_id=page_id,
         reason=reason,
         params=params,
+        rev_id=null_id,
     )
     return Moved(page_id, redirect_created, over_redirect, log_id)
 
@@ -675,6 +676,7 @@ def protect(
             | ({"cascade": True} if cascade and p.action == "edit" else {})
             for p in active
         ]
+    null_id = 0
     if page_id is not None:
         text = site.parser.prefixed_text(title.ns, title.dbkey)
         verb = {"protect": "Protected", "modify": "Changed protection settings for",
@@ -682,10 +684,11 @@ def protect(
         comment = f'{verb} "{text}"' + (f": {reason}" if reason else "")
         if active:
             comment += " " + params["description"].replace("\u200e", "")
-        null_revision(conn, site, who, title, page_id, comment, minor=True)
+        null_id = null_revision(conn, site, who, title, page_id, comment, minor=True)
     log_id = log_event(
-        conn, who, "protect", action, title, page_id=page_id, reason=reason, params=params
-    )
+        conn, who, "protect", action, title, page_id=page_id, reason=reason, params=params,
+        rev_id=null_id,
+    )  # fmt: skip
     return cascade, log_id
 
 
