@@ -354,3 +354,31 @@ async def test_cached_path_equals_the_plain_message_objects(chat: ChatHarness) -
             cached, plain = await chat.runtime.db.read(both, parse_narrow(narrow), apply_markdown)
             assert len(cached) == len(plain) > 0
             assert cached == plain
+
+
+async def test_topic_links_follow_the_realm_linkifiers(chat: ChatHarness) -> None:
+    from tests.chat.conftest import listen
+
+    await chat.make_stream("Verona", [chat.hamlet, chat.cordelia])
+    await chat.send_stream(chat.hamlet, "Verona", "issue #123 see https://example.com", "x")
+    body = await fetch(chat, chat.cordelia, anchor="newest", num_before=1, num_after=0)
+    assert body["messages"][0]["topic_links"] == [
+        {"text": "https://example.com", "url": "https://example.com"}
+    ]
+    assert_json_success(
+        await chat.post(
+            "/realm/filters",
+            chat.iago,
+            pattern="#(?P<id>[0-9]+)",
+            url_template="https://tracker.example/{id}",
+        )
+    )
+    body = await fetch(chat, chat.cordelia, anchor="newest", num_before=1, num_after=0)
+    assert body["messages"][0]["topic_links"] == [
+        {"text": "#123", "url": "https://tracker.example/123"},
+        {"text": "https://example.com", "url": "https://example.com"},
+    ]
+    queue = await listen(chat, chat.cordelia, ["message"])
+    await chat.send_stream(chat.hamlet, "Verona", "fix #7", "y")
+    [event] = await queue.events()
+    assert event["message"]["topic_links"] == [{"text": "#7", "url": "https://tracker.example/7"}]

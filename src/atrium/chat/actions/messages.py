@@ -20,7 +20,7 @@ from atrium.chat.models import (
 )
 from atrium.chat.narrow import huddle_hash
 from atrium.chat.queries import streams as stream_queries
-from atrium.chat.queries.messages import message_object
+from atrium.chat.queries.messages import TopicLinks, message_object
 from atrium.chat.queries.realm import load_realm
 from atrium.chat.rendering import group_member_ids, render_message
 from atrium.core.db import Conn, Prepared
@@ -347,6 +347,7 @@ def new_message_payload(
         realm.string_id,
         display_recipient,
         [],
+        TopicLinks(conn, realm.id).of(row),
         apply_markdown=True,
         client_gravatar=False,
     )

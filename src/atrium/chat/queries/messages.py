@@ -11,10 +11,12 @@ import sqlalchemy as sa
 
 from atrium.chat import flags, schema, search
 from atrium.chat.errors import ChatError
+from atrium.chat.markdown import RenderContext, render_topic_links
 from atrium.chat.models import User
 from atrium.chat.narrow import CompiledNarrow, Term, compile_narrow
 from atrium.chat.queries import message_cache
 from atrium.chat.queries import streams as stream_queries
+from atrium.chat.queries.linkifiers import realm_linkifiers
 from atrium.chat.queries.user_topics import muted_topics_condition
 from atrium.chat.queries.users import avatar_url
 from atrium.core.db import Conn
@@ -54,7 +56,15 @@ class Window:
 
 
 # What a fetch needs of each row when the message objects come from the cache.
-_LIGHT_COLUMNS = (M.id, M.sender_id, M.recipient_id, M.stream_id, M.date_sent, M.last_edit_time)
+_LIGHT_COLUMNS = (
+    M.id,
+    M.sender_id,
+    M.recipient_id,
+    M.stream_id,
+    M.topic,
+    M.date_sent,
+    M.last_edit_time,
+)
 
 
 def _base_query(
@@ -324,7 +334,6 @@ def message_core(row: Mapping[str, Any], *, apply_markdown: bool) -> dict[str, A
         "timestamp": int(row["date_sent"]),
         "client": row["sending_client"],
         "subject": row["topic"] if kind == "stream" else "",
-        "topic_links": [],
         "is_me_message": bool(row["is_me_message"]),
         "reactions": [],
         "submessages": [],
@@ -359,6 +368,7 @@ def message_object(
     realm_str: str,
     display_recipient: Any,
     flag_names: list[str],
+    topic_links: list[dict[str, str]],
     *,
     apply_markdown: bool,
     client_gravatar: bool,
@@ -366,14 +376,35 @@ def message_object(
     """A message as Zulip shows it, from its row (message columns) and its sender's row.
 
     The one definition of the message object, shared by fetches and `message` events:
-    `message_core` + `sender_fields` + the reader's view (display_recipient, flags).
+    `message_core` + `sender_fields` + what depends on the reader or on the realm's current
+    linkifiers (display_recipient, flags, topic_links).
     """
     return {
         **message_core(row, apply_markdown=apply_markdown),
         **sender_fields(sender, realm_str, client_gravatar=client_gravatar),
         "display_recipient": display_recipient,
         "flags": flag_names,
+        "topic_links": topic_links,
     }
+
+
+class TopicLinks:
+    """`topic_links` of the topics of one batch, from the realm's linkifiers as they are now."""
+
+    def __init__(self, conn: Conn, realm_id: int) -> None:
+        self.linkifiers = realm_linkifiers(conn, realm_id)
+        self._by_topic: dict[str, list[dict[str, str]]] = {}
+
+    def of(self, row: Mapping[str, Any]) -> list[dict[str, str]]:
+        if row["stream_id"] is None:
+            return []
+        topic: str = row["topic"]
+        links = self._by_topic.get(topic)
+        if links is None:
+            links = self._by_topic[topic] = render_topic_links(
+                topic, RenderContext(linkifiers=self.linkifiers)
+            )
+        return links
 
 
 _SENDER_COLUMNS = (U.id, U.email, U.full_name, U.avatar_source, U.avatar_version, U.realm_id)
@@ -398,6 +429,7 @@ def message_dicts(
         sa.select(schema.realm.c.string_id).where(schema.realm.c.id == user.realm_id)
     )
     recipients = _Recipients(conn, rows)
+    topic_links = TopicLinks(conn, user.realm_id)
     out = []
     for row in rows:
         bits = row["user_flags"]
@@ -408,6 +440,7 @@ def message_dicts(
                 realm_str,
                 recipients.display(row),
                 flags.flags_list(bits) if bits is not None else ["read", "historical"],
+                topic_links.of(row),
                 apply_markdown=apply_markdown,
                 client_gravatar=client_gravatar,
             )
@@ -449,6 +482,8 @@ def message_fragments(
         for sid, s in senders.items()
     }
     recipients = _Recipients(conn, rows)
+    topic_links = TopicLinks(conn, user.realm_id)
+    links_json: dict[str, bytes] = {}
     displays: dict[int, bytes] = {}
     out = []
     for row in rows:
@@ -460,12 +495,17 @@ def message_fragments(
             display = orjson.dumps(recipients.display(row))
         bits = row["user_flags"]
         flag_names = flags.flags_list(bits) if bits is not None else ["read", "historical"]
+        links = links_json.get(row["topic"]) if row["stream_id"] is not None else b"[]"
+        if links is None:
+            links = links_json[row["topic"]] = orjson.dumps(topic_links.of(row))
         reader = (
             sender_json[row["sender_id"]]
             + b',"display_recipient":'
             + display
             + b',"flags":'
             + orjson.dumps(flag_names)
+            + b',"topic_links":'
+            + links
         )
         out.append(message_cache.assemble(cores[row["id"]], reader))
     return out
