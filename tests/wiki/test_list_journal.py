@@ -144,6 +144,9 @@ async def test_logevents(journaled: WikiHarness, client: httpx.AsyncClient) -> N
         {"logid": created["query"]["logevents"][0]["logid"], "pageid": 5, "logpage": 5,
          "type": "create", "action": "create", "comment": "seed"},
     ]  # fmt: skip
+    wildcard = await _q(journaled, client, list="logevents", leaction="move/*")
+    assert wildcard["error"]["code"] == "unknown_leaction"  # MediaWiki checks it in execute()
+    assert wildcard["error"]["info"] == 'Unrecognized value for parameter "leaction": move/*.'
     mixed = await _q(journaled, client, list="logevents", letitle="A", leprefix="A")
     assert mixed["error"]["code"] == "invalidparammix"
     assert (

@@ -272,6 +272,7 @@ LOGEVENTS = ModuleSpec(
                 "upload/revert",
                 "upload/upload",
             ),
+            checked_by_module=True,
         ),
         Param("start", TIMESTAMP),
         Param("end", TIMESTAMP),

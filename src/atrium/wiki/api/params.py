@@ -64,6 +64,9 @@ class Param:
     submodules: Mapping[str, str] | None = None
     submoduleparamprefix: str | None = None
     internalvalues: tuple[str, ...] = ()
+    # The values are what help and paraminfo show; the module checks a request's value itself
+    # (MediaWiki's ApiQueryLogEvents `leaction`, typed only for help, with its own error code).
+    checked_by_module: bool = False
 
     @property
     def is_enum(self) -> bool:
@@ -320,7 +323,7 @@ class ParamReader:
     def _single(self, module: ModuleSpec, p: Param, key: str, value: str, raw: str) -> Any:
         kind = p.type
         if isinstance(kind, tuple):
-            if value not in kind:
+            if value not in kind and not p.checked_by_module:
                 raise ApiUsageError(
                     "badvalue", msg.badvalue_enum(key, value, list(kind)), module=module.path
                 )

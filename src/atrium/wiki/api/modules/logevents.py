@@ -43,6 +43,19 @@ def _invalid_title(text: str) -> ApiUsageError:
     return ApiUsageError("invalidtitle", msg.api("apierror-invalidtitle", text), module=SPEC.path)
 
 
+def _check_action(value: str) -> None:
+    """ApiQueryLogEvents: a known `type/action`, or one whose type allows any (`type/*`)."""
+    allowed = next(p for p in SPEC.params if p.name == "action").enum_values
+    log_type = value.partition("/")[0]
+    if "/" in value and (value in allowed or f"{log_type}/*" in allowed):
+        return
+    raise ApiUsageError(
+        "unknown_leaction",
+        msg.badvalue_enum("leaction", value, list(allowed)),
+        module=SPEC.path,
+    )
+
+
 async def _rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str | None]:
     caller = q.ctx.caller
     if params["title"] is not None and params["prefix"] is not None:
@@ -61,6 +74,7 @@ async def _rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str | N
         )
     )
     if params["action"] is not None:
+        _check_action(params["action"])
         log_type, _, action = params["action"].partition("/")
         query = query.where(LG.c.log_type == log_type, LG.c.log_action == action)
     elif params["type"]:
