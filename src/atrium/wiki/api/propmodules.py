@@ -6,6 +6,8 @@ groups and rights lists are the specification's, shared with the spec modules.
 
 from __future__ import annotations
 
+import dataclasses
+
 from atrium.wiki.api.params import (
     BOOLEAN,
     INTEGER,
@@ -17,7 +19,7 @@ from atrium.wiki.api.params import (
     enum,
     limit,
 )
-from atrium.wiki.api.querymodules import CONTENT_FORMATS, REVISION_PROPS
+from atrium.wiki.api.querymodules import CONTENT_FORMATS, REVISION_PROPS, TRANSCLUDEDIN
 from atrium.wiki.rights import ALL_RIGHTS, EXPLICIT_GROUPS
 
 CATEGORYINFO = ModuleSpec(
@@ -144,22 +146,8 @@ EXTLINKS = ModuleSpec(
 )
 
 
-FILEUSAGE = ModuleSpec(
-    "fileusage",
-    "ApiQueryBacklinksprop",
-    "prop",
-    "fu",
-    (
-        Param(
-            "prop", enum("pageid", "redirect", "title"), default="pageid|title|redirect", multi=True
-        ),
-        Param("namespace", NAMESPACE, multi=True, allspecifier="*"),
-        Param("show", enum("!redirect", "redirect"), multi=True),
-        limit(default=10),
-        Param("continue"),
-    ),
-    generator=True,
-)
+# MediaWiki serves it with the same class and parameters as the spec's transcludedin.
+FILEUSAGE = dataclasses.replace(TRANSCLUDEDIN, name="fileusage", prefix="fu")
 
 
 IMAGEINFO = ModuleSpec(
@@ -278,22 +266,8 @@ LINKS = ModuleSpec(
 )
 
 
-LINKSHERE = ModuleSpec(
-    "linkshere",
-    "ApiQueryBacklinksprop",
-    "prop",
-    "lh",
-    (
-        Param(
-            "prop", enum("pageid", "redirect", "title"), default="pageid|title|redirect", multi=True
-        ),
-        Param("namespace", NAMESPACE, multi=True, allspecifier="*"),
-        Param("show", enum("!redirect", "redirect"), multi=True),
-        limit(default=10),
-        Param("continue"),
-    ),
-    generator=True,
-)
+# MediaWiki serves it with the same class and parameters as the spec's transcludedin.
+LINKSHERE = dataclasses.replace(TRANSCLUDEDIN, name="linkshere", prefix="lh")
 
 
 PAGEPROPS = ModuleSpec(
