@@ -13,7 +13,12 @@ from atrium.core.db import Conn, Row
 from atrium.wiki import revreads, schema
 from atrium.wiki.api import messages as msg
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.modules.revisions import _legacy_content, _Options, _revision, _visible
+from atrium.wiki.api.modules.revisions import (
+    _legacy_content,
+    _revision,
+    _visible,
+    parse_options,
+)
 from atrium.wiki.api.propmodules import DELETEDREVISIONS
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
 from atrium.wiki.changes.pages import split_sections
@@ -170,15 +175,8 @@ async def _rows(
 
 async def run(q: QueryRun, params: dict[str, Any]) -> None:
     ctx = q.ctx
-    props = set(params["prop"])
-    slots: list[str] | None = params["slots"] if ctx.params.has("drvslots") else None
-    fetch = bool(props & {"content", "parsetree"})
-    opts = _Options(props, slots, params["section"] if fetch else None, fetch)
-    if fetch:
-        opts.expandtemplates = bool(params["expandtemplates"])
-        opts.generatexml = bool(params["generatexml"])
-        opts.parse = bool(params["parse"])
-        opts.contentformat = params["contentformat"] or None
+    opts = await parse_options(q, params, DELETEDREVISIONS)
+    props, slots, fetch = opts.props, opts.slots, opts.fetch_content
     if props & {"comment", "parsedcomment"} and not ctx.caller.allowed("deletedhistory"):
         raise ApiUsageError(
             "permissiondenied",

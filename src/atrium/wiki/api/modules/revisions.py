@@ -16,6 +16,7 @@ from atrium.wiki import pages as page_reads
 from atrium.wiki import reading, revreads
 from atrium.wiki.api import messages as msg
 from atrium.wiki.api.errors import ApiUsageError
+from atrium.wiki.api.params import ModuleSpec
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
 from atrium.wiki.api.querymodules import REVISIONS
 from atrium.wiki.changes.pages import split_sections
@@ -83,32 +84,50 @@ class _Options:
     generatexml: bool = False
     parse: bool = False
     uncached_diffs: int = 0
+    spec: ModuleSpec = REVISIONS
+    # Archived revisions (prop=deletedrevisions): DifferenceEngine looks revisions up in
+    # `revision` only, so a diff *to* another revision never loads and its body is false.
+    archived: bool = False
 
 
-def _cannot_use_with(name: str) -> ApiUsageError:
+def _cannot_use_with(spec: ModuleSpec, name: str) -> ApiUsageError:
+    slots = f"{spec.prefix}slots"
     return ApiUsageError(
         "invalidparammix",
         msg.simple(
             "apierror-invalidparammix-cannotusewith",
-            f'The "{name}" parameter cannot be used with "rvslots".',
+            f'The "{name}" parameter cannot be used with "{slots}".',
             name,
-            "rvslots",
+            slots,
         ),
-        module=_MODULE,
+        module=spec.path,
     )
 
 
-async def _options(q: QueryRun, params: dict[str, Any]) -> _Options:
+async def parse_options(
+    q: QueryRun, params: dict[str, Any], spec: ModuleSpec = REVISIONS
+) -> _Options:
+    """ApiQueryRevisionsBase::parseParameters, shared by `revisions` and `deletedrevisions`
+    (`spec` gives the prefix the messages name)."""
     ctx = q.ctx
+    p = spec.prefix
     props = set(params["prop"])
-    slots: list[str] | None = params["slots"] if ctx.params.has("rvslots") else None
+    slots: list[str] | None = params["slots"] if ctx.params.has(f"{p}slots") else None
     if slots is not None:
         if "parsetree" in props:
-            raise _cannot_use_with("rvprop=parsetree")
+            raise _cannot_use_with(spec, f"{p}prop=parsetree")
         for name in _LEGACY_ONLY:
             if params[name] is not None and params[name] is not False:
-                raise _cannot_use_with("rv" + name)
-    opts = _Options(props, slots, None, False, contentformat=params["contentformat"] or None)
+                raise _cannot_use_with(spec, p + name)
+    opts = _Options(
+        props,
+        slots,
+        None,
+        False,
+        contentformat=params["contentformat"] or None,
+        spec=spec,
+        archived=spec is not REVISIONS,
+    )
     if params["difftotext"] is not None:
         opts.difftotext = params["difftotext"]
         opts.difftotextpst = bool(params["difftotextpst"])
@@ -119,21 +138,21 @@ async def _options(q: QueryRun, params: dict[str, Any]) -> _Options:
                 "diffto",
                 msg.simple(
                     "apierror-baddiffto",
-                    '"rvdiffto" must be set to a non-negative number, "prev", "next" or "cur".',
-                    "rv",
+                    f'"{p}diffto" must be set to a non-negative number, "prev", "next" or "cur".',
+                    p,
                 ),
-                module=_MODULE,
+                module=spec.path,
             )
         diffto: str | int | None = int(value) if value.isdigit() else value
         if isinstance(diffto, int) and diffto != 0:
             row = await ctx.db.read(revreads.revision_text, diffto)
             if row is None:
                 raise ApiUsageError(
-                    "nosuchrevid", msg.api("apierror-nosuchrevid", diffto), module=_MODULE
+                    "nosuchrevid", msg.api("apierror-nosuchrevid", diffto), module=spec.path
                 )
             if not _visible(q, int(row["rev_deleted"] or 0))(_DELETED_TEXT):
                 ctx.warn(
-                    REVISIONS,
+                    spec,
                     "difftohidden",
                     msg.simple(
                         "apiwarn-difftohidden",
@@ -157,7 +176,7 @@ async def _options(q: QueryRun, params: dict[str, Any]) -> _Options:
     opts.slots = slots
     need_slots = opts.fetch_content or bool(props & {"contentmodel", "slotsize", "slotsha1"})
     if need_slots and slots is None:
-        ctx.warn(REVISIONS, "deprecation", msg.api("apiwarn-deprecation-missingparam", "rvslots"))
+        ctx.warn(spec, "deprecation", msg.api("apiwarn-deprecation-missingparam", f"{p}slots"))
         ctx.params.note_deprecation()
     return opts
 
@@ -243,7 +262,7 @@ def _revision(
             raise ApiUsageError(
                 "nosuchsection",
                 msg.api("apierror-nosuchsection", section),
-                module=_MODULE,
+                module=opts.spec.path,
             )
         text = parts[int(section)].rstrip("\n")
     content: dict[str, Any] = {}
@@ -350,13 +369,15 @@ async def _diff(q: QueryRun, row: Any, text: str, opts: _Options) -> dict[str, A
     rev_id, page_id = int(row["rev_id"]), int(row["rev_page"])
     if opts.difftotext is not None:
         if opts.contentformat and opts.contentformat not in _WIKITEXT_FORMATS:
-            _warn_badformat(q, page_id, opts.contentformat)
+            _warn_badformat(q, opts.spec, page_id, opts.contentformat)
             return {"badcontentformat": True}
         other = opts.difftotext
         if opts.difftotextpst:
             other = pre_save_transform(other)
         opts.uncached_diffs += 1
-        return _body({}, table_rows(text, other))
+        return _body(q, {}, table_rows(text, other))
+    if opts.archived:
+        return _archived_diff(rev_id, opts.diffto)
     diff: dict[str, Any] = {}
     old_text: str | None
     new_text: str | None
@@ -367,7 +388,7 @@ async def _diff(q: QueryRun, row: Any, text: str, opts: _Options) -> dict[str, A
         diff["from"] = int(before["rev_id"]) if before is not None else False
         diff["to"] = rev_id
         if before is None:
-            return _body(diff, "")
+            return _body(q, diff, "")
         old_id, new_id = int(before["rev_id"]), rev_id
         old_text, new_text = _text_of(q, before), text
     elif opts.diffto == "next":
@@ -375,7 +396,7 @@ async def _diff(q: QueryRun, row: Any, text: str, opts: _Options) -> dict[str, A
         diff["from"] = rev_id
         diff["to"] = int(after["rev_id"]) if after is not None else 0
         if after is None:
-            return _body(diff, "")
+            return _body(q, diff, "")
         old_id, new_id = rev_id, int(after["rev_id"])
         old_text, new_text = text, _text_of(q, after)
     else:
@@ -388,16 +409,48 @@ async def _diff(q: QueryRun, row: Any, text: str, opts: _Options) -> dict[str, A
             else await db.read(revreads.revision_text, opts.diffto)
         )
         if target is None:
-            return _body(diff, "")
+            return _body(q, diff, "")
         old_id, new_id = rev_id, int(target["rev_id"])
         old_text, new_text = text, _text_of(q, target)
     if old_id == new_id:
-        return _body(diff, "")
+        return _body(q, diff, "")
     if old_text is None or new_text is None:
-        diff["body"] = False
+        q.ctx.out.content(diff, "body", False)
         return diff
     opts.uncached_diffs += 1
-    return _body(diff, table_rows(old_text, new_text))
+    return _body(q, diff, table_rows(old_text, new_text))
+
+
+def _bc_bools(q: QueryRun, diff: dict[str, Any]) -> dict[str, Any]:
+    """ApiResult's formatversion 1 booleans: true shown as "", false left out."""
+    if q.ctx.out.fv >= 2:
+        return diff
+    return {k: "" if v is True else v for k, v in diff.items() if v is not False}
+
+
+def _archived_diff(rev_id: int, diffto: str | int | None) -> dict[str, Any]:
+    """DifferenceEngine for an archived revision: `mapDiffPrevNext` cannot find it (nor its
+    neighbours) in `revision`, so `prev` has no old side, `next` points at the current revision
+    (0), and the revisions never load: the body is false, as MediaWiki 1.39 answers."""
+    if diffto == "prev":
+        return {"from": False, "to": rev_id, "body": False}
+    return {"from": rev_id, "to": 0 if diffto == "next" else diffto, "body": False}
+
+
+def _page_title(q: QueryRun, key: int) -> Title | None:
+    """The page of a result entry: a good page, or a missing one (an archived revision's)."""
+    page = q.pages.good.get(key)
+    if page is not None:
+        return Title(page.ns, page.dbkey)
+    for missing in q.pages.missing:
+        if missing.fake_id == key:
+            return Title(missing.ns, missing.dbkey)
+    return None
+
+
+def _page_name(q: QueryRun, key: int) -> str:
+    title = _page_title(q, key)
+    return q.ctx.site.parser.prefixed_text(title.ns, title.dbkey) if title else ""
 
 
 def _text_of(q: QueryRun, row: Any) -> str | None:
@@ -406,16 +459,15 @@ def _text_of(q: QueryRun, row: Any) -> str | None:
     return str(row["old_text"])
 
 
-def _body(diff: dict[str, Any], body: str) -> dict[str, Any]:
-    diff["body"] = body
+def _body(q: QueryRun, diff: dict[str, Any], body: str) -> dict[str, Any]:
+    q.ctx.out.content(diff, "body", body)
     return diff
 
 
-def _warn_badformat(q: QueryRun, page_id: int, fmt: str) -> None:
-    page = q.pages.good.get(page_id)
-    name = q.ctx.site.parser.prefixed_text(page.ns, page.dbkey) if page else ""
+def _warn_badformat(q: QueryRun, spec: ModuleSpec, page_id: int, fmt: str) -> None:
+    name = _page_name(q, page_id)
     q.ctx.warn(
-        REVISIONS,
+        spec,
         "badformat",
         msg.simple(
             "apierror-badformat",
@@ -432,8 +484,7 @@ async def _legacy_content(q: QueryRun, row: Any, text: str, opts: _Options) -> d
     """ApiQueryRevisionsBase::extractDeprecatedContent."""
     vals: dict[str, Any] = {}
     page_id = int(row["rev_page"])
-    page = q.pages.good.get(page_id)
-    title = Title(page.ns, page.dbkey) if page else Title(0, "")
+    title = _page_title(q, page_id) or Title(0, "")
     props = opts.props
     if "parsetree" in props or ("content" in props and opts.generatexml):
         vals["parsetree"] = to_xml(preprocess(text))
@@ -446,7 +497,7 @@ async def _legacy_content(q: QueryRun, row: Any, text: str, opts: _Options) -> d
         if shown is None:
             fmt = opts.contentformat or str(row["rev_content_format"])
             if fmt not in _WIKITEXT_FORMATS:
-                _warn_badformat(q, page_id, fmt)
+                _warn_badformat(q, opts.spec, page_id, fmt)
                 q.ctx.out.flag_if(vals, "badcontentformat", True)
             else:
                 vals["contentformat"] = fmt
@@ -455,7 +506,7 @@ async def _legacy_content(q: QueryRun, row: Any, text: str, opts: _Options) -> d
         if shown is not None:
             q.ctx.out.content(vals, "content", shown)
     if opts.diffto is not None or opts.difftotext is not None:
-        vals["diff"] = await _diff(q, row, text, opts)
+        vals["diff"] = _bc_bools(q, await _diff(q, row, text, opts))
     return vals
 
 
@@ -467,7 +518,7 @@ def _check_mode(q: QueryRun, params: dict[str, Any]) -> bool:
     """Refuse the enumeration parameters with revids or several pages; True in enumeration
     mode."""
     enum_mode = _enum_mode(params)
-    if enum_mode and q.pages.revids:
+    if enum_mode and q.pages.revision_count:
         raise ApiUsageError(
             "invalidparammix",
             msg.simple(
@@ -530,7 +581,11 @@ async def _rows(
                 REVISIONS, "continue", f"{following['rev_timestamp']}|{following['rev_id']}"
             )
         return list(rows[:limit])
-    if pages.revids:
+    if pages.revision_count:
+        # Revision mode shows the live revisions asked for (deleted ones are for
+        # prop=deletedrevisions).
+        if not pages.revids:
+            return []
         start = _php_int(cont_value) if cont_value is not None else None
         rows = await ctx.db.read(
             lambda conn: revreads.by_ids(
@@ -578,7 +633,7 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
     if not q.pages.good and not q.pages.revids:
         return
     enum_mode = _check_mode(q, params)
-    opts = await _options(q, params)
+    opts = await parse_options(q, params)
     limit = _limit(q, params, opts, enum_mode)
     rows = await _rows(q, params, opts.fetch_content, limit, enum_mode)
     tags = (
