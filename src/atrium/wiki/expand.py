@@ -182,6 +182,18 @@ class Expander:
         body = _PROTECT.sub(self._protect, for_inclusion(body))
         return self._expand(body, call_args, depth + 1, (*stack, key))
 
+    def evaluate(self, inner: str) -> str | None:
+        """`{{inner}}` when it is a magic word or a parser function (its arguments already
+        expanded), as `subst:` evaluates it; None when it is neither."""
+        parts = split_args(inner)
+        head = parts[0].strip()
+        if head.startswith("#"):
+            original = "{{" + inner + "}}"
+            result = self._function(head, parts[1:], original)
+            restored = self.restore(result)
+            return None if restored == original else restored
+        return self._magic(head)
+
     def _function(self, head: str, rest: list[str], original: str) -> str:
         name, _, first = head.partition(":")
         name = name.lower()

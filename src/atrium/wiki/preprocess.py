@@ -425,6 +425,43 @@ def _extend(accum: list[Node], nodes: list[Node]) -> None:
     accum.extend(nodes)
 
 
+def source(node: Node, *, drop_comments: bool) -> str:
+    """The wikitext a preprocessor node stands for; with `drop_comments`, comments and ignored
+    parts are left out (what `Parser::preprocess` keeps)."""
+    if isinstance(node, str):
+        return node
+    name = node.name
+    if name.startswith("@"):
+        return ""
+    if name in ("comment", "ignore"):
+        return "" if drop_comments else "".join(c for c in node.children if isinstance(c, str))
+    inner = "".join(source(c, drop_comments=drop_comments) for c in node.children)
+    if name == "ext":
+        parts = {c.name: c for c in node.children if isinstance(c, Element)}
+        attr = source(parts["attr"], drop_comments=False)
+        tag = source(parts["name"], drop_comments=False)
+        if "inner" not in parts:
+            return f"<{tag}{attr}/>"
+        body = source(parts["inner"], drop_comments=False)
+        close = source(parts["close"], drop_comments=False) if "close" in parts else ""
+        return f"<{tag}{attr}>{body}{close}"
+    if name == "template":
+        return "{{" + _joined(node, drop_comments) + "}}"
+    if name == "tplarg":
+        return "{{{" + _joined(node, drop_comments) + "}}}"
+    return inner
+
+
+def _joined(node: Element, drop_comments: bool) -> str:
+    pieces: list[str] = []
+    for child in node.children:
+        if isinstance(child, Element) and child.name == "title":
+            pieces.append(source(child, drop_comments=drop_comments))
+        elif isinstance(child, Element) and child.name == "part":
+            pieces.append("|" + source(child, drop_comments=drop_comments))
+    return "".join(pieces)
+
+
 def to_xml(node: Node) -> str:
     """`PPNode_Hash_Tree::__toString`: the XML MediaWiki returns as `parsetree`."""
     if isinstance(node, str):

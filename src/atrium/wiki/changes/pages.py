@@ -18,6 +18,7 @@ from atrium.wiki import schema, search
 from atrium.wiki.changes import ChangeError, watching
 from atrium.wiki.changes.accounts import ensure_actor
 from atrium.wiki.changes.journal import Performer, log_event, record_edit
+from atrium.wiki.pst import transform_for_save
 from atrium.wiki.site import MAX_ARTICLE_SIZE, Site
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_MEDIAWIKI, NS_SPECIAL, Title
@@ -450,7 +451,9 @@ def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
             and req.text is not None
         ):
             raise ChangeError("editconflict", "Edit conflict.")
-    new_text = _compose(old_text, req)
+    new_text = transform_for_save(
+        conn, site.parser, title, _compose(old_text, req), req.editor.user_id, req.editor.name
+    )
     if req.md5 is not None:
         supplied = (
             req.text if req.text is not None else (req.prependtext or "") + (req.appendtext or "")

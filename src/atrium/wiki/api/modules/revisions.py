@@ -22,7 +22,8 @@ from atrium.wiki.api.querymodules import REVISIONS
 from atrium.wiki.changes.pages import split_sections
 from atrium.wiki.diff import table_rows
 from atrium.wiki.expand import expand_text
-from atrium.wiki.preprocess import Element, Node, preprocess, to_xml
+from atrium.wiki.preprocess import preprocess, source, to_xml
+from atrium.wiki.pst import transform_for_save
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import Title
 
@@ -288,45 +289,8 @@ def _revision(
     return rev
 
 
-def _source(node: Node, *, drop_comments: bool) -> str:
-    """The wikitext a preprocessor node stands for; comments and ignored parts dropped (what
-    `Parser::preprocess` keeps)."""
-    if isinstance(node, str):
-        return node
-    name = node.name
-    if name.startswith("@"):
-        return ""
-    if name in ("comment", "ignore"):
-        return "" if drop_comments else "".join(c for c in node.children if isinstance(c, str))
-    inner = "".join(_source(c, drop_comments=drop_comments) for c in node.children)
-    if name == "ext":
-        parts = {c.name: c for c in node.children if isinstance(c, Element)}
-        attr = _source(parts["attr"], drop_comments=False)
-        tag = _source(parts["name"], drop_comments=False)
-        if "inner" not in parts:
-            return f"<{tag}{attr}/>"
-        body = _source(parts["inner"], drop_comments=False)
-        close = _source(parts["close"], drop_comments=False) if "close" in parts else ""
-        return f"<{tag}{attr}>{body}{close}"
-    if name == "template":
-        return "{{" + _joined(node, drop_comments) + "}}"
-    if name == "tplarg":
-        return "{{{" + _joined(node, drop_comments) + "}}}"
-    return inner
-
-
-def _joined(node: Element, drop_comments: bool) -> str:
-    pieces: list[str] = []
-    for child in node.children:
-        if isinstance(child, Element) and child.name == "title":
-            pieces.append(_source(child, drop_comments=drop_comments))
-        elif isinstance(child, Element) and child.name == "part":
-            pieces.append("|" + _source(child, drop_comments=drop_comments))
-    return "".join(pieces)
-
-
 async def _expand(q: QueryRun, page: Title, text: str) -> str:
-    stripped = _source(preprocess(text), drop_comments=True)
+    stripped = source(preprocess(text), drop_comments=True)
     site = q.ctx.site
 
     def run(conn: Any) -> str:
@@ -344,24 +308,6 @@ async def _parse(q: QueryRun, page: Title, text: str) -> str:
     return str(rendered.html)
 
 
-_TITLE_CHARS = r"[^\[\]{}|#<>\n]"
-_PIPE_CONTEXT = re.compile(
-    rf"\[\[(:?[ _0-9A-Za-z\x80-\uffff-]+:|:|)({_TITLE_CHARS}+?)( ?\({_TITLE_CHARS}+\))\|\]\]"
-)
-_PIPE_COMMA = re.compile(
-    rf"\[\[(:?[ _0-9A-Za-z\x80-\uffff-]+:|:|)({_TITLE_CHARS}+?)( ?\({_TITLE_CHARS}+\)|)"
-    rf"((?:, |，){_TITLE_CHARS}+|)\|\]\]"
-)
-
-
-def pre_save_transform(text: str) -> str:
-    """The parts of MediaWiki's pre-save transform that do not depend on the user or the clock:
-    trailing whitespace trimmed and the pipe trick (`[[A (b)|]]` -> `[[A (b)|A]]`)."""
-    text = _PIPE_CONTEXT.sub(lambda m: f"[[{m[1]}{m[2]}{m[3]}|{m[2]}]]", text)
-    text = _PIPE_COMMA.sub(lambda m: f"[[{m[1]}{m[2]}{m[3]}{m[4]}|{m[2]}]]", text)
-    return text.rstrip()
-
-
 async def _diff(q: QueryRun, row: Any, text: str, opts: _Options) -> dict[str, Any]:
     if opts.uncached_diffs >= _MAX_UNCACHED_DIFFS:
         return {"notcached": True}
@@ -373,7 +319,7 @@ async def _diff(q: QueryRun, row: Any, text: str, opts: _Options) -> dict[str, A
             return {"badcontentformat": True}
         other = opts.difftotext
         if opts.difftotextpst:
-            other = pre_save_transform(other)
+            other = await _pst(q, page_id, other)
         opts.uncached_diffs += 1
         return _body(q, {}, table_rows(text, other))
     if opts.archived:
@@ -426,6 +372,19 @@ def _bc_bools(q: QueryRun, diff: dict[str, Any]) -> dict[str, Any]:
     if q.ctx.out.fv >= 2:
         return diff
     return {k: "" if v is True else v for k, v in diff.items() if v is not False}
+
+
+async def _pst(q: QueryRun, page_id: int, text: str) -> str:
+    """The pre-save transform of `difftotext`, for the caller on the revision's page."""
+    title = _page_title(q, page_id) or Title(0, "")
+    caller = q.ctx.caller
+    parser = q.ctx.site.parser
+    user_id = caller.id if caller.registered else None
+    return str(
+        await q.ctx.db.read(
+            lambda conn: transform_for_save(conn, parser, title, text, user_id, caller.name)
+        )
+    )
 
 
 def _archived_diff(rev_id: int, diffto: str | int | None) -> dict[str, Any]:
