@@ -166,3 +166,73 @@ async def test_filearchive(archived: WikiHarness, client: httpx.AsyncClient) -> 
     assert none["query"]["filearchive"] == []
     current = await _q(archived, client, list="allimages")
     assert "Gone.gif" not in [i["name"] for i in current["query"]["allimages"]]
+
+
+async def test_alldeletedrevisions_generator(
+    archived: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    """As MediaWiki 1.39: revision ids by default (their titles join the set as missing pages and
+    prop=deletedrevisions shows exactly those revisions), titles with `generatetitles`."""
+    listed = await _q(archived, client, list="alldeletedrevisions", adrprop="ids")
+    by_title = {
+        g["title"]: [r["revid"] for r in g["revisions"]]
+        for g in listed["query"]["alldeletedrevisions"]
+    }
+    gen = await _q(archived, client, generator="alldeletedrevisions", gadrlimit="2",
+                   prop="deletedrevisions", drvprop="ids")  # fmt: skip
+    assert "warnings" not in gen
+    assert gen["continue"]["gadrcontinue"].count("|") == 3
+    pages = gen["query"]["pages"]
+    assert [p["title"] for p in pages] == ["Second doomed", "File:Gone.gif"]
+    assert all(p["missing"] is True and "pageid" not in p for p in pages)
+    shown = {p["title"]: [r["revid"] for r in p["deletedrevisions"]] for p in pages}
+    assert shown == {
+        "File:Gone.gif": by_title["File:Gone.gif"],
+        "Second doomed": by_title["Second doomed"][:1],
+    }
+    rest = await _q(archived, client, generator="alldeletedrevisions", gadrlimit="2",
+                    **gen["continue"], prop="deletedrevisions", drvprop="ids")  # fmt: skip
+    assert {p["title"]: [r["revid"] for r in p["deletedrevisions"]] for p in rest["query"]["pages"]} == {
+        "Second doomed": by_title["Second doomed"][1:], "Doomed": by_title["Doomed"],
+    }  # fmt: skip
+    # generatetitles: distinct titles walking newer (continue ns|title), a warning walking older
+    titles = await _q(archived, client, generator="alldeletedrevisions", gadrgeneratetitles="1",
+                      gadrdir="newer", gadrlimit="1")  # fmt: skip
+    assert titles["continue"]["gadrcontinue"] == "0|Second_doomed"
+    assert [p["title"] for p in titles["query"]["pages"]] == ["Doomed"]
+    second = await _q(archived, client, generator="alldeletedrevisions", gadrgeneratetitles="1",
+                      gadrdir="newer", gadrlimit="1", gadrcontinue="0|Second_doomed")  # fmt: skip
+    assert [p["title"] for p in second["query"]["pages"]] == ["Second doomed"]
+    assert second["continue"]["gadrcontinue"] == "6|Gone.gif"
+    older = await archived.api(client, action="query", generator="alldeletedrevisions",
+                               gadrgeneratetitles="1")  # fmt: skip
+    assert older["warnings"] == {"alldeletedrevisions": {
+        "*": 'For better performance when generating titles, set "adrdir=newer".'
+    }}  # fmt: skip
+    assert [p["title"] for p in older["query"]["pages"].values()] == [
+        "File:Gone.gif", "Second doomed", "Doomed",
+    ]  # fmt: skip
+
+
+async def test_deleted_revids_in_the_page_set(
+    archived: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    """revids= finds deleted revisions for a caller with deletedhistory (their title, missing);
+    for others they are badrevids, an object keyed by id in both formatversions."""
+    listed = await _q(
+        archived, client, list="alldeletedrevisions", adrprop="ids", adrprefix="Second"
+    )
+    deleted = listed["query"]["alldeletedrevisions"][0]["revisions"][0]["revid"]
+    data = await _q(archived, client, revids=f"{deleted}|999999", prop="revisions|deletedrevisions",
+                    drvprop="ids")  # fmt: skip
+    assert data["query"]["badrevids"] == {"999999": {"revid": 999999, "missing": True}}
+    assert data["query"]["pages"] == [{
+        "ns": 0, "title": "Second doomed", "missing": True,
+        "deletedrevisions": [{"revid": deleted, "parentid": deleted - 1}],
+    }]  # fmt: skip
+    async with archived.client() as anon:
+        hidden = await anon.get("/w/api.php", params={"action": "query", "revids": str(deleted),
+                                                      "format": "json"})  # fmt: skip
+        assert hidden.json()["query"] == {
+            "badrevids": {str(deleted): {"revid": deleted, "missing": ""}}
+        }

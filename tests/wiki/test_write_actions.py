@@ -476,3 +476,52 @@ async def test_upload_with_stash(wiki: WikiHarness, client: httpx.AsyncClient) -
             )
         ).json()
     assert refused["error"]["code"] == "permissiondenied"
+
+
+async def test_upload_journal(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    """As MediaWiki 1.39 (LocalFile::recordUpload3): a new file's upload entry then the page's
+    `create` entry; one recent-changes row, the upload's, showing the description page's first
+    revision; a re-upload adds a null revision "uploaded a new version of" that its row shows."""
+    token = await _admin(wiki, client)
+
+    async def upload(data: bytes, comment: str) -> None:
+        sent = await client.post(
+            "/w/api.php",
+            data={"action": "upload", "filename": "Journal.gif", "comment": comment,
+                  "ignorewarnings": "1", "token": token, "format": "json"},
+            files={"file": ("j.gif", data, "image/gif")},
+        )  # fmt: skip
+        assert sent.json()["upload"]["result"] == "Success", sent.json()
+
+    await upload(GIF, "firstup")
+    q = {"action": "query", "formatversion": "2"}
+    logs = await wiki.api(
+        client, **q, list="logevents", lelimit="2", leprop="ids|title|type|comment"
+    )
+    page_id = logs["query"]["logevents"][0]["pageid"]
+    assert [(e["type"], e["action"], e["comment"], e["pageid"]) for e in logs["query"]["logevents"]] == [
+        ("create", "create", "firstup", page_id), ("upload", "upload", "firstup", page_id),
+    ]  # fmt: skip
+    rcprop = "title|ids|loginfo|comment|sizes|flags"
+    changes = await wiki.api(client, **q, list="recentchanges", rcprop=rcprop, rclimit="2")
+    first = changes["query"]["recentchanges"][0]
+    revs = await wiki.api(client, **q, prop="revisions", titles="File:Journal.gif",
+                          rvprop="ids|comment", rvlimit="5")  # fmt: skip
+    history = revs["query"]["pages"][0]["revisions"]
+    assert history == [{"revid": first["revid"], "parentid": 0, "comment": "firstup"}]
+    assert (first["type"], first["logtype"], first["logaction"], first["pageid"]) == (
+        "log", "upload", "upload", page_id,
+    )  # fmt: skip
+    assert (first["old_revid"], first["new"], first["oldlen"], first["newlen"]) == (0, False, 0, 0)
+    assert len(changes["query"]["recentchanges"]) == 1
+    await upload(GIF + b"\x00", "second")
+    changes = await wiki.api(client, **q, list="recentchanges", rcprop=rcprop, rclimit="1")
+    over = changes["query"]["recentchanges"][0]
+    revs = await wiki.api(client, **q, prop="revisions", titles="File:Journal.gif",
+                          rvprop="ids|comment|flags", rvlimit="5")  # fmt: skip
+    newest = revs["query"]["pages"][0]["revisions"][0]
+    assert newest == {
+        "revid": over["revid"], "parentid": first["revid"], "minor": False,
+        "comment": "Admin uploaded a new version of [[File:Journal.gif]]",
+    }  # fmt: skip
+    assert (over["logaction"], over["comment"], over["pageid"]) == ("overwrite", "second", page_id)

@@ -172,22 +172,35 @@ def _user_flags() -> ColumnElement[int]:
     return sa.func.coalesce(UM.flags, HISTORICAL_FLAGS)
 
 
+def narrow_stream(conn: Conn, user: User, operand: Any) -> Any:
+    """The stream a `stream` operand names (a name, or an id as number or digits)."""
+    row = None
+    if isinstance(operand, int):
+        row = stream_queries.stream_by_id(conn, user.realm_id, operand)
+    elif isinstance(operand, str):
+        row = stream_queries.stream_by_name(conn, user.realm_id, operand)
+        if row is None and operand.isdigit():
+            row = stream_queries.stream_by_id(conn, user.realm_id, int(operand))
+    if row is None:
+        raise bad_narrow(f"unknown stream {operand}")
+    return row
+
+
+def whole_history_readable(conn: Conn, user: User, stream: Any) -> bool:
+    """May the user read every message of the stream, received or not (history mode)?"""
+    subscribed = stream_queries.active_subscription(conn, user.id, stream["id"]) is not None
+    return bool(stream["history_public_to_subscribers"]) and stream_queries.can_read_stream(
+        user, stream, subscribed
+    )
+
+
 class _Compiler:
     def __init__(self, conn: Conn, user: User) -> None:
         self.conn = conn
         self.user = user
 
     def stream_row(self, operand: Any) -> Any:
-        row = None
-        if isinstance(operand, int):
-            row = stream_queries.stream_by_id(self.conn, self.user.realm_id, operand)
-        elif isinstance(operand, str):
-            row = stream_queries.stream_by_name(self.conn, self.user.realm_id, operand)
-            if row is None and operand.isdigit():
-                row = stream_queries.stream_by_id(self.conn, self.user.realm_id, int(operand))
-        if row is None:
-            raise bad_narrow(f"unknown stream {operand}")
-        return row
+        return narrow_stream(self.conn, self.user, operand)
 
     def user_id(self, operand: Any, desc: str | None = None) -> int:
         U = schema.user.c
@@ -372,13 +385,7 @@ class _Compiler:
                 continue
             if term.operator == "stream":
                 stream = self.stream_row(term.operand)
-                subscribed = (
-                    stream_queries.active_subscription(self.conn, self.user.id, stream["id"])
-                    is not None
-                )
-                include = bool(stream["history_public_to_subscribers"]) and (
-                    stream_queries.can_read_stream(self.user, stream, subscribed)
-                )
+                include = whole_history_readable(self.conn, self.user, stream)
                 stream_id = stream["id"] if include else None
             elif term.operator == "streams" and term.operand == "public" and not self.user.is_guest:
                 include = True

@@ -51,6 +51,18 @@ def pages_of_revisions(conn: Conn, revids: Sequence[int]) -> list[Row]:
     return conn.all(sa.select(R.c.rev_id, R.c.rev_page).where(R.c.rev_id.in_(list(revids))))
 
 
+def archived_titles_of_revisions(conn: Conn, revids: Sequence[int]) -> list[Row]:
+    """The titles of deleted revisions (`archive`), in revision id order."""
+    if not revids:
+        return []
+    ar = schema.archive
+    return conn.all(
+        sa.select(ar.c.ar_rev_id, ar.c.ar_namespace, ar.c.ar_title)
+        .where(ar.c.ar_rev_id.in_(list(revids)))
+        .order_by(ar.c.ar_rev_id)
+    )
+
+
 def redirect_targets(conn: Conn, page_ids: Sequence[int]) -> list[Row]:
     if not page_ids:
         return []

@@ -136,6 +136,8 @@ page = sa.Table(
     sa.UniqueConstraint("page_namespace", "page_title", name="page_name_title"),
     sa.Index("page_redirect_namespace_len", "page_is_redirect", "page_namespace", "page_len"),
     sa.Index("page_len", "page_len"),
+    # Ids are never reused (MediaWiki's AUTOINCREMENT): `archive` keeps those of deleted pages.
+    sqlite_autoincrement=True,
 )
 
 revision = sa.Table(
@@ -157,6 +159,8 @@ revision = sa.Table(
     sa.Index("rev_page_timestamp", "rev_page", "rev_timestamp"),
     sa.Index("rev_actor_timestamp", "rev_actor", "rev_timestamp"),
     sa.Index("rev_timestamp", "rev_timestamp"),
+    # Ids are never reused: a deleted revision keeps its id in `archive`.
+    sqlite_autoincrement=True,
 )
 
 change_tag_def = sa.Table(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,10 +16,17 @@ from atrium.chat.models import User
 from atrium.chat.narrow import CompiledNarrow, Term, compile_narrow
 from atrium.chat.queries import message_cache
 from atrium.chat.queries import streams as stream_queries
+from atrium.chat.queries.conversation_window import (
+    LIGHT_COLUMNS,
+    MAX_SQL_ID,
+    ConversationWindow,
+    Side,
+    conversation_operands,
+)
 from atrium.chat.queries.linkifiers import realm_linkifiers
 from atrium.chat.queries.user_topics import muted_topics_condition
 from atrium.chat.queries.users import avatar_url
-from atrium.core.db import Conn
+from atrium.core.db import Conn, InIdList, Prepared
 
 M = schema.message.c
 UM = schema.user_message.c
@@ -27,7 +34,6 @@ U = schema.user.c
 
 LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000
 MAX_MESSAGES_PER_FETCH = 5000
-MAX_SQL_ID = 2**31 - 1
 
 
 def parse_anchor(raw: str | None, use_first_unread_anchor: bool) -> int | str:
@@ -55,23 +61,11 @@ class Window:
     messages: list[Any]
 
 
-# What a fetch needs of each row when the message objects come from the cache.
-_LIGHT_COLUMNS = (
-    M.id,
-    M.sender_id,
-    M.recipient_id,
-    M.stream_id,
-    M.topic,
-    M.date_sent,
-    M.last_edit_time,
-)
-
-
 def _base_query(
     narrow: CompiledNarrow, user: User, ids_only: bool = False, light: bool = False
 ) -> sa.Select[Any]:
     columns: list[Any] = (
-        [M.id] if ids_only else list(_LIGHT_COLUMNS) if light else [*schema.message.c]
+        [M.id] if ids_only else list(LIGHT_COLUMNS) if light else [*schema.message.c]
     )
     columns.append(UM.flags.label("user_flags"))
     if narrow.history:
@@ -137,41 +131,41 @@ def window_rows(
     light: bool = False,
 ) -> WindowRows:
     """The messages of a narrow around an anchor, as GET /messages and flags/narrow see them."""
-    narrow = compile_narrow(conn, user, terms)
     near = next((t for t in terms if t.operator == "near" and not t.negated), None)
     if near is not None:
         try:
             anchor = int(near.operand)
         except (TypeError, ValueError):
             raise ChatError("Invalid anchor") from None
+    conversation = conversation_operands(terms) if light else None
+    read_side: Callable[[Side, int, int], list[Any]]
+    if conversation is not None and anchor != "first_unread":
+        read_side = ConversationWindow(conn, user, *conversation).side
+    else:
+        narrow = compile_narrow(conn, user, terms)
+        if anchor == "first_unread":
+            anchor = first_unread_id(conn, user, narrow)
+        read_side = _NarrowWindow(conn, user, narrow, ids_only=ids_only, light=light).side
     if anchor == "newest":
         anchor_id = LARGER_THAN_MAX_MESSAGE_ID
     elif anchor == "oldest":
         anchor_id = 0
-    elif anchor == "first_unread":
-        anchor_id = first_unread_id(conn, user, narrow)
     else:
         anchor_id = int(anchor)
     anchored_to_left = anchor_id == 0
     anchored_to_right = anchor_id >= LARGER_THAN_MAX_MESSAGE_ID
     if anchored_to_right:
         num_after = 0
-
-    base = _base_query(narrow, user, ids_only, light)
-    id_col = _id_column(narrow)
-    # Message ids are 32-bit; PostgreSQL refuses to compare them with the 10**16 sentinel.
-    bound = min(anchor_id, MAX_SQL_ID)
     before: list[Any] = []
     after: list[Any] = []
     at_anchor: list[Any] = []
-    anchor_base = base.where(_search_ids_condition(narrow)) if narrow.index_search else base
     if num_before > 0 and not anchored_to_left:
-        before = _side(conn, narrow, base, id_col, bound, True, num_before)
+        before = read_side("before", anchor_id, num_before)
         before.reverse()
     if include_anchor and not anchored_to_right and not anchored_to_left:
-        at_anchor = conn.all(anchor_base.where(id_col == bound))
+        at_anchor = read_side("at", anchor_id, 0)
     if num_after > 0:
-        after = _side(conn, narrow, base, id_col, bound, False, num_after)
+        after = read_side("after", anchor_id, num_after)
     return WindowRows(
         anchor=anchor_id,
         rows=before + at_anchor + after,
@@ -179,6 +173,29 @@ def window_rows(
         found_oldest=anchored_to_left or len(before) < num_before,
         found_newest=anchored_to_right or len(after) < num_after,
     )
+
+
+class _NarrowWindow:
+    """The rows of any compiled narrow around numeric anchors."""
+
+    def __init__(
+        self, conn: Conn, user: User, narrow: CompiledNarrow, *, ids_only: bool, light: bool
+    ) -> None:
+        self.conn = conn
+        self.narrow = narrow
+        self.base = _base_query(narrow, user, ids_only, light)
+        self.id_col = _id_column(narrow)
+
+    def side(self, side: Side, anchor_id: int, limit: int) -> list[Any]:
+        # Message ids are 32-bit; PostgreSQL refuses to compare them with the 10**16 sentinel.
+        bound = min(anchor_id, MAX_SQL_ID)
+        if side == "at":
+            base = self.base
+            if self.narrow.index_search:
+                base = base.where(_search_ids_condition(self.narrow))
+            return list(self.conn.all(base.where(self.id_col == bound)))
+        descending = side == "before"
+        return _side(self.conn, self.narrow, self.base, self.id_col, bound, descending, limit)
 
 
 SEARCH_BATCH = 1000
@@ -408,6 +425,20 @@ class TopicLinks:
 
 
 _SENDER_COLUMNS = (U.id, U.email, U.full_name, U.avatar_source, U.avatar_version, U.realm_id)
+_SENDERS = Prepared(sa.select(*_SENDER_COLUMNS).where(InIdList(U.id, "ids")))
+_REALM_STRING_ID = Prepared(
+    sa.select(schema.realm.c.string_id).where(schema.realm.c.id == sa.bindparam("realm_id"))
+)
+# `flags` as JSON by bit pattern: a window has a handful of distinct patterns.
+_FLAGS_JSON: dict[int | None, bytes] = {}
+
+
+def _flags_json(bits: int | None) -> bytes:
+    found = _FLAGS_JSON.get(bits)
+    if found is None:
+        names = flags.flags_list(bits) if bits is not None else ["read", "historical"]
+        found = _FLAGS_JSON[bits] = orjson.dumps(names)
+    return found
 
 
 def message_dicts(
@@ -456,21 +487,15 @@ def message_fragments(
     apply_markdown: bool,
     client_gravatar: bool,
 ) -> list[orjson.Fragment]:
-    """The message objects of light rows (see `_LIGHT_COLUMNS`), serialised.
+    """The message objects of light rows (see `LIGHT_COLUMNS`), serialised.
 
     Equal to `message_dicts` once parsed; the message-only part comes from the cache.
     """
     if not rows:
         return []
-    senders = {
-        r["id"]: r
-        for r in conn.all(
-            sa.select(*_SENDER_COLUMNS).where(U.id.in_(list({row["sender_id"] for row in rows})))
-        )
-    }
-    realm_str = conn.scalar(
-        sa.select(schema.realm.c.string_id).where(schema.realm.c.id == user.realm_id)
-    )
+    sender_ids = conn.id_list({row["sender_id"] for row in rows})
+    senders = {r["id"]: r for r in conn.all(_SENDERS, {"ids": sender_ids})}
+    realm_str = conn.scalar(_REALM_STRING_ID, {"realm_id": user.realm_id})
 
     def load_cores(ids: list[int]) -> dict[int, dict[str, Any]]:
         full = conn.all(sa.select(schema.message).where(M.id.in_(ids)))
@@ -493,8 +518,7 @@ def message_fragments(
                 display = displays[row["recipient_id"]] = orjson.dumps(recipients.display(row))
         else:  # a 1:1 DM shows its sender, so it is per message
             display = orjson.dumps(recipients.display(row))
-        bits = row["user_flags"]
-        flag_names = flags.flags_list(bits) if bits is not None else ["read", "historical"]
+        flags_json = _flags_json(row["user_flags"])
         links = links_json.get(row["topic"]) if row["stream_id"] is not None else b"[]"
         if links is None:
             links = links_json[row["topic"]] = orjson.dumps(topic_links.of(row))
@@ -503,7 +527,7 @@ def message_fragments(
             + b',"display_recipient":'
             + display
             + b',"flags":'
-            + orjson.dumps(flag_names)
+            + flags_json
             + b',"topic_links":'
             + links
         )

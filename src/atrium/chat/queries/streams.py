@@ -17,7 +17,7 @@ from sqlalchemy.dialects.postgresql import aggregate_order_by
 from atrium.chat import schema
 from atrium.chat.errors import ChatError, must_be_admin
 from atrium.chat.models import ROLE_ADMINISTRATOR, ROLE_GUEST, User
-from atrium.core.db import Conn, Prepared
+from atrium.core.db import Conn, InIdList, Prepared
 
 S = schema.stream.c
 SUB = schema.subscription.c
@@ -312,10 +312,11 @@ def visible_streams(
     return out
 
 
+_STREAM_NAMES = Prepared(sa.select(S.id, S.name).where(InIdList(S.id, "ids")))
+
+
 def stream_names_by_id(conn: Conn, stream_ids: Iterable[int]) -> dict[int, str]:
     ids = list(set(stream_ids))
     if not ids:
         return {}
-    return {
-        row["id"]: row["name"] for row in conn.all(sa.select(S.id, S.name).where(S.id.in_(ids)))
-    }
+    return {row["id"]: row["name"] for row in conn.all(_STREAM_NAMES, {"ids": conn.id_list(ids)})}

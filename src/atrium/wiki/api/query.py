@@ -159,12 +159,7 @@ async def _generate(run: QueryRun, module: QueryModule, query_params: dict[str, 
     rows = await ctx.db.read(page_reads.pages_by_ids, generated.page_ids)
     _add_rows(run.pages, rows)
     if generated.titles:
-        rows = await ctx.db.read(page_reads.pages_by_titles, generated.titles)
-        _add_rows(run.pages, rows)
-        found = {(p.ns, p.dbkey) for p in run.pages.good.values()}
-        for ns, dbkey in generated.titles:
-            if (ns, dbkey) not in found:
-                run.pages.missing.append(MissingPage(ns, dbkey, run.pages.fake_id()))
+        await _add_titles(run.pages, ctx, generated.titles)
     if generated.revids:
         await _add_revisions(run.pages, ctx, generated.revids)
     run.pages.extra.update(generated.extra)
@@ -172,14 +167,35 @@ async def _generate(run: QueryRun, module: QueryModule, query_params: dict[str, 
         await _follow_redirects(run)
 
 
+async def _add_titles(pages: PageSet, ctx: ApiContext, titles: list[tuple[int, str]]) -> None:
+    """Titles join the set: existing pages as good ones, the others as missing."""
+    _add_rows(pages, await ctx.db.read(page_reads.pages_by_titles, titles))
+    known = {(p.ns, p.dbkey) for p in pages.good.values()}
+    known |= {(m.ns, m.dbkey) for m in pages.missing}
+    for ns, dbkey in titles:
+        if (ns, dbkey) not in known:
+            known.add((ns, dbkey))
+            pages.missing.append(MissingPage(ns, dbkey, pages.fake_id()))
+
+
 async def _add_revisions(pages: PageSet, ctx: ApiContext, revids: list[int]) -> None:
-    """Generated revision ids: their pages join the set, as the `revids` parameter does."""
+    """Revision ids (the `revids` parameter or a generator's) bring their pages into the set, as
+    PageSet::initFromRevIDs: live revisions their page; for a caller with `deletedhistory`,
+    deleted ones (`archive`) their title, good or missing; the rest are `badrevids`."""
     wanted = list(dict.fromkeys(revids))
     rev_rows = await ctx.db.read(page_reads.pages_of_revisions, wanted)
     page_of = {int(r["rev_id"]): int(r["rev_page"]) for r in rev_rows}
     pages.revids.update({rev: page_of[rev] for rev in wanted if rev in page_of})
-    missing = sorted(set(page_of.values()) - set(pages.good))
-    _add_rows(pages, await ctx.db.read(page_reads.pages_by_ids, missing))
+    unseen = sorted(set(page_of.values()) - set(pages.good))
+    _add_rows(pages, await ctx.db.read(page_reads.pages_by_ids, unseen))
+    remaining = [rev for rev in wanted if rev not in page_of]
+    if remaining and ctx.caller.allowed("deletedhistory"):
+        rows = await ctx.db.read(page_reads.archived_titles_of_revisions, remaining)
+        archived = {int(r["ar_rev_id"]): (int(r["ar_namespace"]), str(r["ar_title"])) for r in rows}
+        await _add_titles(pages, ctx, list(dict.fromkeys(archived.values())))
+        pages.deleted_revids.update(archived)
+        remaining = [rev for rev in remaining if rev not in archived]
+    pages.bad_revids.extend(remaining)
 
 
 async def _base_pages(run: QueryRun, query_params: dict[str, Any]) -> PageSet:
@@ -254,13 +270,7 @@ async def _resolve(run: QueryRun, params: dict[str, Any]) -> None:
         _add_rows(pages, rows)
         pages.missing_ids = [i for i in ids if i not in pages.good]
     if params["revids"]:
-        revids = list(dict.fromkeys(params["revids"]))
-        rev_rows = await ctx.db.read(page_reads.pages_of_revisions, revids)
-        page_of = {int(r["rev_id"]): int(r["rev_page"]) for r in rev_rows}
-        pages.revids = {rev: page_of[rev] for rev in revids if rev in page_of}
-        pages.bad_revids = [rev for rev in revids if rev not in page_of]
-        rows = await ctx.db.read(page_reads.pages_by_ids, sorted(set(page_of.values())))
-        _add_rows(pages, rows)
+        await _add_revisions(pages, ctx, list(params["revids"]))
     if params["redirects"]:
         await _follow_redirects(run)
 
@@ -348,7 +358,8 @@ def _general_page_info(run: QueryRun, params: dict[str, Any]) -> None:
             entry: dict[str, Any] = {"revid": rev}
             out.flag_if(entry, "missing", True)
             bad[str(rev)] = entry
-        data["badrevids"] = bad if out.fv < 2 else list(bad.values())
+        # An object keyed by revision id in both formatversions, as MediaWiki 1.39 answers.
+        data["badrevids"] = bad
     entries: list[tuple[int, dict[str, Any]]] = []
     for missing in pages.missing:
         entry = {"ns": missing.ns, "title": parser.prefixed_text(missing.ns, missing.dbkey)}

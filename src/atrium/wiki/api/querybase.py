@@ -57,6 +57,9 @@ class PageSet:
     redirects: list[dict[str, Any]] = field(default_factory=list)
     interwiki: list[tuple[str, str]] = field(default_factory=list)
     revids: dict[int, int] = field(default_factory=dict)  # requested revision -> its page
+    # Requested revisions found in `archive` (PageSet::getDeletedRevisionIDs): revision -> the
+    # (namespace, dbkey) of its title, which joins the set as a good or missing page.
+    deleted_revids: dict[int, tuple[int, str]] = field(default_factory=dict)
     # Extra data per page id (generator=search `index` and the like).
     extra: dict[int, dict[str, Any]] = field(default_factory=dict)
     next_fake: int = -1
@@ -68,6 +71,21 @@ class PageSet:
 
     def sorted_good(self) -> list[PageRow]:
         return [self.good[k] for k in sorted(self.good)]
+
+    @property
+    def revision_count(self) -> int:
+        """PageSet::getRevisionCount: the requested revisions found, live or deleted."""
+        return len(self.revids) + len(self.deleted_revids)
+
+    def key_of(self, ns: int, dbkey: str) -> int | None:
+        """The page id (or a missing title's fake id) a title has in the set."""
+        for page in self.good.values():
+            if page.ns == ns and page.dbkey == dbkey:
+                return page.page_id
+        for missing in self.missing:
+            if missing.ns == ns and missing.dbkey == dbkey:
+                return missing.fake_id
+        return None
 
 
 class Continuation:

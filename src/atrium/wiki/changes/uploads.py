@@ -18,7 +18,7 @@ from atrium.core.db import Conn
 from atrium.wiki import schema
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.journal import Performer, actor_id, comment_id, log_event
-from atrium.wiki.changes.pageops import page_row
+from atrium.wiki.changes.pageops import null_revision, page_row
 from atrium.wiki.changes.pages import Editor, save_revision
 from atrium.wiki.site import Site
 from atrium.wiki.timestamps import now14
@@ -178,6 +178,24 @@ class Published:
     warnings: dict[str, Any] = field(default_factory=dict)
 
 
+def _description_revision(
+    conn: Conn, site: Site, who: Performer, title: Title, text: str | None, comment: str, ts: str
+) -> tuple[int, int, bool]:
+    """The description page's revision for an upload: its first one (with `text`, by default
+    the comment) or, when it exists, a null revision saying a new version was uploaded."""
+    page = page_row(conn, title)
+    if page is None:
+        editor = Editor(who.user_id, who.name, who.rights)
+        saved = save_revision(
+            conn, site, title, text if text is not None else comment, editor,
+            comment=comment, timestamp=ts,
+        )  # fmt: skip
+        return saved.page_id, saved.rev_id, True
+    page_id = int(page["page_id"])
+    summary = f"{who.name} uploaded a new version of [[{site.parser.prefixed_text(title.ns, title.dbkey)}]]"
+    return page_id, null_revision(conn, site, who, title, page_id, summary, minor=False), False
+
+
 def publish(
     conn: Conn,
     site: Site,
@@ -221,26 +239,25 @@ def publish(
         conn.execute(sa.insert(IMG).values(img_name=title.dbkey, **values))
     else:
         conn.execute(sa.update(IMG).where(IMG.c.img_name == title.dbkey).values(**values))
-    if page_row(conn, title) is None:
-        save_revision(
-            conn,
-            site,
-            title,
-            text if text is not None else comment,
-            Editor(who.user_id, who.name, who.rights),
-            comment=comment,
-            timestamp=ts,
-        )
-    page = page_row(conn, title)
+    page_id, rev_id, created = _description_revision(conn, site, who, title, text, comment, ts)
+    # LocalFile::recordUpload3: the log entry is associated with the description page's new
+    # revision (its first, or a null revision on a re-upload), which its recent-changes row
+    # shows; the page's own creation stays out of recent changes but has its `create` entry.
     log_id = log_event(
         conn,
         who,
         "upload",
         "overwrite" if existing is not None else "upload",
         title,
-        page_id=int(page["page_id"]) if page is not None else None,
+        page_id=page_id,
         reason=comment,
         params={"img_sha1": sha1, "img_timestamp": _iso(ts)},
         timestamp=ts,
+        rev_id=rev_id,
     )
+    if created:
+        log_event(
+            conn, who, "create", "create", title,
+            page_id=page_id, reason=comment, timestamp=ts, in_rc=False,
+        )  # fmt: skip
     return Published(title.dbkey, ts, info, sha1, comment, log_id, relative)

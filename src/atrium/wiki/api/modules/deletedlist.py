@@ -4,8 +4,9 @@ ApiQueryAllDeletedRevisions.
 Two modes: with `user`, that user's deleted revisions by (ar_timestamp, ar_id), continue
 `<timestamp>|<ar_id>`, and `start`/`end`; without, every deleted revision by (namespace, title,
 timestamp, ar_id), continue `<ns>|<title>|<timestamp>|<ar_id>`, and `from`/`to`/`prefix`/
-`excludeuser`. Comments need `deletedhistory`, content `deletedtext` (or `undelete`); hidden
-fields follow each revision's `ar_deleted` bits.
+`excludeuser`. As a generator: the revision ids, or with `generatetitles` the titles (distinct
+titles continued by `<ns>|<title>` when walking `newer`). Comments need `deletedhistory`, content
+`deletedtext` (or `undelete`); hidden fields follow each revision's `ar_deleted` bits.
 """
 
 from __future__ import annotations
@@ -98,6 +99,19 @@ async def _rows(
     user_mode = _check(q, params, props)
     with_text = bool(props & _CONTENT) and not generating
     newer = params["dir"] == "newer"
+    # Generating titles walks distinct titles (continue `ns|title`), which MediaWiki only does
+    # in the title mode ascending; descending it warns and walks revisions.
+    distinct = generating and params["generatetitles"] and not user_mode and newer
+    if generating and params["generatetitles"] and not user_mode and not newer:
+        q.ctx.warn(
+            SPEC,
+            "performance",
+            msg.simple(
+                "apiwarn-alldeletedrevisions-performance",
+                'For better performance when generating titles, set "adrdir=newer".',
+                SPEC.prefix,
+            ),
+        )
     columns: list[Any] = [
         AR.c.ar_id,
         AR.c.ar_namespace,
@@ -126,7 +140,10 @@ async def _rows(
     if with_text:
         columns.append(T.c.old_text)
         joined = joined.outerjoin(T, T.c.old_id == AR.c.ar_text_id)
-    query = sa.select(*columns).select_from(joined)
+    if distinct:
+        query = sa.select(AR.c.ar_namespace, AR.c.ar_title).distinct().select_from(joined)
+    else:
+        query = sa.select(*columns).select_from(joined)
     if params["namespace"]:
         query = query.where(AR.c.ar_namespace.in_(params["namespace"]))
     hide_users = not q.ctx.caller.allowed("deletedhistory")
@@ -154,6 +171,8 @@ async def _rows(
             query = query.where(sa.not_(actor_of(params["excludeuser"])))
         keys = [AR.c.ar_namespace, AR.c.ar_title, AR.c.ar_timestamp, AR.c.ar_id]
         kinds = (int, str, str, int)
+        if distinct:
+            keys, kinds = keys[:2], kinds[:2]
     if hide_users and (params["user"] is not None or params["excludeuser"] is not None):
         query = query.where(AR.c.ar_deleted.op("&")(DELETED_USER) == 0)
     cont = parse_continue(params["continue"], kinds)
@@ -177,8 +196,12 @@ async def _rows(
     rows, following = split_page(await q.ctx.db.read(read), limit)
     nxt = None
     if following is not None:
-        tail = f"{following['rev_timestamp']}|{following['ar_id']}"
-        nxt = tail if user_mode else f"{following['ar_namespace']}|{following['ar_title']}|{tail}"
+        title = f"{following['ar_namespace']}|{following['ar_title']}"
+        if distinct:
+            nxt = title
+        else:
+            tail = f"{following['rev_timestamp']}|{following['ar_id']}"
+            nxt = tail if user_mode else f"{title}|{tail}"
     return rows, nxt
 
 
@@ -223,9 +246,13 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
 
 
 async def generate(q: QueryRun, params: dict[str, Any]) -> GeneratedPages:
+    """The deleted revisions' ids (their titles join the set, for callers with
+    `deletedhistory`), or with `generatetitles` their titles."""
     rows, cont = await _rows(q, params, set(), True)
     if cont is not None:
         q.continuation.add_generator(SPEC, "continue", cont)
+    if not params["generatetitles"]:
+        return GeneratedPages(revids=[int(r["rev_id"]) for r in rows])
     titles = [(int(r["ar_namespace"]), str(r["ar_title"])) for r in rows]
     return GeneratedPages(titles=list(dict.fromkeys(titles)))
 

@@ -1,7 +1,9 @@
 """`prop=deletedrevisions`: the archived (deleted) revisions of the pages in the set, read from
 `archive` in MediaWiki's order (namespace, title, timestamp, archive id; newest first unless
-`dir=newer`), continued by `ns|title|timestamp|ar_id`. Comments need `deletedhistory`, content
-`deletedtext` (or `undelete`), as MediaWiki checks them."""
+`dir=newer`), continued by `ns|title|timestamp|ar_id`; when the set came from revision ids, only
+the deleted ones among them, by revision id, continued by `rev_id|ar_id`. Comments need
+`deletedhistory`, content `deletedtext` (or `undelete`), as MediaWiki checks them. As a generator it
+yields revision ids, as ApiQueryDeletedRevisions does."""
 
 from __future__ import annotations
 
@@ -32,12 +34,13 @@ _LIMIT_BIG, _LIMIT_BIG_HIGH = 500, 5000
 def _archive_rows(
     conn: Conn,
     titles: list[tuple[int, str]],
+    revids: list[int] | None,
     *,
     with_text: bool,
     newer: bool,
     start: str | None,
     end: str | None,
-    cont: tuple[int, str, str, int] | None,
+    cont: tuple[Any, ...] | None,
     user: str | None,
     excludeuser: str | None,
     tag: int | None,
@@ -68,13 +71,20 @@ def _archive_rows(
         columns.append(schema.text.c.old_text)
         joined = joined.join(schema.text, schema.text.c.old_id == AR.c.ar_text_id)
     query = sa.select(*columns).select_from(joined)
-    query = query.where(
-        sa.or_(*(sa.and_(AR.c.ar_namespace == ns, AR.c.ar_title == key) for ns, key in titles))
-    )
-    if start is not None:
-        query = query.where(AR.c.ar_timestamp >= start if newer else AR.c.ar_timestamp <= start)
-    if end is not None:
-        query = query.where(AR.c.ar_timestamp <= end if newer else AR.c.ar_timestamp >= end)
+    keys: tuple[Any, ...]
+    if revids is not None:
+        # Revision mode: the deleted revisions asked for, by revision id (start/end unused).
+        query = query.where(AR.c.ar_rev_id.in_(revids))
+        keys = (AR.c.ar_rev_id, AR.c.ar_id)
+    else:
+        query = query.where(
+            sa.or_(*(sa.and_(AR.c.ar_namespace == ns, AR.c.ar_title == key) for ns, key in titles))
+        )
+        if start is not None:
+            query = query.where(AR.c.ar_timestamp >= start if newer else AR.c.ar_timestamp <= start)
+        if end is not None:
+            query = query.where(AR.c.ar_timestamp <= end if newer else AR.c.ar_timestamp >= end)
+        keys = (AR.c.ar_namespace, AR.c.ar_title, AR.c.ar_timestamp, AR.c.ar_id)
     if user is not None:
         query = query.where(actor.c.actor_name == user)
     if excludeuser is not None:
@@ -85,7 +95,6 @@ def _archive_rows(
                 sa.select(schema.change_tag.c.ct_rev_id).where(schema.change_tag.c.ct_tag_id == tag)
             )
         )
-    keys = (AR.c.ar_namespace, AR.c.ar_title, AR.c.ar_timestamp, AR.c.ar_id)
     if cont is not None:
         query = query.where(_after(keys, cont, newer))
     ordering = [k.asc() if newer else k.desc() for k in keys]
@@ -118,6 +127,13 @@ def _archived_tags(conn: Conn, revids: list[int]) -> dict[int, list[str]]:
 
 
 def _titles(q: QueryRun) -> dict[tuple[int, str], int]:
+    if q.pages.revision_count:
+        found: dict[tuple[int, str], int] = {}
+        for title in q.pages.deleted_revids.values():
+            key = q.pages.key_of(*title)
+            if key is not None:
+                found[title] = key
+        return found
     found = {(p.ns, p.dbkey): p.page_id for p in q.pages.good.values()}
     for m in q.pages.missing:
         if m.ns >= 0:
@@ -125,10 +141,14 @@ def _titles(q: QueryRun) -> dict[tuple[int, str], int]:
     return found
 
 
-def _continue(value: str | None) -> tuple[int, str, str, int] | None:
+def _continue(value: str | None, by_revision: bool) -> tuple[Any, ...] | None:
     if value is None:
         return None
     parts = value.split("|")
+    if by_revision:
+        if len(parts) != 2 or not all(p.isdigit() for p in parts):
+            raise badcontinue()
+        return int(parts[0]), int(parts[1])
     if len(parts) != 4 or not parts[0].lstrip("-").isdigit() or not parts[3].isdigit():
         raise badcontinue()
     return int(parts[0]), parts[1], parts[2], int(parts[3])
@@ -149,11 +169,14 @@ async def _rows(
         tag = await q.ctx.db.read(revreads.tag_id, params["tag"])
         if tag is None:
             return [], titles
-    cont = _continue(params["continue"])
+    by_revision = bool(q.pages.revision_count)
+    cont = _continue(params["continue"], by_revision)
+    revids = sorted(q.pages.deleted_revids) if by_revision else None
     rows = await q.ctx.db.read(
         lambda conn: _archive_rows(
             conn,
             list(titles),
+            revids,
             with_text=with_text,
             newer=params["dir"] == "newer",
             start=params["start"],
@@ -167,7 +190,11 @@ async def _rows(
     )
     if len(rows) > limit:
         row = rows[limit]
-        value = f"{row['ar_namespace']}|{row['ar_title']}|{row['rev_timestamp']}|{row['ar_id']}"
+        value = (
+            f"{row['rev_id']}|{row['ar_id']}"
+            if by_revision
+            else f"{row['ar_namespace']}|{row['ar_title']}|{row['rev_timestamp']}|{row['ar_id']}"
+        )
         q.continuation.add(DELETEDREVISIONS, "continue", value)
         rows = rows[:limit]
     return list(rows), titles
@@ -237,10 +264,10 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
 
 
 async def generate(q: QueryRun, params: dict[str, Any]) -> GeneratedPages:
+    """As a generator: the deleted revisions' ids (PageSet::populateFromRevisionIDs)."""
     limit = int(params["limit"] or 10)
     rows, _ = await _rows(q, params, False, limit)
-    titles = list(dict.fromkeys((int(r["ar_namespace"]), str(r["ar_title"])) for r in rows))
-    return GeneratedPages(titles=titles)
+    return GeneratedPages(revids=[int(r["rev_id"]) for r in rows])
 
 
 MODULE = QueryModule(DELETEDREVISIONS, run, generate)
