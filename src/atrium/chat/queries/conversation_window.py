@@ -58,7 +58,7 @@ def conversation_operands(terms: Sequence[Term]) -> tuple[Any, str | None] | Non
 
 def _statement(history: bool, with_topic: bool, side: Side) -> sa.Select[Any]:
     columns = [*LIGHT_COLUMNS, UM.flags.label("user_flags")]
-    user_id = sa.bindparam("user_id")
+    user_id: sa.BindParameter[int] = sa.bindparam("user_id")
     if history:
         # Every message of the stream, the reader's flags where the reader received it.
         join = schema.message.outerjoin(
@@ -75,11 +75,11 @@ def _statement(history: bool, with_topic: bool, side: Side) -> sa.Select[Any]:
             M.stream_id.is_not(None),
             sa.func.lower(M.topic) == sa.func.lower(sa.bindparam("topic")),
         ]
-    bound = sa.bindparam("bound")
+    bound: sa.BindParameter[int] = sa.bindparam("bound")
     query = sa.select(*columns).select_from(join).where(*where)
     if side == "at":
         return query.where(id_col == bound)
-    limit = sa.bindparam("limit")
+    limit: sa.BindParameter[int] = sa.bindparam("limit")
     if side == "before":
         return query.where(id_col < bound).order_by(id_col.desc()).limit(limit)
     return query.where(id_col > bound).order_by(id_col).limit(limit)
