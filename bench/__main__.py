@@ -30,7 +30,7 @@ from bench.harness import (
     choose_generator,
     use_source,
 )
-from bench.report import RunInfo, as_json, render
+from bench.report import RunInfo, as_json, merge_previous, render
 
 FAMILIES = (
     "bench.chat",
@@ -41,6 +41,7 @@ FAMILIES = (
     "bench.wiki_foundation",
     "bench.wiki_lists",
     "bench.wiki_props",
+    "bench.wiki_vs_mediawiki",
 )
 
 
@@ -139,7 +140,12 @@ def main(argv: list[str] | None = None) -> int:
             failures.append(f"{family.FAMILY}: {exc!r}")
     info = RunInfo(started, time.monotonic() - clock, settings, failures, source)
     path = Path(args.output)
-    path.write_text(render(info, ceiling_result, ceilings, results))
+    text = render(info, ceiling_result, ceilings, results)
+    if args.only and path.exists():
+        # A partial run keeps the other families' sections of the report it replaces.
+        order = [importlib.import_module(name).FAMILY for name in FAMILIES]
+        text = merge_previous(text, path.read_text(), {r.family for r in results}, order)
+    path.write_text(text)
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     (DATA_DIR / "last-run.json").write_text(as_json(info, results))
     print_summary(console, [ceiling_result, *results])

@@ -222,3 +222,94 @@ def _row_json(row: Row) -> dict[str, object]:
         "verdict": row.verdict,
         "runs": [r.rps for r in m.runs],
     }
+
+
+# --- Partial runs -------------------------------------------------------------------------------
+
+_KEPT = "_Kept from the run of "
+
+
+def _split(text: str) -> tuple[list[str], list[tuple[str, list[str]]]]:
+    """The lines before the first `## ` heading, and each `## ` section (heading, its lines)."""
+    head: list[str] = []
+    sections: list[tuple[str, list[str]]] = []
+    for line in text.splitlines():
+        if line.startswith("## "):
+            sections.append((line, []))
+        elif sections:
+            sections[-1][1].append(line)
+        else:
+            head.append(line)
+    return head, sections
+
+
+def _family_of(cell_or_heading: str) -> str:
+    """`wiki_lists` of `## wiki_lists / allpages-500: …` or of `| wiki_lists / allpages-500 | …`."""
+    return cell_or_heading.lstrip("#| ").split(" / ", 1)[0].strip()
+
+
+def merge_previous(new: str, previous: str, ran: set[str], order: Sequence[str]) -> str:
+    """`new` (a partial run's report) with the scenario sections, summary rows and failures of the
+    families it did not measure kept from `previous`, each kept section marked with its date.
+
+    The machine table, ceilings and method at the top are this run's; a kept section carries its
+    own run's figures (its ratios are to that run's ceilings).
+    """
+    old_head, old_sections = _split(previous)
+    old_date = next(
+        (line.split("|")[2].strip() for line in old_head if line.startswith("| Date |")), "?"
+    )
+    kept = [
+        (heading, lines)
+        for heading, lines in old_sections
+        if " / " in heading and _family_of(heading) not in ran
+    ]
+    if not kept:
+        return new
+    old_summary = dict(old_sections).get("## Summary", [])
+    kept_rows = [
+        line
+        for line in old_summary
+        if line.startswith("| ") and " / " in line.split("|")[1]
+        and _family_of(line.split("|")[1]) not in ran
+    ]  # fmt: skip
+    old_failures = dict(old_sections).get("## Scenarios that could not run", [])
+    kept_failures = [
+        line for line in old_failures if line.startswith("- ") and line[2:].split(":")[0] not in ran
+    ]
+    head, sections = _split(new)
+    rank = {name: i for i, name in enumerate(order)}
+    out_sections: list[tuple[str, list[str]]] = []
+    scenario_sections: list[tuple[str, list[str]]] = []
+    for heading, lines in sections:
+        if heading == "## Summary":
+            table = [line for line in lines if line.startswith("|")]
+            rest = [line for line in lines if not line.startswith("|")]
+            rows = sorted(
+                table[2:] + kept_rows, key=lambda r: rank.get(_family_of(r.split("|")[1]), 99)
+            )
+            lines = ["", *table[:2], *rows, *rest[1:]]
+        elif heading == "## Scenarios that could not run":
+            lines = [*lines[:-1], *kept_failures, ""] if lines else lines
+        if " / " in heading:
+            scenario_sections.append((heading, lines))
+        else:
+            out_sections.append((heading, lines))
+    if kept_failures and "## Scenarios that could not run" not in dict(sections):
+        out_sections.insert(0, ("## Scenarios that could not run", ["", *kept_failures, ""]))
+    for heading, lines in kept:
+        if not any(line.startswith(_KEPT) for line in lines):
+            lines = ["", f"{_KEPT}{old_date}; this partial run did not measure it._", *lines]
+        scenario_sections.append((heading, lines))
+    scenario_sections.sort(key=lambda s: rank.get(_family_of(s[0]), 99))  # stable: run order kept
+    families = ", ".join(sorted({_family_of(h) for h, _ in kept}, key=lambda f: rank.get(f, 99)))
+    head = [
+        *head[:-1],
+        f"Partial run (`--only {' '.join(sorted(ran))}`): the sections of {families} are kept "
+        f"from the previous report ({old_date}) and marked so.",
+        "",
+    ]
+    body = [
+        line for heading, lines in [*out_sections, *scenario_sections] for line in (heading, *lines)
+    ]
+    return "\n".join([*head, *body]).rstrip() + "\n"

@@ -103,8 +103,8 @@ NAMESPACES = (
 CONTRIBUTORS = [f"Editor {i}" for i in range(200)]
 
 
-def dump_path() -> Path:
-    return DATA_DIR / f"wiki-dump-{PAGES}x{REVISIONS_PER_PAGE}-v{DUMP_VERSION}.xml"
+def dump_path(revisions_per_page: int = REVISIONS_PER_PAGE) -> Path:
+    return DATA_DIR / f"wiki-dump-{PAGES}x{revisions_per_page}-v{DUMP_VERSION}.xml"
 
 
 def _title(i: int) -> tuple[int, str]:
@@ -119,8 +119,8 @@ def _title(i: int) -> tuple[int, str]:
     return 0, f"{word} {i}"
 
 
-def _text(rng: random.Random, i: int, rev: int) -> str:
-    if i % 40 == 7 and rev == REVISIONS_PER_PAGE - 1:
+def _text(rng: random.Random, i: int, rev: int, revisions_per_page: int) -> str:
+    if i % 40 == 7 and rev == revisions_per_page - 1:
         return f"#REDIRECT [[{_title(i - 1)[1]}]]"
     paragraphs = []
     for _ in range(rng.randint(2, 6)):
@@ -148,7 +148,7 @@ def _contributor(rng: random.Random) -> str:
     )
 
 
-def _dump_chunks() -> Iterator[str]:
+def _dump_chunks(revisions_per_page: int) -> Iterator[str]:
     rng = random.Random(7)
     yield (
         '<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/" version="0.11" '
@@ -165,12 +165,12 @@ def _dump_chunks() -> Iterator[str]:
         ns, title = _title(i)
         parts = [f"  <page>\n    <title>{escape(title)}</title>\n    <ns>{ns}</ns>\n"]
         parts.append(f"    <id>{i + 1}</id>\n")
-        for rev in range(REVISIONS_PER_PAGE):
+        for rev in range(revisions_per_page):
             rev_id += 1
             stamp = time.strftime(
                 "%Y-%m-%dT%H:%M:%SZ", time.gmtime(base + i * 60 + rev * 86400 * 30)
             )
-            text = _text(rng, i, rev)
+            text = _text(rng, i, rev, revisions_per_page)
             parts.append(
                 f"    <revision>\n      <id>{rev_id}</id>\n      <timestamp>{stamp}</timestamp>\n"
                 f"{_contributor(rng)}"
@@ -185,15 +185,19 @@ def _dump_chunks() -> Iterator[str]:
     yield "</mediawiki>\n"
 
 
-def ensure_dump(console: Console) -> Path:
-    path = dump_path()
+def ensure_dump(console: Console, revisions_per_page: int = REVISIONS_PER_PAGE) -> Path:
+    """The generated dump of `PAGES` pages with `revisions_per_page` revisions each, written
+    once (streaming) and cached under `bench/.data/`."""
+    path = dump_path(revisions_per_page)
     if path.exists():
         return path
-    console.print(f"Writing the benchmark dump ({PAGES:,} pages) to {path} …")
+    console.print(
+        f"Writing the benchmark dump ({PAGES:,} pages x {revisions_per_page} revisions) to {path} …"
+    )
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_suffix(".partial")
     with partial.open("w", encoding="utf-8") as out:
-        for chunk in _dump_chunks():
+        for chunk in _dump_chunks(revisions_per_page):
             out.write(chunk)
     partial.rename(path)
     return path

@@ -35,7 +35,15 @@ from bench.harness import (
     measure,
     running,
 )
-from bench.wiki_foundation import WORDS, _title, atrium_server, dump_path, ensure_dump, run_import
+from bench.wiki_foundation import (
+    REVISIONS_PER_PAGE,
+    WORDS,
+    _title,
+    atrium_server,
+    dump_path,
+    ensure_dump,
+    run_import,
+)
 
 FAMILY = "wiki_props"
 CONNECTIONS = (1,)
@@ -43,24 +51,32 @@ TARGET = (Target("p50_ms", 50),)
 BIG_PAGE = "Bench big page"
 
 
-def _cache_dir() -> Path:
+def _cache_dir(revisions_per_page: int) -> Path:
     migrations = sorted(p.name for p in (REPO / "src/atrium/migrations/wiki/versions").glob("*.py"))
-    key = hashlib.sha1("|".join([dump_path().name, *migrations]).encode()).hexdigest()[:10]
+    name = dump_path(revisions_per_page).name
+    key = hashlib.sha1("|".join([name, *migrations]).encode()).hexdigest()[:10]
     return DATA_DIR / f"wiki-imported-{key}"
 
 
-def imported_wiki(console: Console) -> Path:
-    """A data directory holding the imported 100,000-page wiki (a fresh copy of the cache)."""
-    cache = _cache_dir()
+def imported_cache(console: Console, revisions_per_page: int = REVISIONS_PER_PAGE) -> Path:
+    """The cached data directory of the imported 100,000-page wiki with `revisions_per_page`
+    revisions per page, imported first (with the real CLI) if missing. Not to be written to."""
+    cache = _cache_dir(revisions_per_page)
     if not (cache / "wiki.sqlite3").exists():
-        dump = ensure_dump(console)
+        dump = ensure_dump(console, revisions_per_page)
         building = Path(tempfile.mkdtemp(prefix="bench-wiki-props-"))
         run_import(dump, building, console)
         cache.mkdir(parents=True, exist_ok=True)
         for item in building.iterdir():
             if item.name.startswith("wiki.sqlite3"):
-                shutil.copy2(item, cache / item.name)
+                shutil.move(item, cache / item.name)
         shutil.rmtree(building, ignore_errors=True)
+    return cache
+
+
+def imported_wiki(console: Console, revisions_per_page: int = REVISIONS_PER_PAGE) -> Path:
+    """A data directory holding the imported 100,000-page wiki (a fresh copy of the cache)."""
+    cache = imported_cache(console, revisions_per_page)
     work = Path(tempfile.mkdtemp(prefix="bench-wiki-props-"))
     for item in cache.iterdir():
         shutil.copy2(item, work / item.name)
