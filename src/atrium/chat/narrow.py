@@ -166,6 +166,8 @@ class CompiledNarrow:
     search_words: tuple[str, ...] = ()
     # Positive search operands left out of `condition`, for an index walk (SQLite, see above).
     index_search: tuple[str, ...] = ()
+    # Restricted to one stream's recipient, whose message index should drive the query.
+    by_recipient: bool = False
 
 
 def _user_flags() -> ColumnElement[int]:
@@ -427,4 +429,5 @@ def compile_narrow(conn: Conn, user: User, terms: Sequence[Term]) -> CompiledNar
         history=history,
         search_words=tuple(words),
         index_search=tuple(index_search),
+        by_recipient=has_stream_term,
     )

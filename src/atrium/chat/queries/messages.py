@@ -78,8 +78,9 @@ def _base_query(
 
 
 def _id_column(narrow: CompiledNarrow) -> Any:
-    # Ordering on the driving table's column lets the index do the work.
-    return M.id if narrow.history else UM.message_id
+    # Ordering on the driving table's column lets the index do the work: the message's id when
+    # the narrow names a stream (its recipient index drives), else the reader's delivery rows.
+    return M.id if narrow.history or narrow.by_recipient else UM.message_id
 
 
 def first_unread_id(conn: Conn, user: User, narrow: CompiledNarrow) -> int:
