@@ -108,6 +108,40 @@ async def test_allcategories(pages: WikiHarness, client: httpx.AsyncClient) -> N
     assert by_title["Category:Templates"]["missing"] is True
 
 
+async def test_allcategories_rows(pages: WikiHarness, client: httpx.AsyncClient) -> None:
+    """As MediaWiki 1.39's `category` table: a category is listed while it has members or a
+    description page; one that lost its last member and has no page is gone."""
+    token = await pages.csrf(client)
+    for title, text in (
+        ("Category:Lonely", "A category nobody is in."),
+        ("Member", "x [[Category:Leaving]] [[Category:Staying]]"),
+        ("Member", "x [[Category:Staying]]"),
+        ("Doomed member", "[[Category:Deleted with page]]"),
+        ("Category:Staying", "Described."),
+    ):
+        done = await pages.post(client, action="edit", title=title, text=text, token=token)
+        assert done["edit"]["result"] == "Success", done
+    done = await pages.post(client, action="delete", title="Doomed member", token=token)
+    assert "error" not in done, done
+    data = await _q(pages, client, list="allcategories", acprop="size", aclimit="max")
+    sizes = {c["category"]: c["size"] for c in data["query"]["allcategories"]}
+    assert {"Leaving", "Deleted with page"}.isdisjoint(sizes)
+    assert (sizes["Lonely"], sizes["Staying"]) == (0, 1)
+    empty = await _q(pages, client, list="allcategories", acmax="0", acprop="size|hidden")
+    assert empty["query"]["allcategories"] == [
+        {"category": "Lonely", "size": 0, "pages": 0, "files": 0, "subcats": 0, "hidden": False}
+    ]
+    assert "Lonely" not in [
+        c["category"]
+        for c in (await _q(pages, client, list="allcategories", acmin="1"))["query"][
+            "allcategories"
+        ]
+    ]
+    walked = await _q(pages, client, list="allcategories", acfrom="Lo", aclimit="1")
+    assert walked["query"]["allcategories"] == [{"category": "Lonely"}]
+    assert walked["continue"]["accontinue"] == "Staying"
+
+
 async def test_all_links_family(pages: WikiHarness, client: httpx.AsyncClient) -> None:
     links = await _q(pages, client, list="alllinks", alprop="ids|title", allimit="3")
     first = links["query"]["alllinks"][0]

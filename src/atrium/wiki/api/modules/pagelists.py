@@ -125,35 +125,52 @@ async def wr_generate(q: QueryRun, params: dict[str, Any]) -> GeneratedPages:
 WATCHLISTRAW_MODULE = QueryModule(WATCHLISTRAW, wr_run, wr_generate)
 
 
-# list=allcategories: the categories that have members (MediaWiki's `category` table rows),
-# counted from categorylinks.
+# list=allcategories: MediaWiki's `category` table, whose row for a category exists while it has
+# members or a description page (WikiPage::updateCategoryCounts adds it, Category::refreshCounts
+# drops it once both are gone); here that set is read from categorylinks and the category pages,
+# with the counts of categorylinks.
+
+
+def _ac_bounds(column: Any, start: str | None, end: str | None, prefix: str | None,
+               descending: bool) -> list[Any]:  # fmt: skip
+    where: list[Any] = []
+    if start is not None:
+        where.append(column <= start if descending else column >= start)
+    if end is not None:
+        where.append(column >= end if descending else column <= end)
+    if prefix is not None:
+        where.append(column.like(_like_prefix(prefix), escape="\\"))
+    return where
 
 
 async def _ac_rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str | None]:
     descending = params["dir"] == "descending"
-    name = CL.c.cl_to
-    query = sa.select(
-        name.label("cat"),
-        sa.func.count().label("size"),
-        sa.func.sum(sa.case((CL.c.cl_type == "page", 1), else_=0)).label("pages"),
-        sa.func.sum(sa.case((CL.c.cl_type == "file", 1), else_=0)).label("files"),
-        sa.func.sum(sa.case((CL.c.cl_type == "subcat", 1), else_=0)).label("subcats"),
-    ).group_by(name)
     start = title_key(q, params["from"], NS_CATEGORY)
     if params["continue"] is not None:
         start = params["continue"]
     end = title_key(q, params["to"], NS_CATEGORY)
     prefix = title_key(q, params["prefix"], NS_CATEGORY)
-    if start is not None:
-        query = query.where(name <= start if descending else name >= start)
-    if end is not None:
-        query = query.where(name >= end if descending else name <= end)
-    if prefix is not None:
-        query = query.where(name.like(_like_prefix(prefix), escape="\\"))
+    members = sa.select(CL.c.cl_to.label("cat"), CL.c.cl_type.label("type")).where(
+        *_ac_bounds(CL.c.cl_to, start, end, prefix, descending)
+    )
+    described = sa.select(P.c.page_title, sa.null()).where(
+        P.c.page_namespace == NS_CATEGORY,
+        *_ac_bounds(P.c.page_title, start, end, prefix, descending),
+    )
+    both = sa.union_all(members, described).subquery()
+    name, kind = both.c.cat, both.c.type
+    size = sa.func.count(kind)
+    query = sa.select(
+        name.label("cat"),
+        size.label("size"),
+        sa.func.sum(sa.case((kind == "page", 1), else_=0)).label("pages"),
+        sa.func.sum(sa.case((kind == "file", 1), else_=0)).label("files"),
+        sa.func.sum(sa.case((kind == "subcat", 1), else_=0)).label("subcats"),
+    ).group_by(name)
     if params["min"] is not None:
-        query = query.having(sa.func.count() >= params["min"])
+        query = query.having(size >= params["min"])
     if params["max"] is not None:
-        query = query.having(sa.func.count() <= params["max"])
+        query = query.having(size <= params["max"])
     limit = params["limit"]
     query = query.order_by(name.desc() if descending else name).limit(limit + 1)
     rows, following = split_page(await q.ctx.db.read(lambda conn: conn.all(query)), limit)
