@@ -14,8 +14,7 @@ elsewhere is derived: `slots` and `content` (one main slot per revision, `tt:<ol
 MediaWiki's own maintenance scripts fill what depends on its code: `rebuildtextindex.php` (the
 FTS3 `searchindex`, normalised by SearchUpdate) and `initSiteStats.php --update`.
 
-The loaded wiki is cached under `bench/.data/mwref-<key>/` (key: the Atrium database it came from
-and `LOADER_VERSION`); a directory without its `loaded.json` is a build that did not finish and is
+The loaded wiki is cached under `bench/.data/mwref-<dump>-v<LOADER_VERSION>/`; a directory without its `loaded.json` is a build that did not finish and is
 rebuilt. The server is `php -S` with `PHP_CLI_SERVER_WORKERS` workers and opcache, the command line
 of `mediawiki-ref.sh start`, but started as a harness `Server` (pinned to the server core, its own
 process group, stopped by the id of the process we started).
@@ -115,14 +114,12 @@ def mediawiki_version() -> str:
     return "1.39"
 
 
-def _key(atrium_db: Path) -> str:
-    return f"mwref-{atrium_db.parent.name}-v{LOADER_VERSION}"
-
-
-def reference_wiki(console: Console, atrium_data: Path) -> Reference:
-    """The reference wiki holding the rows of Atrium's database in `atrium_data`, built if needed."""
+def reference_wiki(console: Console, atrium_data: Path, dump: Path) -> Reference:
+    """The reference wiki holding the rows of Atrium's database in `atrium_data` (the import of
+    `dump`), built if needed. Keyed by the dump: Atrium's migrations do not change those rows, and
+    the side-by-side checks that both wikis answer alike before anything is timed."""
     atrium_db = atrium_data / "wiki.sqlite3"
-    root = DATA_DIR / _key(atrium_db)
+    root = DATA_DIR / f"mwref-{dump.stem}-v{LOADER_VERSION}"
     marker = root / "loaded.json"
     if marker.exists():
         console.print(f"Reusing the loaded reference wiki {root.relative_to(REPO)}")

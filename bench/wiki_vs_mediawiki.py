@@ -37,7 +37,7 @@ from bench.harness import (
     measure,
     running,
 )
-from bench.wiki_foundation import atrium_server
+from bench.wiki_foundation import atrium_server, dump_path
 from bench.wiki_lists import REVISIONS_PER_PAGE, Query, checked, queries
 from bench.wiki_props import imported_cache, imported_wiki
 
@@ -121,7 +121,7 @@ def run(settings: Settings, console: Console) -> list[ScenarioResult]:
         console.print(f"[yellow]{FAMILY} skipped: {reason}[/yellow]")
         return []
     cache = imported_cache(console, REVISIONS_PER_PAGE)
-    reference = mediawiki_ref.reference_wiki(console, cache)
+    reference = mediawiki_ref.reference_wiki(console, cache, dump_path(REVISIONS_PER_PAGE))
     data_dir = imported_wiki(console, REVISIONS_PER_PAGE)
     try:
         server, served_by = atrium_server(data_dir)
