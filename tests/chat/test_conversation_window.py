@@ -15,15 +15,21 @@ import pytest
 
 from atrium.chat.errors import ChatError
 from atrium.chat.narrow import parse_narrow
-from atrium.chat.queries.conversation_window import conversation_operands
+from atrium.chat.queries.conversation_window import LIGHT_ROW, conversation_operands
 from atrium.chat.queries.messages import window_rows
 from tests.chat.conftest import ChatHarness
 
 pytestmark = pytest.mark.anyio
 
 
+def _id_and_flags(row: Any) -> tuple[int, Any]:
+    if isinstance(row, tuple):  # a light row
+        return int(row[LIGHT_ROW.ID]), row[LIGHT_ROW.FLAGS]
+    return int(row["id"]), row["user_flags"]
+
+
 def _summary(window: Any) -> tuple[Any, ...]:
-    rows = [(int(r["id"]), r["user_flags"]) for r in window.rows]
+    rows = [_id_and_flags(r) for r in window.rows]
     return (window.anchor, rows, window.found_anchor, window.found_oldest, window.found_newest)
 
 

@@ -40,6 +40,12 @@ LIGHT_COLUMNS = (
 )
 
 
+class LIGHT_ROW:
+    """Positions in a light row: `LIGHT_COLUMNS`, then the reader's flags (None: not received)."""
+
+    ID, SENDER, RECIPIENT, STREAM, TOPIC, DATE_SENT, LAST_EDIT, FLAGS = range(8)
+
+
 def conversation_operands(terms: Sequence[Term]) -> tuple[Any, str | None] | None:
     """(stream operand, topic or None) when the narrow is `stream` or `stream` + `topic`."""
     stream: Any = None
@@ -114,4 +120,4 @@ class ConversationWindow:
         """Rows before the anchor (nearest first), at it, or after it (nearest first)."""
         statement = _STATEMENTS[(self.history, self.with_topic, side)]
         bound = min(anchor_id, MAX_SQL_ID)
-        return self.conn.all(statement, {**self.params, "bound": bound, "limit": limit})
+        return self.conn.tuples(statement, {**self.params, "bound": bound, "limit": limit})

@@ -11,43 +11,44 @@ fetch, so renames and personal flags are always current.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import orjson
 
-Key = tuple[int, float, float | None, bool]
+# (id, date_sent, last_edit_time): what changes when the message object does.
+Version = tuple[int, float, float | None]
 
 # About 1 KB each: bounded to some tens of megabytes.
 MAX_ENTRIES = 50_000
-_cores: dict[Key, bytes] = {}
+# By apply_markdown (HTML or raw content), then by message version.
+_cores: dict[bool, dict[Version, bytes]] = {True: {}, False: {}}
 
 
 def core_fragments(
-    rows: Sequence[Mapping[str, Any]],
+    versions: Sequence[Version],
     apply_markdown: bool,
     load_cores: Callable[[list[int]], dict[int, dict[str, Any]]],
 ) -> dict[int, bytes]:
-    """Each row's `message_core` as the inside of a JSON object (no braces), by message id.
+    """Each message's `message_core` as the inside of a JSON object (no braces), by message id.
 
-    `rows` carry `id`, `date_sent` and `last_edit_time`; `load_cores` builds the cores of the
-    ids not cached.
+    `load_cores` builds the cores of the ids not cached.
     """
+    cache = _cores[apply_markdown]
     out: dict[int, bytes] = {}
-    missing: dict[int, Key] = {}
-    for row in rows:
-        key = (row["id"], row["date_sent"], row["last_edit_time"], apply_markdown)
-        found = _cores.get(key)
+    missing: dict[int, Version] = {}
+    for version in versions:
+        found = cache.get(version)
         if found is None:
-            missing[row["id"]] = key
+            missing[version[0]] = version
         else:
-            out[row["id"]] = found
+            out[version[0]] = found
     if missing:
-        if len(_cores) + len(missing) > MAX_ENTRIES:
-            _cores.clear()
+        if len(cache) + len(missing) > MAX_ENTRIES:
+            cache.clear()
         for message_id, core in load_cores(list(missing)).items():
             inner = orjson.dumps(core)[1:-1]
-            _cores[missing[message_id]] = inner
+            cache[missing[message_id]] = inner
             out[message_id] = inner
     return out
 

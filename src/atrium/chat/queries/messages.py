@@ -23,6 +23,9 @@ from atrium.chat.queries.conversation_window import (
     Side,
     conversation_operands,
 )
+from atrium.chat.queries.conversation_window import (
+    LIGHT_ROW as L,
+)
 from atrium.chat.queries.linkifiers import realm_linkifiers
 from atrium.chat.queries.user_topics import muted_topics_condition
 from atrium.chat.queries.users import avatar_url
@@ -186,6 +189,8 @@ class _NarrowWindow:
         self.narrow = narrow
         self.base = _base_query(narrow, user, ids_only, light)
         self.id_col = _id_column(narrow)
+        # Light rows are tuples in `LIGHT_ROW` order, as the conversation window gives them.
+        self.read: Callable[[sa.Select[Any]], list[Any]] = conn.tuples if light else conn.all
 
     def side(self, side: Side, anchor_id: int, limit: int) -> list[Any]:
         # Message ids are 32-bit; PostgreSQL refuses to compare them with the 10**16 sentinel.
@@ -194,9 +199,11 @@ class _NarrowWindow:
             base = self.base
             if self.narrow.index_search:
                 base = base.where(_search_ids_condition(self.narrow))
-            return list(self.conn.all(base.where(self.id_col == bound)))
+            return list(self.read(base.where(self.id_col == bound)))
         descending = side == "before"
-        return _side(self.conn, self.narrow, self.base, self.id_col, bound, descending, limit)
+        return _side(
+            self.conn, self.read, self.narrow, self.base, self.id_col, bound, descending, limit
+        )
 
 
 SEARCH_BATCH = 1000
@@ -209,6 +216,7 @@ def _search_ids_condition(narrow: CompiledNarrow) -> Any:
 
 def _side(
     conn: Conn,
+    read: Callable[[sa.Select[Any]], list[Any]],
     narrow: CompiledNarrow,
     base: sa.Select[Any],
     id_col: Any,
@@ -224,14 +232,14 @@ def _side(
     order = id_col.desc() if descending else id_col
     if not narrow.index_search:
         where = id_col < bound if descending else id_col > bound
-        return list(conn.all(base.where(where).order_by(order).limit(limit)))
+        return list(read(base.where(where).order_by(order).limit(limit)))
     rows: list[Any] = []
     cursor = bound
     while len(rows) < limit:
         ids = search.index_walk(conn, narrow.index_search, cursor, descending, SEARCH_BATCH)
         if not ids:
             break
-        found = conn.all(base.where(M.id.in_(ids)).order_by(order))
+        found = read(base.where(M.id.in_(ids)).order_by(order))
         rows += found[: limit - len(rows)]
         cursor = ids[-1]
         if len(ids) < SEARCH_BATCH:
@@ -483,18 +491,20 @@ def message_dicts(
 def message_fragments(
     conn: Conn,
     user: User,
-    rows: Sequence[Any],
+    rows: Sequence[tuple[Any, ...]],
     *,
     apply_markdown: bool,
     client_gravatar: bool,
 ) -> list[orjson.Fragment]:
-    """The message objects of light rows (see `LIGHT_COLUMNS`), serialised.
+    """The message objects of light rows (tuples in `LIGHT_ROW` order), serialised.
 
-    Equal to `message_dicts` once parsed; the message-only part comes from the cache.
+    Equal to `message_dicts` once parsed. The message-only part comes from the cache; the part
+    that depends on the sender, the recipient, the topic and the reader's flags is built once
+    per distinct combination (a window has a handful).
     """
     if not rows:
         return []
-    sender_ids = conn.id_list({row["sender_id"] for row in rows})
+    sender_ids = conn.id_list({row[L.SENDER] for row in rows})
     senders = {r["id"]: r for r in conn.all(_SENDERS, {"ids": sender_ids})}
     realm_str = conn.scalar(_REALM_STRING_ID, {"realm_id": user.realm_id})
 
@@ -502,37 +512,33 @@ def message_fragments(
         full = conn.all(sa.select(schema.message).where(M.id.in_(ids)))
         return {r["id"]: message_core(r, apply_markdown=apply_markdown) for r in full}
 
-    cores = message_cache.core_fragments(rows, apply_markdown, load_cores)
-    sender_json = {
-        sid: orjson.dumps(sender_fields(s, realm_str, client_gravatar=client_gravatar))[1:-1]
-        for sid, s in senders.items()
-    }
-    recipients = _Recipients(conn, rows)
+    versions = [(row[L.ID], row[L.DATE_SENT], row[L.LAST_EDIT]) for row in rows]
+    cores = message_cache.core_fragments(versions, apply_markdown, load_cores)
+    heads = {(row[L.STREAM], row[L.RECIPIENT], row[L.SENDER]) for row in rows}
+    recipients = _Recipients(
+        conn, [{"stream_id": s, "recipient_id": r, "sender_id": u} for s, r, u in heads]
+    )
     topic_links = TopicLinks(conn, user.realm_id)
-    links_json: dict[str, bytes] = {}
-    displays: dict[int, bytes] = {}
+    reader_parts: dict[tuple[Any, ...], bytes] = {}
     out = []
     for row in rows:
-        if row["stream_id"] is not None:
-            display = displays.get(row["recipient_id"])
-            if display is None:
-                display = displays[row["recipient_id"]] = orjson.dumps(recipients.display(row))
-        else:  # a 1:1 DM shows its sender, so it is per message
-            display = orjson.dumps(recipients.display(row))
-        flags_json = _flags_json(row["user_flags"])
-        links = links_json.get(row["topic"]) if row["stream_id"] is not None else b"[]"
-        if links is None:
-            links = links_json[row["topic"]] = orjson.dumps(topic_links.of(row))
-        reader = (
-            sender_json[row["sender_id"]]
-            + b',"display_recipient":'
-            + display
-            + b',"flags":'
-            + flags_json
-            + b',"topic_links":'
-            + links
-        )
-        out.append(message_cache.assemble(cores[row["id"]], reader))
+        key = (row[L.SENDER], row[L.RECIPIENT], row[L.STREAM], row[L.TOPIC], row[L.FLAGS])
+        part = reader_parts.get(key)
+        if part is None:
+            sender_id, recipient_id, stream_id, topic, bits = key
+            head = {"stream_id": stream_id, "recipient_id": recipient_id, "sender_id": sender_id}
+            links = topic_links.of({"stream_id": stream_id, "topic": topic})
+            fields = sender_fields(senders[sender_id], realm_str, client_gravatar=client_gravatar)
+            part = reader_parts[key] = (
+                orjson.dumps(fields)[1:-1]
+                + b',"display_recipient":'
+                + orjson.dumps(recipients.display(head))
+                + b',"flags":'
+                + _flags_json(bits)
+                + b',"topic_links":'
+                + orjson.dumps(links)
+            )
+        out.append(message_cache.assemble(cores[row[L.ID]], part))
     return out
 
 
