@@ -79,7 +79,8 @@ async def test_imageinfo_urls_and_thumbnails(wiki: WikiHarness, client: httpx.As
     assert (info["user"], info["comment"], info["canonicaltitle"]) == (
         "Admin", "four tiles", "File:Tiles.png",
     )  # fmt: skip
-    assert info["badfile"] is False and info["thumbmime"] == "image/png"
+    # MediaWiki puts badfile on the page, beside imagerepository.
+    assert tiles["badfile"] is False and info["thumbmime"] == "image/png"
     assert info["url"].endswith("/Tiles.png") and "/images/" in info["url"]
     assert info["descriptionurl"].endswith("/wiki/File:Tiles.png")
     assert (info["thumbwidth"], info["thumbheight"]) == (4, 2)

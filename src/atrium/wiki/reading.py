@@ -15,6 +15,7 @@ from atrium.core.db import Conn
 from atrium.wiki import pages as page_reads
 from atrium.wiki import schema
 from atrium.wiki.render import Rendered, Renderer
+from atrium.wiki.render_media import FileSize
 from atrium.wiki.site import Site
 from atrium.wiki.titles import Title
 from atrium.wiki.wikitext import redirect_target
@@ -70,6 +71,22 @@ def category_flags(conn: Conn, names: list[str]) -> tuple[set[str], set[str]]:
     return found, hidden
 
 
+def file_sizes(conn: Conn, names: set[str]) -> dict[str, FileSize]:
+    """The stored size of each named file that exists (what `[[File:…]]` shows)."""
+    img = schema.image
+    rows = conn.all(
+        sa.select(img.c.img_name, img.c.img_width, img.c.img_height, img.c.img_media_type).where(
+            img.c.img_name.in_(sorted(names))
+        )
+    )
+    return {
+        str(r["img_name"]): FileSize(
+            int(r["img_width"]), int(r["img_height"]), r["img_media_type"] == "BITMAP"
+        )
+        for r in rows
+    }
+
+
 def render_text(conn: Conn, site: Site, title: Title, text: str) -> Rendered:
     def loader(ns: int, dbkey: str) -> str | None:
         found = current_text(conn, ns, dbkey)
@@ -81,6 +98,7 @@ def render_text(conn: Conn, site: Site, title: Title, text: str) -> Rendered:
         loader,
         lambda titles: existing(conn, titles),
         languages=site.languages,
+        files=lambda names: file_sizes(conn, names),
     )
     return renderer.render(text)
 

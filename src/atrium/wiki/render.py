@@ -3,7 +3,8 @@
 Covers headings, bold and italic, lists (`*`, `#`, `;`, `:`), tables, `<nowiki>`, `<pre>` and
 space-indented preformatted text, horizontal rules, internal links (red links for missing pages,
 link trails, self links), external links (bracketed, numbered and bare), categories (collected
-into the box at the bottom), language links, and templates (expanded by `expand.Expander` first).
+into the box at the bottom), language links, templates (expanded by `expand.Expander` first),
+`[[File:…]]` images (`render_media`) and the table of contents (`render_toc`).
 
 Safety: every character of the text is HTML-escaped; only a fixed list of formatting tags comes
 back, with a fixed list of attributes whose values are escaped again, and URLs are only produced
@@ -19,6 +20,8 @@ from dataclasses import dataclass, field
 from urllib.parse import quote
 
 from atrium.wiki.expand import Expander, TemplateLoader
+from atrium.wiki.render_media import FileLookup, FileSize, MediaLinks, parse_options
+from atrium.wiki.render_toc import TocSwitches, add_toc, take_switches
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_MEDIA, InvalidTitle, TitleParser
 
 ExistenceCheck = Callable[[set[tuple[int, str]]], set[tuple[int, str]]]
@@ -181,6 +184,7 @@ class Renderer:
         languages: Iterable[str] = (),
         article_path: str = "/wiki/",
         script_path: str = "/w",
+        files: FileLookup | None = None,
     ) -> None:
         self.parser = parser
         self.page = page_title
@@ -193,6 +197,14 @@ class Renderer:
         self._known: set[tuple[int, str]] = set()
         self._autonumber = 0
         self.result = Rendered("")
+        self.files = files
+        self.toc = TocSwitches()
+        self._files: dict[str, FileSize] = {}
+        self.media = MediaLinks(
+            lambda prefixed: self.article_path + quote(prefixed, safe=":/!$()*,;@~"),
+            self._media_link,
+            script_path=script_path,
+        )
 
     # --- helpers ----------------------------------------------------------------------------
 
@@ -231,14 +243,19 @@ class Renderer:
         text = _PRE.sub(
             lambda m: self.hold(f"<pre>{html.escape(m.group(1), quote=False)}</pre>"), text
         )
-        self._known = self.exists(self._targets(text) | set())
+        text, self.toc = take_switches(text, self.hold)
+        targets = self._targets(text)
+        self._known = self.exists(targets)
+        names = {key for ns, key in targets if ns == NS_FILE}
+        if self.files is not None and names:
+            self._files = self.files(names)
         text = html.escape(text, quote=False)
         text = _TAG.sub(self._tag, text)
         text = self._links(text)
         text = _EXTERNAL.sub(self._external, text)
         text = _FREE_URL.sub(self._free_url, text)
-        body = self._blocks(text)
-        self.result.html = '<div class="mw-parser-output">' + self.release(body) + "</div>"
+        body = self.release(self._blocks(text))
+        self.result.html = '<div class="mw-parser-output">' + add_toc(body, self.toc) + "</div>"
         return self.result
 
     def _targets(self, text: str) -> set[tuple[int, str]]:
@@ -269,7 +286,30 @@ class Renderer:
         return self.hold(f"<{name}{attrs(raw_attrs)}{'/' if selfclose else ''}>")
 
     def _links(self, text: str) -> str:
-        return _LINK.sub(self._link, text)
+        # Twice: links inside a file's caption first, then the file link around them.
+        return _LINK.sub(self._link, _LINK.sub(self._link, text))
+
+    def _media_link(self, target: str) -> tuple[str, str] | None:
+        """`link=` of a file: an external URL or a page."""
+        if re.match(_URL_SCHEMES, target, re.I):
+            return target, target
+        title = self._title(html.escape(target, quote=False))
+        if title is None:
+            return None
+        ns, dbkey, fragment = title
+        return self.page_url(ns, dbkey, fragment), self.parser.prefixed_text(ns, dbkey)
+
+    def _file(self, dbkey: str, label: str | None) -> str:
+        """`[[File:…]]`: the image (or the red link to upload it), held as finished HTML."""
+        opts = parse_options(label.split("|") if label else [])
+        opts.alt = html.unescape(opts.alt) if opts.alt is not None else None
+        opts.link = html.unescape(opts.link) if opts.link is not None else None
+        caption_html = self.release(do_quotes(opts.caption.strip()))
+        caption_text = html.unescape(re.sub(r"<[^>]*>", "", caption_html))
+        file = self._files.get(dbkey)
+        if file is None:
+            return self.hold(self.media.missing(dbkey, opts, caption_html))
+        return self.hold(self.media.image(dbkey, file, opts, caption_html, caption_text))
 
     def _link(self, match: re.Match[str]) -> str:
         raw_target, label, trail = match.group(1), match.group(2), match.group(3)
@@ -297,8 +337,7 @@ class Renderer:
                 self.result.categories.append(dbkey)
             return ""
         if ns == NS_FILE and not colon:
-            ns = NS_FILE
-            label = label.split("|")[-1] if label and "|" in label else label
+            return self._file(dbkey, label) + trail
         if ns == NS_MEDIA:
             ns = NS_FILE
         shown_title = self.parser.prefixed_text(ns, dbkey)

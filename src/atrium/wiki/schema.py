@@ -464,6 +464,22 @@ image = sa.Table(
     sa.Index("img_actor_timestamp", "img_actor", "img_timestamp"),
 )
 
+# Earlier versions of a file (LocalFile::publish moves the current one here on re-upload),
+# named by `oi_archive_name` ("<timestamp of archiving>!<name>") under images/archive/.
+oldimage = sa.Table(
+    "oldimage",
+    metadata,
+    sa.Column("oi_id", sa.Integer, primary_key=True),
+    sa.Column("oi_name", Key, nullable=False),
+    sa.Column("oi_archive_name", Key, nullable=False),
+    sa.Column("oi_deleted", sa.Integer, nullable=False, server_default="0"),
+    *_file_columns("oi"),
+    sa.Index("oi_name_timestamp", "oi_name", "oi_timestamp"),
+    sa.Index("oi_name_archive_name", "oi_name", "oi_archive_name"),
+    sa.Index("oi_actor_timestamp", "oi_actor", "oi_timestamp"),
+    sa.Index("oi_sha1", "oi_sha1"),
+)
+
 filearchive = sa.Table(
     "filearchive",
     metadata,

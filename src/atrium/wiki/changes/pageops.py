@@ -214,6 +214,27 @@ def _archive_file(conn: Conn, who: Performer, title: Title, reason: str) -> None
         )
     )
     conn.execute(sa.delete(img).where(img.c.img_name == title.dbkey))
+    # Its old versions go too, each keeping its archive name.
+    old = schema.oldimage
+    for version in conn.all(sa.select(old).where(old.c.oi_name == title.dbkey)):
+        values = {
+            f"fa_{k[3:]}": version[k]
+            for k in version
+            if k not in ("oi_id", "oi_name", "oi_archive_name", "oi_deleted")
+        }
+        conn.execute(
+            sa.insert(schema.filearchive).values(
+                fa_name=title.dbkey,
+                fa_archive_name=version["oi_archive_name"],
+                fa_storage_key=f"{version['oi_sha1']}.{ext}" if ext else str(version["oi_sha1"]),
+                fa_deleted_user=who.user_id,
+                fa_deleted_timestamp=now14(),
+                fa_deleted_reason_id=comment_id(conn, reason),
+                fa_deleted=int(version["oi_deleted"]),
+                **values,
+            )
+        )
+    conn.execute(sa.delete(old).where(old.c.oi_name == title.dbkey))
 
 
 def _drop_links(conn: Conn, page_id: int) -> None:

@@ -20,11 +20,13 @@ from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.journal import Performer, actor_id, comment_id, log_event
 from atrium.wiki.changes.pageops import null_revision, page_row
 from atrium.wiki.changes.pages import Editor, save_revision
+from atrium.wiki.filepaths import archive_path, hash_path
 from atrium.wiki.site import Site
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import NS_FILE, Title
 
 IMG = schema.image
+OI = schema.oldimage
 US = schema.uploadstash
 MAX_SIZE = 104857600
 
@@ -37,12 +39,6 @@ def sha1_base36(data: bytes) -> str:
         number, rest = divmod(number, 36)
         out = digits[rest] + out
     return out.rjust(31, "0")
-
-
-def hash_path(name: str) -> str:
-    """FileRepo::getHashPath: the first one and two hex digits of the name's MD5."""
-    digest = hashlib.md5(name.encode()).hexdigest()
-    return f"{digest[0]}/{digest[0:2]}/"
 
 
 @dataclass
@@ -162,6 +158,20 @@ def warnings_for(conn: Conn, title: Title, data: bytes) -> dict[str, Any]:
     return found
 
 
+def _archive_current(conn: Conn, files_dir: Path, row: Any, ts: str) -> None:
+    """LocalFile::publish over an existing file: the current version becomes an old one, its row
+    copied to `oldimage` as "<ts>!<name>" and its bytes moved to images/archive/."""
+    name = str(row["img_name"])
+    archive_name = f"{ts}!{name}"
+    current = files_dir / "images" / (hash_path(name) + name)
+    target = files_dir / "images" / archive_path(name, archive_name)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if current.exists():
+        current.replace(target)
+    values = {f"oi_{k[4:]}": row[k] for k in row if k != "img_name"}
+    conn.execute(sa.insert(OI).values(oi_name=name, oi_archive_name=archive_name, **values))
+
+
 def _iso(ts: str) -> str:
     return f"{ts[0:4]}-{ts[4:6]}-{ts[6:8]}T{ts[8:10]}:{ts[10:12]}:{ts[12:14]}Z"
 
@@ -216,6 +226,8 @@ def publish(
     ts = now14()
     info = inspect(data, title.dbkey)
     sha1 = sha1_base36(data)
+    if existing is not None:
+        _archive_current(conn, files_dir, existing, ts)
     relative = hash_path(title.dbkey) + title.dbkey
     path = files_dir / "images" / relative
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -43,9 +43,10 @@ for _family in (links, backlinksprop, outlinks, pagemeta):
 RUNNABLE[categories.MODULE.spec.name] = categories.MODULE
 
 # issue 9: the file prop modules and deleted revisions
-from atrium.wiki.api.modules import deletedrevs, files  # noqa: E402
+from atrium.wiki.api.modules import deletedrevs, files, imageinfo  # noqa: E402
 
 RUNNABLE.update({module.spec.name: module for module in files.MODULES})
+RUNNABLE[imageinfo.MODULE.spec.name] = imageinfo.MODULE
 RUNNABLE[deletedrevs.MODULE.spec.name] = deletedrevs.MODULE
 
 # issue 8: the list modules

@@ -17,7 +17,7 @@ from atrium.wiki import schema
 from atrium.wiki.api import messages as msg
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.listmodules import FILEARCHIVE
-from atrium.wiki.api.modules.files import _info as image_info
+from atrium.wiki.api.modules.files import info as image_info
 from atrium.wiki.api.modules.journalrows import (
     DELETED_COMMENT,
     DELETED_RESTRICTED,

@@ -1,7 +1,8 @@
-"""The file prop modules: `imageinfo` (the stored file of each File: page, its URL and scaled
-size), `stashimageinfo` (files in the caller's upload stash) and `duplicatefiles` (other files with
-the same SHA-1). Files are kept in one version (the `image` row); URLs are the `/images/x/xy/Name`
-paths the wiki serves from its files directory, scaled versions under `/images/thumb/…`."""
+"""The file prop modules' shared parts — one version's `imageinfo` fields (`info`; current
+versions from `image`, old ones from `oldimage` with their archive name), URLs and scaled sizes —
+and `stashimageinfo` (files in the caller's upload stash) and `duplicatefiles` (other files with
+the same SHA-1). URLs are the `/images/x/xy/Name` paths the wiki serves from its files directory
+(old versions under `/images/archive/…`), scaled versions under `/images/thumb/…`."""
 
 from __future__ import annotations
 
@@ -16,11 +17,12 @@ from atrium.core.db import Conn, Row
 from atrium.wiki import schema
 from atrium.wiki.api import messages as msg
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.propmodules import DUPLICATEFILES, IMAGEINFO
+from atrium.wiki.api.propmodules import DUPLICATEFILES
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
 from atrium.wiki.api.querymodules import STASHIMAGEINFO
-from atrium.wiki.changes.uploads import hash_path
+from atrium.wiki.filepaths import hash_path
 from atrium.wiki.site import SCRIPT_PATH, Site
+from atrium.wiki.thumbs import scaled_height
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import NS_FILE
 
@@ -28,12 +30,21 @@ IMG = schema.image
 US = schema.uploadstash
 
 
-def _file_rows(conn: Conn, names: list[str]) -> dict[str, Row]:
+OI = schema.oldimage
+_URL_SAFE = "$&()*,-.:;=@_~"  # rawurlencode keeps these (and `!` in names, not archive names)
+
+
+def file_rows(conn: Conn, names: list[str]) -> dict[str, Row]:
+    """The current version of each named file (with `archive_name` None)."""
     if not names:
         return {}
     rows = conn.all(
         sa.select(
-            IMG, schema.actor.c.actor_name, schema.actor.c.actor_user, schema.comment.c.comment_text
+            IMG,
+            sa.null().label("archive_name"),
+            schema.actor.c.actor_name,
+            schema.actor.c.actor_user,
+            schema.comment.c.comment_text,
         )
         .select_from(
             IMG.join(schema.actor, schema.actor.c.actor_id == IMG.c.img_actor).join(
@@ -45,13 +56,52 @@ def _file_rows(conn: Conn, names: list[str]) -> dict[str, Row]:
     return {str(r["img_name"]): r for r in rows}
 
 
-def file_url(site: Site, name: str) -> str:
-    return f"{site.server}/images/{hash_path(name)}{quote(name, safe='!$&()*,-.:;=@_~')}"
+def old_versions(
+    conn: Conn, name: str, limit: int, start: str | None, end: str | None
+) -> list[Row]:
+    """LocalFile::getHistory: old versions newest first, at most `limit`, within [end, start]
+    (the oldest ones when only `end` is given), in the `image` row's column names."""
+    columns = [OI.c[f"oi_{c.name[4:]}"].label(c.name) for c in IMG.columns if c.name != "img_name"]
+    query = (
+        sa.select(
+            OI.c.oi_name.label("img_name"),
+            *columns,
+            OI.c.oi_archive_name.label("archive_name"),
+            schema.actor.c.actor_name,
+            schema.actor.c.actor_user,
+            schema.comment.c.comment_text,
+        )
+        .select_from(
+            OI.join(schema.actor, schema.actor.c.actor_id == OI.c.oi_actor).join(
+                schema.comment, schema.comment.c.comment_id == OI.c.oi_description_id
+            )
+        )
+        .where(OI.c.oi_name == name)
+    )
+    if start:
+        query = query.where(OI.c.oi_timestamp <= start)
+    if end:
+        query = query.where(OI.c.oi_timestamp >= end)
+    ascending = not start and end is not None
+    order = OI.c.oi_timestamp.asc() if ascending else OI.c.oi_timestamp.desc()
+    rows = conn.all(query.order_by(order, OI.c.oi_id.desc()).limit(limit))
+    return list(reversed(rows)) if ascending else list(rows)
 
 
-def thumb_url(site: Site, name: str, width: int) -> str:
-    safe = quote(name, safe="!$&()*,-.:;=@_~")
-    return f"{site.server}/images/thumb/{hash_path(name)}{safe}/{width}px-{safe}"
+def _rel(name: str, archive_name: str | None) -> str:
+    """The path below /images/ of a version (FileRepo::getZoneUrl + getRel/getArchiveRel)."""
+    if archive_name is None:
+        return f"{hash_path(name)}{quote(name, safe='!' + _URL_SAFE)}"
+    return f"archive/{hash_path(name)}{quote(archive_name, safe=_URL_SAFE)}"
+
+
+def file_url(site: Site, name: str, archive_name: str | None = None) -> str:
+    return f"{site.server}/images/{_rel(name, archive_name)}"
+
+
+def thumb_url(site: Site, name: str, width: int, archive_name: str | None = None) -> str:
+    safe = quote(name, safe="!" + _URL_SAFE)
+    return f"{site.server}/images/thumb/{_rel(name, archive_name)}/{width}px-{safe}"
 
 
 def _fit_box_width(width: int, height: int, box_height: int) -> int:
@@ -74,13 +124,14 @@ def scaled_size(width: int, height: int, want_w: int, want_h: int) -> tuple[int,
     if target >= width:
         return None
     target = max(target, 1)
-    return target, max(1, round(height * target / width))
+    return target, scaled_height(width, height, target)
 
 
 def _thumb_fields(
     site: Site,
     vals: dict[str, Any],
     name: str,
+    archive_name: str | None,
     width: int,
     height: int,
     mime: str,
@@ -92,20 +143,22 @@ def _thumb_fields(
         return
     size = scaled_size(width, height, params["urlwidth"], params["urlheight"]) if scalable else None
     if size is None:
-        vals["thumburl"] = file_url(site, name)
+        vals["thumburl"] = file_url(site, name, archive_name)
         vals["thumbwidth"], vals["thumbheight"] = width, height
     else:
-        vals["thumburl"] = thumb_url(site, name, size[0])
+        vals["thumburl"] = thumb_url(site, name, size[0], archive_name)
         vals["thumbwidth"], vals["thumbheight"] = size
     if "thumbmime" in props:
         vals["thumbmime"] = mime
 
 
-def _info(q: QueryRun, row: Row, props: set[str], params: dict[str, Any]) -> dict[str, Any]:
-    """ApiQueryImageInfo::getInfo for the current version of a file."""
+def info(q: QueryRun, row: Row, props: set[str], params: dict[str, Any]) -> dict[str, Any]:
+    """ApiQueryImageInfo::getInfo for one version of a file (`extmetadata` and `uploadwarning`
+    are added by the imageinfo module, which reads what they need)."""
     site = q.ctx.site
     out = q.ctx.out
     name = str(row["img_name"])
+    archive_name = row.get("archive_name")
     vals: dict[str, Any] = {}
     if "timestamp" in props:
         vals["timestamp"] = iso(str(row["img_timestamp"]))
@@ -130,10 +183,10 @@ def _info(q: QueryRun, row: Row, props: set[str], params: dict[str, Any]) -> dic
     mime = f"{row['img_major_mime']}/{row['img_minor_mime']}"
     if "url" in props:
         scalable = row["img_media_type"] == "BITMAP" and width > 0
-        _thumb_fields(site, vals, name, width, height, mime, params, props, scalable)
-        vals["url"] = file_url(site, name)
+        _thumb_fields(site, vals, name, archive_name, width, height, mime, params, props, scalable)
+        vals["url"] = file_url(site, name, archive_name)
         vals["descriptionurl"] = site.article_url(site.parser.prefixed_dbkey(NS_FILE, name))
-        page_id = _page_id(q, name)
+        page_id = page_id_of(q, name)
         if page_id is not None:
             vals["descriptionshorturl"] = f"{site.server}{SCRIPT_PATH}/index.php?curid={page_id}"
     if "sha1" in props:
@@ -142,70 +195,29 @@ def _info(q: QueryRun, row: Row, props: set[str], params: dict[str, Any]) -> dic
         vals["metadata"] = None
     if "commonmetadata" in props:
         vals["commonmetadata"] = []
-    if "extmetadata" in props:
-        vals["extmetadata"] = _extmetadata(row)
     if "mime" in props:
         vals["mime"] = mime
     if "mediatype" in props:
         vals["mediatype"] = row["img_media_type"]
+    if "archivename" in props and archive_name is not None:
+        vals["archivename"] = archive_name
     if "bitdepth" in props:
         vals["bitdepth"] = int(row["img_bits"])
     return vals
 
 
-def _extmetadata(row: Row) -> dict[str, Any]:
-    ts = str(row["img_timestamp"])
-    stamp = f"{ts[0:4]}-{ts[4:6]}-{ts[6:8]} {ts[8:10]}:{ts[10:12]}:{ts[12:14]}"
-    name = str(row["img_name"])
-    base = name.rsplit(".", 1)[0].replace("_", " ")
-    return {
-        "DateTime": {"value": stamp, "source": "mediawiki-metadata", "hidden": ""},
-        "ObjectName": {"value": base, "source": "mediawiki-metadata", "hidden": ""},
-    }
-
-
-def _page_id(q: QueryRun, name: str) -> int | None:
+def page_id_of(q: QueryRun, name: str) -> int | None:
     for page in q.pages.good.values():
         if page.ns == NS_FILE and page.dbkey == name:
             return page.page_id
     return None
 
 
-def _file_titles(q: QueryRun) -> list[tuple[int, str]]:
+def file_titles(q: QueryRun) -> list[tuple[int, str]]:
     """(page key, file name) of the File: pages in the set, good and missing."""
     found = [(p.page_id, p.dbkey) for p in q.pages.good.values() if p.ns == NS_FILE]
     found += [(m.fake_id, m.dbkey) for m in q.pages.missing if m.ns == NS_FILE]
     return found
-
-
-async def imageinfo(q: QueryRun, params: dict[str, Any]) -> None:
-    props = set(params["prop"])
-    titles = _file_titles(q)
-    if not titles:
-        return
-    start, end = params["start"], params["end"]
-    cont_name: str | None = None
-    if params["continue"] is not None:
-        cont_name, sep, _ = params["continue"].partition("|")
-        if not sep:
-            raise badcontinue()
-    rows = await q.ctx.db.read(_file_rows, [name for _, name in titles])
-    for key, name in sorted(titles, key=lambda t: t[1]):
-        if cont_name is not None and name < cont_name:
-            continue
-        entry = q.page_entry(key)
-        row = rows.get(name)
-        if row is None:
-            entry["imagerepository"] = ""
-            continue
-        entry["imagerepository"] = "local"
-        infos = entry.setdefault("imageinfo", [])
-        ts = str(row["img_timestamp"])
-        if (start is None or ts <= start) and (end is None or ts >= end):
-            vals = _info(q, row, props, params)
-            if "badfile" in props:
-                vals["badfile"] = False
-            infos.append(vals)
 
 
 async def stashimageinfo(q: QueryRun, params: dict[str, Any]) -> None:
@@ -314,7 +326,7 @@ async def _duplicate_pairs(
     q: QueryRun, params: dict[str, Any]
 ) -> tuple[list[tuple[int, str, Row]], tuple[str, str] | None]:
     """(page key, file, duplicate row) in MediaWiki's order, and the continue point."""
-    titles = [(k, n) for k, n in _file_titles(q) if k > 0]
+    titles = [(k, n) for k, n in file_titles(q) if k > 0]
     descending = params["dir"] == "descending"
     found = await q.ctx.db.read(_duplicates, [n for _, n in titles])
     pairs: list[tuple[int, str, Row]] = []
@@ -366,7 +378,6 @@ async def generate_duplicates(q: QueryRun, params: dict[str, Any]) -> GeneratedP
 
 
 MODULES = (
-    QueryModule(IMAGEINFO, imageinfo),
     QueryModule(STASHIMAGEINFO, stashimageinfo),
     QueryModule(DUPLICATEFILES, duplicatefiles, generate_duplicates),
 )
