@@ -1,6 +1,6 @@
 """Template expansion: `{{Template|a|name=b}}` replaced by the template's text with its parameters
 (`{{{1}}}`, `{{{name|default}}}`) substituted, `<noinclude>`/`<includeonly>`/`<onlyinclude>` honoured,
-a few magic words and the `#if`, `#ifeq` and `#switch` parser functions.
+a few magic words and the `#if`, `#ifeq`, `#switch`, `#expr` and `#ifexpr` parser functions.
 
 Innermost braces are expanded first, which gives MediaWiki's result for the usual cases (arguments
 are expanded before they are passed). `<nowiki>`, `<pre>` and comments are left alone. Recursion is
@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+from atrium.wiki.expr import expr_function, ifexpr_function
 from atrium.wiki.titles import NS_TEMPLATE, InvalidTitle, TitleParser
 
 MAX_DEPTH = 40
@@ -207,6 +208,13 @@ class Expander:
             then = rest[1] if len(rest) > 1 else ""
             other = rest[2] if len(rest) > 2 else ""
             return (then if left == right else other).strip()
+        if name == "#expr":
+            return self._literal(expr_function(first))
+        if name == "#ifexpr":
+            then = rest[0] if rest else ""
+            other = rest[1] if len(rest) > 1 else ""
+            result = ifexpr_function(first, then.strip(), other.strip())
+            return self._literal(result) if result.startswith("<strong") else result
         if name == "#switch":
             value = first.strip()
             default = ""

@@ -53,12 +53,12 @@ class ImageOptions:
 
 
 def parse_options(parts: list[str]) -> ImageOptions:
-    """Parser::parseLinkParameter and friends: each part an option, the last other one the
-    caption."""
+    """Parser::parseLinkParameter and friends: each part an option (case-sensitive, as the
+    `img_*` magic words are), the last other one the caption."""
     opts = ImageOptions()
     for raw in parts:
         part = raw.strip()
-        low = part.lower()
+        low = part  # the image option magic words are case-sensitive
         if low in ("thumb", "thumbnail"):
             opts.frame = "thumb"
         elif low in ("frame", "framed", "enframed"):
