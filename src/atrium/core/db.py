@@ -9,10 +9,12 @@ Domain code is written once, as plain synchronous functions taking a `Conn`:
     def unread_count(conn: Conn, user_id: int) -> int: ...
     count = await db.read(unread_count, user_id)
 
-- `db.write(fn, ...)` runs `fn` in one transaction. On SQLite every write goes through a single writer
-  thread (SQLite allows one writer; queueing beats lock contention), and writes that are queued together
-  share one commit, each inside its own SAVEPOINT so that one failing task never undoes another.
-  On PostgreSQL it runs in a worker thread on a pooled connection.
+- `db.write(fn, ...)` runs `fn` in one transaction. On SQLite there is one writer connection
+  (SQLite allows one writer; queueing beats lock contention): writes awaited in the event loop run
+  in the loop's own thread, and every write that arrives while others wait for their turn shares
+  their commit, each inside its own SAVEPOINT so that one failing task never undoes another;
+  `write_sync` (the CLI, the importers) feeds a writer thread instead. On PostgreSQL a write runs
+  in a worker thread on a pooled connection.
 - `db.read(fn, ...)` runs `fn` on a read connection: on SQLite directly in the calling (event
   loop) thread, on PostgreSQL in a worker thread. WAL readers never block the writer.
 
@@ -30,7 +32,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar, cast
 
 import orjson
 import sqlalchemy as sa
@@ -79,7 +81,8 @@ class InIdList(ColumnElement[bool]):
     `Conn.id_list()`: JSON for SQLite's `json_each`, an array for PostgreSQL's `= ANY`.
     """
 
-    type = sa.Boolean()
+    # Not `Boolean`: SQLite's compiler would then write `... = 1`, which no index serves.
+    type = cast("sa.types.TypeEngine[bool]", sa.types.NullType())
     inherit_cache = True
 
     def __init__(self, column: ColumnElement[Any], name: str) -> None:
@@ -286,20 +289,31 @@ _STOP = object()
 class _WriteTask:
     __slots__ = ("args", "fn", "future")
 
-    def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        future: Future[Any] | asyncio.Future[Any] | None = None,
+    ) -> None:
         self.fn = fn
         self.args = args
-        self.future: Future[Any] = Future()
+        self.future: Future[Any] | asyncio.Future[Any] = future or Future()
 
 
 class SQLiteDatabase(Database):
-    """Embedded mode: one writer thread fed by a queue; reads run where they are asked for.
+    """Embedded mode: one writer connection; reads and writes run in the event loop's thread.
 
     Reads run inline in the event loop's thread rather than in a thread pool: on the one core an
     embedded server gets, a hand-off to a reader thread and back cost more than a typical read
     (measured: a 100-message topic fetch served 400-500 requests/s through a 3-thread pool and
     620-780 inline, same machine, same minute). A read holds the loop for its duration, so
     keep reads bounded (every listing here is paged or capped).
+
+    Writes awaited in the loop run there too, grouped: the first one schedules a flush for the
+    loop's next turn, and every write awaited before it runs joins the same commit. A writer
+    thread measured slower on one core (each write paid a queue, a future, a wake-up of the loop
+    and GIL hand-offs, which under load also made the slowest sends slower); it remains for
+    `write_sync`, and a lock keeps the two from using the writer connection at once.
     """
 
     # How many queued writes may share one commit; bounds the latency of the first one.
@@ -312,6 +326,8 @@ class SQLiteDatabase(Database):
         path.parent.mkdir(parents=True, exist_ok=True)
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._writer_conn = Conn(connect_sqlite(path), self.dialect)
+        self._writer_lock = threading.Lock()
+        self._pending: list[_WriteTask] = []
         self._writer = threading.Thread(target=self._write_loop, name="sqlite-writer", daemon=True)
         self._writer.start()
         self._local = threading.local()
@@ -348,10 +364,20 @@ class SQLiteDatabase(Database):
     # Writes --------------------------------------------------------------------------------
 
     async def write(self, fn: Callable[..., T], *args: Any) -> T:
-        task = _WriteTask(fn, args)
-        self._queue.put(task)
-        result: T = await asyncio.wrap_future(task.future)
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._pending.append(_WriteTask(fn, args, future))
+        if len(self._pending) == 1:
+            loop.call_soon(self._flush_pending)
+        result: T = await future
         return result
+
+    def _flush_pending(self) -> None:
+        """Run the writes awaited since the last flush, MAX_GROUP to a commit."""
+        pending, self._pending = self._pending, []
+        with self._writer_lock:
+            for start in range(0, len(pending), self.MAX_GROUP):
+                self._run_group(self._writer_conn, pending[start : start + self.MAX_GROUP])
 
     def write_sync(self, fn: Callable[..., T], *args: Any) -> T:
         task = _WriteTask(fn, args)
@@ -375,7 +401,8 @@ class SQLiteDatabase(Database):
                     self._queue.put(_STOP)
                     break
                 group.append(nxt)
-            self._run_group(conn, group)
+            with self._writer_lock:
+                self._run_group(conn, group)
 
     def _run_group(self, conn: Conn, group: list[_WriteTask]) -> None:
         raw = conn.raw
@@ -409,6 +436,8 @@ class SQLiteDatabase(Database):
                     task.future.set_exception(exc)
             return
         for task, ok, value in outcomes:
+            if task.future.done():  # its caller went away (a cancelled request)
+                continue
             if ok:
                 task.future.set_result(value)
             else:

@@ -31,6 +31,7 @@ from atrium.chat.errors import ChatError
 from atrium.chat.events import Notice, Outcome
 from atrium.chat.models import Realm, User
 from atrium.chat.queries import streams as stream_queries
+from atrium.chat.queries.linkifiers import realm_linkifiers
 from atrium.chat.queries.messages import TopicLinks, readable_message
 from atrium.chat.queries.realm import load_realm
 from atrium.chat.rendering import group_member_ids, render_message
@@ -484,7 +485,7 @@ def _update_notices(
         event["orig_subject"] = row["topic"]
     if topic is not None:
         event["subject"] = topic
-        event["topic_links"] = TopicLinks(conn, user.realm_id).of(
+        event["topic_links"] = TopicLinks(realm_linkifiers(conn, user.realm_id)).of(
             {"stream_id": row["stream_id"], "topic": topic}
         )
     if new_stream is not None and new_stream["id"] != row["stream_id"]:

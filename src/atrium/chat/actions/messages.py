@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from atrium.chat import flags, schema, search
 from atrium.chat.errors import ChatError, stream_does_not_exist, stream_id_does_not_exist
 from atrium.chat.events import Notice, Outcome
+from atrium.chat.markdown import render_markdown
 from atrium.chat.models import (
     STREAM_POST_ADMINS,
     STREAM_POST_FULL_MEMBERS,
@@ -22,7 +23,7 @@ from atrium.chat.narrow import huddle_hash
 from atrium.chat.queries import streams as stream_queries
 from atrium.chat.queries.messages import TopicLinks, message_object
 from atrium.chat.queries.realm import load_realm
-from atrium.chat.rendering import group_member_ids, render_message
+from atrium.chat.rendering import group_member_ids, render_context
 from atrium.core.db import Conn, Prepared
 
 MAX_MESSAGE_LENGTH = 10000
@@ -256,7 +257,8 @@ def send_message(conn: Conn, sender: User, request: SendRequest) -> Outcome[int]
         content = normalize_content(request.content)
         recipient_id = stream["recipient_id"]
         receivers = stream_queries.subscriber_ids(conn, stream["id"])
-        rendered = render_message(conn, sender, content)
+        context = render_context(conn, sender.realm_id, sender.id, content)
+        rendered = render_markdown(content, context)
         if rendered.stream_wildcard_mentioned or rendered.topic_wildcard_mentioned:
             check_wildcard_mention(sender, realm, len(receivers))
         base_flags = 0
@@ -267,7 +269,8 @@ def send_message(conn: Conn, sender: User, request: SendRequest) -> Outcome[int]
         topic = ""
         recipient_id = dm_recipient_id(conn, sender, participants)
         receivers = list(participants)
-        rendered = render_message(conn, sender, content)
+        context = render_context(conn, sender.realm_id, sender.id, content)
+        rendered = render_markdown(content, context)
         base_flags = flags.IS_PRIVATE
         stream_id = None
     fields = {
@@ -301,10 +304,13 @@ def send_message(conn: Conn, sender: User, request: SendRequest) -> Outcome[int]
             for uid in uids
         ],
     )
-    if stream_id is not None:
+    if stream_id is not None and stream["first_message_id"] is None:
         conn.execute(_SET_FIRST_MESSAGE, {"stream_id": stream_id, "message_id": message_id})
     display = stream["name"] if stream_id is not None else dm_display_recipient(conn, receivers)
-    payload = new_message_payload(conn, realm, sender, {**fields, "id": message_id}, display)
+    topic_links = TopicLinks(context.linkifiers).of(fields)
+    payload = new_message_payload(
+        conn, realm, sender, {**fields, "id": message_id}, display, topic_links
+    )
     return Outcome(message_id, message_notices(sender, payload, by_flags, request.echo))
 
 
@@ -332,7 +338,12 @@ def dm_display_recipient(conn: Conn, participants: list[int]) -> list[dict[str, 
 
 
 def new_message_payload(
-    conn: Conn, realm: Realm, sender: User, row: dict[str, Any], display_recipient: Any
+    conn: Conn,
+    realm: Realm,
+    sender: User,
+    row: dict[str, Any],
+    display_recipient: Any,
+    topic_links: list[dict[str, str]],
 ) -> dict[str, Any]:
     """The `message` event's message, from the values just stored (no read-back).
 
@@ -347,7 +358,7 @@ def new_message_payload(
         realm.string_id,
         display_recipient,
         [],
-        TopicLinks(conn, realm.id).of(row),
+        topic_links,
         apply_markdown=True,
         client_gravatar=False,
     )

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 from atrium.chat import flags, schema, search
 from atrium.chat.errors import ChatError
-from atrium.chat.markdown import RenderContext, render_topic_links
+from atrium.chat.markdown import Linkifier, RenderContext, render_topic_links
 from atrium.chat.models import User
 from atrium.chat.narrow import CompiledNarrow, Term, compile_narrow
 from atrium.chat.queries import message_cache
@@ -417,8 +417,8 @@ def message_object(
 class TopicLinks:
     """`topic_links` of the topics of one batch, from the realm's linkifiers as they are now."""
 
-    def __init__(self, conn: Conn, realm_id: int) -> None:
-        self.linkifiers = realm_linkifiers(conn, realm_id)
+    def __init__(self, linkifiers: Sequence[Linkifier]) -> None:
+        self.linkifiers = linkifiers
         self._by_topic: dict[str, list[dict[str, str]]] = {}
 
     def of(self, row: Mapping[str, Any]) -> list[dict[str, str]]:
@@ -469,7 +469,7 @@ def message_dicts(
         sa.select(schema.realm.c.string_id).where(schema.realm.c.id == user.realm_id)
     )
     recipients = _Recipients(conn, rows)
-    topic_links = TopicLinks(conn, user.realm_id)
+    topic_links = TopicLinks(realm_linkifiers(conn, user.realm_id))
     out = []
     for row in rows:
         bits = row["user_flags"]
@@ -518,7 +518,7 @@ def message_fragments(
     recipients = _Recipients(
         conn, [{"stream_id": s, "recipient_id": r, "sender_id": u} for s, r, u in heads]
     )
-    topic_links = TopicLinks(conn, user.realm_id)
+    topic_links = TopicLinks(realm_linkifiers(conn, user.realm_id))
     reader_parts: dict[tuple[Any, ...], bytes] = {}
     out = []
     for row in rows:

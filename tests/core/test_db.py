@@ -1,0 +1,133 @@
+"""The database layer: grouped SQLite writes, write_sync beside them, and `InIdList`."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from atrium.core.db import Conn, Database, InIdList, Prepared, SQLiteDatabase, open_database
+
+pytestmark = pytest.mark.anyio
+
+metadata = sa.MetaData()
+item = sa.Table(
+    "item",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(40), nullable=False, unique=True),
+)
+ITEMS_BY_ID = Prepared(sa.select(item.c.id, item.c.name).where(InIdList(item.c.id, "ids")))
+
+
+def _create(conn: Conn) -> None:
+    ddl = sa.schema.CreateTable(item, if_not_exists=True).compile(dialect=conn.dialect)
+    conn.execute(str(ddl))
+
+
+@pytest.fixture
+def sqlite_db(tmp_path: Path) -> Iterator[SQLiteDatabase]:
+    db = SQLiteDatabase(tmp_path / "t.sqlite3")
+    db.write_sync(_create)
+    yield db
+    db.close()
+
+
+def _insert(conn: Conn, name: str) -> int:
+    conn.execute(sa.insert(item).values(name=name))
+    return int(conn.scalar(sa.select(item.c.id).where(item.c.name == name)))
+
+
+def _names(conn: Conn) -> list[str]:
+    return list(conn.scalars(sa.select(item.c.name).order_by(item.c.name)))
+
+
+async def test_writes_awaited_together_share_a_commit_and_fail_alone(
+    sqlite_db: SQLiteDatabase,
+) -> None:
+    commits = 0
+    real_group = sqlite_db._run_group
+
+    def counting_group(conn: Conn, group: list[object]) -> None:
+        nonlocal commits
+        commits += 1
+        real_group(conn, group)  # type: ignore[arg-type]
+
+    sqlite_db._run_group = counting_group  # type: ignore[method-assign]
+    names = [f"n{i}" for i in range(20)]
+    # "n3" twice: the second breaks the unique constraint and must fail alone.
+    results = await asyncio.gather(
+        *(sqlite_db.write(_insert, name) for name in [*names, "n3"]), return_exceptions=True
+    )
+    assert commits == 1
+    assert all(isinstance(r, int) for r in results[:-1])
+    assert "UNIQUE" in str(results[-1])
+    assert await sqlite_db.read(_names) == sorted(names)
+
+
+async def test_a_group_larger_than_max_group_is_split(sqlite_db: SQLiteDatabase) -> None:
+    count = SQLiteDatabase.MAX_GROUP * 2 + 5
+    ids = await asyncio.gather(*(sqlite_db.write(_insert, f"m{i}") for i in range(count)))
+    assert len(set(ids)) == count
+
+
+async def test_a_cancelled_writer_does_not_disturb_the_others(sqlite_db: SQLiteDatabase) -> None:
+    first = asyncio.ensure_future(sqlite_db.write(_insert, "cancelled"))
+    second = asyncio.ensure_future(sqlite_db.write(_insert, "kept"))
+    await asyncio.sleep(0)  # both are queued; the flush has not run yet
+    first.cancel()
+    assert isinstance(await second, int)
+    # The cancelled caller no longer waits, but its write was already part of the group.
+    assert await sqlite_db.read(_names) == ["cancelled", "kept"]
+
+
+async def test_write_sync_from_a_thread_beside_loop_writes(sqlite_db: SQLiteDatabase) -> None:
+    errors: list[BaseException] = []
+
+    def from_thread() -> None:
+        try:
+            for i in range(50):
+                sqlite_db.write_sync(_insert, f"t{i}")
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    thread = threading.Thread(target=from_thread)
+    thread.start()
+    for i in range(50):
+        await sqlite_db.write(_insert, f"l{i}")
+        await asyncio.sleep(0)
+    await asyncio.to_thread(thread.join)
+    assert errors == []
+    assert len(await sqlite_db.read(_names)) == 100
+
+
+async def test_in_id_list_on_both_backends(tmp_path: Path, database_url: str | None) -> None:
+    db: Database = open_database(database_url, tmp_path / "ids.sqlite3", "public")
+    try:
+        if database_url is None:
+            db.write_sync(_create)
+        else:
+            db.write_sync(lambda conn: conn.execute("DROP TABLE IF EXISTS item"))
+            db.write_sync(_create)
+        ids = [db.write_sync(_insert, f"x{i}") for i in range(10)]
+
+        def lookup(conn: Conn, wanted: list[int]) -> list[str]:
+            rows = conn.all(ITEMS_BY_ID, {"ids": conn.id_list(wanted)})
+            return sorted(row["name"] for row in rows)
+
+        assert db.read_sync(lookup, [ids[1], ids[4], 10**6]) == ["x1", "x4"]
+        assert db.read_sync(lookup, []) == []
+        if database_url is None:
+            # One constant statement that still seeks by primary key, not a scan with `= 1`.
+            def plan(conn: Conn) -> str:
+                sql, _ = ITEMS_BY_ID.compiled(conn.dialect)
+                rows = conn.raw.execute("EXPLAIN QUERY PLAN " + sql, {"ids": "[1]"}).fetchall()
+                return " ".join(str(r[-1]) for r in rows)
+
+            assert "SEARCH item USING INTEGER PRIMARY KEY" in db.read_sync(plan)
+    finally:
+        db.close()
