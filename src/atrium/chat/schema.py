@@ -230,11 +230,17 @@ sa.Index(
     message.c.id,
 )
 sa.Index("ix_message_recipient_id", message.c.recipient_id, message.c.id)
+# Carries what a topic window reads (conversation_window), so that the index alone answers it.
 sa.Index(
     "ix_message_recipient_topic_id",
     message.c.recipient_id,
     sa.func.lower(message.c.topic),
     message.c.id,
+    message.c.sender_id,
+    message.c.stream_id,
+    message.c.topic,
+    message.c.date_sent,
+    message.c.last_edit_time,
 )
 sa.Index("ix_message_sender_id", message.c.sender_id, message.c.id)
 
