@@ -255,6 +255,10 @@ class Load:
     requests: Sequence[HttpRequest]
     # A 200 response counts as a success when its body holds this text.
     success: str = SUCCESS_MARKER
+    # The server ends every response by closing the connection (PHP's built-in server: no
+    # keep-alive, no Content-Length). wrk then counts a read error after each complete response,
+    # which is not one; the responses are still checked one by one.
+    closes_connections: bool = False
 
 
 @dataclass(frozen=True)
@@ -393,6 +397,8 @@ class WrkGenerator:
         if done.returncode != 0 or result is None:
             raise BenchError(f"wrk failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
         requests, duration_us, p50_us, p99_us, bad, connect, read, write, timeout = result
+        if load.closes_connections:
+            read = 0
         return RunResult(
             requests=requests,
             errors=bad + connect + read + write + timeout,
@@ -633,17 +639,21 @@ def measure(
     connections: int,
     requests: Sequence[HttpRequest],
     success: str = SUCCESS_MARKER,
+    closes_connections: bool = False,
 ) -> Measurement:
     gen = settings.generator
     assert server.proc is not None, "measure() needs a running server"
     pgid = server.proc.pid
-    warm = gen.run(server.port, Load(connections, settings.warmup, requests, success))
+    closes = closes_connections
+    warm = gen.run(server.port, Load(connections, settings.warmup, requests, success, closes))
     runs = []
     other: list[float] = []
     for i in range(settings.runs):
         wait_for_quiet()
         with CpuMeter(pgid) as meter:
-            run = gen.run(server.port, Load(connections, settings.duration, requests, success))
+            run = gen.run(
+                server.port, Load(connections, settings.duration, requests, success, closes)
+            )
         runs.append(run)
         other.append(meter.other_cores)
         errors = f"[red]{run.errors} errors[/red] {run.error_sample[:120]}" if run.errors else ""

@@ -59,8 +59,12 @@ async def read_response(reader: asyncio.StreamReader) -> tuple[int, bytes, bool]
                 break
             chunks.append(data[:-2])
         body = b"".join(chunks)
+    elif "content-length" in headers:
+        body = await reader.readexactly(int(headers["content-length"]))
+    elif headers.get("connection", "").lower() == "close":
+        body = await reader.read()  # the body ends with the connection (PHP's built-in server)
     else:
-        body = await reader.readexactly(int(headers.get("content-length", "0")))
+        body = b""
     keep_alive = headers.get("connection", "").lower() != "close"
     return status, body, keep_alive
 

@@ -25,8 +25,22 @@ REPO = Path(__file__).resolve().parents[1]
 SOURCE = REPO / "src" / "atrium" / "wiki"
 OUT = SOURCE / "api" / "i18n"
 I18N_DIRS = ("languages/i18n", "includes/api/i18n", "includes/libs/ParamValidator/i18n")
+GROUPS = ("bot", "sysop", "bureaucrat", "interface-admin", "suppress", "user", "autoconfirmed")
 LANGUAGES = ("en", "de", "fr")  # served languages; their fallback relatives come along
-EXTRA_KEYS = ("and", "comma-separator", "word-separator", "semicolon-separator", "pipe-separator")
+EXTRA_KEYS = (
+    "and",
+    "comma-separator",
+    "word-separator",
+    "semicolon-separator",
+    "pipe-separator",
+    # refusals whose one-word keys the literal scan below does not catch
+    "protectedpagetext",
+    "protectedinterface",
+    "titleprotected",
+    "nocreatetext",
+    *(f"group-{g}" for g in GROUPS),
+    *(f"grouppage-{g}" for g in GROUPS),
+)
 
 
 def load(root: Path, code: str) -> dict[str, str]:

@@ -118,7 +118,9 @@ async def test_warnings_in_each_errorformat(wiki: WikiHarness, client: httpx.Asy
     assert by_code["outofrange"]["data"] == {"min": 1, "curmax": 500, "max": 500, "highmax": 5000}
     assert by_code["outofrange"]["module"] == "query+allpages"
     assert by_code["unrecognizedvalues"]["key"] == "paramvalidator-unrecognizedvalues"
-    assert by_code["unrecognizedparams"]["params"] == [{"list": {"0": "foo"}, "type": "comma"}, 1]
+    # The list keeps each name's position among the request's values (errorformat, formatversion,
+    # action, list, aplimit, foo, format), as ApiMain's array_diff does.
+    assert by_code["unrecognizedparams"]["params"] == [{"list": {"5": "foo"}, "type": "comma"}, 1]
     html = await wiki.api(client, errorformat="html", formatversion="2", **params)
     assert {w["code"] for w in html["warnings"]} == {
         "outofrange",

@@ -70,7 +70,9 @@ async def test_granted_rights_are_usable(wiki: WikiHarness, client: httpx.AsyncC
     assert "createpage" not in rights
     csrf = await wiki.csrf(client)
     created = await wiki.post(client, action="edit", title="Grant test", text="x", token=csrf)
-    assert created["error"]["code"] == "permissiondenied"
+    # PermissionManager::checkQuickPermissions: `nocreate-loggedin`, whose API code is cantcreate.
+    assert created["error"]["code"] == "cantcreate"
+    assert created["error"]["info"] == "You do not have permission to create new pages."
     await wiki.edit_page("Grant test", "first")
     edited = await wiki.post(client, action="edit", title="Grant test", text="second", token=csrf)
     assert edited["edit"]["result"] == "Success"

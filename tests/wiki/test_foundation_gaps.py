@@ -222,7 +222,8 @@ async def test_uselang_user_is_the_callers_preference(
     data = await wiki.api(
         client, action="query", list="allpages", apfilterredir="x", errorformat="plaintext"
     )
-    assert data["errors"][0]["text"] == "Nicht erkannter Wert für den Parameter „apfilterredir“: x."
+    # formatversion=1: the text is the error's content value, `*`.
+    assert data["errors"][0]["*"] == "Nicht erkannter Wert für den Parameter „apfilterredir“: x."
     content = await wiki.api(
         client,
         action="query",
@@ -231,7 +232,7 @@ async def test_uselang_user_is_the_callers_preference(
         errorformat="plaintext",
         uselang="content",
     )
-    assert content["errors"][0]["text"] == 'Unrecognized value for parameter "apfilterredir": x.'
+    assert content["errors"][0]["*"] == 'Unrecognized value for parameter "apfilterredir": x.'
 
 
 def test_message_rendering_rules() -> None:
@@ -242,9 +243,11 @@ def test_message_rendering_rules() -> None:
     )
     assert limit.render("fr").endswith("doit être entre 1 et 5\u00a0000.")
     assert limit.text == 'The value "9000" for parameter "aplimit" must be between 1 and 5,000.'
-    names = msg.unrecognized_params(["a"])
+    names = msg.unrecognized_params({0: "a"})
     assert names.render("fr") == "Paramètre non reconnu\u202f: a."  # fr: one for 0 and 1
-    assert msg.unrecognized_params(["a", "b"]).render("de") == "Unrecognized parameters: a, b."
+    assert (
+        msg.unrecognized_params({0: "a", 1: "b"}).render("de") == "Unrecognized parameters: a, b."
+    )
     mix = msg.invalidparammix(["bltitle", "blpageid"])
     assert mix.render("de", msg.WIKITEXT) == (
         "The parameters <var>bltitle</var> und <var>blpageid</var> can not be used together."

@@ -131,13 +131,16 @@ class Title:
 
 
 class InvalidTitle(Exception):
-    """Carries MediaWiki's message key and English text for why a title cannot exist."""
+    """MediaWiki's MalformedTitleException: the message key, its parameters before the title,
+    the English text, and `title`, the text as the title parser saw it (spaces as underscores),
+    which MediaWiki adds as the message's last parameter."""
 
-    def __init__(self, key: str, text: str, params: tuple[str, ...] = ()) -> None:
+    def __init__(self, key: str, text: str, params: tuple[object, ...] = ()) -> None:
         super().__init__(text)
         self.key = key
         self.text = text
         self.params = params
+        self.title = ""
 
 
 MAX_TITLE_BYTES = 255
@@ -170,6 +173,13 @@ class TitleParser:
     def parse(self, text: str, default_ns: int = NS_MAIN) -> Title:
         text = html.unescape(text) if "&" in text else text
         text = unicodedata.normalize("NFC", text)
+        try:
+            return self._split(text, default_ns)
+        except InvalidTitle as exc:
+            exc.title = text.replace(" ", "_")  # Title::newFromText's mDbkeyform
+            raise
+
+    def _split(self, text: str, default_ns: int) -> Title:
         text = _BIDI.sub("", text)
         dbkey = _WHITESPACE.sub("_", text).strip("_")
         if "\ufffd" in dbkey:
@@ -194,7 +204,7 @@ class TitleParser:
                     if inner and self.namespaces.lookup(inner.group(1)) is not None:
                         raise InvalidTitle(
                             "title-invalid-talk-namespace",
-                            "The requested page title contains a talk namespace that cannot exist.",
+                            "The requested page title refers to a talk page that cannot exist.",
                         )
                 ns = ns_id
                 dbkey = rest
@@ -228,8 +238,9 @@ class TitleParser:
         if len(dbkey.encode()) > limit:
             raise InvalidTitle(
                 "title-invalid-too-long",
-                "The requested page title is too long. It must be no longer than 255 bytes in UTF-8 "
-                "encoding.",
+                f"The requested page title is too long. It must be no longer than {limit} bytes in "
+                "UTF-8 encoding.",
+                ({"num": limit},),
             )
         if dbkey == "" and not interwiki and not (fragment and ns == default_ns):
             raise _empty()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,6 +58,8 @@ class ApiContext:
     # A body sent as it is instead of the formatted result (`exportnowrap`): bytes, media type.
     raw_body: tuple[bytes, str] | None = None
     uploads: dict[str, tuple[str, bytes]] = field(default_factory=dict)  # file fields: name, data
+    # A message inside the result (`invalidreason`) in the response's error format; set by main.
+    message_formatter: Callable[[Message], Awaitable[Any]] | None = None
 
     @property
     def fv(self) -> int:
@@ -68,6 +71,12 @@ class ApiContext:
     def warn(self, module: ModuleSpec | str, code: str, message: Message) -> None:
         self.params.warn(module, code, message)
 
+    async def format_message(self, message: Message) -> Any:
+        """ApiErrorFormatter::formatException with `bc`: English text in bc, else an object."""
+        if self.message_formatter is None:
+            return message.render("en", "wikitext")
+        return await self.message_formatter(message)
+
     @property
     def session_secret(self) -> str | None:
         if self.new_session is not None:
@@ -76,4 +85,5 @@ class ApiContext:
 
 
 def change_error(exc: ChangeError, module: str) -> ApiUsageError:
+    """A refused change as an API error: its code, and its message from the message store."""
     return ApiUsageError(exc.code, Message(exc.key, exc.params, None, exc.text), module=module)

@@ -8,6 +8,7 @@ action module -> the result with `warnings`, `limits`, `curtimestamp`, `requesti
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 from typing import Any
@@ -22,15 +23,18 @@ from atrium.wiki.api import readmode
 from atrium.wiki.api.context import SESSION_COOKIE, ApiContext, Out
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.language import CONTENT_LANGUAGE, Language, english, language
+from atrium.wiki.api.msghtml import MessageHtml, link_targets
 from atrium.wiki.api.params import ParamReader, WarningEntry
 from atrium.wiki.api.registry import ACTIONS, JSON_FORMAT, MAIN
+from atrium.wiki.reading import existing
 from atrium.wiki.sessions import TOKEN_SALTS, Session, check_token, load_session
-from atrium.wiki.site import Site
+from atrium.wiki.site import MAX_ARTICLE_SIZE, Site
 from atrium.wiki.timestamps import iso, now14
 from atrium.wiki.users import Account, anonymous
 from atrium.wiki.users import options as user_options
 
 ERROR_FORMATS = ("plaintext", "wikitext", "html", "raw", "none", "bc")
+MAX_FIELD_BYTES = 4 * MAX_ARTICLE_SIZE + 1024 * 1024
 DB_LAG = -1  # one database server: MediaWiki reports a lag of -1
 BASE_HEADERS = {
     "Cache-Control": "private, must-revalidate, max-age=0",
@@ -58,22 +62,30 @@ class _Format:
         self.callback: str | None = None
         self.utf8 = False
         self.ascii = False
+        self.links: MessageHtml | None = None  # errorformat=html: the linked pages that exist
+        self.languages_set = False
 
 
 async def _raw_params(
     request: Request, uploads: dict[str, tuple[str, bytes]] | None = None
 ) -> tuple[dict[str, str], frozenset[str]]:
-    params: dict[str, str] = dict(request.query_params)
-    query_keys = frozenset(params)
+    """The request's values in WebRequest's order (`$_POST + $_GET`: the body first, its value
+    winning), and the names the query string holds."""
+    query = dict(request.query_params)
+    params: dict[str, str] = {}
     if request.method == "POST":
-        form = await request.form()
+        # A text field may hold a whole page: 2 MiB ($wgMaxArticleSize) of up to 4-byte characters,
+        # so that an oversized edit is refused as `contenttoobig`, not by the form parser.
+        form = await request.form(max_part_size=MAX_FIELD_BYTES)
         for key, value in form.multi_items():
             if isinstance(value, str):
                 params[key] = value
             elif uploads is not None:
                 uploads[key] = (value.filename or "", await value.read())
         await form.close()
-    return params, query_keys
+    for key, value in query.items():
+        params.setdefault(key, value)
+    return params, frozenset(query)
 
 
 async def _caller(request: Request, db: Database) -> tuple[Session | None, Account]:
@@ -119,6 +131,7 @@ async def handle(request: Request, site: Site, db: Database) -> Response:
         client_ip=request.client.host if request.client else "127.0.0.1",
         uploads=uploads,
     )
+    ctx.message_formatter = functools.partial(_format_in_result, ctx, fmt)
     result: dict[str, Any] = {}
     error: ApiUsageError | None = None
     headers: dict[str, str] = {}
@@ -152,7 +165,7 @@ async def handle(request: Request, site: Site, db: Database) -> Response:
     except ApiUsageError as exc:
         error = exc
     if error is None:
-        unused = [k for k in raw if k not in reader.used]
+        unused = {i: k for i, k in enumerate(raw) if k not in reader.used}
         if unused:
             reader.warn("main", "unrecognizedparams", msg.unrecognized_params(unused))
     headers.update(ctx.extra_headers)
@@ -161,6 +174,8 @@ async def handle(request: Request, site: Site, db: Database) -> Response:
         if fmt.langinfo:
             result["uselang"] = fmt.uselang.code
             result["errorlang"] = fmt.lang.code
+    if fmt.errorformat == "html" and (reader.warnings or error is not None):
+        fmt.links = await _message_links(ctx, fmt, reader.warnings, error)
     if ctx.raw_body is not None and error is None:
         body, media_type = ctx.raw_body
         headers["Content-Disposition"] = "inline; filename=export.xml"
@@ -217,6 +232,9 @@ async def _languages(ctx: ApiContext, fmt: _Format) -> None:
     `user` is the caller's `language` preference (anonymous callers: the content language),
     `content` the content language; bc errors and warnings are always English.
     """
+    if fmt.languages_set:
+        return
+    fmt.languages_set = True
     raw = ctx.params.raw
     code = raw.get("uselang") or "user"
     if code == "user":
@@ -235,6 +253,45 @@ async def _languages(ctx: ApiContext, fmt: _Format) -> None:
         fmt.lang = fmt.uselang
     else:
         fmt.lang = language(CONTENT_LANGUAGE if errorlang == "content" else errorlang)
+
+
+async def _format_in_result(ctx: ApiContext, fmt: _Format, message: msg.Message) -> Any:
+    """A message as a result value: `$msg->text()` in English for bc, else the formatted object
+    (code, text/html/key+params, data), in formatversion=1 with the text under `*`."""
+    await _languages(ctx, fmt)
+    message = message.localized(fmt.uselang)
+    if fmt.errorformat == "bc":
+        return message.render(english(), msg.WIKITEXT)
+    saved = fmt.links
+    if fmt.errorformat == "html":
+        fmt.links = await _message_links(ctx, fmt, [], message)
+    value: dict[str, Any] = {"code": msg.api_code(message.key)}
+    value.update(_message_fields(message, fmt))
+    fmt.links = saved
+    if message.data:
+        value["data"] = message.data
+    return value
+
+
+async def _message_links(
+    ctx: ApiContext,
+    fmt: _Format,
+    warnings: list[WarningEntry],
+    error: ApiUsageError | msg.Message | None,
+) -> MessageHtml:
+    """The pages the HTML of this response's messages links to, looked up in one read."""
+    parser = ctx.site.parser
+    messages = [entry.message for entry in warnings]
+    if isinstance(error, ApiUsageError):
+        messages.append(error.message)
+    elif error is not None:
+        messages.append(error)
+    targets: set[tuple[int, str]] = set()
+    for message in messages:
+        wikitext = message.localized(fmt.uselang).render(fmt.lang, msg.WIKITEXT)
+        targets |= link_targets(parser, wikitext)
+    known = await ctx.db.read(existing, targets) if targets else set()
+    return MessageHtml(parser, known)
 
 
 async def _execute(ctx: ApiContext, main: dict[str, Any], result: dict[str, Any]) -> None:
@@ -330,12 +387,14 @@ def _check_asserts(ctx: ApiContext, main: dict[str, Any]) -> None:
 # --- rendering --------------------------------------------------------------------------------
 
 
-def _message_fields(message: msg.Message, errorformat: str, lang: Language) -> dict[str, Any]:
-    if errorformat in ("plaintext", "wikitext"):
-        return {"text": message.render(lang, errorformat)}
-    if errorformat == "html":
-        return {"html": message.render(lang, msg.HTML)}
-    if errorformat == "raw":
+def _message_fields(message: msg.Message, fmt: _Format) -> dict[str, Any]:
+    """ApiErrorFormatter::formatMessageInternal; formatversion=1 puts the text under `*`."""
+    message = message.localized(fmt.uselang)
+    if fmt.errorformat in ("plaintext", "wikitext", "html"):
+        name = "html" if fmt.errorformat == "html" else "text"
+        links = fmt.links if fmt.errorformat == "html" else None
+        return {"*" if fmt.fv < 2 else name: message.render(fmt.lang, fmt.errorformat, links)}
+    if fmt.errorformat == "raw":
         return {"key": message.key, "params": list(message.params)}
     return {}
 
@@ -344,35 +403,41 @@ def _warnings(entries: list[WarningEntry], fmt: _Format) -> Any:
     if fmt.errorformat == "bc":
         grouped: dict[str, list[str]] = {}
         for entry in entries:
-            grouped.setdefault(entry.module_name, []).append(entry.message.text)
+            texts = grouped.setdefault(entry.module_name, [])
+            text = entry.message.localized(fmt.uselang).text
+            if text not in texts:  # ApiErrorFormatter_BackCompat adds no duplicate warning
+                texts.append(text)
         key = "*" if fmt.fv < 2 else "warnings"
         return {name: {key: "\n".join(texts)} for name, texts in grouped.items()}
-    out = []
+    out: list[dict[str, Any]] = []
     for entry in entries:
         item: dict[str, Any] = {"code": entry.code}
-        item.update(_message_fields(entry.message, fmt.errorformat, fmt.lang))
+        item.update(_message_fields(entry.message, fmt))
         if entry.message.data is not None:
             item["data"] = entry.message.data
         item["module"] = entry.module_path
-        out.append(item)
+        if item not in out:  # ApiErrorFormatter::addWarningOrError skips an equal entry
+            out.append(item)
     return out
 
 
 def _error_body(site: Site, fmt: _Format, error: ApiUsageError) -> dict[str, Any]:
     if fmt.errorformat == "bc":
-        body: dict[str, Any] = {"code": error.code, "info": error.message.text}
+        info = error.message.localized(fmt.uselang).text
+        body: dict[str, Any] = {"code": error.code, "info": info}
         body.update(error.extra)
         body["*" if fmt.fv < 2 else "docref"] = docref(site)
         return {"error": body}
     item: dict[str, Any] = {"code": error.code}
-    item.update(_message_fields(error.message, fmt.errorformat, fmt.lang))
+    item.update(_message_fields(error.message, fmt))
     data = dict(error.extra)
     if error.message.data:
         data.update(error.message.data)
     if data:
         item["data"] = data
     item["module"] = error.module or "main"
-    return {"errors": [item], "docref": docref(site, fmt.lang)}
+    # ApiMain adds `docref` as a content value: `*` in formatversion=1.
+    return {"errors": [item], "*" if fmt.fv < 2 else "docref": docref(site, fmt.lang)}
 
 
 def _render(

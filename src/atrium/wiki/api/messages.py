@@ -13,9 +13,14 @@ import html
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from atrium.wiki.api.language import Language, english, language
+from atrium.wiki.api.msghtml import MessageHtml
+from atrium.wiki.escaping import escape_wikitext as escape_wikitext
+from atrium.wiki.site import SITENAME
+from atrium.wiki.titles import Namespaces, TitleParser, standard_namespaces
 
 #  `api-usage-mailinglist-ref` as `plaintext` renders it (bc warnings).
 DEPRECATION_NOTICE = (
@@ -31,7 +36,7 @@ _GENDER = re.compile(r"\{\{GENDER:([^|}]*)\|([^{}]*)\}\}", re.IGNORECASE)
 _PARAM = re.compile(r"\$(\d+)")
 _SEMANTIC_TAG = re.compile(r"</?(?:var|kbd|samp|code)>")
 _TAG = re.compile(r"<[^<>]*>")
-_LINK = re.compile(r"\[\[([^|\]]+)(?:\|([^\]]*))?\]\]")
+_AFTER = re.compile("\x7fp(\\d+)\x7f")
 
 
 @dataclass(frozen=True)
@@ -39,29 +44,66 @@ class Message:
     key: str
     params: tuple[Any, ...] = ()
     data: dict[str, Any] | None = field(default=None)
-    fallback: str | None = None  # English plain text when the store cannot render the key
+    # English text for a refusal whose key or parameters the store cannot render yet
+    fallback: str | None = None
 
-    def render(self, lang: Language | str = "en", form: str = PLAINTEXT) -> str:
-        """The message in `lang` as MediaWiki's `text()` (wikitext), its plaintext or its HTML."""
+    def render(
+        self, lang: Language | str = "en", form: str = PLAINTEXT, links: MessageHtml | None = None
+    ) -> str:
+        """The message in `lang` as MediaWiki's `text()` (wikitext), its plaintext or its HTML
+        (`parse()`; `links` knows which linked pages exist)."""
         target = lang if isinstance(lang, Language) else language(lang)
         if self.fallback is not None and not target.can_render(self.key, len(self.params)):
             return html.escape(self.fallback, quote=False) if form == HTML else self.fallback
-        return render(self.key, self.params, target, form)
+        return render(self.key, self.params, target, form, links)
 
     @property
     def text(self) -> str:
         """English plaintext: the `info` of a bc error and the text of a bc warning."""
         return self.render(english(), PLAINTEXT)
 
-    def html(self) -> str:
-        return self.render(english(), HTML)
+    def localized(self, uselang: Language) -> Message:
+        """The message with its user-language parameters (`GroupLinks`) made text, as MediaWiki
+        builds them when the error is raised."""
+        if not any(isinstance(p, GroupLinks) for p in self.params):
+            return self
+        params = tuple(p.wikitext(uselang) if isinstance(p, GroupLinks) else p for p in self.params)
+        return Message(self.key, params, self.data, self.fallback)
 
 
-def render(key: str, params: Sequence[Any], lang: Language, form: str = PLAINTEXT) -> str:
+@dataclass(frozen=True)
+class GroupLinks:
+    """`User::newFatalPermissionDeniedStatus`'s groups: `[[Project:Administrators|name]]` links,
+    the group names in the user language, the link targets from the content language."""
+
+    project: str
+    groups: tuple[str, ...]
+
+    def wikitext(self, lang: Language) -> str:
+        links = []
+        for group in self.groups:
+            name = render(f"group-{group}", (), lang, WIKITEXT)
+            page = english().template(f"grouppage-{group}")
+            if page is None:
+                links.append(name)
+            else:
+                target = page.replace("{{ns:project}}", self.project)
+                links.append(f"[[{target}|{name}]]")
+        return lang.join_list(links, "comma")
+
+
+def render(
+    key: str,
+    params: Sequence[Any],
+    lang: Language,
+    form: str = PLAINTEXT,
+    links: MessageHtml | None = None,
+) -> str:
     template = lang.template(key)
     if template is None:
         return f"\u29fc{key}\u29fd"  # MediaWiki shows a missing message as ⧼key⧽
-    values = [_param_text(p, lang, form) for p in params]
+    after: list[str] = []  # HTML: plaintext parameters go in after parsing, escaped
+    values = [_param_text(p, lang, form, after) for p in params]
     numbers = [_param_number(p) for p in params]
 
     def subst(text: str) -> str:
@@ -81,7 +123,8 @@ def render(key: str, params: Sequence[Any], lang: Language, form: str = PLAINTEX
     if form == PLAINTEXT:
         return strip_markup(text)
     if form == HTML:
-        return _LINK.sub(_html_link, text)
+        parsed = (links or _default_links()).render(text)
+        return _AFTER.sub(lambda m: after[int(m.group(1))], parsed)
     return text
 
 
@@ -144,17 +187,20 @@ def _param_number(param: Any) -> float | None:
     return None
 
 
-def _param_text(param: Any, lang: Language, form: str) -> str:
+def _param_text(param: Any, lang: Language, form: str, after: list[str]) -> str:
     if isinstance(param, Mapping):
         if "plaintext" in param:
             value = str(param["plaintext"])
-            return html.escape(value) if form == HTML else value
+            if form != HTML:
+                return value
+            after.append(html.escape(value).replace("&#x27;", "&#039;"))
+            return f"\x7fp{len(after) - 1}\x7f"
         if "num" in param:
             return lang.format_num(param["num"])
         if "list" in param:
             items = param["list"]
             seq = list(items.values()) if isinstance(items, Mapping) else list(items)
-            texts = [_param_text(item, lang, form) for item in seq]
+            texts = [_param_text(item, lang, form, after) for item in seq]
             return lang.join_list(texts, str(param.get("type", "text")))
         if "message" in param:
             inner = param["message"]
@@ -164,11 +210,11 @@ def _param_text(param: Any, lang: Language, form: str) -> str:
     return str(param)
 
 
-def _html_link(match: re.Match[str]) -> str:
-    target = match.group(1).strip()
-    label = match.group(2) if match.group(2) is not None else target
-    href = "/wiki/" + target.replace(" ", "_")
-    return f'<a href="{html.escape(href)}" title="{html.escape(target)}">{label}</a>'
+@cache
+def _default_links() -> MessageHtml:
+    """Links rendered against the standard namespaces, as if no page existed."""
+    namespaces = Namespaces({ns.id: ns for ns in standard_namespaces(SITENAME)})
+    return MessageHtml(TitleParser(namespaces), set())
 
 
 # --- typed parameters -------------------------------------------------------------------------
@@ -266,10 +312,11 @@ def deprecated_value(param: str, value: str) -> Message:
     return api("paramvalidator-deprecated-value", plain(param), plain(value))
 
 
-def unrecognized_params(names: Sequence[str]) -> Message:
+def unrecognized_params(names: Mapping[int, str]) -> Message:
+    """`names` by their position among the request's values, as ApiMain's `array_diff` keeps."""
     return api(
         "apierror-unrecognizedparams",
-        {"list": {str(i): n for i, n in enumerate(names)}, "type": "comma"},
+        {"list": {str(i): n for i, n in names.items()}, "type": "comma"},
         len(names),
     )
 
@@ -299,3 +346,19 @@ def simple(key: str, text: str, *params: Any) -> Message:
     """A message with its English text given here: for Atrium's own keys, and for callers that
     do not pass the parameters the stored text needs (then every language shows `text`)."""
     return Message(key, tuple(params), None, text)
+
+
+# --- titles ------------------------------------------------------------------------------------
+
+
+def invalid_title(key: str, params: Sequence[Any], title: str) -> Message:
+    """A MalformedTitleException's message: its parameters, then the escaped title text."""
+    return api(key, *params, escape_wikitext(title))
+
+
+def api_code(key: str) -> str:
+    """ApiMessage's code for a plain message: the key without `apierror-`/`apiwarn-`."""
+    for prefix in ("apierror-", "apiwarn-"):
+        if key.startswith(prefix):
+            return key[len(prefix) :]
+    return key

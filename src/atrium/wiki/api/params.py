@@ -255,7 +255,18 @@ class ParamReader:
         return value
 
     def read(self, module: ModuleSpec, extra_prefix: str = "") -> dict[str, Any]:
-        return {p.name: self.value(module, p, extra_prefix) for p in module.params}
+        """Every parameter of the module, then the first refusal (ApiBase::extractRequestParams
+        reads them all, so later parameters still warn)."""
+        values: dict[str, Any] = {}
+        refused: ApiUsageError | None = None
+        for p in module.params:
+            try:
+                values[p.name] = self.value(module, p, extra_prefix)
+            except ApiUsageError as exc:
+                refused = refused or exc
+        if refused is not None:
+            raise refused
+        return values
 
     def value(self, module: ModuleSpec, p: Param, extra_prefix: str = "") -> Any:
         key = extra_prefix + module.prefix + p.name

@@ -236,18 +236,18 @@ async def _resolve(run: QueryRun, params: dict[str, Any]) -> None:
         try:
             title = parser.parse(text)
         except InvalidTitle as exc:
-            pages.invalid.append(InvalidPage(text, exc.text, pages.fake_id()))
+            reason = msg.invalid_title(exc.key, exc.params, exc.title)
+            pages.invalid.append(
+                InvalidPage(text, await ctx.format_message(reason), pages.fake_id())
+            )
             continue
         if title.interwiki:
             pages.interwiki.append((text, title.interwiki))
             continue
         if not title.dbkey:
+            reason = msg.invalid_title("title-invalid-empty", (), text.replace(" ", "_"))
             pages.invalid.append(
-                InvalidPage(
-                    text,
-                    "The requested page title is empty or contains only the name of a namespace.",
-                    pages.fake_id(),
-                )
+                InvalidPage(text, await ctx.format_message(reason), pages.fake_id())
             )
             continue
         shown = parser.prefixed_text(title.ns, title.dbkey)

@@ -42,7 +42,7 @@ class MissingPage:
 @dataclass
 class InvalidPage:
     title: str
-    reason: str
+    reason: Any  # `invalidreason`: the reason in the response's error format
     fake_id: int
 
 

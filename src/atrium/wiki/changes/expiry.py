@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 from atrium.wiki.api.params import parse_timestamp
 from atrium.wiki.changes import ChangeError
+from atrium.wiki.escaping import escape_wikitext
 
 INFINITY = "infinity"
 _INFINITE = {"infinite", "indefinite", "infinity", "never"}
@@ -57,9 +58,19 @@ def checked_expiry(value: str, now14: str, *, code: str = "invalidexpiry") -> st
     """An expiry in the future, or MediaWiki's `invalidexpiry` / `pastexpiry` refusal."""
     expiry = parse_expiry(value)
     if expiry is None:
-        raise ChangeError(code, f'Invalid expiry time "{value}".', "apierror-invalidexpiry")
+        raise ChangeError(
+            code,
+            f'Invalid expiry time "{value}".',
+            "apierror-invalidexpiry",
+            (escape_wikitext(value),),
+        )
     if expiry != INFINITY and expiry < now14:
-        raise ChangeError("pastexpiry", f'The expiry time "{value}" is in the past.')
+        raise ChangeError(
+            "pastexpiry",
+            f'The expiry time "{value}" is in the past.',
+            "apierror-pastexpiry",
+            (escape_wikitext(value),),
+        )
     return expiry
 
 

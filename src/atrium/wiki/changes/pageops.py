@@ -13,6 +13,7 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn
 from atrium.wiki import schema, search
+from atrium.wiki.api.messages import GroupLinks
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.expiry import INFINITY, api_expiry
 from atrium.wiki.changes.journal import (
@@ -66,7 +67,12 @@ def badaccess(site: Site, right: str) -> ChangeError:
             "The action you have requested is limited to users in one of the groups: "
             f"{', '.join(links)}."
         )
-    return ChangeError("permissiondenied", text, "badaccess-groups")
+    return ChangeError(
+        "permissiondenied",
+        text,
+        "badaccess-groups",
+        (GroupLinks(project, tuple(groups)), len(groups)),
+    )
 
 
 def require(site: Site, who: Performer, right: str) -> None:
@@ -746,9 +752,29 @@ def check_protection(conn: Conn, title: Title, who: Performer, action: str) -> N
     if who.allowed(right):
         return
     if not exists:
-        raise ChangeError("protectedtitle", "This title has been protected from creation.")
+        pt = schema.protected_titles
+        row = conn.one(
+            sa.select(schema.actor.c.actor_name, schema.comment.c.comment_text)
+            .select_from(pt)
+            .join(schema.user, schema.user.c.user_id == pt.c.pt_user, isouter=True)
+            .join(schema.actor, schema.actor.c.actor_user == schema.user.c.user_id, isouter=True)
+            .join(schema.comment, schema.comment.c.comment_id == pt.c.pt_reason_id, isouter=True)
+            .where(pt.c.pt_namespace == title.ns, pt.c.pt_title == title.dbkey)
+        )
+        by = str(row["actor_name"] or "") if row is not None else ""
+        why = str(row["comment_text"] or "") if row is not None else ""
+        raise ChangeError(
+            "protectedtitle",
+            "This title has been protected from creation.",
+            "titleprotected",
+            (by, why),
+        )
+    # PermissionManager::checkPageRestrictions: the right the level asks for, and the action.
     raise ChangeError(
-        "protectedpage", "This page has been protected to prevent editing or other actions."
+        "protectedpage",
+        "This page has been protected to prevent editing or other actions.",
+        "protectedpagetext",
+        (right, action),
     )
 
 

@@ -18,6 +18,7 @@ from atrium.wiki import schema, search
 from atrium.wiki.changes import ChangeError, watching
 from atrium.wiki.changes.accounts import ensure_actor
 from atrium.wiki.changes.journal import Performer, log_event, record_edit
+from atrium.wiki.escaping import escape_wikitext
 from atrium.wiki.pst import transform_for_save
 from atrium.wiki.site import MAX_ARTICLE_SIZE, Site
 from atrium.wiki.timestamps import now14
@@ -405,20 +406,28 @@ def software_tag_id(conn: Conn, name: str) -> int:
     return int(found)
 
 
+def _interface_protected() -> ChangeError:
+    return ChangeError(
+        "protectednamespace-interface",
+        "This page provides interface text for the software on this wiki, and is protected "
+        "to prevent abuse.",
+        "protectedinterface",
+    )
+
+
 def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
     """What `action=edit` changes, checked and applied in one transaction."""
     title = req.title
     if title.ns < 0 or title.ns == NS_SPECIAL:
         raise ChangeError(
-            "invalidtitle", f'Bad title "{title.text}".', "apierror-invalidtitle", (title.text,)
+            "invalidtitle",
+            f'Bad title "{title.text}".',
+            "apierror-invalidtitle",
+            (escape_wikitext(title.text),),
         )
     protection = site.namespaces.by_id[title.ns].protection
     if protection and protection not in req.editor.rights:
-        raise ChangeError(
-            "protectednamespace-interface",
-            "This page provides interface text for the software on this wiki, and is protected "
-            "to prevent abuse.",
-        )
+        raise _interface_protected()
     tag_ids = _check_tags(conn, req.tags, req.editor.rights)
     tag_ids += [software_tag_id(conn, name) for name in req.software_tags]
     page = conn.one(_page_by_title, {"ns": title.ns, "title": title.dbkey})
@@ -426,7 +435,12 @@ def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
         if req.nocreate:
             raise ChangeError("missingtitle", "The page you specified doesn't exist.")
         if "createpage" not in req.editor.rights and title.ns % 2 == 0:
-            raise ChangeError("permissiondenied", "You do not have permission to create pages.")
+            anon = req.editor.user_id is None
+            raise ChangeError(
+                "cantcreate-anon" if anon else "cantcreate",
+                "You do not have permission to create pages.",
+                "nocreatetext" if anon else "nocreate-loggedin",
+            )
         if req.section not in (None, "", "0", "new") and req.text is not None:
             raise ChangeError(
                 "nosuchsection",
@@ -444,13 +458,13 @@ def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
         old_text, old_ts = _current(conn, page_id)
         # An edit based on an older revision than the current one is a conflict (no merge).
         if req.basetimestamp and req.basetimestamp < old_ts and req.text is not None:
-            raise ChangeError("editconflict", "Edit conflict.")
+            raise ChangeError("editconflict", "Edit conflict.", "edit-conflict")
         if (
             req.baserevid is not None
             and req.baserevid != int(page["page_latest"])
             and req.text is not None
         ):
-            raise ChangeError("editconflict", "Edit conflict.")
+            raise ChangeError("editconflict", "Edit conflict.", "edit-conflict")
     new_text = transform_for_save(
         conn, site.parser, title, _compose(old_text, req), req.editor.user_id, req.editor.name
     )
@@ -464,12 +478,13 @@ def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
         raise ChangeError(
             "contenttoobig",
             "The content you supplied exceeds the page size limit of 2,048 kibibytes.",
+            params=(MAX_ARTICLE_SIZE // 1024,),  # $wgMaxArticleSize, in kibibytes
         )
     if page is not None and new_text == old_text:
         journal_watch(conn, req)
         return EditOutcome(page_id, title, nochange=True)
     if page is None and title.ns == NS_MEDIAWIKI and "editinterface" not in req.editor.rights:
-        raise ChangeError("permissiondenied", "You do not have permission to edit this page.")
+        raise _interface_protected()
     summary = req.summary
     if req.section == "new" and req.sectiontitle is None and not summary:
         summary = ""

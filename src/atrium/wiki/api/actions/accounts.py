@@ -86,9 +86,7 @@ async def createaccount(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     if not ctx.caller.allowed("createaccount"):
         raise ApiUsageError(
             "permissiondenied",
-            msg.simple(
-                "apierror-permissiondenied", "You don't have permission to create accounts."
-            ),
+            msg.api("apierror-permissiondenied", msg.message("action-createaccount")),
             module="createaccount",
         )
     raw = {

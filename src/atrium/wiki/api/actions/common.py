@@ -45,13 +45,13 @@ def parse_title(ctx: ApiContext, text: str, module: str) -> Title:
     except InvalidTitle as exc:
         raise ApiUsageError(
             "invalidtitle",
-            msg.simple("apierror-invalidtitle", f'Bad title "{text}".', msg.plain(text)),
+            msg.api("apierror-invalidtitle", msg.escape_wikitext(text)),
             module=module,
         ) from exc
     if title.interwiki or not title.dbkey:
         raise ApiUsageError(
             "invalidtitle",
-            msg.simple("apierror-invalidtitle", f'Bad title "{text}".', msg.plain(text)),
+            msg.api("apierror-invalidtitle", msg.escape_wikitext(text)),
             module=module,
         )
     return Title(title.ns, title.dbkey)
@@ -74,7 +74,7 @@ async def target(
         if not rows:
             raise ApiUsageError(
                 "nosuchpageid",
-                msg.simple("apierror-nosuchpageid", f"There is no page with ID {given_id}."),
+                msg.api("apierror-nosuchpageid", given_id),
                 module=module,
             )
         return Title(int(rows[0]["page_namespace"]), str(rows[0]["page_title"]))
@@ -119,12 +119,7 @@ async def check_blocked(ctx: ApiContext, module: str, title: Title | None) -> No
     )
     if found is None:
         return
-    if found.sitewide:
-        message = msg.simple("apierror-blocked", "You have been blocked from editing.")
-    else:
-        message = msg.simple(
-            "apierror-blocked-partial", "You have been blocked from editing this page."
-        )
+    message = msg.api("apierror-blocked" if found.sitewide else "apierror-blocked-partial")
     raise ApiUsageError(
         "blocked", message, module=module, extra={"blockinfo": block_info(ctx, found)}
     )

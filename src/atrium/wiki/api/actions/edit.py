@@ -102,13 +102,13 @@ async def _title(ctx: ApiContext, params: dict[str, Any]) -> Title:
     except InvalidTitle as exc:
         raise ApiUsageError(
             "invalidtitle",
-            msg.api("apierror-invalidtitle", params["title"]),
+            msg.api("apierror-invalidtitle", msg.escape_wikitext(params["title"])),
             module="edit",
         ) from exc
     if title.interwiki or not title.dbkey or title.ns < 0:
         raise ApiUsageError(
             "invalidtitle",
-            msg.api("apierror-invalidtitle", params["title"]),
+            msg.api("apierror-invalidtitle", msg.escape_wikitext(params["title"])),
             module="edit",
         )
     return Title(title.ns, title.dbkey)

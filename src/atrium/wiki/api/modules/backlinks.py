@@ -127,7 +127,7 @@ async def _fetch(
         except InvalidTitle as exc:
             raise ApiUsageError(
                 "invalidtitle",
-                msg.api("apierror-invalidtitle", params["title"]),
+                msg.api("apierror-invalidtitle", msg.escape_wikitext(params["title"])),
                 module=spec.path,
             ) from exc
         target = Title(parsed.ns, parsed.dbkey)

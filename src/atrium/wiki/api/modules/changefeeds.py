@@ -230,7 +230,7 @@ async def _rc_rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str 
         except InvalidTitle as exc:
             raise ApiUsageError(
                 "invalidtitle",
-                msg.api("apierror-invalidtitle", params["title"]),
+                msg.api("apierror-invalidtitle", msg.escape_wikitext(params["title"])),
                 module=spec.path,
             ) from exc
         query = query.where(RC.c.rc_namespace == title.ns, RC.c.rc_title == title.dbkey)

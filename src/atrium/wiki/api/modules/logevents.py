@@ -40,7 +40,11 @@ LOG_RESTRICTIONS = {"suppress": "suppressionlog"}
 
 
 def _invalid_title(text: str) -> ApiUsageError:
-    return ApiUsageError("invalidtitle", msg.api("apierror-invalidtitle", text), module=SPEC.path)
+    return ApiUsageError(
+        "invalidtitle",
+        msg.api("apierror-invalidtitle", msg.escape_wikitext(text)),
+        module=SPEC.path,
+    )
 
 
 def _check_action(value: str) -> None:

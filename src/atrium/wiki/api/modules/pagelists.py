@@ -82,7 +82,9 @@ async def _wr_rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str 
             title = q.ctx.site.parser.parse(text)
         except InvalidTitle as exc:
             raise ApiUsageError(
-                "invalidtitle", msg.api("apierror-invalidtitle", text), module=spec.path
+                "invalidtitle",
+                msg.api("apierror-invalidtitle", msg.escape_wikitext(text)),
+                module=spec.path,
             ) from exc
         # fromtitle: where the walk begins; totitle: where it ends (both inclusive).
         reverse = descending if side == "fromtitle" else not descending
