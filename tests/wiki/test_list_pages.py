@@ -221,14 +221,54 @@ async def test_exturlusage(pages: WikiHarness, client: httpx.AsyncClient) -> Non
         "http://other.test/x", "http://www.example.org/a", "https://docs.example.org/b",
     ]  # fmt: skip
     assert list(data["query"]["exturlusage"][0]) == ["pageid", "ns", "title", "url"]
+    # A query without a protocol is an http:// one (ApiQueryExtLinksUsage).
     sub = await _q(pages, client, list="exturlusage", euquery="*.example.org", euprop="url")
-    assert sorted(u["url"] for u in sub["query"]["exturlusage"]) == [
-        "http://www.example.org/a", "https://docs.example.org/b",
-    ]  # fmt: skip
+    assert sub["query"]["exturlusage"] == [{"url": "http://www.example.org/a"}]
     secure = await _q(pages, client, list="exturlusage", euprotocol="https", euprop="url")
     assert secure["query"]["exturlusage"] == [{"url": "https://docs.example.org/b"}]
     gen = await _q(pages, client, generator="exturlusage")
     assert [p["title"] for p in gen["query"]["pages"]] == ["Links page"]
+
+
+EXT_TEXT = (
+    "[//Proto.Example.com/x rel] [http://www.example.org/path one] [https://b.example.org/ two] "
+    "[mailto:me@Mail.example.net mail] [http://192.168.0.1/a ip] [ftp://ftp.example.org/f f]"
+)
+
+
+async def test_exturlusage_index_order(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    """MediaWiki 1.39 orders by el_index (reversed domains; a protocol-relative link once, under
+    http:, and again under https: for euprotocol=https), continues by `index|id`, takes a query's
+    host case-insensitively and refuses a stray asterisk."""
+    await wiki.edit_page("Ext", EXT_TEXT)
+    data = await _q(wiki, client, list="exturlusage", euprop="url", eulimit="max")
+    assert [u["url"] for u in data["query"]["exturlusage"]] == [
+        "ftp://ftp.example.org/f", "http://192.168.0.1/a", "//Proto.Example.com/x",
+        "http://www.example.org/path", "https://b.example.org/", "mailto:me@Mail.example.net",
+    ]  # fmt: skip
+    first = await _q(wiki, client, list="exturlusage", euprop="url", eulimit="2")
+    cont = first["continue"]["eucontinue"]
+    index, _, el_id = cont.partition("|")
+    assert index == "http://com.example.proto./x" and el_id.isdigit()
+    rest = await _q(wiki, client, list="exturlusage", euprop="url", eucontinue=cont)
+    assert [u["url"] for u in rest["query"]["exturlusage"]][:1] == ["//Proto.Example.com/x"]
+    secure = await _q(wiki, client, list="exturlusage", euprop="url", euprotocol="https")
+    assert [u["url"] for u in secure["query"]["exturlusage"]] == [
+        "//Proto.Example.com/x", "https://b.example.org/",
+    ]  # fmt: skip
+    for query, protocol, found in (
+        ("Proto.EXAMPLE.com", "https", ["//Proto.Example.com/x"]),
+        ("me@mail.example.net", "mailto", ["mailto:me@Mail.example.net"]),
+        ("192.168.*", "", ["http://192.168.0.1/a"]),
+        ("example.org", "", []),
+    ):
+        hit = await _q(wiki, client, list="exturlusage", euprop="url", euquery=query,
+                       euprotocol=protocol)  # fmt: skip
+        assert [u["url"] for u in hit["query"]["exturlusage"]] == found, query
+    bad = await _q(wiki, client, list="exturlusage", euquery="a.*.org")
+    assert bad["error"]["code"] == "badquery" and bad["error"]["info"] == "Invalid query."
+    links = await _q(wiki, client, prop="extlinks", titles="Ext")
+    assert len(links["query"]["pages"][0]["extlinks"]) == 6
 
 
 CASES = st.fixed_dictionaries(

@@ -233,7 +233,16 @@ externallinks = sa.Table(
     sa.Column("el_id", sa.Integer, primary_key=True),
     sa.Column("el_from", sa.Integer, sa.ForeignKey("page.page_id"), nullable=False),
     sa.Column("el_to", sa.Text, nullable=False),
+    # LinkFilter's reversed-domain index (atrium.wiki.linkfilter); one row per index.
+    sa.Column("el_index", sa.Text, nullable=False, server_default=""),
+    sa.Column(
+        "el_index_60",
+        sa.String(60).with_variant(postgresql.VARCHAR(60, collation="C"), "postgresql"),
+        nullable=False,
+        server_default="",
+    ),
     sa.Index("el_from", "el_from"),
+    sa.Index("el_index_60", "el_index_60", "el_id"),
 )
 
 langlinks = sa.Table(

@@ -37,7 +37,12 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn
 from atrium.wiki import schema, search
-from atrium.wiki.changes.pages import category_sortkey, sha1_base36, write_links
+from atrium.wiki.changes.pages import (
+    category_sortkey,
+    external_link_rows,
+    sha1_base36,
+    write_links,
+)
 from atrium.wiki.site import Site
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, InvalidTitle, Title
 from atrium.wiki.wikitext import Links, extract_links
@@ -300,9 +305,7 @@ class _LinkRows:
             {"il_from": page_id, "il_to": name, "il_from_namespace": ns}
             for name in sorted(links.images)
         )
-        self.externallinks.extend(
-            {"el_from": page_id, "el_to": url} for url in sorted(links.external)
-        )
+        self.externallinks.extend(external_link_rows(page_id, links.external))
         self.langlinks.extend(
             {"ll_from": page_id, "ll_lang": lang, "ll_title": target}
             for lang, target in sorted(links.langlinks.items())

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import random
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import sqlalchemy as sa
@@ -19,6 +20,7 @@ from atrium.wiki.changes import ChangeError, watching
 from atrium.wiki.changes.accounts import ensure_actor
 from atrium.wiki.changes.journal import Performer, log_event, record_edit
 from atrium.wiki.escaping import escape_wikitext
+from atrium.wiki.linkfilter import make_indexes
 from atrium.wiki.pst import transform_for_save
 from atrium.wiki.site import MAX_ARTICLE_SIZE, Site
 from atrium.wiki.timestamps import now14
@@ -183,6 +185,16 @@ def _missing_pages(conn: Conn, titles: set[tuple[int, str]]) -> set[tuple[int, s
     return titles - {(int(r["page_namespace"]), str(r["page_title"])) for r in found}
 
 
+def external_link_rows(page_id: int, urls: Iterable[str]) -> list[dict[str, object]]:
+    """`externallinks` rows: one per LinkFilter index of each URL (none for a URL it cannot
+    index, two for a protocol-relative one), as LinksUpdate writes them."""
+    return [
+        {"el_from": page_id, "el_to": url, "el_index": index, "el_index_60": index[:60]}
+        for url in sorted(urls)
+        for index in make_indexes(url)
+    ]
+
+
 def write_links(conn: Conn, page_id: int, title: Title, links: Links, ts: str) -> None:
     """Replace the link-table rows of one page with those of its current text."""
     for table, column in (
@@ -237,10 +249,7 @@ def write_links(conn: Conn, page_id: int, title: Title, links: Links, ts: str) -
             for name in sorted(links.images)
         ],
     )
-    conn.executemany(
-        sa.insert(schema.externallinks),
-        [{"el_from": page_id, "el_to": url} for url in sorted(links.external)],
-    )
+    conn.executemany(sa.insert(schema.externallinks), external_link_rows(page_id, links.external))
     conn.executemany(
         sa.insert(schema.langlinks),
         [

@@ -2,8 +2,9 @@
 interwiki links of each page of the set (MediaWiki's ApiQueryExternalLinks, ApiQueryLangLinks and
 ApiQueryIWLinks).
 
-External links sort as MediaWiki's `el_index` does (the host's labels reversed, so links group by
-domain); their continuation is `from|index|id`, without `from` when the set has one page.
+External links sort by their stored `el_index` (atrium.wiki.linkfilter: the host's labels
+reversed, so links group by domain), a protocol-relative one shown once; their continuation is
+`from|index|id`, without `from` when the set has one page.
 """
 
 from __future__ import annotations
@@ -32,29 +33,6 @@ _ENGLISH_NAMES = {
 }  # fmt: skip
 
 
-def el_index(url: str) -> str:
-    """MediaWiki's `el_index`: `https://www.example.org/a` -> `https://org.example.www./a`."""
-    scheme, sep, rest = url.partition("//")
-    if not sep:
-        # mailto:user@host and other host-less schemes
-        head, _, tail = url.partition(":")
-        user, at, host = tail.partition("@")
-        if not at:
-            return url
-        return f"{head}:{'.'.join(reversed(host.split('.')))}.@{user}"
-    host_end = len(rest)
-    for mark in "/?#":
-        pos = rest.find(mark)
-        if pos != -1:
-            host_end = min(host_end, pos)
-    hostport, path = rest[:host_end], rest[host_end:]
-    userinfo, at, hostport = hostport.rpartition("@")
-    host, colon, port = hostport.partition(":")
-    reversed_host = ".".join(reversed(host.lower().split("."))) + "."
-    index = f"{scheme}//{reversed_host}{colon}{port}{path or '/'}"
-    return index if not at else index.replace("//", f"//{userinfo}@", 1)
-
-
 def interwiki_url(prefix: str, title: str) -> str:
     return f"https://{prefix}.wikipedia.org/wiki/" + quote(title.replace(" ", "_"), safe=":/()")
 
@@ -66,7 +44,9 @@ async def run_extlinks(q: QueryRun, params: dict[str, Any]) -> None:
     el = schema.externallinks
     rows = await q.ctx.db.read(
         lambda conn: conn.all(
-            sa.select(el.c.el_id, el.c.el_from, el.c.el_to).where(el.c.el_from.in_(ids))
+            sa.select(el.c.el_id, el.c.el_from, el.c.el_to, el.c.el_index).where(
+                el.c.el_from.in_(ids)
+            )
         )
     )
     protocol = params["protocol"]
@@ -76,13 +56,16 @@ async def run_extlinks(q: QueryRun, params: dict[str, Any]) -> None:
     entries = []
     for row in rows:
         url = str(row["el_to"])
+        index = str(row["el_index"])
+        if not protocol and url.startswith("//") and index.startswith("https:"):
+            continue  # a protocol-relative link once, by its http: row
         if protocol:
             lead = "mailto:" if protocol == "mailto" else f"{protocol}://"
             if not url.lower().startswith(lead):
                 continue
             if query and not url[len(lead) :].startswith(query):
                 continue
-        entries.append((int(row["el_from"]), el_index(url), int(row["el_id"]), url))
+        entries.append((int(row["el_from"]), index, int(row["el_id"]), url))
     entries.sort()
     single = len(ids) == 1
     if params["continue"] is not None:

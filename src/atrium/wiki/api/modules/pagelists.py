@@ -7,6 +7,7 @@ from __future__ import annotations
 import random as random_numbers
 import re
 from typing import Any
+from urllib.parse import unquote
 
 import sqlalchemy as sa
 
@@ -40,6 +41,7 @@ from atrium.wiki.api.modules.listing import (
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
 from atrium.wiki.api.querymodules import ALLCATEGORIES, WATCHLISTRAW
 from atrium.wiki.changes.expiry import api_expiry
+from atrium.wiki.linkfilter import URL_PROTOCOLS, like_prefix
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import NS_CATEGORY, InvalidTitle
 
@@ -457,47 +459,80 @@ async def pt_generate(q: QueryRun, params: dict[str, Any]) -> GeneratedPages:
 PROTECTEDTITLES_MODULE = QueryModule(PROTECTEDTITLES, pt_run, pt_generate)
 
 
-# list=exturlusage: by link id; `query` is a LinkFilter pattern (`*.example.org/path`).
+# list=exturlusage: by (el_index_60, el_id), as ApiQueryExtLinksUsage; `query` is a LinkFilter
+# pattern (`*.example.org/path`) matched as the constant prefix of the links' indexes.
 
 
-def _url_pattern(protocol: str, query: str) -> str:
-    """LinkFilter: `*.host/path` matches the host and its subdomains; a LIKE pattern over el_to."""
-    scheme = f"{protocol}://" if protocol not in ("mailto", "news", "tel", "sms", "urn") else (
-        f"{protocol}:"
-    )  # fmt: skip
-    text = query
-    if "://" in text:
-        text = text.split("://", 1)[1]
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    if escaped.startswith("*."):
-        return f"{scheme}%{escaped[1:]}%"
-    return f"{scheme}{escaped}%"
+def _starts_with(column: Any, prefix: str) -> Any:
+    """A case-sensitive prefix match (MediaWiki's binary LIKE; SQLite's LIKE ignores case), as
+    a range the index can walk."""
+    return sa.and_(
+        column >= prefix,
+        column < prefix + "\U0010ffff",
+        sa.func.substr(column, 1, len(prefix)) == prefix,
+    )
+
+
+def _protocol_prefix(protocol: str) -> str | None:
+    """ApiQueryExtLinksUsage::getProtocolPrefix: `http` -> `http://`, `mailto` -> `mailto:`."""
+    if not protocol:
+        return None
+    return next((p for p in URL_PROTOCOLS if p.startswith(protocol)), protocol)
 
 
 async def _eu_rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str | None]:
-    protocol = params["protocol"]
+    protocol = _protocol_prefix(params["protocol"])
     text = params["query"]
-    query = (
-        sa.select(EL.c.el_id, EL.c.el_from, EL.c.el_to, P.c.page_namespace, P.c.page_title)
-        .select_from(EL.join(P, P.c.page_id == EL.c.el_from))
-    )  # fmt: skip
+    query = sa.select(
+        EL.c.el_id, EL.c.el_from, EL.c.el_to, EL.c.el_index_60, P.c.page_namespace, P.c.page_title
+    ).select_from(EL.join(P, P.c.page_id == EL.c.el_from))
+    keys: list[Any] = [EL.c.el_index_60, EL.c.el_id]
     if text:
-        pattern = _url_pattern(protocol or "http", text)
-        condition: Any = EL.c.el_to.like(pattern, escape="\\")
-        if not protocol:
-            condition = sa.or_(condition, EL.c.el_to.like(_url_pattern("https", text), escape="\\"))
-        query = query.where(condition)
+        prefix = like_prefix((protocol or "http://") + text)
+        if prefix is None:
+            raise ApiUsageError(
+                "badquery",
+                msg.simple("apierror-badquery", "Invalid query."),
+                module=EXTURLUSAGE.path,
+            )
+        if len(prefix) >= 60:
+            # The prefix fills el_index_60: one value of it, so the order is the link id.
+            query = query.where(EL.c.el_index_60 == prefix[:60])
+            keys = [EL.c.el_id]
+        else:
+            query = query.where(_starts_with(EL.c.el_index_60, prefix))
+        # el_index (unbounded, no byte-wise collation on PostgreSQL): the exact comparison only
+        query = query.where(sa.func.substr(EL.c.el_index, 1, len(prefix)) == prefix)
     elif protocol:
-        query = query.where(EL.c.el_to.like(_url_pattern(protocol, ""), escape="\\"))
+        query = query.where(_starts_with(EL.c.el_index_60, protocol))
+    else:
+        # Every protocol: a protocol-relative link once (its http: row).
+        query = query.where(
+            sa.or_(
+                EL.c.el_to.not_like(_like_prefix("//"), escape="\\"),
+                _starts_with(EL.c.el_index_60, "http://"),
+            )
+        )
     if params["namespace"]:
         query = query.where(P.c.page_namespace.in_(params["namespace"]))
-    cont = parse_continue(params["continue"], (int,))
-    if cont is not None:
-        query = query.where(EL.c.el_id >= cont[0])
+    if params["continue"] is not None:
+        parts = params["continue"].split("|")
+        if len(parts) != len(keys):
+            raise badcontinue()
+        values: list[Any] = [unquote(part) for part in parts]
+        try:
+            values[-1] = int(values[-1])
+        except ValueError as exc:
+            raise badcontinue() from exc
+        query = query.where(from_key(keys, values, False))
     limit = params["limit"]
-    query = query.order_by(EL.c.el_id).limit(limit + 1)
+    query = query.order_by(*keys).limit(limit + 1)
     rows, following = split_page(await q.ctx.db.read(lambda conn: conn.all(query)), limit)
-    return rows, None if following is None else str(following["el_id"])
+    if following is None:
+        return rows, None
+    # ApiQueryExtLinksUsage::setContinue escapes `%` and `|` in each value.
+    shown = [str(following[k.name]).replace("%", "%25").replace("|", "%7C") for k in keys]
+    return rows, "|".join(shown)
 
 
 async def eu_run(q: QueryRun, params: dict[str, Any]) -> None:
