@@ -17,6 +17,7 @@ from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.accounts import create_bot_password, create_user, set_groups, set_password
 from atrium.wiki.changes.imports import DEFAULT_USERNAME_PREFIX
 from atrium.wiki.changes.pages import Editor, save_revision
+from atrium.wiki.changes.registration import autocreate
 from atrium.wiki.dump import export_dump, import_dump
 from atrium.wiki.grants import GRANT_RIGHTS, HIDDEN_GRANTS
 from atrium.wiki.site import Site
@@ -142,7 +143,7 @@ def create_user_command(name: str, password: str, groups: str) -> None:
     with wiki_database(settings) as (db, _site):
         try:
             user_id = db.write_sync(
-                lambda conn: create_user(conn, username, password, groups=group_list)
+                lambda conn: autocreate(conn, username, password, groups=group_list)
             )
         except ChangeError as exc:
             raise click.ClickException(exc.text) from exc

@@ -6,12 +6,15 @@ from typing import Any
 
 from atrium.wiki.api import messages as msg
 from atrium.wiki.api.actions import Action
+from atrium.wiki.api.actions.common import performer
 from atrium.wiki.api.context import ApiContext
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import BOOLEAN, ModuleSpec, Param, enum, normalize_username
 from atrium.wiki.changes import ChangeError
-from atrium.wiki.changes.accounts import create_user, set_options
+from atrium.wiki.changes.accounts import set_options
+from atrium.wiki.changes.registration import register
 from atrium.wiki.sessions import TOKEN_SALTS, check_token
+from atrium.wiki.usernames import is_creatable
 from atrium.wiki.users import DEFAULT_OPTIONS
 
 CREATEACCOUNT = ModuleSpec(
@@ -91,10 +94,10 @@ async def createaccount(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         )
     raw = {
         key: ctx.params.get_raw(key)
-        for key in ("username", "password", "retype", "email", "realname")
+        for key in ("username", "password", "retype", "email", "realname", "reason")
     }
     name = normalize_username(raw["username"] or "")
-    if name is None:
+    if name is None or not is_creatable(name):
         return _fail("You have not specified a valid username.", "noname")
     password = raw["password"] or ""
     if raw["retype"] is not None and raw["retype"] != password:
@@ -104,9 +107,17 @@ async def createaccount(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     if password.lower() == name.lower():
         return _fail("Your password must be different from your username.", "password-name-match")
     try:
+        # A logged-in creator makes the account for someone else (newusers/create2).
+        creator = performer(ctx) if ctx.caller.registered else None
         await ctx.db.write(
-            lambda conn: create_user(
-                conn, name, password, email=raw["email"] or "", real_name=raw["realname"] or ""
+            lambda conn: register(
+                conn,
+                name,
+                password,
+                creator,
+                reason=raw["reason"] or "",
+                email=raw["email"] or "",
+                real_name=raw["realname"] or "",
             )
         )
     except ChangeError as exc:

@@ -10,6 +10,7 @@ the account's active block, `emailable` (an address is stored and `disablemail` 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -30,6 +31,8 @@ from atrium.wiki.api.querymodules import ALLUSERS, USERS
 from atrium.wiki.changes import blocks as block_changes
 from atrium.wiki.changes.expiry import api_expiry
 from atrium.wiki.timestamps import iso, now14
+from atrium.wiki.titles import NS_MAIN, InvalidTitle
+from atrium.wiki.usernames import is_creatable
 
 U = schema.user
 UG = schema.user_groups
@@ -94,6 +97,45 @@ def _central(q: QueryRun, data: dict[str, Any], user_id: int) -> None:
 # list=users
 
 
+def _listed_name(q: QueryRun, raw: str) -> str | None:
+    """UserNameUtils::getCanonical(RIGOR_VALID): `@` and a `:` that names no namespace are valid
+    in a user name (such an account cannot be created, but may exist)."""
+    if normalize_username(raw.replace("@", "a").replace(":", "a")) is None:
+        return None
+    spaced = re.sub(r"[ _]+", " ", raw).strip()
+    name = spaced[0].upper() + spaced[1:]
+    if ":" in name:
+        # The name must not read as a title in another namespace ("Talk:Foo").
+        try:
+            title = q.ctx.site.parser.parse(name)
+        except InvalidTitle:
+            return None
+        if title.ns != NS_MAIN or title.interwiki or title.text != name:
+            return None
+    return name
+
+
+# ApiMessage's code for `noname` (ApiMessageTrait::$messageMap).
+_NONAME = msg.simple("noname", "You have not specified a valid username.")
+
+
+async def _cancreate(q: QueryRun, entry: dict[str, Any], name: str) -> None:
+    """`cancreate` of a missing user and, when false, `cancreateerror`: AuthManager::
+    canCreateAccount's status as ApiErrorFormatter::arrayFromStatus shows it."""
+    creatable = is_creatable(name)
+    q.ctx.out.flag(entry, "cancreate", creatable)
+    if creatable:
+        return
+    formatted = await q.ctx.format_message(_NONAME)
+    if isinstance(formatted, str):
+        # errorformat=bc (ApiErrorFormatter_BackCompat): the message key and its parameters
+        error: dict[str, Any] = {"message": "noname", "params": [], "code": "invaliduser"}
+        error["type"] = "error"
+    else:
+        error = {"code": "invaliduser"} | {k: v for k, v in formatted.items() if k != "code"}
+    entry["cancreateerror"] = [error]
+
+
 async def users_run(q: QueryRun, params: dict[str, Any]) -> None:
     spec = USERS
     out = q.ctx.out
@@ -107,7 +149,7 @@ async def users_run(q: QueryRun, params: dict[str, Any]) -> None:
     result: list[dict[str, Any]] = []
     wanted: list[str] = []
     for raw in names:
-        name = normalize_username(raw)
+        name = _listed_name(q, raw)
         if name is None or is_ip(raw):
             entry: dict[str, Any] = {"name": raw}
             out.flag_if(entry, "invalid", True)
@@ -129,7 +171,7 @@ async def users_run(q: QueryRun, params: dict[str, Any]) -> None:
                 entry = {"name": name}
                 out.flag_if(entry, "missing", True)
                 if "cancreate" in props:
-                    out.flag(entry, "cancreate", True)
+                    await _cancreate(q, entry, name)
                 result.append(entry)
             else:
                 result.append(_user_entry(q, found, props))

@@ -1,0 +1,60 @@
+"""Account creation as MediaWiki logs it (`$wgNewUserLog`): the account and its `newusers` entry.
+
+`action=createaccount` is AuthManager::continueAccountCreation: `newusers/create` by the new user
+when an anonymous visitor signs up, `newusers/create2` by the creator (with the reason) when a
+logged-in user makes an account for someone else; both are published to recent changes.
+`atrium wiki create-user` is createAndPromote.php, which goes through AuthManager::autoCreateUser:
+`newusers/autocreate` by the new user, inserted but not published. The install-time and demo
+administrators, like install.php's, have no entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from atrium.core.db import Conn
+from atrium.wiki.changes.accounts import create_user
+from atrium.wiki.changes.journal import Performer, log_event
+from atrium.wiki.titles import NS_USER, Title
+
+
+def register(
+    conn: Conn,
+    name: str,
+    password: str,
+    creator: Performer | None,
+    *,
+    reason: str = "",
+    email: str = "",
+    real_name: str = "",
+) -> int:
+    """An account made through `action=createaccount`; `creator` is None for a self sign-up."""
+    user_id = create_user(conn, name, password, email=email, real_name=real_name)
+    if creator is None:
+        performer = Performer(user_id, name, frozenset())
+        log_event(conn, performer, "newusers", "create", _user_page(name), params=_ids(user_id))
+    else:
+        log_event(
+            conn, creator, "newusers", "create2", _user_page(name),
+            reason=reason, params=_ids(user_id),
+        )  # fmt: skip
+    return user_id
+
+
+def autocreate(conn: Conn, name: str, password: str, groups: Iterable[str] = ()) -> int:
+    """An account made by the maintenance command (createAndPromote.php)."""
+    user_id = create_user(conn, name, password, groups=groups)
+    performer = Performer(user_id, name, frozenset())
+    log_event(
+        conn, performer, "newusers", "autocreate", _user_page(name),
+        params=_ids(user_id), in_rc=False,
+    )  # fmt: skip
+    return user_id
+
+
+def _user_page(name: str) -> Title:
+    return Title(NS_USER, name.replace(" ", "_"))
+
+
+def _ids(user_id: int) -> dict[str, int]:
+    return {"userid": user_id}
