@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from atrium.wiki import pages as page_reads
+from atrium.wiki import schema
 from atrium.wiki.api import messages as msg
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
@@ -23,6 +24,10 @@ def _key(q: QueryRun, text: str | None, ns: int) -> str | None:
     except InvalidTitle:
         return text.replace(" ", "_")
     return title.dbkey if title.ns == ns else text.replace(" ", "_")
+
+
+# All that the list and the generator give: read from the (namespace, title) index alone.
+_COLUMNS = (schema.page.c.page_id, schema.page.c.page_namespace, schema.page.c.page_title)
 
 
 async def _fetch(q: QueryRun, params: dict[str, Any]) -> tuple[list[Any], str | None]:
@@ -53,6 +58,7 @@ async def _fetch(q: QueryRun, params: dict[str, Any]) -> tuple[list[Any], str | 
             filterredir=params["filterredir"],
             minsize=params["minsize"],
             maxsize=params["maxsize"],
+            columns=_COLUMNS,
         )
     )
     following = None
