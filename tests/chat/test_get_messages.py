@@ -331,7 +331,7 @@ async def test_cached_message_objects_follow_edits_renames_and_options(chat: Cha
 
 async def test_cached_path_equals_the_plain_message_objects(chat: ChatHarness) -> None:
     from atrium.chat.narrow import parse_narrow
-    from atrium.chat.queries.messages import message_dicts, message_fragments, window_rows
+    from atrium.chat.queries.messages import message_dicts, messages_fragment, window_rows
 
     await chat.make_stream("Verona", [chat.hamlet, chat.cordelia])
     for i in range(5):
@@ -343,7 +343,7 @@ async def test_cached_path_equals_the_plain_message_objects(chat: ChatHarness) -
     def both(conn: Any, terms: Any, apply_markdown: bool) -> tuple[list[Any], list[Any]]:
         light = window_rows(conn, me, terms, "newest", 20, 0, True, light=True).rows
         full = window_rows(conn, me, terms, "newest", 20, 0, True).rows
-        fragments = message_fragments(
+        fragments = messages_fragment(
             conn, me, light, apply_markdown=apply_markdown, client_gravatar=True
         )
         plain = message_dicts(conn, me, full, apply_markdown=apply_markdown, client_gravatar=True)

@@ -30,9 +30,10 @@ def core_fragments(
     apply_markdown: bool,
     load_cores: Callable[[list[int]], dict[int, dict[str, Any]]],
 ) -> dict[int, bytes]:
-    """Each message's `message_core` as the inside of a JSON object (no braces), by message id.
+    """Each message's `message_core` as the start of a JSON object, by message id.
 
-    `load_cores` builds the cores of the ids not cached.
+    A core is `{"id":…,…,` (opening brace, trailing comma): the caller appends the remaining
+    fields and the closing brace. `load_cores` builds the cores of the ids not cached.
     """
     cache = _cores[apply_markdown]
     out: dict[int, bytes] = {}
@@ -47,12 +48,7 @@ def core_fragments(
         if len(cache) + len(missing) > MAX_ENTRIES:
             cache.clear()
         for message_id, core in load_cores(list(missing)).items():
-            inner = orjson.dumps(core)[1:-1]
-            cache[missing[message_id]] = inner
-            out[message_id] = inner
+            start = orjson.dumps(core)[:-1] + b","
+            cache[missing[message_id]] = start
+            out[message_id] = start
     return out
-
-
-def assemble(core: bytes, reader_part: bytes) -> orjson.Fragment:
-    """One message object from its cached core and the per-reader fields (already JSON)."""
-    return orjson.Fragment(b"{" + core + b"," + reader_part + b"}")

@@ -60,8 +60,8 @@ class Window:
     found_oldest: bool
     found_newest: bool
     history_limited: bool
-    # Message objects: dicts, or pre-serialised `orjson.Fragment`s (see message_fragments).
-    messages: list[Any]
+    # Message objects: dicts, or one pre-serialised JSON array (see messages_fragment).
+    messages: list[Any] | orjson.Fragment
 
 
 def _base_query(
@@ -262,13 +262,13 @@ def fetch_window(
     if num_before + num_after > MAX_MESSAGES_PER_FETCH:
         raise ChatError(f"Too many messages requested (maximum {MAX_MESSAGES_PER_FETCH}).")
     search_terms = [t for t in terms if t.operator == "search" and not t.negated]
-    messages: list[Any]
+    messages: list[Any] | orjson.Fragment
     if not search_terms:
         # The common case: cached message objects, assembled as JSON fragments.
         window = window_rows(
             conn, user, terms, anchor, num_before, num_after, include_anchor, light=True
         )
-        messages = message_fragments(
+        messages = messages_fragment(
             conn, user, window.rows, apply_markdown=apply_markdown, client_gravatar=client_gravatar
         )
     else:
@@ -488,22 +488,22 @@ def message_dicts(
     return out
 
 
-def message_fragments(
+def messages_fragment(
     conn: Conn,
     user: User,
     rows: Sequence[tuple[Any, ...]],
     *,
     apply_markdown: bool,
     client_gravatar: bool,
-) -> list[orjson.Fragment]:
-    """The message objects of light rows (tuples in `LIGHT_ROW` order), serialised.
+) -> orjson.Fragment:
+    """The message objects of light rows (tuples in `LIGHT_ROW` order), as one JSON array.
 
-    Equal to `message_dicts` once parsed. The message-only part comes from the cache; the part
-    that depends on the sender, the recipient, the topic and the reader's flags is built once
-    per distinct combination (a window has a handful).
+    Equal to `message_dicts` once parsed. The message-only part of each object comes from the
+    cache; the part that depends on the sender, the recipient, the topic and the reader's flags
+    is built once per distinct combination (a window has a handful).
     """
     if not rows:
-        return []
+        return orjson.Fragment(b"[]")
     sender_ids = conn.id_list({row[L.SENDER] for row in rows})
     senders = {r["id"]: r for r in conn.all(_SENDERS, {"ids": sender_ids})}
     realm_str = conn.scalar(_REALM_STRING_ID, {"realm_id": user.realm_id})
@@ -537,9 +537,10 @@ def message_fragments(
                 + _flags_json(bits)
                 + b',"topic_links":'
                 + orjson.dumps(links)
+                + b"}"
             )
-        out.append(message_cache.assemble(cores[row[L.ID]], part))
-    return out
+        out.append(cores[row[L.ID]] + part)
+    return orjson.Fragment(b"[" + b",".join(out) + b"]")
 
 
 def readable_message(conn: Conn, user: User, message_id: int) -> Any:
