@@ -21,8 +21,14 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 NAME = "ix_message_recipient_topic_id"
-KEY = ["recipient_id", sa.text("lower(topic)"), "id"]
-CARRIED = ["sender_id", "stream_id", "topic", "date_sent", "last_edit_time"]
+KEY: list[str | sa.TextClause] = ["recipient_id", sa.text("lower(topic)"), "id"]
+CARRIED: list[str | sa.TextClause] = [
+    "sender_id",
+    "stream_id",
+    "topic",
+    "date_sent",
+    "last_edit_time",
+]
 
 
 def upgrade() -> None:
