@@ -520,7 +520,8 @@ class Target:
         if self.metric == "rps":
             return f"≥ {self.limit:,.0f} req/s"
         name = "p50" if self.metric == "p50_ms" else "p99"
-        return f"{name} ≤ {self.limit:g} ms"
+        limit = f"{self.limit:.2f}".rstrip("0").rstrip(".")  # 20, 7.3 (a limit derived in the run)
+        return f"{name} ≤ {limit} ms"
 
 
 @dataclass
