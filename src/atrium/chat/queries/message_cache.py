@@ -11,7 +11,6 @@ fetch, so renames and personal flags are always current.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from typing import Any
 
 import orjson
@@ -25,30 +24,18 @@ MAX_ENTRIES = 50_000
 _cores: dict[bool, dict[Version, bytes]] = {True: {}, False: {}}
 
 
-def core_fragments(
-    versions: Sequence[Version],
-    apply_markdown: bool,
-    load_cores: Callable[[list[int]], dict[int, dict[str, Any]]],
-) -> dict[int, bytes]:
-    """Each message's `message_core` as the start of a JSON object, by message id.
+def cores(apply_markdown: bool) -> dict[Version, bytes]:
+    """The cached cores (each `message_core` as `{"id":…,…,`: the start of a JSON object, for
+    the caller to complete), by message version."""
+    return _cores[apply_markdown]
 
-    A core is `{"id":…,…,` (opening brace, trailing comma): the caller appends the remaining
-    fields and the closing brace. `load_cores` builds the cores of the ids not cached.
-    """
+
+def store(apply_markdown: bool, built: dict[Version, dict[str, Any]]) -> dict[Version, bytes]:
+    """Cache the cores just built (`message_core` dicts by version); their serialised starts."""
     cache = _cores[apply_markdown]
-    out: dict[int, bytes] = {}
-    missing: dict[int, Version] = {}
-    for version in versions:
-        found = cache.get(version)
-        if found is None:
-            missing[version[0]] = version
-        else:
-            out[version[0]] = found
-    if missing:
-        if len(cache) + len(missing) > MAX_ENTRIES:
-            cache.clear()
-        for message_id, core in load_cores(list(missing)).items():
-            start = orjson.dumps(core)[:-1] + b","
-            cache[missing[message_id]] = start
-            out[message_id] = start
+    if len(cache) + len(built) > MAX_ENTRIES:
+        cache.clear()
+    out = {}
+    for version, core in built.items():
+        out[version] = cache[version] = orjson.dumps(core)[:-1] + b","
     return out

@@ -504,43 +504,80 @@ def messages_fragment(
     """
     if not rows:
         return orjson.Fragment(b"[]")
-    sender_ids = conn.id_list({row[L.SENDER] for row in rows})
-    senders = {r["id"]: r for r in conn.all(_SENDERS, {"ids": sender_ids})}
-    realm_str = conn.scalar(_REALM_STRING_ID, {"realm_id": user.realm_id})
-
-    def load_cores(ids: list[int]) -> dict[int, dict[str, Any]]:
-        full = conn.all(sa.select(schema.message).where(M.id.in_(ids)))
-        return {r["id"]: message_core(r, apply_markdown=apply_markdown) for r in full}
-
-    versions = [(row[L.ID], row[L.DATE_SENT], row[L.LAST_EDIT]) for row in rows]
-    cores = message_cache.core_fragments(versions, apply_markdown, load_cores)
-    heads = {(row[L.STREAM], row[L.RECIPIENT], row[L.SENDER]) for row in rows}
-    recipients = _Recipients(
-        conn, [{"stream_id": s, "recipient_id": r, "sender_id": u} for s, r, u in heads]
-    )
-    topic_links = TopicLinks(realm_linkifiers(conn, user.realm_id))
-    reader_parts: dict[tuple[Any, ...], bytes] = {}
-    out = []
+    # Pass 1, over rows: the cached cores, and what the reader parts need from the database.
+    cache = message_cache.cores(apply_markdown)
+    found: list[bytes | None] = []
+    missing: dict[int, Any] = {}
     for row in rows:
-        key = (row[L.SENDER], row[L.RECIPIENT], row[L.STREAM], row[L.TOPIC], row[L.FLAGS])
-        part = reader_parts.get(key)
-        if part is None:
-            sender_id, recipient_id, stream_id, topic, bits = key
-            head = {"stream_id": stream_id, "recipient_id": recipient_id, "sender_id": sender_id}
-            links = topic_links.of({"stream_id": stream_id, "topic": topic})
-            fields = sender_fields(senders[sender_id], realm_str, client_gravatar=client_gravatar)
-            part = reader_parts[key] = (
-                orjson.dumps(fields)[1:-1]
-                + b',"display_recipient":'
-                + orjson.dumps(recipients.display(head))
-                + b',"flags":'
-                + _flags_json(bits)
-                + b',"topic_links":'
-                + orjson.dumps(links)
-                + b"}"
-            )
-        out.append(cores[row[L.ID]] + part)
+        core = cache.get(row[L.VERSION])
+        if core is None:
+            missing[row[L.ID]] = row[L.VERSION]
+        found.append(core)
+    if missing:
+        full = conn.all(sa.select(schema.message).where(M.id.in_(list(missing))))
+        built = message_cache.store(
+            apply_markdown,
+            {missing[r["id"]]: message_core(r, apply_markdown=apply_markdown) for r in full},
+        )
+        found = [
+            built[row[L.VERSION]] if c is None else c for c, row in zip(found, rows, strict=True)
+        ]
+    parts = _ReaderParts(conn, user, {row[L.READER_KEY] for row in rows}, client_gravatar)
+    # Pass 2: each object is its core and its reader part.
+    out = [
+        core + parts.by_key[row[L.READER_KEY]]  # type: ignore[operator]
+        for core, row in zip(found, rows, strict=True)
+    ]
     return orjson.Fragment(b"[" + b",".join(out) + b"]")
+
+
+class _ReaderParts:
+    """The end of each message object (sender fields, display_recipient, flags, topic_links,
+    closing brace) by reader key: built once per distinct key of a window."""
+
+    def __init__(
+        self, conn: Conn, user: User, keys: set[tuple[Any, ...]], client_gravatar: bool
+    ) -> None:
+        sender_ids = conn.id_list({key[0] for key in keys})
+        senders = {r["id"]: r for r in conn.all(_SENDERS, {"ids": sender_ids})}
+        realm_str = conn.scalar(_REALM_STRING_ID, {"realm_id": user.realm_id})
+        heads = [{"sender_id": k[0], "recipient_id": k[1], "stream_id": k[2]} for k in keys]
+        recipients = _Recipients(conn, heads)
+        topic_links = TopicLinks(realm_linkifiers(conn, user.realm_id))
+        sender_json: dict[int, bytes] = {}
+        display_json: dict[tuple[Any, ...], bytes] = {}
+        links_json: dict[str, bytes] = {}
+        self.by_key: dict[tuple[Any, ...], bytes] = {}
+        for key, head in zip(keys, heads, strict=True):
+            sender_id, recipient_id, stream_id, topic, bits = key
+            sender = sender_json.get(sender_id)
+            if sender is None:
+                fields = sender_fields(
+                    senders[sender_id], realm_str, client_gravatar=client_gravatar
+                )
+                sender = sender_json[sender_id] = orjson.dumps(fields)[1:-1]
+            # A stream shows its name; a 1:1 DM shows its sender too, so it is per sender.
+            shown_as = (stream_id, recipient_id, None if stream_id is not None else sender_id)
+            display = display_json.get(shown_as)
+            if display is None:
+                display = display_json[shown_as] = orjson.dumps(recipients.display(head))
+            links = links_json.get(topic) if stream_id is not None else b"[]"
+            if links is None:
+                links = links_json[topic] = orjson.dumps(
+                    topic_links.of({"stream_id": stream_id, "topic": topic})
+                )
+            self.by_key[key] = b"".join(
+                (
+                    sender,
+                    b',"display_recipient":',
+                    display,
+                    b',"flags":',
+                    _flags_json(bits),
+                    b',"topic_links":',
+                    links,
+                    b"}",
+                )
+            )
 
 
 def readable_message(conn: Conn, user: User, message_id: int) -> Any:
