@@ -4,9 +4,10 @@ A 100-message fetch spends most of its time building and serialising the same me
 again and again. Here the part of each object that depends on the message alone
 (`message_core`) is kept as JSON bytes, keyed by the message's version (id, date_sent,
 last_edit_time) and apply_markdown: an edit or a move changes `last_edit_time`, so a changed
-message is never served from here, on any worker; `date_sent` keeps the messages of two
-databases in one process (tests) apart. The reader-dependent parts (sender fields, display_recipient, flags) are added per
-fetch, so renames and personal flags are always current.
+message is never served from here, on any worker; `date_sent` keeps apart the messages of two
+databases in one process (tests), and a SQLite id reused after the newest message was deleted.
+The reader-dependent parts (sender fields, display_recipient, flags, topic_links) are added per
+fetch (`messages.messages_fragment`), so renames and personal flags are always current.
 """
 
 from __future__ import annotations

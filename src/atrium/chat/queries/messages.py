@@ -350,7 +350,7 @@ class _Recipients:
 def message_core(row: Mapping[str, Any], *, apply_markdown: bool) -> dict[str, Any]:
     """The fields of a message object that depend on the message alone (and its last edit).
 
-    What `message_fragments` caches: nothing here changes unless `last_edit_time` does.
+    What `messages_fragment` caches: nothing here changes unless `last_edit_time` does.
     """
     kind = "stream" if row["stream_id"] is not None else "private"
     core: dict[str, Any] = {
