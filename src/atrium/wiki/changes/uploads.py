@@ -1,6 +1,6 @@
 """Uploads: files stored under the data directory (MediaWiki's hashed `x/xy/Name` layout), the
-upload stash (`stash=1`, then `filekey`), the `image` row, the file description page and the
-`upload` log entry."""
+upload stash (`stash=1`, then `filekey`), the `image` row (with the file's metadata, see
+mediameta.py), the file description page and the `upload` log entry."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from atrium.core.db import Conn
-from atrium.wiki import schema
+from atrium.wiki import mediameta, schema
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.journal import Performer, actor_id, comment_id, log_event
 from atrium.wiki.changes.pageops import null_revision, page_row
@@ -52,14 +52,16 @@ class FileInfo:
 
 
 def inspect(data: bytes, name: str) -> FileInfo:
-    """Size, dimensions and MIME type from the file's own header (PNG, GIF, JPEG)."""
+    """Size, dimensions and MIME type from the file's own header (PNG, GIF, JPEG); a GIF's bits
+    as GIFMetadataExtractor reports them (its last block's)."""
     info = FileInfo(len(data))
     if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 25:
         info.width, info.height = struct.unpack(">II", data[16:24])
         info.bits, info.mime, info.media_type = data[24], "image/png", "BITMAP"
     elif data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
         info.width, info.height = struct.unpack("<HH", data[6:10])
-        info.bits, info.mime, info.media_type = 1, "image/gif", "BITMAP"
+        info.bits = mediameta.gif_bits(data) or 1
+        info.mime, info.media_type = "image/gif", "BITMAP"
     elif data[:2] == b"\xff\xd8":
         info.mime, info.media_type = "image/jpeg", "BITMAP"
         at = 2
@@ -186,6 +188,7 @@ class Published:
     log_id: int
     path: str
     warnings: dict[str, Any] = field(default_factory=dict)
+    metadata: dict[Any, Any] = field(default_factory=dict)
 
 
 def _description_revision(
@@ -226,6 +229,7 @@ def publish(
     ts = now14()
     info = inspect(data, title.dbkey)
     sha1 = sha1_base36(data)
+    metadata = mediameta.extract(data, info.mime)
     if existing is not None:
         _archive_current(conn, files_dir, existing, ts)
     relative = hash_path(title.dbkey) + title.dbkey
@@ -238,7 +242,7 @@ def publish(
         "img_width": info.width,
         "img_height": info.height,
         "img_bits": info.bits,
-        "img_metadata": "",
+        "img_metadata": mediameta.to_column(metadata),
         "img_media_type": info.media_type,
         "img_major_mime": major,
         "img_minor_mime": minor,
@@ -272,4 +276,4 @@ def publish(
             conn, who, "create", "create", title,
             page_id=page_id, reason=comment, timestamp=ts, in_rc=False,
         )  # fmt: skip
-    return Published(title.dbkey, ts, info, sha1, comment, log_id, relative)
+    return Published(title.dbkey, ts, info, sha1, comment, log_id, relative, metadata=metadata)

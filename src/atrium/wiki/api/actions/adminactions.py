@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from atrium.wiki import mediameta
 from atrium.wiki import pages as page_reads
 from atrium.wiki.api import messages as msg
 from atrium.wiki.api.actions import Action
@@ -549,11 +550,20 @@ async def upload(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         "size": info.size,
         "width": info.width,
         "height": info.height,
+    }
+    meta = done.metadata
+    duration = mediameta.length(meta, info.mime)
+    if duration:
+        imageinfo["duration"] = duration
+    imageinfo |= {
         "comment": done.comment,
         "canonicaltitle": text,
         "url": f"{ctx.site.server}/images/{done.path}",
         "descriptionurl": ctx.site.article_url(text.replace(" ", "_")),
         "sha1": _hex_sha1(done.sha1),
+    }
+    mediameta.api_fields(imageinfo, meta, info.mime, {"metadata", "commonmetadata"}, "latest")
+    imageinfo |= {
         "mime": info.mime,
         "mediatype": info.media_type,
         "bitdepth": info.bits,

@@ -13,7 +13,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from atrium.core.db import Row
-from atrium.wiki import schema
+from atrium.wiki import mediameta, schema
 from atrium.wiki.api import messages as msg
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.listmodules import FILEARCHIVE
@@ -279,7 +279,8 @@ def _fa_entry(q: QueryRun, row: Row, props: set[str]) -> dict[str, Any]:
     if "mediatype" in props and file_visible:
         item["mediatype"] = row["fa_media_type"]
     if "metadata" in props and file_visible:
-        item["metadata"] = None
+        meta = mediameta.from_column(row["fa_metadata"])
+        item["metadata"] = mediameta.name_value(meta) if meta else None
     if "bitdepth" in props and file_visible:
         item["bitdepth"] = int(row["fa_bits"])
     if "mime" in props and file_visible:
@@ -298,8 +299,18 @@ def _fa_entry(q: QueryRun, row: Row, props: set[str]) -> dict[str, Any]:
 
 
 async def fa_run(q: QueryRun, params: dict[str, Any]) -> None:
-    rows, cont = await _fa_rows(q, params)
     props = set(params["prop"])
+    caller = q.ctx.caller
+    if "metadata" in props and not (caller.allowed("deletedtext") or caller.allowed("undelete")):
+        raise ApiUsageError(
+            "permissiondenied",
+            msg.simple(
+                "apierror-cantview-deleted-metadata",
+                "You don't have permission to view metadata of deleted files.",
+            ),
+            module=FILEARCHIVE.path,
+        )
+    rows, cont = await _fa_rows(q, params)
     q.data["filearchive"] = [_fa_entry(q, row, props) for row in rows]
     if cont is not None:
         q.continuation.add(FILEARCHIVE, "continue", cont)

@@ -8,19 +8,20 @@ from __future__ import annotations
 
 import html
 import math
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import sqlalchemy as sa
 
 from atrium.core.db import Conn, Row
-from atrium.wiki import schema
+from atrium.wiki import mediameta, schema
 from atrium.wiki.api import messages as msg
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.propmodules import DUPLICATEFILES
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
 from atrium.wiki.api.querymodules import STASHIMAGEINFO
-from atrium.wiki.filepaths import hash_path
+from atrium.wiki.filepaths import archive_path, hash_path
 from atrium.wiki.site import SCRIPT_PATH, Site
 from atrium.wiki.thumbs import scaled_height
 from atrium.wiki.timestamps import iso
@@ -152,6 +153,24 @@ def _thumb_fields(
         vals["thumbmime"] = mime
 
 
+_META_PROPS = {"size", "dimensions", "metadata", "commonmetadata"}  # the props that read it
+
+
+def file_metadata(site: Site, row: Row) -> mediameta.Meta | None:
+    """The version's metadata as recorded at upload; for a row recorded without it, read from
+    the stored file (as LocalFile upgrades such rows)."""
+    meta = mediameta.from_column(row.get("img_metadata"))
+    if meta is not None or site.files_dir is None:
+        return meta
+    name, archive_name = str(row["img_name"]), row.get("archive_name")
+    rel = hash_path(name) + name if archive_name is None else archive_path(name, archive_name)
+    path = site.files_dir / "images" / rel
+    if not path.is_file():
+        return None
+    mime = f"{row['img_major_mime']}/{row['img_minor_mime']}"
+    return mediameta.extract(path.read_bytes(), mime)
+
+
 def info(q: QueryRun, row: Row, props: set[str], params: dict[str, Any]) -> dict[str, Any]:
     """ApiQueryImageInfo::getInfo for one version of a file (`extmetadata` and `uploadwarning`
     are added by the imageinfo module, which reads what they need)."""
@@ -170,17 +189,21 @@ def info(q: QueryRun, row: Row, props: set[str], params: dict[str, Any]) -> dict
         if "userid" in props:
             vals["userid"] = int(row["actor_user"] or 0)
     width, height = int(row["img_width"]), int(row["img_height"])
+    mime = f"{row['img_major_mime']}/{row['img_minor_mime']}"
+    meta = file_metadata(site, row) if props & _META_PROPS else None
     if props & {"size", "dimensions"}:
         vals["size"] = int(row["img_size"])
         vals["width"] = width
         vals["height"] = height
+        duration = mediameta.length(meta, mime)
+        if duration:
+            vals["duration"] = duration
     if "comment" in props:
         vals["comment"] = row["comment_text"]
     if "parsedcomment" in props:
         vals["parsedcomment"] = html.escape(str(row["comment_text"]), quote=False)
     if "canonicaltitle" in props:
         vals["canonicaltitle"] = site.parser.prefixed_text(NS_FILE, name)
-    mime = f"{row['img_major_mime']}/{row['img_minor_mime']}"
     if "url" in props:
         scalable = row["img_media_type"] == "BITMAP" and width > 0
         _thumb_fields(site, vals, name, archive_name, width, height, mime, params, props, scalable)
@@ -191,10 +214,7 @@ def info(q: QueryRun, row: Row, props: set[str], params: dict[str, Any]) -> dict
             vals["descriptionshorturl"] = f"{site.server}{SCRIPT_PATH}/index.php?curid={page_id}"
     if "sha1" in props:
         vals["sha1"] = f"{int(str(row['img_sha1']), 36):040x}"
-    if "metadata" in props:
-        vals["metadata"] = None
-    if "commonmetadata" in props:
-        vals["commonmetadata"] = []
+    mediameta.api_fields(vals, meta, mime, props, params.get("metadataversion", "latest"))
     if "mime" in props:
         vals["mime"] = mime
     if "mediatype" in props:
@@ -218,6 +238,12 @@ def file_titles(q: QueryRun) -> list[tuple[int, str]]:
     found = [(p.page_id, p.dbkey) for p in q.pages.good.values() if p.ns == NS_FILE]
     found += [(m.fake_id, m.dbkey) for m in q.pages.missing if m.ns == NS_FILE]
     return found
+
+
+def _stash_metadata(row: Row, mime: str) -> mediameta.Meta | None:
+    """A stashed file's metadata, read from its bytes (UploadStashFile is unregistered)."""
+    path = Path(str(row["us_path"]))
+    return mediameta.extract(path.read_bytes(), mime) if path.is_file() else None
 
 
 async def stashimageinfo(q: QueryRun, params: dict[str, Any]) -> None:
@@ -258,12 +284,16 @@ async def stashimageinfo(q: QueryRun, params: dict[str, Any]) -> None:
         vals: dict[str, Any] = {}
         width, height = int(row["us_image_width"] or 0), int(row["us_image_height"] or 0)
         mime = str(row["us_mime"] or "application/octet-stream")
+        meta = _stash_metadata(row, mime) if props & _META_PROPS else None
         if "timestamp" in props:
             vals["timestamp"] = iso(str(row["us_timestamp"]))
         if props & {"size", "dimensions"}:
             vals["size"] = int(row["us_size"])
             vals["width"] = width
             vals["height"] = height
+            duration = mediameta.length(meta, mime)
+            if duration:
+                vals["duration"] = duration
         if "canonicaltitle" in props:
             vals["canonicaltitle"] = site.parser.prefixed_text(NS_FILE, key)
         if "url" in props:
@@ -283,10 +313,7 @@ async def stashimageinfo(q: QueryRun, params: dict[str, Any]) -> None:
             vals["descriptionurl"] = url
         if "sha1" in props:
             vals["sha1"] = f"{int(str(row['us_sha1']), 36):040x}"
-        if "metadata" in props:
-            vals["metadata"] = None
-        if "commonmetadata" in props:
-            vals["commonmetadata"] = []
+        mediameta.api_fields(vals, meta, mime, props, "latest")
         if "extmetadata" in props:
             vals["extmetadata"] = {}
         if "mime" in props:
