@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from urllib.parse import quote
 
 from atrium.wiki.expand import Expander, TemplateLoader
+from atrium.wiki.render_blocks import Paragraphs, wrap_loose_text
 from atrium.wiki.render_media import FileLookup, FileSize, MediaLinks, parse_options
 from atrium.wiki.render_toc import TocSwitches, add_toc, take_switches
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_MEDIA, InvalidTitle, TitleParser
@@ -44,10 +45,6 @@ _SAFE_ATTRS = frozenset(
     ["class", "id", "title", "lang", "dir", "colspan", "rowspan", "align", "width", "style"]
 )
 _UNSAFE_STYLE = re.compile(r"expression|url\s*\(|javascript|\\|/\*|@import|behavior", re.I)
-_BLOCK_START = re.compile(
-    r"^\s*(?:<|&lt;)/?(?:div|table|blockquote|ul|ol|dl|h[1-6]|center|p|hr|tr|td|th|li|dd|dt|pre)\b",
-    re.I,
-)
 _MARK = "\ue001"
 _MARK_RE = re.compile(_MARK + r"(\d+)" + _MARK)
 _NOWIKI = re.compile(r"<nowiki>(.*?)</nowiki>|<nowiki\s*/>", re.S | re.I)
@@ -254,7 +251,7 @@ class Renderer:
         text = self._links(text)
         text = _EXTERNAL.sub(self._external, text)
         text = _FREE_URL.sub(self._free_url, text)
-        body = self.release(self._blocks(text))
+        body = wrap_loose_text(self.release(self._blocks(text)))
         self.result.html = '<div class="mw-parser-output">' + add_toc(body, self.toc) + "</div>"
         return self.result
 
@@ -379,35 +376,27 @@ class Renderer:
     # --- block structure ----------------------------------------------------------------------
 
     def _blocks(self, text: str) -> str:
-        out: list[str] = []
-        para: list[str] = []
+        """Tables, headings and rules become HTML lines and list lines lists (as the parser
+        does before its block-level pass); paragraphs come from render_blocks."""
+        entries: list[tuple[bool, str]] = []  # (a list, the line or the list's HTML)
+        list_parts: list[str] = []
         list_prefix = ""
-        pre: list[str] = []
         lines = text.split("\n")
         i = 0
-
-        def flush_para() -> None:
-            if para:
-                out.append("<p>" + "\n".join(para) + "\n</p>")
-                para.clear()
-
-        def flush_pre() -> None:
-            if pre:
-                out.append("<pre>" + "\n".join(pre) + "\n</pre>")
-                pre.clear()
 
         def close_list() -> None:
             nonlocal list_prefix
             if list_prefix:
-                out.append(_list_transition(list_prefix, ""))
+                list_parts.append(_list_transition(list_prefix, ""))
                 list_prefix = ""
+            if list_parts:
+                entries.append((True, "\n".join(part for part in list_parts if part)))
+                list_parts.clear()
 
         while i < len(lines):
             line = lines[i]
             stripped = line.strip()
             if stripped.startswith("{|"):
-                flush_para()
-                flush_pre()
                 close_list()
                 table_lines = [line]
                 depth = 1
@@ -420,73 +409,59 @@ class Renderer:
                         depth -= 1
                     table_lines.append(lines[i])
                     i += 1
-                out.append(self._table(table_lines))
+                entries.append((False, self._table(table_lines)))
                 continue
             heading = _HEADING.match(line)
             if heading:
-                flush_para()
-                flush_pre()
                 close_list()
                 level = len(heading.group(1))
                 inner = do_quotes(heading.group(2).strip())
                 ident = html.escape(anchor(self.release(inner)), quote=True)
-                out.append(
-                    f'<h{level}><span class="mw-headline" id="{ident}">{inner}</span></h{level}>'
+                entries.append(
+                    (
+                        False,
+                        f'<h{level}><span class="mw-headline" id="{ident}">{inner}</span>'
+                        f"</h{level}>",
+                    )
                 )
                 i += 1
                 continue
             if re.match(r"^-{4,}", line):
-                flush_para()
-                flush_pre()
                 close_list()
-                out.append("<hr />")
-                rest = line.lstrip("-").strip()
-                if rest:
-                    para.append(do_quotes(rest))
+                entries.append((False, "<hr />" + do_quotes(line.lstrip("-"))))
                 i += 1
                 continue
             if line[:1] in ("*", "#", ":", ";"):
-                flush_para()
-                flush_pre()
                 prefix = re.match(r"^[*#:;]+", line)
                 assert prefix is not None
                 marks = prefix.group(0)
                 content = line[len(marks) :].strip()
                 if marks.endswith(";") and ":" in content:
                     term, _, definition = content.partition(":")
-                    out.append(_list_transition(list_prefix, marks))
-                    out.append(do_quotes(term.strip()))
-                    out.append(_list_transition(marks, marks[:-1] + ":"))
+                    list_parts.append(_list_transition(list_prefix, marks))
+                    list_parts.append(do_quotes(term.strip()))
+                    list_parts.append(_list_transition(marks, marks[:-1] + ":"))
                     list_prefix = marks[:-1] + ":"
-                    out.append(do_quotes(definition.strip()))
+                    list_parts.append(do_quotes(definition.strip()))
                     i += 1
                     continue
-                out.append(_list_transition(list_prefix, marks))
+                list_parts.append(_list_transition(list_prefix, marks))
                 list_prefix = marks
-                out.append(do_quotes(content))
+                list_parts.append(do_quotes(content))
                 i += 1
                 continue
             close_list()
-            if line.startswith(" ") and stripped and not _BLOCK_START.match(self.release(line)):
-                flush_para()
-                pre.append(do_quotes(line[1:]))
-                i += 1
-                continue
-            flush_pre()
-            if not stripped:
-                flush_para()
-                i += 1
-                continue
-            if _BLOCK_START.match(self.release(line)):
-                flush_para()
-                out.append(do_quotes(line))
-            else:
-                para.append(do_quotes(line))
+            entries.append((False, do_quotes(line)))
             i += 1
-        flush_para()
-        flush_pre()
         close_list()
-        return "\n".join(part for part in out if part)
+        paragraphs = Paragraphs()
+        for n, (is_list, entry) in enumerate(entries):
+            last_line = n == len(entries) - 1
+            if is_list:
+                paragraphs.block(entry, last_line)
+            else:
+                paragraphs.line(entry, self.release(entry), last_line)
+        return paragraphs.finish()
 
     def _table(self, lines: list[str]) -> str:
         out: list[str] = []
