@@ -131,3 +131,23 @@ async def test_in_id_list_on_both_backends(tmp_path: Path, database_url: str | N
             assert "SEARCH item USING INTEGER PRIMARY KEY" in db.read_sync(plan)
     finally:
         db.close()
+
+
+async def test_writes_from_a_second_event_loop_in_another_thread(
+    sqlite_db: SQLiteDatabase,
+) -> None:
+    await sqlite_db.write(_insert, "first-loop")  # this loop now writes inline
+
+    def other_loop() -> list[int]:
+        async def writes() -> list[int]:
+            return list(
+                await asyncio.gather(*(sqlite_db.write(_insert, f"o{i}") for i in range(5)))
+            )
+
+        return asyncio.run(writes())
+
+    ids, mine = await asyncio.gather(
+        asyncio.to_thread(other_loop), sqlite_db.write(_insert, "first-loop-again")
+    )
+    assert len(set(ids)) == 5 and mine not in ids
+    assert len(await sqlite_db.read(_names)) == 7

@@ -328,6 +328,8 @@ class SQLiteDatabase(Database):
         self._writer_conn = Conn(connect_sqlite(path), self.dialect)
         self._writer_lock = threading.Lock()
         self._pending: list[_WriteTask] = []
+        # The event loop whose writes run inline (the first to write); see `write`.
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._writer = threading.Thread(target=self._write_loop, name="sqlite-writer", daemon=True)
         self._writer.start()
         self._local = threading.local()
@@ -365,6 +367,15 @@ class SQLiteDatabase(Database):
 
     async def write(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
+        if self._loop is None:
+            self._loop = loop
+        elif loop is not self._loop:
+            # A second event loop (another thread): its futures must be completed in its own
+            # thread, so its writes go through the writer thread.
+            task = _WriteTask(fn, args)
+            self._queue.put(task)
+            queued: T = await asyncio.wrap_future(task.future)
+            return queued
         future: asyncio.Future[T] = loop.create_future()
         self._pending.append(_WriteTask(fn, args, future))
         if len(self._pending) == 1:
