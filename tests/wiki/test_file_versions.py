@@ -157,6 +157,74 @@ async def test_deleting_moves_old_versions_to_filearchive(
     assert gone["query"]["pages"][0]["imagerepository"] == ""
 
 
+async def test_undelete_restores_the_versions(
+    wiki: WikiHarness, client: httpx.AsyncClient, versions: list[bytes]
+) -> None:
+    # As MediaWiki 1.39: the newest archived version becomes the current one again, the others
+    # old versions under their archive names; `fileversions` and the log's count say how many.
+    token = await wiki.csrf(client)
+    before = await _ii(
+        wiki, client, titles="File:Versions.png", iilimit="max",
+        iiprop="timestamp|comment|archivename|sha1|size|url",
+    )  # fmt: skip
+    await wiki.post(client, action="delete", title="File:Versions.png", token=token)
+    # Only the text when only timestamps are given: no file version comes back.
+    history = await wiki.api(
+        client, action="query", prop="deletedrevisions", titles="File:Versions.png",
+        drvprop="timestamp", drvlimit="max", formatversion="2",
+    )  # fmt: skip
+    stamps = [r["timestamp"] for r in history["query"]["pages"][0]["deletedrevisions"]]
+    text_only = await wiki.post(
+        client, action="undelete", title="File:Versions.png", token=token, reason="text",
+        timestamps="|".join(stamps), formatversion="2",
+    )  # fmt: skip
+    assert text_only["undelete"]["fileversions"] == 0
+    missing = await _ii(wiki, client, titles="File:Versions.png")
+    assert missing["query"]["pages"][0]["imagerepository"] == ""
+    archived = await wiki.api(
+        client, action="query", list="filearchive", faprop="archivename", formatversion="2"
+    )
+    ids = [str(f["id"]) for f in archived["query"]["filearchive"]]
+    done = await wiki.post(
+        client, action="undelete", title="File:Versions.png", token=token, reason="back",
+        fileids="|".join(ids), formatversion="2",
+    )  # fmt: skip
+    assert done["undelete"] == {
+        "title": "File:Versions.png", "revisions": 0, "fileversions": 3, "reason": "back",
+    }  # fmt: skip
+    after = await _ii(
+        wiki, client, titles="File:Versions.png", iilimit="max",
+        iiprop="timestamp|comment|archivename|sha1|size|url",
+    )  # fmt: skip
+    assert after["query"]["pages"][0]["imageinfo"] == before["query"]["pages"][0]["imageinfo"]
+    for info, data in zip(after["query"]["pages"][0]["imageinfo"], reversed(versions), strict=True):
+        served = await client.get(info["url"].split("8080", 1)[1])
+        assert served.status_code == 200 and served.content == data
+    gone = await wiki.api(client, action="query", list="filearchive", formatversion="2")
+    assert gone["query"]["filearchive"] == []
+    log = await wiki.api(
+        client, action="query", list="logevents", letype="delete", formatversion="2",
+        leprop="type|details|comment",
+    )  # fmt: skip
+    assert log["query"]["logevents"][:2] == [
+        {"type": "delete", "action": "restore", "comment": "back",
+         "params": {"count": {"revisions": 0, "files": 3}}},
+        {"type": "delete", "action": "restore", "comment": "text",
+         "params": {"count": {"revisions": 3, "files": 0}}},
+    ]  # fmt: skip
+    # Deleted and restored in one go: text and files together.
+    await wiki.post(client, action="delete", title="File:Versions.png", token=token)
+    again = await wiki.post(
+        client, action="undelete", title="File:Versions.png", token=token, formatversion="2"
+    )
+    assert (again["undelete"]["revisions"], again["undelete"]["fileversions"]) == (3, 3)
+    restored = await _ii(
+        wiki, client, titles="File:Versions.png", iilimit="max",
+        iiprop="timestamp|comment|archivename|sha1|size|url",
+    )  # fmt: skip
+    assert restored["query"]["pages"][0]["imageinfo"] == before["query"]["pages"][0]["imageinfo"]
+
+
 async def test_thumbnails_are_scaled(
     wiki: WikiHarness, client: httpx.AsyncClient, clock: list[str]
 ) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -263,6 +264,56 @@ class Restored:
     page_id: int
     revisions: int
     log_id: int
+    files: int = 0
+
+
+def _file_values(row: Any, source: str, target: str) -> dict[str, Any]:
+    """The file columns shared by image, oldimage and filearchive, renamed between them."""
+    names = [c.name[4:] for c in schema.image.columns if c.name != "img_name"]
+    return {f"{target}_{n}": row[f"{source}_{n}"] for n in names}
+
+
+def _restore_files(conn: Conn, title: Title, file_ids: list[int]) -> int:
+    """LocalFileRestoreBatch: the archived versions (all, or those of `file_ids`), newest
+    first; the newest becomes the current version unless the file exists again, the others old
+    versions under their archive names (a deleted current version gets "<time of deletion>!Name",
+    a second later while taken). Returns how many were restored."""
+    fa, img, oi = schema.filearchive, schema.image, schema.oldimage
+    query = sa.select(fa).where(fa.c.fa_name == title.dbkey)
+    if file_ids:
+        query = query.where(fa.c.fa_id.in_(file_ids))
+    rows = conn.all(query.order_by(fa.c.fa_timestamp.desc(), fa.c.fa_id.desc()))
+    exists = conn.scalar(sa.select(img.c.img_name).where(img.c.img_name == title.dbkey))
+    first, restored = True, 0
+    taken: set[str] = set()
+    for row in rows:
+        if not row["fa_storage_key"]:
+            continue  # its bytes were missing when it was deleted
+        if first and exists is None:
+            conn.execute(
+                sa.insert(img).values(img_name=title.dbkey, **_file_values(row, "fa", "img"))
+            )
+        else:
+            archive_name = row["fa_archive_name"]
+            if archive_name is None:
+                when = datetime.strptime(str(row["fa_deleted_timestamp"]), "%Y%m%d%H%M%S")
+                archive_name = f"{when:%Y%m%d%H%M%S}!{title.dbkey}"
+                while archive_name in taken:
+                    when += timedelta(seconds=1)
+                    archive_name = f"{when:%Y%m%d%H%M%S}!{title.dbkey}"
+            taken.add(archive_name)
+            conn.execute(
+                sa.insert(oi).values(
+                    oi_name=title.dbkey,
+                    oi_archive_name=archive_name,
+                    oi_deleted=int(row["fa_deleted"]),
+                    **_file_values(row, "fa", "oi"),
+                )
+            )
+        conn.execute(sa.delete(fa).where(fa.c.fa_id == row["fa_id"]))
+        first = False
+        restored += 1
+    return restored
 
 
 def undelete_page(
@@ -272,19 +323,37 @@ def undelete_page(
     title: Title,
     reason: str,
     timestamps: list[str],
+    file_ids: list[int] | None = None,
 ) -> Restored:
+    """PageArchive::undeleteAsUser: the archived revisions (all, or those of `timestamps`) and,
+    for a file, its archived versions (all, or those of `file_ids`); with only one of the two
+    lists given, only that kind is restored."""
     require(site, who, "undelete")
+    file_ids = file_ids or []
+    restore_all = not timestamps and not file_ids
     query = sa.select(AR).where(AR.c.ar_namespace == title.ns, AR.c.ar_title == title.dbkey)
     if timestamps:
         query = query.where(AR.c.ar_timestamp.in_(timestamps))
     rows = conn.all(query.order_by(AR.c.ar_timestamp, AR.c.ar_rev_id))
-    if not rows:
+    if not (restore_all or timestamps):
+        rows = []
+    files = 0
+    if title.ns == NS_FILE and (restore_all or file_ids):
+        files = _restore_files(conn, title, file_ids)
+    if not rows and not files:
         raise ChangeError(
             "cantundelete",
             "Couldn't undelete: the requested revisions may not exist, or may have been "
             "undeleted already.",
         )
     page = page_row(conn, title)
+    if not rows:
+        page_id = int(page["page_id"]) if page is not None else 0
+        log_id = log_event(
+            conn, who, "delete", "restore", title, page_id=page_id, reason=reason,
+            params={"count": {"revisions": 0, "files": files}},
+        )  # fmt: skip
+        return Restored(page_id, 0, log_id, files)
     created = page is None
     if page is None:
         wanted = rows[-1]["ar_page_id"]
@@ -371,9 +440,9 @@ def undelete_page(
         title,
         page_id=page_id,
         reason=reason,
-        params={"count": {"revisions": len(rows), "files": 0}},
+        params={"count": {"revisions": len(rows), "files": files}},
     )
-    return Restored(page_id, len(rows), log_id)
+    return Restored(page_id, len(rows), log_id, files)
 
 
 # --- move -------------------------------------------------------------------------------------

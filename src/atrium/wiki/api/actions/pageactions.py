@@ -195,7 +195,13 @@ async def undelete(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     who = performer(ctx)
     try:
         done = await ctx.db.write(
-            pageops.undelete_page, ctx.site, who, title, params["reason"], params["timestamps"]
+            pageops.undelete_page,
+            ctx.site,
+            who,
+            title,
+            params["reason"],
+            params["timestamps"],
+            params["fileids"],
         )
     except ChangeError as exc:
         raise fail(exc, spec.name) from exc
@@ -215,7 +221,7 @@ async def undelete(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         "undelete": {
             "title": prefixed(ctx, title),
             "revisions": done.revisions,
-            "fileversions": 0,
+            "fileversions": done.files,
             "reason": params["reason"],
         }
     }
