@@ -91,8 +91,17 @@ async def test_edit_rules(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
     assert revision["slots"]["main"]["content"] == (
         "== A ==\none\n== B ==\nchanged\n[[Category:Trees]]\n\n== C ==\n\nthree"
     )
-    conflict = await edit(title="Fig", text="late", basetimestamp="2001-01-01T00:00:00Z")
+    # Every revision since the base is Alice's own: MediaWiki overwrites, no conflict.
+    own = await edit(title="Fig", text="late", basetimestamp="2001-01-01T00:00:00Z")
+    assert own["edit"]["result"] == "Success"  # type: ignore[index]
+    await wiki.edit_page("Fig", "== A ==\none\n== B ==\nchanged\n[[Category:Trees]]", "Admin")
+    conflict = await edit(title="Fig", text="later", basetimestamp="2001-01-01T00:00:00Z")
     assert conflict["error"]["code"] == "editconflict"  # type: ignore[index]
+    # baserevid alone: no same-user exception (ApiEditPage sets no edit time then)
+    data = await wiki.api(client, action="query", prop="revisions", titles="Fig", formatversion="2")
+    base = str(data["query"]["pages"][0]["revisions"][0]["parentid"])
+    stale = await edit(title="Fig", text="later", baserevid=base)
+    assert stale["error"]["code"] == "editconflict"  # type: ignore[index]
     missing = await edit(title="Fig")
     assert missing["error"]["code"] == "missingparam"  # type: ignore[index]
     mix = await edit(title="Fig", pageid="1", text="x")

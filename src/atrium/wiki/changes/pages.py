@@ -11,6 +11,7 @@ import random
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -368,6 +369,43 @@ def _current(conn: Conn, page_id: int) -> tuple[str, str]:
     return str(row["old_text"]), str(row["rev_timestamp"])
 
 
+def _conflicts(conn: Conn, page: Any, current_ts: str, req: EditRequest) -> bool:
+    """EditPage::internalAttemptSave's conflict check: the base revision (`basetimestamp`,
+    `baserevid`) is not the current one, unless the edit adds a new section (not a repeated
+    submission of the last one) or replaces the whole page and every revision since
+    `basetimestamp` is the editor's own (RevisionStore::userWasLastToEdit, 50 at most)."""
+    latest = int(page["page_latest"])
+    if not (
+        (req.basetimestamp and req.basetimestamp != current_ts)
+        or (req.baserevid is not None and req.baserevid != latest)
+    ):
+        return False
+    R, A, C = schema.revision, schema.actor, schema.comment
+    if req.section == "new":
+        last = conn.one(
+            sa.select(A.c.actor_name, C.c.comment_text)
+            .select_from(
+                R.join(A, A.c.actor_id == R.c.rev_actor).join(
+                    C, C.c.comment_id == R.c.rev_comment_id
+                )
+            )
+            .where(R.c.rev_id == latest)
+        )
+        return last is not None and (
+            last["actor_name"] == req.editor.name and last["comment_text"] == req.summary
+        )
+    if req.section in (None, "") and req.basetimestamp and req.editor.user_id:
+        since = conn.all(
+            sa.select(A.c.actor_user)
+            .select_from(R.join(A, A.c.actor_id == R.c.rev_actor))
+            .where(R.c.rev_page == page["page_id"], R.c.rev_timestamp > req.basetimestamp)
+            .order_by(R.c.rev_timestamp)
+            .limit(50)
+        )
+        return any(row["actor_user"] != req.editor.user_id for row in since)
+    return True
+
+
 def _check_tags(conn: Conn, tags: tuple[str, ...], rights: frozenset[str]) -> list[int]:
     """ChangeTags::canAddTagsAccompanyingChange: the `applychangetags` right, and only tags
     defined by users and active (`change_tag_def.ctd_user_defined`, set by `managetags`)."""
@@ -465,14 +503,7 @@ def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
             )
         page_id = int(page["page_id"])
         old_text, old_ts = _current(conn, page_id)
-        # An edit based on an older revision than the current one is a conflict (no merge).
-        if req.basetimestamp and req.basetimestamp < old_ts and req.text is not None:
-            raise ChangeError("editconflict", "Edit conflict.", "edit-conflict")
-        if (
-            req.baserevid is not None
-            and req.baserevid != int(page["page_latest"])
-            and req.text is not None
-        ):
+        if req.text is not None and _conflicts(conn, page, old_ts, req):
             raise ChangeError("editconflict", "Edit conflict.", "edit-conflict")
     new_text = transform_for_save(
         conn, site.parser, title, _compose(old_text, req), req.editor.user_id, req.editor.name
