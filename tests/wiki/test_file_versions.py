@@ -308,3 +308,23 @@ def _hash(name: str) -> str:
     from atrium.wiki.filepaths import hash_path
 
     return hash_path(name).rstrip("/")
+
+
+async def test_file_urls_agree_and_are_served(
+    wiki: WikiHarness, client: httpx.AsyncClient, clock: list[str]
+) -> None:
+    # One URL scheme everywhere: the upload result, prop=imageinfo and the rendered page all
+    # use /images/x/xy/Name (MediaWiki's $wgUploadPath is /w/images there), escaped alike.
+    await wiki.login(client, "Admin")
+    data = picture("PNG", (30, 20), (1, 2, 3))
+    done = await _upload(wiki, client, "Why? & how (1)!.png", data)
+    url = done["upload"]["imageinfo"]["url"]
+    info = await _ii(wiki, client, titles="File:Why? & how (1)!.png", iiprop="url")
+    assert info["query"]["pages"][0]["imageinfo"][0]["url"] == url
+    path = url.split("8080", 1)[1]
+    assert path.startswith("/images/") and path.endswith("/Why%3F_%26_how_%281%29%21.png")
+    served = await client.get(path)
+    assert served.status_code == 200 and served.content == data
+    await wiki.edit_page("Shows it", "See [[File:Why? & how (1)!.png]] here")
+    page = (await client.get("/wiki/Shows_it")).text
+    assert f'src="{path.replace("&", "&amp;")}"' in page

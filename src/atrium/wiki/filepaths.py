@@ -4,6 +4,7 @@ the upload code, the API's file URLs and the page renderer."""
 from __future__ import annotations
 
 import hashlib
+from urllib.parse import quote
 
 
 def hash_path(name: str) -> str:
@@ -15,3 +16,9 @@ def hash_path(name: str) -> str:
 def archive_path(name: str, archive_name: str) -> str:
     """Where an old version is kept, relative to the images directory (`archive/x/xy/…`)."""
     return f"archive/{hash_path(name)}{archive_name}"
+
+
+def url_name(name: str) -> str:
+    """A file or archive name in a URL as PHP's rawurlencode writes it (only `-_.~` and
+    alphanumerics kept), which is how FileRepo builds every file and thumbnail URL."""
+    return quote(name, safe="")

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
-from atrium.wiki.filepaths import hash_path
+from atrium.wiki.filepaths import hash_path, url_name
 
 DEFAULT_THUMB_WIDTH = 300  # $wgThumbLimits[$wgDefaultUserOptions['thumbsize']]
 MISSING_THUMB_WIDTH = 180
@@ -143,10 +143,10 @@ class MediaLinks:
         self.script_path = script_path
 
     def _file_url(self, name: str) -> str:
-        return f"{self.images_path}{hash_path(name)}{quote(name, safe=_URL_SAFE)}"
+        return f"{self.images_path}{hash_path(name)}{url_name(name)}"
 
     def _thumb_url(self, name: str, width: int) -> str:
-        safe = quote(name, safe=_URL_SAFE)
+        safe = url_name(name)
         return f"{self.images_path}thumb/{hash_path(name)}{safe}/{width}px-{safe}"
 
     def _src(self, name: str, file: FileSize, width: int) -> str:

@@ -36,6 +36,7 @@ from atrium.wiki.api.params import (
 from atrium.wiki.changes import ChangeError, admin, uploads
 from atrium.wiki.changes import blocks as block_changes
 from atrium.wiki.changes.expiry import INFINITY, api_expiry, checked_expiry
+from atrium.wiki.filepaths import hash_path, url_name
 from atrium.wiki.rights import CHANGEABLE_BY
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import NS_FILE, NS_USER, Title
@@ -558,7 +559,7 @@ async def upload(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     imageinfo |= {
         "comment": done.comment,
         "canonicaltitle": text,
-        "url": f"{ctx.site.server}/images/{done.path}",
+        "url": f"{ctx.site.server}/images/{hash_path(title.dbkey)}{url_name(title.dbkey)}",
         "descriptionurl": ctx.site.article_url(text.replace(" ", "_")),
         "sha1": _hex_sha1(done.sha1),
     }

@@ -10,7 +10,6 @@ import html
 import math
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import sqlalchemy as sa
 
@@ -21,7 +20,7 @@ from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.propmodules import DUPLICATEFILES
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
 from atrium.wiki.api.querymodules import STASHIMAGEINFO
-from atrium.wiki.filepaths import archive_path, hash_path
+from atrium.wiki.filepaths import archive_path, hash_path, url_name
 from atrium.wiki.site import SCRIPT_PATH, Site
 from atrium.wiki.thumbs import scaled_height
 from atrium.wiki.timestamps import iso
@@ -32,7 +31,6 @@ US = schema.uploadstash
 
 
 OI = schema.oldimage
-_URL_SAFE = "$&()*,-.:;=@_~"  # rawurlencode keeps these (and `!` in names, not archive names)
 
 
 def file_rows(conn: Conn, names: list[str]) -> dict[str, Row]:
@@ -92,8 +90,8 @@ def old_versions(
 def _rel(name: str, archive_name: str | None) -> str:
     """The path below /images/ of a version (FileRepo::getZoneUrl + getRel/getArchiveRel)."""
     if archive_name is None:
-        return f"{hash_path(name)}{quote(name, safe='!' + _URL_SAFE)}"
-    return f"archive/{hash_path(name)}{quote(archive_name, safe=_URL_SAFE)}"
+        return f"{hash_path(name)}{url_name(name)}"
+    return f"archive/{hash_path(name)}{url_name(archive_name)}"
 
 
 def file_url(site: Site, name: str, archive_name: str | None = None) -> str:
@@ -101,7 +99,7 @@ def file_url(site: Site, name: str, archive_name: str | None = None) -> str:
 
 
 def thumb_url(site: Site, name: str, width: int, archive_name: str | None = None) -> str:
-    safe = quote(name, safe="!" + _URL_SAFE)
+    safe = url_name(name)
     return f"{site.server}/images/thumb/{_rel(name, archive_name)}/{width}px-{safe}"
 
 
@@ -251,10 +249,7 @@ async def stashimageinfo(q: QueryRun, params: dict[str, Any]) -> None:
     if not ctx.caller.registered:
         raise ApiUsageError(
             "notloggedin",
-            msg.simple(
-                "apierror-mustbeloggedin-uploadstash",
-                "The upload stash is only available to logged-in users.",
-            ),
+            msg.api("apierror-mustbeloggedin-uploadstash"),
             module=STASHIMAGEINFO.path,
         )
     keys = list(params["filekey"] or []) + list(params["sessionkey"] or [])
