@@ -142,6 +142,79 @@ async def test_allcategories_rows(pages: WikiHarness, client: httpx.AsyncClient)
     assert walked["continue"]["accontinue"] == "Staying"
 
 
+CATEGORYINFO_TITLES = "|".join(
+    f"Category:{name}"
+    for name in ("Described", "Lost", "Described lost", "Hidden lost", "Hidden empty", "Never",
+                 "Deleted with member", "Deleted empty")
+)  # fmt: skip
+
+
+def _catinfo(size: int, hidden: bool = False) -> dict[str, Any]:
+    return {"size": size, "pages": size, "files": 0, "subcats": 0, "hidden": hidden}
+
+
+async def test_categoryinfo_rows(pages: WikiHarness, client: httpx.AsyncClient) -> None:
+    """prop=categoryinfo reads the same `category` rows as list=allcategories (as MediaWiki 1.39
+    answered this very sequence): a described category with no members has zero counts, one
+    that lost its last member keeps its zero row only while it has a page, and a missing page
+    whose category has members still carries its counts."""
+    token = await pages.csrf(client)
+
+    async def edit(title: str, text: str) -> None:
+        done = await pages.post(client, action="edit", title=title, text=text, token=token)
+        assert done["edit"]["result"] == "Success", done
+
+    await edit("Category:Described", "A category description.")
+    await edit("Lister", "[[Category:Lost]] [[Category:Described lost]] [[Category:Hidden lost]]")
+    await edit("Category:Described lost", "desc")
+    await edit("Category:Hidden lost", "__HIDDENCAT__")
+    await edit("Category:Hidden empty", "__HIDDENCAT__")
+    await edit("Second lister", "[[Category:Deleted with member]]")
+    await edit("Category:Deleted with member", "d")
+    await edit("Category:Deleted empty", "d")
+
+    async def infos() -> dict[str, Any]:
+        data = await _q(pages, client, prop="categoryinfo", titles=CATEGORYINFO_TITLES)
+        assert "continue" not in data, data
+        return {
+            p["title"][len("Category:") :]: (p.get("missing", False), p.get("categoryinfo"))
+            for p in data["query"]["pages"]
+        }
+
+    before = await infos()
+    assert before == {
+        "Described": (False, _catinfo(0)),
+        "Lost": (True, _catinfo(1)),
+        "Described lost": (False, _catinfo(1)),
+        "Hidden lost": (False, _catinfo(1, hidden=True)),
+        "Hidden empty": (False, _catinfo(0, hidden=True)),
+        "Never": (True, None),
+        "Deleted with member": (False, _catinfo(1)),
+        "Deleted empty": (False, _catinfo(0)),
+    }
+    await edit("Lister", "no categories any more")
+    for title in ("Category:Deleted with member", "Category:Deleted empty"):
+        done = await pages.post(client, action="delete", title=title, token=token)
+        assert "error" not in done, done
+    assert await infos() == {
+        "Described": (False, _catinfo(0)),
+        "Lost": (True, None),
+        "Described lost": (False, _catinfo(0)),
+        "Hidden lost": (False, _catinfo(0, hidden=True)),
+        "Hidden empty": (False, _catinfo(0, hidden=True)),
+        "Never": (True, None),
+        "Deleted with member": (True, _catinfo(1)),
+        "Deleted empty": (True, None),
+    }
+    # cicontinue is a category name, compared with each title of the set (missing ones too).
+    resumed = await _q(
+        pages, client, prop="categoryinfo", titles=CATEGORYINFO_TITLES, cicontinue="Described_lost"
+    )
+    assert sorted(p["title"] for p in resumed["query"]["pages"] if "categoryinfo" in p) == [
+        "Category:Described lost", "Category:Hidden empty", "Category:Hidden lost",
+    ]  # fmt: skip
+
+
 async def test_all_links_family(pages: WikiHarness, client: httpx.AsyncClient) -> None:
     links = await _q(pages, client, list="alllinks", alprop="ids|title", allimit="3")
     first = links["query"]["alllinks"][0]
@@ -346,3 +419,40 @@ async def test_search_info_and_props_of_the_sql_backend(
     typo = await _q(pages, client, list="search", srsearch="aple frut", srwhat="text",
                     srinfo="suggestion|rewrittenquery")  # fmt: skip
     assert typo["query"] == {"search": []}
+
+
+NOSUCHUSER = {
+    "en": 'There is no user by the name "Nobody". Check your spelling.',
+    "de": "Der Benutzername „Nobody“ ist nicht vorhanden. Bitte überprüfe die Schreibweise.",
+    "fr": "Il n’y a pas de contributeur avec le nom « Nobody ». Veuillez vérifier l’orthographe.",
+    "de-ch": "Der Benutzername «Nobody» ist nicht vorhanden. Bitte überprüfe die Schreibweise.",
+}
+
+
+@pytest.mark.parametrize(
+    ("lang", "badquery", "badip"),
+    [
+        ("en", "Invalid query.", "IP parameter is not valid."),
+        ("de", "Ungültige Abfrage.", "Der IP-Parameter ist nicht gültig."),
+        ("fr", "Requête invalide.", "Paramètre IP non valide."),
+        ("de-ch", "Ungültige Abfrage.", "Der IP-Parameter ist nicht gültig."),
+    ],
+)
+async def test_list_error_texts(
+    wiki: WikiHarness, client: httpx.AsyncClient, lang: str, badquery: str, badip: str
+) -> None:
+    """apierror-badquery (exturlusage), apierror-badip (blocks) and nosuchusershort (watchlist;
+    its line break a space in plaintext, as Sanitizer::stripAllTags) in MediaWiki 1.39's texts."""
+    common = {"errorformat": "plaintext", "uselang": lang}
+    data = await _q(wiki, client, list="watchlist", wlowner="Nobody", wltoken="x", **common)
+    assert data["errors"] == [
+        {"code": "bad_wlowner", "text": NOSUCHUSER[lang], "module": "query+watchlist"}
+    ]
+    data = await _q(wiki, client, list="exturlusage", euquery="a*b.com", **common)
+    assert data["errors"] == [{"code": "badquery", "text": badquery, "module": "query+exturlusage"}]
+    data = await _q(wiki, client, list="blocks", bkip="garbage", **common)
+    assert data["errors"] == [{"code": "param_ip", "text": badip, "module": "query+blocks"}]
+    raw = await _q(wiki, client, list="blocks", bkip="garbage", errorformat="raw")
+    assert raw["errors"] == [
+        {"code": "param_ip", "key": "apierror-badip", "params": [], "module": "query+blocks"}
+    ]

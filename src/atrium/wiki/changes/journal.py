@@ -104,7 +104,11 @@ def record_edit(
 
 
 def notify_watchers(conn: Conn, who: Performer, title: Title, timestamp: str) -> None:
-    """Mark the page changed for everyone else watching it (wl_notificationtimestamp)."""
+    """Mark the page changed for everyone else watching it (wl_notificationtimestamp), as
+    RecentChange::save does through EmailNotification::notifyOnPageChange for every edit and
+    published log entry."""
+    if title.ns < 0:
+        return
     wl = schema.watchlist
     query = sa.update(wl).where(
         wl.c.wl_namespace == title.ns,
@@ -174,4 +178,5 @@ def log_event(
                 rc_params=encoded,
             )
         )
+        notify_watchers(conn, who, title, ts)
     return log_id

@@ -4,8 +4,11 @@
 when an anonymous visitor signs up, `newusers/create2` by the creator (with the reason) when a
 logged-in user makes an account for someone else; both are published to recent changes.
 `atrium wiki create-user` is createAndPromote.php, which goes through AuthManager::autoCreateUser:
-`newusers/autocreate` by the new user, inserted but not published. The install-time and demo
-administrators, like install.php's, have no entry.
+`newusers/autocreate` by the new user, inserted but not published. Both paths make the new account
+watch its user page and user talk page (WatchlistManager::addWatchIgnoringRights), before the entry
+is published, so an account made by someone else finds its user page marked changed by the
+creator's entry. The install-time and demo administrators, like install.php's, have neither the
+entry nor the watch.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from collections.abc import Iterable
 from atrium.core.db import Conn
 from atrium.wiki.changes.accounts import create_user
 from atrium.wiki.changes.journal import Performer, log_event
+from atrium.wiki.changes.watching import set_watch
 from atrium.wiki.titles import NS_USER, Title
 
 
@@ -30,6 +34,7 @@ def register(
 ) -> int:
     """An account made through `action=createaccount`; `creator` is None for a self sign-up."""
     user_id = create_user(conn, name, password, email=email, real_name=real_name)
+    set_watch(conn, user_id, _user_page(name), True)
     if creator is None:
         performer = Performer(user_id, name, frozenset())
         log_event(conn, performer, "newusers", "create", _user_page(name), params=_ids(user_id))
@@ -44,6 +49,7 @@ def register(
 def autocreate(conn: Conn, name: str, password: str, groups: Iterable[str] = ()) -> int:
     """An account made by the maintenance command (createAndPromote.php)."""
     user_id = create_user(conn, name, password, groups=groups)
+    set_watch(conn, user_id, _user_page(name), True)
     performer = Performer(user_id, name, frozenset())
     log_event(
         conn, performer, "newusers", "autocreate", _user_page(name),

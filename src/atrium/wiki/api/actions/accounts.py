@@ -69,7 +69,17 @@ OPTIONS = ModuleSpec(
 
 
 def _fail(message: str, code: str) -> dict[str, Any]:
-    return {"createaccount": {"status": "FAIL", "message": message, "messagecode": code}}
+    """ApiAuthManagerHelper's FAIL response: `messagecode` is ApiMessage's code for the message
+    (ApiMessageTrait::$messageMap turns `noname` into `invaliduser`); a refused creation
+    request cannot be preserved."""
+    return {
+        "createaccount": {
+            "status": "FAIL",
+            "message": message,
+            "messagecode": "invaliduser" if code == "noname" else code,
+            "canpreservestate": False,
+        }
+    }
 
 
 async def createaccount(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:

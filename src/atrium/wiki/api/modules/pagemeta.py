@@ -23,13 +23,15 @@ def _int_continue(value: str | None) -> int | None:
 
 
 async def run_categoryinfo(q: QueryRun, params: dict[str, Any]) -> None:
-    start = _int_continue(params["continue"])
+    # MediaWiki's cicontinue is a category name (`cat_title >= continue`), for present and
+    # missing category pages alike.
+    start: str | None = params["continue"]
     keyed: dict[str, int] = {}
     for page in q.pages.sorted_good():
-        if page.ns == NS_CATEGORY and (start is None or page.page_id >= start):
+        if page.ns == NS_CATEGORY and (start is None or page.dbkey >= start):
             keyed[page.dbkey] = page.page_id
     for missing in q.pages.missing:
-        if missing.ns == NS_CATEGORY:
+        if missing.ns == NS_CATEGORY and (start is None or missing.dbkey >= start):
             keyed[missing.dbkey] = missing.fake_id
     if not keyed:
         return
