@@ -304,7 +304,7 @@ def merge_previous(new: str, previous: str, ran: set[str], order: Sequence[str])
     scenario_sections.sort(key=lambda s: rank.get(_family_of(s[0]), 99))  # stable: run order kept
     families = ", ".join(sorted({_family_of(h) for h, _ in kept}, key=lambda f: rank.get(f, 99)))
     head = [
-        *head[:-1],
+        *head,  # ends with the blank line that closes the machine table
         f"Partial run (`--only {' '.join(sorted(ran))}`): the sections of {families} are kept "
         f"from the previous report ({old_date}) and marked so.",
         "",
