@@ -289,6 +289,21 @@ def extract(data: bytes, mime: str) -> Meta:
     return {}
 
 
+# ExifBitmapHandler::getRotationForExif: degrees counterclockwise; the mirrored orientations
+# (2, 4, 5, 7) are not turned.
+_EXIF_ROTATION = {8: 90, 3: 180, 6: 270}
+
+
+def jpeg_rotation(data: bytes) -> int:
+    """How far MediaWiki turns a JPEG for its EXIF Orientation ($wgEnableAutoRotation): 90 or
+    270 swap the width and height it records and the thumbnails are turned."""
+    try:
+        orientation = _jpeg(data).get("Orientation")
+    except (ValueError, IndexError, struct.error):
+        return 0
+    return _EXIF_ROTATION.get(orientation, 0) if isinstance(orientation, int) else 0
+
+
 def gif_bits(data: bytes) -> int | None:
     """The bit depth GIFHandler records (None when the file cannot be read)."""
     try:

@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from urllib.parse import quote
 
 from atrium.wiki.expand import Expander, TemplateLoader
-from atrium.wiki.render_blocks import Paragraphs, wrap_loose_text
+from atrium.wiki.render_blocks import Paragraphs, serialize, wrap_loose_text
 from atrium.wiki.render_media import FileLookup, FileSize, MediaLinks, parse_options
+from atrium.wiki.render_tables import add_tbody, handle_tables
 from atrium.wiki.render_toc import TocSwitches, add_toc, take_switches
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_MEDIA, InvalidTitle, TitleParser
 
@@ -34,6 +35,7 @@ _FREE_URL = re.compile(
 )
 _LINK = re.compile(r"\[\[([^\[\]\|\n]+)(?:\|((?:[^\[\]]|\[(?!\[)|\](?!\]))*))?\]\]([a-z]*)")
 _HEADING = re.compile(r"^(={1,6})(.+?)\1\s*$")
+_RULE = re.compile(r"^-{4,}")
 _ALLOWED_TAGS = (
     "b|i|u|s|del|ins|strike|big|small|sub|sup|code|tt|kbd|var|samp|cite|q|em|strong|abbr|"
     "span|div|p|br|hr|blockquote|center|font|h[1-6]|ul|ol|li|dl|dt|dd|table|tr|td|th|caption|"
@@ -42,7 +44,11 @@ _ALLOWED_TAGS = (
 _TAG = re.compile(r"&lt;(/?)(" + _ALLOWED_TAGS + r")\b((?:[^&]|&(?!gt;))*?)(/?)&gt;", re.I)
 _ATTR = re.compile(r"""([a-zA-Z][-a-zA-Z]*)\s*=\s*(?:"(.*?)"|'(.*?)'|([^\s"'&>]+))""")
 _SAFE_ATTRS = frozenset(
-    ["class", "id", "title", "lang", "dir", "colspan", "rowspan", "align", "width", "style"]
+    [
+        *("class", "id", "title", "lang", "dir", "colspan", "rowspan", "align", "width", "style"),
+        *("height", "valign", "bgcolor", "scope", "headers", "abbr", "axis", "border"),
+        *("cellpadding", "cellspacing", "summary", "frame", "rules", "nowrap"),
+    ]
 )
 _UNSAFE_STYLE = re.compile(r"expression|url\s*\(|javascript|\\|/\*|@import|behavior", re.I)
 _MARK = "\ue001"
@@ -251,7 +257,7 @@ class Renderer:
         text = self._links(text)
         text = _EXTERNAL.sub(self._external, text)
         text = _FREE_URL.sub(self._free_url, text)
-        body = wrap_loose_text(self.release(self._blocks(text)))
+        body = serialize(wrap_loose_text(add_tbody(self.release(self._blocks(text)))))
         self.result.html = '<div class="mw-parser-output">' + add_toc(body, self.toc) + "</div>"
         return self.result
 
@@ -278,8 +284,6 @@ class Renderer:
         name = name.lower()
         if closing:
             return self.hold(f"</{name}>")
-        if name in ("br", "hr", "wbr"):
-            return self.hold(f"<{name}{attrs(raw_attrs)}>")
         return self.hold(f"<{name}{attrs(raw_attrs)}{'/' if selfclose else ''}>")
 
     def _links(self, text: str) -> str:
@@ -376,217 +380,23 @@ class Renderer:
     # --- block structure ----------------------------------------------------------------------
 
     def _blocks(self, text: str) -> str:
-        """Tables, headings and rules become HTML lines and list lines lists (as the parser
-        does before its block-level pass); paragraphs come from render_blocks."""
-        entries: list[tuple[bool, str]] = []  # (a list, the line or the list's HTML)
-        list_parts: list[str] = []
-        list_prefix = ""
-        lines = text.split("\n")
-        i = 0
-
-        def close_list() -> None:
-            nonlocal list_prefix
-            if list_prefix:
-                list_parts.append(_list_transition(list_prefix, ""))
-                list_prefix = ""
-            if list_parts:
-                entries.append((True, "\n".join(part for part in list_parts if part)))
-                list_parts.clear()
-
-        while i < len(lines):
-            line = lines[i]
-            stripped = line.strip()
-            if stripped.startswith("{|"):
-                close_list()
-                table_lines = [line]
-                depth = 1
-                i += 1
-                while i < len(lines) and depth:
-                    s = lines[i].strip()
-                    if s.startswith("{|"):
-                        depth += 1
-                    elif s.startswith("|}"):
-                        depth -= 1
-                    table_lines.append(lines[i])
-                    i += 1
-                entries.append((False, self._table(table_lines)))
-                continue
+        """Tables, rules and headings as HTML lines, bold and italic line by line (the order of
+        Parser::internalParse), then the block-level pass for lists and paragraphs."""
+        lines = handle_tables(text, attrs).split("\n")
+        paragraphs = Paragraphs()
+        for n, line in enumerate(lines):
             heading = _HEADING.match(line)
             if heading:
-                close_list()
                 level = len(heading.group(1))
                 inner = do_quotes(heading.group(2).strip())
                 ident = html.escape(anchor(self.release(inner)), quote=True)
-                entries.append(
-                    (
-                        False,
-                        f'<h{level}><span class="mw-headline" id="{ident}">{inner}</span>'
-                        f"</h{level}>",
-                    )
-                )
-                i += 1
-                continue
-            if re.match(r"^-{4,}", line):
-                close_list()
-                entries.append((False, "<hr />" + do_quotes(line.lstrip("-"))))
-                i += 1
-                continue
-            if line[:1] in ("*", "#", ":", ";"):
-                prefix = re.match(r"^[*#:;]+", line)
-                assert prefix is not None
-                marks = prefix.group(0)
-                content = line[len(marks) :].strip()
-                if marks.endswith(";") and ":" in content:
-                    term, _, definition = content.partition(":")
-                    list_parts.append(_list_transition(list_prefix, marks))
-                    list_parts.append(do_quotes(term.strip()))
-                    list_parts.append(_list_transition(marks, marks[:-1] + ":"))
-                    list_prefix = marks[:-1] + ":"
-                    list_parts.append(do_quotes(definition.strip()))
-                    i += 1
-                    continue
-                list_parts.append(_list_transition(list_prefix, marks))
-                list_prefix = marks
-                list_parts.append(do_quotes(content))
-                i += 1
-                continue
-            close_list()
-            entries.append((False, do_quotes(line)))
-            i += 1
-        close_list()
-        paragraphs = Paragraphs()
-        for n, (is_list, entry) in enumerate(entries):
-            last_line = n == len(entries) - 1
-            if is_list:
-                paragraphs.block(entry, last_line)
+                line = f'<h{level}><span class="mw-headline" id="{ident}">{inner}</span></h{level}>'
+            elif _RULE.match(line):
+                line = "<hr />" + do_quotes(_RULE.sub("", line, count=1))
             else:
-                paragraphs.line(entry, self.release(entry), last_line)
+                line = do_quotes(line)
+            paragraphs.line(line, self.release(line), n == len(lines) - 1)
         return paragraphs.finish()
-
-    def _table(self, lines: list[str]) -> str:
-        out: list[str] = []
-        row_open = False
-        cell_open = ""
-        first = lines[0].strip()
-        out.append(f"<table{attrs(first[2:])}>")
-
-        def close_cell() -> None:
-            nonlocal cell_open
-            if cell_open:
-                out.append(f"</{cell_open}>")
-                cell_open = ""
-
-        def ensure_row() -> None:
-            nonlocal row_open
-            if not row_open:
-                out.append("<tr>")
-                row_open = True
-
-        nested: list[str] = []
-        depth = 0
-        for raw in lines[1:]:
-            line = raw.strip()
-            if depth:
-                nested.append(raw)
-                if line.startswith("{|"):
-                    depth += 1
-                elif line.startswith("|}"):
-                    depth -= 1
-                    if depth == 0:
-                        out.append(self._table(nested))
-                        nested = []
-                continue
-            if line.startswith("{|"):
-                depth = 1
-                nested = [raw]
-                continue
-            if line.startswith("|}"):
-                break
-            if line.startswith("|+"):
-                out.append(f"<caption>{do_quotes(line[2:].strip())}</caption>")
-                continue
-            if line.startswith("|-"):
-                close_cell()
-                if row_open:
-                    out.append("</tr>")
-                out.append(f"<tr{attrs(line[2:].lstrip('-'))}>")
-                row_open = True
-                continue
-            if line.startswith(("!", "|")):
-                tag = "th" if line.startswith("!") else "td"
-                cells = line[1:].split("||" if tag == "td" else "!!")
-                if tag == "th" and len(cells) == 1:
-                    cells = line[1:].split("||")
-                ensure_row()
-                for cell in cells:
-                    close_cell()
-                    cell_attrs = ""
-                    content = cell
-                    pipe = _attr_split(cell)
-                    if pipe is not None:
-                        cell_attrs, content = attrs(cell[:pipe]), cell[pipe + 1 :]
-                    out.append(f"<{tag}{cell_attrs}>{do_quotes(content.strip())}")
-                    cell_open = tag
-                continue
-            if cell_open and line:
-                out.append(do_quotes(line))
-        close_cell()
-        if row_open:
-            out.append("</tr>")
-        out.append("</table>")
-        return "\n".join(out)
-
-
-def _attr_split(cell: str) -> int | None:
-    """Position of the `|` separating cell attributes from content, if any."""
-    pos = cell.find("|")
-    if pos == -1:
-        return None
-    head = cell[:pos]
-    if _MARK in head or "[" in head:
-        return None
-    return pos if "=" in head else None
-
-
-def _list_transition(old: str, new: str) -> str:
-    common = 0
-    while common < len(old) and common < len(new) and _same(old[common], new[common]):
-        common += 1
-        if common == len(new) and common == len(old):
-            break
-    parts: list[str] = []
-    if common == len(old) == len(new) and old:
-        # Same depth: a new item of the same list.
-        parts.append(_close_item(old[-1]))
-        parts.append(_open_item(new[-1]))
-        return "".join(parts)
-    for char in reversed(old[common:]):
-        parts.append(_close_item(char) + _close_list(char))
-    if common and common == len(new) and len(old) > len(new):
-        parts.append(_close_item(new[-1]) + _open_item(new[-1]))
-    for char in new[common:]:
-        parts.append(_open_list(char) + _open_item(char))
-    return "".join(parts)
-
-
-def _same(a: str, b: str) -> bool:
-    return a == b or {a, b} == {":", ";"}
-
-
-def _open_list(char: str) -> str:
-    return {"*": "<ul>", "#": "<ol>", ":": "<dl>", ";": "<dl>"}[char]
-
-
-def _close_list(char: str) -> str:
-    return {"*": "</ul>", "#": "</ol>", ":": "</dl>", ";": "</dl>"}[char]
-
-
-def _open_item(char: str) -> str:
-    return {"*": "<li>", "#": "<li>", ":": "<dd>", ";": "<dt>"}[char]
-
-
-def _close_item(char: str) -> str:
-    return {"*": "</li>", "#": "</li>", ":": "</dd>", ";": "</dt>"}[char]
 
 
 def inline_html(text: str) -> str:

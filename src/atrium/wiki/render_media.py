@@ -1,7 +1,7 @@
 """`[[File:…]]` in page text as MediaWiki 1.39's legacy parser shows it (Parser::makeImage,
 Linker::makeImageLink and makeThumbLink2): the options (`thumb`, `frame`, `frameless`, `border`,
 alignment, `upright`, `NNNpx`/`xNNNpx`/`NNNxNNNpx`, `link=`, `alt=`, `class=`), the caption (the
-last part that is not an option), scaled sizes without upscaling, `srcset` for 1.5x and 2x, and a
+last part that is not an option), scaled sizes (bitmaps upscaled only in a plain image's attributes), `srcset` for 1.5x and 2x, and a
 missing file as a red link to Special:Upload.
 
 Every value that reaches the HTML is escaped here; the caption arrives already rendered."""
@@ -106,8 +106,10 @@ def _scale_height(width: int, height: int, target: int) -> int:
 
 
 def display_size(file: FileSize, opts: ImageOptions) -> tuple[int, int]:
-    """The shown size: the asked width (or thumb default), fitted to a height box, never above
-    the original for bitmaps; frames always show the original."""
+    """The shown size: the asked width (or thumb default), fitted to a height box; frames
+    always show the original. A thumb or frameless bitmap is never shown above its original
+    size; a plain one is (MediaWiki's client-scaled thumbnail: the original file, the asked
+    size in the HTML attributes)."""
     width, height = file.width, file.height
     if width <= 0 or height <= 0 or opts.frame == "frame":
         return width, height
@@ -121,7 +123,7 @@ def display_size(file: FileSize, opts: ImageOptions) -> tuple[int, int]:
         target = width
     if opts.height is not None:
         target = min(target, _fit_box_width(width, height, opts.height))
-    if file.bitmap and target >= width:
+    if file.bitmap and target >= width and opts.frame in ("thumb", "frameless"):
         return width, height
     target = max(1, target)
     return target, _scale_height(width, height, target)

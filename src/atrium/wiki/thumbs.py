@@ -1,7 +1,8 @@
 """Scaled copies of uploaded bitmaps (PNG, JPEG, GIF, WebP) for `/images/thumb/…`, made with
 Pillow: the width asked for, the height in proportion as MediaWiki rounds it (File::scaleHeight),
 Lanczos resampling, the original's format kept (JPEG at $wgJpegQuality 80, a GIF's first frame
-with its palette). None when the data is not an image Pillow reads or would not get smaller."""
+with its palette), a JPEG turned as its EXIF Orientation says (MediaWiki's -rotate, so the width
+is the turned one). None when the data is not an image Pillow reads or would not get smaller."""
 
 from __future__ import annotations
 
@@ -10,8 +11,15 @@ import math
 
 from PIL import Image, UnidentifiedImageError
 
+from atrium.wiki.mediameta import jpeg_rotation
+
 JPEG_QUALITY = 80  # $wgJpegQuality
 _FORMATS = {"PNG": "image/png", "JPEG": "image/jpeg", "GIF": "image/gif", "WEBP": "image/webp"}
+_TURN = {
+    90: Image.Transpose.ROTATE_90,
+    180: Image.Transpose.ROTATE_180,
+    270: Image.Transpose.ROTATE_270,
+}
 
 
 def scaled_height(width: int, height: int, target: int) -> int:
@@ -24,10 +32,12 @@ def scale(data: bytes, width: int) -> tuple[bytes, str] | None:
     try:
         with Image.open(io.BytesIO(data)) as source:
             fmt = source.format or ""
-            if fmt not in _FORMATS or width <= 0 or width >= source.width:
+            turn = _TURN.get(jpeg_rotation(data)) if fmt == "JPEG" else None
+            frame: Image.Image = source if turn is None else source.transpose(turn)
+            if fmt not in _FORMATS or width <= 0 or width >= frame.width:
                 return None
-            size = (width, scaled_height(source.width, source.height, width))
-            frame = source.convert("RGBA") if source.mode in ("P", "LA") else source
+            size = (width, scaled_height(frame.width, frame.height, width))
+            frame = frame.convert("RGBA") if frame.mode in ("P", "LA") else frame
             if fmt == "JPEG" and frame.mode not in ("RGB", "L", "CMYK"):
                 frame = frame.convert("RGB")
             scaled = frame.resize(size, Image.Resampling.LANCZOS)

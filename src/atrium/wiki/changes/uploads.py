@@ -53,7 +53,8 @@ class FileInfo:
 
 def inspect(data: bytes, name: str) -> FileInfo:
     """Size, dimensions and MIME type from the file's own header (PNG, GIF, JPEG); a GIF's bits
-    as GIFMetadataExtractor reports them (its last block's)."""
+    as GIFMetadataExtractor reports them (its last block's); a JPEG's width and height as shown,
+    swapped when its EXIF Orientation turns it a quarter."""
     info = FileInfo(len(data))
     if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 25:
         info.width, info.height = struct.unpack(">II", data[16:24])
@@ -75,6 +76,8 @@ def inspect(data: bytes, name: str) -> FileInfo:
                 info.height, info.width = struct.unpack(">HH", data[at + 5 : at + 9])
                 break
             at += 2 + length
+        if mediameta.jpeg_rotation(data) in (90, 270):
+            info.width, info.height = info.height, info.width
     else:
         guessed = mimetypes.guess_type(name)[0]
         if guessed:
