@@ -5,6 +5,14 @@ PostgreSQL keeps a `searchindex` table with `tsvector` columns generated from th
 and GIN indexes on them. Both are filled by `index_page` (called by `changes/` on every save) and
 emptied by `unindex_page` (deletion).
 
+SQLite also keeps `searchslim(ss_namespace, ss_title, ss_text)`, a contentless FTS5 index without
+positions (`detail=column`) holding the namespace as a token: a query whose terms are single words
+(nearly all of them) is answered and counted there without reading positions or the page table,
+about three times faster for a common word on a 100,000-page wiki. Phrases (quoted, or words joined
+by `-`, `'`, `.`, `_`) need positions and use `searchindex`. A contentless table forgets its texts,
+and removing a row needs them: they are read back from `searchindex` and from `searchslim_page`
+(page id -> namespace as indexed), which also marks the pages `searchslim` holds.
+
 Queries follow MediaWiki's SQL search backends (SearchSqlite): the query is lower-cased, cut into
 terms of the legal search characters (quoted phrases, `-` exclusions, `*` prefixes), every term
 must match, results come in page-id order, and the snippets are MediaWiki's `highlightSimple`
@@ -15,6 +23,7 @@ from __future__ import annotations
 
 import html
 import re
+import sqlite3
 from dataclasses import dataclass, field
 
 from atrium.core.db import Conn, Row
@@ -32,6 +41,13 @@ CONTEXT_CHARS = 75
 SQLITE_DDL = (
     "CREATE VIRTUAL TABLE IF NOT EXISTS searchindex USING fts5("
     "si_title, si_text, tokenize = 'unicode61 remove_diacritics 2')",
+)
+SQLITE_SLIM_DDL = (
+    "CREATE VIRTUAL TABLE IF NOT EXISTS searchslim USING fts5("
+    "ss_namespace, ss_title, ss_text, content = '', detail = column,"
+    " tokenize = 'unicode61 remove_diacritics 2')",
+    "CREATE TABLE IF NOT EXISTS searchslim_page ("
+    " ssp_page INTEGER PRIMARY KEY, ssp_namespace INTEGER NOT NULL)",
 )
 POSTGRES_DDL = (
     "CREATE TABLE IF NOT EXISTS searchindex ("
@@ -59,14 +75,62 @@ def normalized_text(text: str) -> str:
     return re.sub(r"[^" + _LEGAL + r"&#;]+", " ", text)
 
 
+def namespace_token(ns: int) -> str:
+    """The word standing for a namespace in `searchslim.ss_namespace` (no `-`: it splits words)."""
+    return f"ns{ns}" if ns >= 0 else f"nsm{-ns}"
+
+
+def _slim_insert(conn: Conn, page_id: int, ns: int, title: str, body: str) -> None:
+    conn.execute(
+        "INSERT INTO searchslim (rowid, ss_namespace, ss_title, ss_text)"
+        " VALUES (:id, :ns, :title, :text)",
+        {"id": page_id, "ns": namespace_token(ns), "title": title, "text": body},
+    )
+    conn.execute(
+        "INSERT OR REPLACE INTO searchslim_page (ssp_page, ssp_namespace) VALUES (:id, :ns)",
+        {"id": page_id, "ns": ns},
+    )
+
+
+def _slim_remove(conn: Conn, page_id: int) -> None:
+    """Take a page out of `searchslim` with the values it was indexed with (FTS5 'delete')."""
+    held = conn.one(
+        "SELECT ssp_namespace FROM searchslim_page WHERE ssp_page = :id", {"id": page_id}
+    )
+    indexed = conn.one(
+        "SELECT si_title, si_text FROM searchindex WHERE rowid = :id", {"id": page_id}
+    )
+    if held is None or indexed is None:
+        return
+    conn.execute(
+        "INSERT INTO searchslim (searchslim, rowid, ss_namespace, ss_title, ss_text)"
+        " VALUES ('delete', :id, :ns, :title, :text)",
+        {
+            "id": page_id,
+            "ns": namespace_token(int(held["ssp_namespace"])),
+            "title": indexed["si_title"],
+            "text": indexed["si_text"],
+        },
+    )
+    conn.execute("DELETE FROM searchslim_page WHERE ssp_page = :id", {"id": page_id})
+
+
+def _page_namespace(conn: Conn, page_id: int) -> int:
+    ns = conn.scalar("SELECT page_namespace FROM page WHERE page_id = :id", {"id": page_id})
+    return int(ns or 0)
+
+
 def index_page(conn: Conn, page_id: int, dbkey: str, text: str) -> None:
+    """Index the page's current text; its page row (namespace) is written first."""
     title, body = normalized_title(dbkey), normalized_text(text)
     if conn.is_sqlite:
+        _slim_remove(conn, page_id)
         conn.execute("DELETE FROM searchindex WHERE rowid = :id", {"id": page_id})
         conn.execute(
             "INSERT INTO searchindex (rowid, si_title, si_text) VALUES (:id, :title, :text)",
             {"id": page_id, "title": title, "text": body},
         )
+        _slim_insert(conn, page_id, _page_namespace(conn, page_id), title, body)
     else:
         conn.execute(
             "INSERT INTO searchindex (si_page, si_title, si_text) VALUES (%(id)s, %(title)s, %(text)s)"
@@ -77,13 +141,17 @@ def index_page(conn: Conn, page_id: int, dbkey: str, text: str) -> None:
 
 
 def retitle_page(conn: Conn, page_id: int, dbkey: str) -> None:
-    """A move: the same text under a new title."""
+    """A move: the same text under a new title (the page row already has the new namespace)."""
     title = normalized_title(dbkey)
     if conn.is_sqlite:
+        _slim_remove(conn, page_id)
         conn.execute(
             "UPDATE searchindex SET si_title = :title WHERE rowid = :id",
             {"id": page_id, "title": title},
         )
+        body = conn.scalar("SELECT si_text FROM searchindex WHERE rowid = :id", {"id": page_id})
+        if body is not None:
+            _slim_insert(conn, page_id, _page_namespace(conn, page_id), title, str(body))
     else:
         conn.execute(
             "UPDATE searchindex SET si_title = %(title)s WHERE si_page = %(id)s",
@@ -93,6 +161,7 @@ def retitle_page(conn: Conn, page_id: int, dbkey: str) -> None:
 
 def unindex_page(conn: Conn, page_id: int) -> None:
     if conn.is_sqlite:
+        _slim_remove(conn, page_id)
         conn.execute("DELETE FROM searchindex WHERE rowid = :id", {"id": page_id})
     else:
         conn.execute("DELETE FROM searchindex WHERE si_page = %(id)s", {"id": page_id})
@@ -174,8 +243,15 @@ def search(
     parsed = parse_query(query)
     if not parsed.required or not namespaces:
         return Hits([], 0)
-    ns_list = ",".join(str(int(n)) for n in namespaces)
     columns = "page_id, page_namespace, page_title, page_len, page_latest, page_is_redirect"
+    if conn.is_sqlite and _single_words(parsed):
+        try:
+            return _search_slim(conn, parsed, namespaces, titles_only, limit, offset, count)
+        except sqlite3.OperationalError as error:
+            # A word FTS5's tokenizer splits although `\w+` does not is a phrase to it.
+            if "phrase" not in str(error):
+                raise
+    ns_list = ",".join(str(int(n)) for n in namespaces)
     if conn.is_sqlite:
         match = _fts5_match(parsed, "si_title" if titles_only else "si_text")
         # CROSS JOIN keeps SQLite on the full-text index first: a plan starting from page (by
@@ -199,6 +275,46 @@ def search(
     rows = conn.all(sql, params)
     total = int(conn.scalar(count_sql, params) or 0) if count else len(rows)
     return Hits(rows, total)
+
+
+def _single_words(parsed: ParsedQuery) -> bool:
+    """Whether no term is a phrase to FTS5 (one word each, `_` splitting words there)."""
+    terms = [text for text, _phrase, _prefix in parsed.required] + parsed.excluded
+    for text in terms:
+        words = _WORD.findall(text)
+        if len(words) != 1 or "_" in words[0]:
+            return False
+    return True
+
+
+def _search_slim(
+    conn: Conn,
+    parsed: ParsedQuery,
+    namespaces: list[int],
+    titles_only: bool,
+    limit: int,
+    offset: int,
+    count: bool,
+) -> Hits:
+    """The query on `searchslim`: the namespaces are words of the index, the page table is read
+    for the hits shown only."""
+    wanted = " OR ".join(f'"{namespace_token(int(n))}"' for n in dict.fromkeys(namespaces))
+    match = f"ss_namespace : ({wanted}) AND " + _fts5_match(
+        parsed, "ss_title" if titles_only else "ss_text"
+    )
+    rows = conn.all(
+        "SELECT page_id, page_namespace, page_title, page_len, page_latest, page_is_redirect"
+        " FROM (SELECT rowid AS hit FROM searchslim WHERE searchslim MATCH :match"
+        " ORDER BY rowid LIMIT :limit OFFSET :offset) AS hits"
+        " CROSS JOIN page ON page_id = hits.hit ORDER BY hits.hit",
+        {"match": match, "limit": limit, "offset": offset},
+    )
+    if not count:
+        return Hits(rows, len(rows))
+    total = conn.scalar(
+        "SELECT COUNT(*) FROM searchslim WHERE searchslim MATCH :match", {"match": match}
+    )
+    return Hits(rows, int(total or 0))
 
 
 def _truncate(text: str, length: int) -> str:
