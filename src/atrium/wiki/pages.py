@@ -212,11 +212,11 @@ def allpages(
     filterredir: str,
     minsize: int | None,
     maxsize: int | None,
-    columns: Sequence[sa.ColumnElement[Any]] = PAGE_COLUMNS,
-) -> list[Row]:
-    """Pages of namespace `ns` in title order. Asking for `page_id`, `page_namespace` and
-    `page_title` only reads the (namespace, title) index alone, about four times faster for 500
-    rows than reading each page row."""
+    columns: Sequence[sa.ColumnElement[Any]],
+) -> list[tuple[Any, ...]]:
+    """Pages of namespace `ns` in title order, as tuples of `columns`. Asking for `page_id`,
+    `page_namespace` and `page_title` only reads the (namespace, title) index alone, about four
+    times faster for 500 rows than reading each page row."""
     query = sa.select(*columns).where(P.c.page_namespace == ns)
     if start is not None:
         query = query.where(P.c.page_title <= start if descending else P.c.page_title >= start)
@@ -233,7 +233,7 @@ def allpages(
     if maxsize is not None:
         query = query.where(P.c.page_len <= maxsize)
     order = P.c.page_title.desc() if descending else P.c.page_title
-    return conn.all(query.order_by(order).limit(limit))
+    return conn.tuples(query.order_by(order).limit(limit))
 
 
 def pages_after(conn: Conn, after_id: int, limit: int) -> list[Row]:

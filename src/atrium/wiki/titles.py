@@ -88,9 +88,12 @@ class Namespaces:
     by_id: dict[int, Namespace]
     aliases: list[tuple[str, int]] = field(default_factory=list)
     _lookup: dict[str, int] = field(default_factory=dict, init=False, repr=False)
+    # What a title of each namespace starts with (`Talk:`; "" for the main namespace).
+    prefixes: dict[int, str] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         for ns in self.by_id.values():
+            self.prefixes[ns.id] = f"{ns.name}:" if ns.name else ""
             if ns.id == NS_MAIN:
                 continue
             self._lookup[_key(ns.canonical)] = ns.id
@@ -110,6 +113,11 @@ class Namespaces:
 
     def name(self, ns_id: int) -> str:
         return self.by_id[ns_id].name
+
+    def prefix(self, ns_id: int) -> str:
+        """What a title of the namespace starts with: `Talk:`; nothing for the main namespace
+        or an unknown one."""
+        return self.prefixes.get(ns_id, "")
 
     def has_talk(self, ns_id: int) -> bool:
         return ns_id >= 0
@@ -262,9 +270,7 @@ class TitleParser:
 
     def prefixed_text(self, ns: int, dbkey: str) -> str:
         """The title as users see it: `Talk:Main Page`."""
-        name = self.namespaces.by_id[ns].name if ns in self.namespaces.by_id else ""
-        text = dbkey.replace("_", " ")
-        return f"{name}:{text}" if name else text
+        return self.namespaces.prefixes.get(ns, "") + dbkey.replace("_", " ")
 
     def prefixed_dbkey(self, ns: int, dbkey: str) -> str:
         return self.prefixed_text(ns, dbkey).replace(" ", "_")

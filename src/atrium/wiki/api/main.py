@@ -13,13 +13,12 @@ import html
 import json
 from typing import Any
 
-import orjson
 from starlette.requests import Request
 from starlette.responses import Response
 
 from atrium.core.db import Database
+from atrium.wiki.api import jsonout, readmode
 from atrium.wiki.api import messages as msg
-from atrium.wiki.api import readmode
 from atrium.wiki.api.context import SESSION_COOKIE, ApiContext, Out
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.language import CONTENT_LANGUAGE, Language, english, language
@@ -493,10 +492,7 @@ def _encode(site: Site, fmt: _Format, body: dict[str, Any]) -> bytes:
             "set <var>format=json</var>.</p>\n"
             f'<pre class="api-pretty-content">{html.escape(pretty, quote=False)}</pre>\n</body>\n</html>\n'
         ).encode()
-    if escape_unicode:
-        data = json.dumps(body, ensure_ascii=True, separators=(",", ":")).encode()
-    else:
-        data = orjson.dumps(body)
+    data = jsonout.compact(body, escape_unicode=escape_unicode)
     if fmt.callback is not None:
         return b"/**/" + fmt.callback.encode() + b"(" + data + b")"
     return data

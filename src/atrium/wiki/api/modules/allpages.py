@@ -27,10 +27,11 @@ def _key(q: QueryRun, text: str | None, ns: int) -> str | None:
 
 
 # All that the list and the generator give: read from the (namespace, title) index alone.
-_COLUMNS = (schema.page.c.page_id, schema.page.c.page_namespace, schema.page.c.page_title)
+_COLUMNS = (schema.page.c.page_id, schema.page.c.page_title)
 
 
-async def _fetch(q: QueryRun, params: dict[str, Any]) -> tuple[list[Any], str | None]:
+async def _fetch(q: QueryRun, params: dict[str, Any]) -> tuple[list[tuple[int, str]], str | None]:
+    """(page id, title key) of the namespace's pages in order, and the key to continue from."""
     ns = params["namespace"]
     descending = params["dir"] == "descending"
     start = _key(q, params["from"], ns)
@@ -63,21 +64,19 @@ async def _fetch(q: QueryRun, params: dict[str, Any]) -> tuple[list[Any], str | 
     )
     following = None
     if len(rows) > limit:
-        following = str(rows[limit]["page_title"])
+        following = str(rows[limit][1])
         rows = rows[:limit]
     return rows, following
 
 
 async def run(q: QueryRun, params: dict[str, Any]) -> None:
     rows, following = await _fetch(q, params)
-    parser = q.ctx.site.parser
+    ns = params["namespace"]
+    prefix = q.ctx.site.namespaces.prefix(ns)
+    # Every row is of namespace `ns`: its title is the prefix and the key with spaces.
     q.data["allpages"] = [
-        {
-            "pageid": int(row["page_id"]),
-            "ns": int(row["page_namespace"]),
-            "title": parser.prefixed_text(int(row["page_namespace"]), str(row["page_title"])),
-        }
-        for row in rows
+        {"pageid": page_id, "ns": ns, "title": prefix + key.replace("_", " ")}
+        for page_id, key in rows
     ]
     if following is not None:
         q.continuation.add(ALLPAGES, "continue", following)
@@ -87,7 +86,7 @@ async def generate(q: QueryRun, params: dict[str, Any]) -> GeneratedPages:
     rows, following = await _fetch(q, params)
     if following is not None:
         q.continuation.add_generator(ALLPAGES, "continue", following)
-    return GeneratedPages(page_ids=[int(row["page_id"]) for row in rows])
+    return GeneratedPages(page_ids=[page_id for page_id, _key in rows])
 
 
 def check_generator(q: QueryRun, params: dict[str, Any]) -> None:

@@ -20,7 +20,6 @@ from atrium.wiki.api.modules.listing import (
     from_key,
     order,
     parse_continue,
-    prefixed,
     require_one,
     split_page,
 )
@@ -162,21 +161,26 @@ def _sortkey_bound(params: dict[str, Any], side: str) -> str | None:
 async def run(q: QueryRun, params: dict[str, Any]) -> None:
     rows, cont = await _fetch(q, params)
     props = set(params["prop"])
+    ids, title, sortkey, sortkeyprefix, kind, stamp = (
+        name in props for name in ("ids", "title", "sortkey", "sortkeyprefix", "type", "timestamp")
+    )
+    prefixed_text = q.ctx.site.parser.prefixed_text
     items = []
     for row in rows:
         entry: dict[str, Any] = {}
-        if "ids" in props:
+        if ids:
             entry["pageid"] = int(row["page_id"])
-        if "title" in props:
-            entry["ns"] = int(row["page_namespace"])
-            entry["title"] = prefixed(q, int(row["page_namespace"]), str(row["page_title"]))
-        if "sortkey" in props:
+        if title:
+            ns = int(row["page_namespace"])
+            entry["ns"] = ns
+            entry["title"] = prefixed_text(ns, str(row["page_title"]))
+        if sortkey:
             entry["sortkey"] = str(row["cl_sortkey"]).encode().hex()
-        if "sortkeyprefix" in props:
+        if sortkeyprefix:
             entry["sortkeyprefix"] = row["cl_sortkey_prefix"]
-        if "type" in props:
+        if kind:
             entry["type"] = row["cl_type"]
-        if "timestamp" in props:
+        if stamp:
             entry["timestamp"] = iso(str(row["cl_timestamp"]))
         items.append(entry)
     q.data["categorymembers"] = items
