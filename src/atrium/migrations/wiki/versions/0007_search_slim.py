@@ -1,5 +1,5 @@
-"""searchslim: a contentless FTS5 index without positions, with the namespace as a word, so that
-`list=search` counts its hits without reading positions or the page table (SQLite only; see
+"""searchslim: a contentless FTS5 index without positions whose rowids carry the namespace, so
+that `list=search` counts its hits without reading positions or the page table (SQLite only; see
 `atrium.wiki.search`). Filled from `searchindex` in batches of page ids.
 
 Revision ID: 0007
@@ -27,6 +27,9 @@ def upgrade() -> None:
     bind = op.get_bind()
     if bind.dialect.name != "sqlite":
         return
+    # An earlier layout of this revision (the namespace as a word) is rebuilt, not kept.
+    op.execute("DROP TABLE IF EXISTS searchslim")
+    op.execute("DROP TABLE IF EXISTS searchslim_page")
     for statement in search.SQLITE_SLIM_DDL:
         op.execute(statement)
     total = int(bind.execute(sa.text("SELECT COUNT(*) FROM searchindex")).scalar() or 0)
@@ -36,8 +39,7 @@ def upgrade() -> None:
         " WHERE searchindex.rowid > :after ORDER BY searchindex.rowid LIMIT :batch"
     )
     insert = sa.text(
-        "INSERT INTO searchslim (rowid, ss_namespace, ss_title, ss_text)"
-        " VALUES (:id, :ns, :title, :text)"
+        "INSERT INTO searchslim (rowid, ss_title, ss_text) VALUES (:id, :title, :text)"
     )
     held = sa.text("INSERT INTO searchslim_page (ssp_page, ssp_namespace) VALUES (:id, :ns)")
     after, done = 0, 0
@@ -49,8 +51,7 @@ def upgrade() -> None:
             insert,
             [
                 {
-                    "id": r.id,
-                    "ns": search.namespace_token(int(r.page_namespace)),
+                    "id": search.slim_rowid(int(r.page_namespace), int(r.id)),
                     "title": r.si_title,
                     "text": r.si_text,
                 }
