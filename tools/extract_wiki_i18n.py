@@ -10,12 +10,15 @@ their regional variants (de-at, de-ch, de-formal, ... with their own texts), and
 whose chain reaches de or fr and whose own files lack every key (it renders through its chain
 exactly as MediaWiki). Other languages, with texts of their own not carried here, fall back to en.
 
-The keys are every string literal in `src/atrium/wiki` that names a message of MediaWiki's English
-files, `apierror-<code>` for each `ChangeError` code, plus the list and separator messages below.
+The keys are the messages of MediaWiki's English files that `src/atrium/wiki` names: every string
+literal with a hyphen or underscore, the first argument of `api(...)` and `Message(...)` (one-word
+keys such as `noname`), `ChangeError`'s key argument and `apierror-<code>` for its code, plus the
+list and separator messages below.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import sys
@@ -33,14 +36,18 @@ EXTRA_KEYS = (
     "word-separator",
     "semicolon-separator",
     "pipe-separator",
+    "contribslink",  # {{int:contribslink}} in alreadyrolled
     # refusals whose one-word keys the literal scan below does not catch
     "protectedpagetext",
     "protectedinterface",
     "titleprotected",
     "nocreatetext",
+    "immobile-source-namespace",  # MovePage's refusals, keyed by the side
+    "immobile-target-namespace",
     *(f"group-{g}" for g in GROUPS),
     *(f"grouppage-{g}" for g in GROUPS),
 )
+_KEYLIKE = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+")
 
 
 def load(root: Path, code: str) -> dict[str, str]:
@@ -83,16 +90,41 @@ def chain(facts: dict[str, dict[str, object]], code: str) -> list[str]:
     return seen
 
 
+def _call_name(node: ast.Call) -> str:
+    func = node.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
+def _literal(node: ast.expr | None) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _source_keys(tree: ast.AST) -> set[str]:
+    """Candidate keys of one module: every hyphenated or underscored string literal, the key of
+    `api(...)`/`Message(...)` calls, and `ChangeError`'s key (or `apierror-<code>`)."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        text = _literal(node) if isinstance(node, ast.expr) else None
+        if text is not None and _KEYLIKE.fullmatch(text):
+            found.add(text)
+        if not isinstance(node, ast.Call):
+            continue
+        name = _call_name(node)
+        args: list[ast.expr | None] = [*node.args, None, None, None]
+        keywords = {k.arg: k.value for k in node.keywords}
+        if name in ("api", "Message"):
+            found.update(filter(None, [_literal(args[0])]))
+        elif name == "ChangeError":
+            code, key = _literal(args[0]), _literal(args[2] or keywords.get("key"))
+            found.update(filter(None, [key, code and f"apierror-{code}"]))
+    return found
+
+
 def used_keys(english: dict[str, str]) -> list[str]:
     keys: set[str] = set(EXTRA_KEYS)
     for path in SOURCE.rglob("*.py"):
-        source = path.read_text(encoding="utf-8")
-        for literal in re.findall(r"\"([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\"", source):
-            if literal in english:
-                keys.add(literal)
-        for code in re.findall(r"ChangeError\(\s*\"([a-z0-9-]+)\"", source):
-            if f"apierror-{code}" in english:
-                keys.add(f"apierror-{code}")
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        keys.update(key for key in _source_keys(tree) if key in english)
     return sorted(keys)
 
 

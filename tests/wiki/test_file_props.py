@@ -140,8 +140,10 @@ async def test_duplicatefiles_and_stash(wiki: WikiHarness, client: httpx.AsyncCl
     assert (item["width"], item["height"], item["mime"]) == (6, 3, "image/png")
     assert (item["thumbwidth"], item["thumbheight"]) == (3, 2)
     assert key in item["url"]
-    missing = await wiki.api(client, action="query", prop="stashimageinfo", siifilekey="nope")
-    assert missing["error"]["code"] == "stashedfilenotfound"
+    missing = await wiki.api(client, action="query", prop="stashimageinfo", siifilekey="nope.png")
+    assert missing["error"]["code"] == "uploadstash-file-not-found"
+    malformed = await wiki.api(client, action="query", prop="stashimageinfo", siifilekey="nope")
+    assert malformed["error"]["code"] == "uploadstash-bad-path-bad-format"
     async with wiki.client() as anon:
         refused = await wiki.api(anon, action="query", prop="stashimageinfo", siifilekey=key)
     assert refused["error"]["code"] == "notloggedin"

@@ -260,8 +260,9 @@ def test_message_rendering_rules() -> None:
     )
     nested = msg.api("apierror-mustbeloggedin", msg.message("action-editmyoptions"))
     assert nested.render("en") == "You must be logged in to edit your preferences."
-    # A message built without the parameters its stored text needs shows its own English text.
-    assert msg.simple("apierror-nosuchpageid", "No page 7.").render("de") == "No page 7."
+    # {{int:key}} is another message of the same language.
+    rolled = msg.api("alreadyrolled", "Apple", "Bob", "Admin")
+    assert "([[User talk:Bob|talk]] | [[Special:Contributions/Bob|contribs]])" in rolled.text
     assert language("de-AT").chain == ("de-at", "de", "en")
     assert language("zz").chain == ("en",) and language("zz").code == "zz"
 

@@ -86,4 +86,4 @@ class ApiContext:
 
 def change_error(exc: ChangeError, module: str) -> ApiUsageError:
     """A refused change as an API error: its code, and its message from the message store."""
-    return ApiUsageError(exc.code, Message(exc.key, exc.params, None, exc.text), module=module)
+    return ApiUsageError(exc.code, Message(exc.key, exc.params), module=module)

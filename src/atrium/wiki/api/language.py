@@ -19,7 +19,6 @@ from importlib import resources
 from typing import Any
 
 CONTENT_LANGUAGE = "en"
-_PARAM = re.compile(r"\$(\d+)")
 _INVALID_CODE = re.compile(r"[:/\\\x00&<>'\"\s]")
 
 
@@ -54,13 +53,6 @@ class Language:
             if text is not None:
                 return text
         return None
-
-    def can_render(self, key: str, param_count: int) -> bool:
-        template = self.template(key)
-        if template is None:
-            return False
-        needed = max((int(n) for n in _PARAM.findall(template)), default=0)
-        return needed <= param_count
 
     def _separators(self) -> dict[str, str]:
         languages = _languages()

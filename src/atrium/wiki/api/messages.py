@@ -32,11 +32,13 @@ DEPRECATION_NOTICE = (
 WIKITEXT, PLAINTEXT, HTML = "wikitext", "plaintext", "html"
 
 _PLURAL = re.compile(r"\{\{PLURAL:([^|}]*)\|((?:[^{}]|\{\{[^{}]*\}\})*)\}\}", re.IGNORECASE)
+_INT = re.compile(r"\{\{int:([^|{}]+)\}\}", re.IGNORECASE)
 _GENDER = re.compile(r"\{\{GENDER:([^|}]*)\|([^{}]*)\}\}", re.IGNORECASE)
 _PARAM = re.compile(r"\$(\d+)")
 _SEMANTIC_TAG = re.compile(r"</?(?:var|kbd|samp|code)>")
 _TAG = re.compile(r"<[^<>]*>")
 _AFTER = re.compile("\x7fp(\\d+)\x7f")
+_WHITESPACE = re.compile("[ \r\n\t]+")
 
 
 @dataclass(frozen=True)
@@ -44,8 +46,6 @@ class Message:
     key: str
     params: tuple[Any, ...] = ()
     data: dict[str, Any] | None = field(default=None)
-    # English text for a refusal whose key or parameters the store cannot render yet
-    fallback: str | None = None
 
     def render(
         self, lang: Language | str = "en", form: str = PLAINTEXT, links: MessageHtml | None = None
@@ -53,8 +53,6 @@ class Message:
         """The message in `lang` as MediaWiki's `text()` (wikitext), its plaintext or its HTML
         (`parse()`; `links` knows which linked pages exist)."""
         target = lang if isinstance(lang, Language) else language(lang)
-        if self.fallback is not None and not target.can_render(self.key, len(self.params)):
-            return html.escape(self.fallback, quote=False) if form == HTML else self.fallback
         return render(self.key, self.params, target, form, links)
 
     @property
@@ -63,12 +61,14 @@ class Message:
         return self.render(english(), PLAINTEXT)
 
     def localized(self, uselang: Language) -> Message:
-        """The message with its user-language parameters (`GroupLinks`) made text, as MediaWiki
-        builds them when the error is raised."""
-        if not any(isinstance(p, GroupLinks) for p in self.params):
+        """The message with its user-language parameters (`GroupLinks`, `CommaList`) made text,
+        as MediaWiki builds them when the error is raised."""
+        if not any(isinstance(p, GroupLinks | CommaList) for p in self.params):
             return self
-        params = tuple(p.wikitext(uselang) if isinstance(p, GroupLinks) else p for p in self.params)
-        return Message(self.key, params, self.data, self.fallback)
+        params = tuple(
+            p.wikitext(uselang) if isinstance(p, GroupLinks | CommaList) else p for p in self.params
+        )
+        return Message(self.key, params, self.data)
 
 
 @dataclass(frozen=True)
@@ -90,6 +90,17 @@ class GroupLinks:
                 target = page.replace("{{ns:project}}", self.project)
                 links.append(f"[[{target}|{name}]]")
         return lang.join_list(links, "comma")
+
+
+@dataclass(frozen=True)
+class CommaList:
+    """`Language::commaList` of the user language, joined when the error is raised (a text
+    parameter, not a list parameter: ChangeTags::restrictedTagError)."""
+
+    items: tuple[str, ...]
+
+    def wikitext(self, lang: Language) -> str:
+        return lang.join_list(list(self.items), "comma")
 
 
 def render(
@@ -117,6 +128,8 @@ def render(
         forms = _split_forms(match.group(2))
         return subst(forms[-1] if len(forms) > 2 else forms[0]) if forms else ""
 
+    # {{int:key}}: another message of the same language (alreadyrolled's separators and links)
+    template = _INT.sub(lambda m: lang.template(m.group(1).strip()) or m.group(0), template)
     text = _PLURAL.sub(plural, template)
     text = _GENDER.sub(gender, text)
     text = subst(text)
@@ -129,8 +142,10 @@ def render(
 
 
 def strip_markup(text: str) -> str:
-    """ApiErrorFormatter::stripMarkup: semantic tags become quotes, other tags go, entities decode."""
-    return html.unescape(_TAG.sub("", _SEMANTIC_TAG.sub('"', text)))
+    """ApiErrorFormatter::stripMarkup: semantic tags become quotes, other tags go, entities decode,
+    and runs of whitespace (line breaks too) become one space (Sanitizer::stripAllTags)."""
+    stripped = html.unescape(_TAG.sub("", _SEMANTIC_TAG.sub('"', text)))
+    return _WHITESPACE.sub(" ", stripped).strip(" \r\n\t")
 
 
 def _nth(values: Sequence[str], index: str, default: str) -> str:
@@ -340,12 +355,6 @@ def deprecation_notice() -> Message:
 def message(key: str, *params: Any) -> dict[str, Any]:
     """A message as the parameter of another (`Message::msgParam`), e.g. `action-edit`."""
     return {"message": {"key": key, "params": list(params)}}
-
-
-def simple(key: str, text: str, *params: Any) -> Message:
-    """A message with its English text given here: for Atrium's own keys, and for callers that
-    do not pass the parameters the stored text needs (then every language shows `text`)."""
-    return Message(key, tuple(params), None, text)
 
 
 # --- titles ------------------------------------------------------------------------------------

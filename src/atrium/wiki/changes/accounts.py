@@ -43,6 +43,7 @@ def create_user(
         raise ChangeError(
             "userexists",
             "Username entered already in use.\nPlease choose a different name.",
+            "userexists",
         )
     stored = (
         password_hash

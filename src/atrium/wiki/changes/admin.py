@@ -43,23 +43,34 @@ def manage_tag(
             raise ChangeError(
                 "tags-create-invalid-chars",
                 "Tag names must not contain commas (<code>,</code>), pipes (<code>|</code>), or "
-                "slashes (<code>/</code>).",
+                "forward slashes (<code>/</code>).",
+                "tags-create-invalid-chars",
             )
         if row is not None:
             raise ChangeError(
-                "tags-create-already-exists", f'The tag "{tag}" already exists.', params=(tag,)
+                "tags-create-already-exists",
+                f'The tag "{tag}" already exists.',
+                "tags-create-already-exists",
+                (tag,),
             )
         conn.execute(sa.insert(CTD).values(ctd_name=tag, ctd_user_defined=True, ctd_count=0))
         params: dict[str, Any] = {"tag": tag}
     elif operation == "delete":
         if row is None:
-            raise ChangeError("tags-delete-not-found", f'The tag "{tag}" does not exist.')
+            raise ChangeError(
+                "tags-delete-not-found",
+                f'The tag "{tag}" does not exist.',
+                "tags-delete-not-found",
+                (tag,),
+            )
         count = int(row["ctd_count"])
         if count > 5000 and not ignorewarnings:
             raise ChangeError(
                 "tags-delete-too-many-uses",
                 f'The tag "{tag}" is applied to more than 5,000 revisions, which means it cannot '
                 "be deleted.",
+                "tags-delete-too-many-uses",
+                (tag, 5000),  # ChangeTags::MAX_DELETE_USES
             )
         for table, column in (
             (schema.change_tag, "ct_tag_id"),
@@ -71,9 +82,19 @@ def manage_tag(
         params = {"tag": tag, "count": count}
     elif operation == "activate":
         if row is None:
-            raise ChangeError("tags-activate-not-found", f'The tag "{tag}" does not exist.')
+            raise ChangeError(
+                "tags-activate-not-found",
+                f'The tag "{tag}" does not exist.',
+                "tags-activate-not-found",
+                (tag,),
+            )
         if row["ctd_user_defined"]:
-            raise ChangeError("tags-activate-not-allowed", f'The tag "{tag}" is already active.')
+            raise ChangeError(
+                "tags-activate-not-allowed",
+                f'It is not possible to activate the tag "{tag}".',
+                "tags-activate-not-allowed",
+                (tag,),
+            )
         conn.execute(
             sa.update(CTD).where(CTD.c.ctd_id == row["ctd_id"]).values(ctd_user_defined=True)
         )
@@ -83,6 +104,8 @@ def manage_tag(
             raise ChangeError(
                 "tags-deactivate-not-allowed",
                 f'It is not possible to deactivate the tag "{tag}".',
+                "tags-deactivate-not-allowed",
+                (tag,),
             )
         if int(row["ctd_count"]) == 0:
             # ChangeTags::undefineTag: an unused tag is forgotten altogether.
@@ -115,22 +138,11 @@ def _defined(conn: Conn, names: list[str], *, user_defined: bool) -> dict[str, i
     return {str(r["ctd_name"]): int(r["ctd_id"]) for r in conn.all(query)}
 
 
-def check_tags_to_add(conn: Conn, names: list[str]) -> None:
-    """ChangeTags::canUpdateTags: only active user-defined tags may be added by hand."""
+def disallowed_tags(conn: Conn, names: list[str]) -> list[str]:
+    """ChangeTags::canAddTagsAccompanyingChange's refused names: only tags defined by users may
+    be applied by hand."""
     allowed = _defined(conn, names, user_defined=True)
-    bad = [n for n in names if n not in allowed]
-    if len(bad) == 1:
-        raise ChangeError(
-            "badtags",
-            f'The tag "{bad[0]}" is not allowed to be manually applied.',
-            "tags-update-add-not-allowed-one",
-        )
-    if bad:
-        raise ChangeError(
-            "badtags",
-            "The following tags are not allowed to be manually added: " + ", ".join(bad),
-            "tags-update-add-not-allowed-multi",
-        )
+    return [n for n in names if n not in allowed]
 
 
 def tag_change(

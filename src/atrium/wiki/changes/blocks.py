@@ -101,8 +101,9 @@ def block(conn: Conn, who: Performer, req: BlockRequest) -> tuple[int, int]:
     if not who.allowed("block"):
         raise ChangeError(
             "permissiondenied",
-            "You don't have permission to block users.",
+            "You don't have permission to block this user from editing.",
             "apierror-permissiondenied",
+            ({"message": {"key": "action-block", "params": []}},),
         )
     if req.hidename and not who.allowed("hideuser"):
         raise ChangeError(
@@ -124,8 +125,9 @@ def block(conn: Conn, who: Performer, req: BlockRequest) -> tuple[int, int]:
     existing = _existing(conn, req.target, req.user_id)
     if existing is not None and is_active(str(existing["ipb_expiry"]), ts) and not req.reblock:
         raise ChangeError(
-            "alreadyblocked", f'"{req.target}" is already blocked.', "ipb_already_blocked"
-        )
+            "alreadyblocked", f'"{req.target}" is already blocked.', "ipb_already_blocked",
+            (req.target,),
+        )  # fmt: skip
     is_ip = req.user_id == 0
     start, end = range_bounds(req.target) if is_ip else ("", "")
     values = {
@@ -219,14 +221,17 @@ def unblock(
         raise ChangeError(
             "permissiondenied",
             "You don't have permission to unblock users.",
-            "apierror-permissiondenied",
+            "apierror-permissiondenied-unblock",
         )
     ts = now14()
     if block_id is not None:
         row = conn.one(sa.select(B).where(B.c.ipb_id == block_id))
         if row is None or not is_active(str(row["ipb_expiry"]), ts):
             raise ChangeError(
-                "nosuchblockid", f"There is no block with ID {block_id}.", "apierror-nosuchblockid"
+                "cantunblock",
+                f"Error: Block for #{block_id} not found. It may have been removed already.",
+                "ipb_cant_unblock",
+                (f"#{block_id}",),
             )
     else:
         assert target is not None
@@ -240,9 +245,14 @@ def unblock(
                 "cantunblock",
                 f"Error: Block for {target} not found. It may have been removed already.",
                 "ipb_cant_unblock",
+                (target,),
             )
     if row["ipb_deleted"] and not who.allowed("hideuser"):
-        raise ChangeError("permissiondenied", "You don't have permission to unblock this user.")
+        raise ChangeError(  # BlockPermissionChecker::checkBlockPermissions
+            "unblock-hideuser",
+            "You cannot unblock this user, as their username has been hidden.",
+            "unblock-hideuser",
+        )
     conn.execute(sa.delete(R).where(R.c.ir_ipb_id == row["ipb_id"]))
     conn.execute(sa.delete(B).where(B.c.ipb_id == row["ipb_id"]))
     log_event(

@@ -466,16 +466,25 @@ def move_page(
     noredirect: bool = False,
 ) -> Moved:
     require(site, who, "move")
-    if source.ns < 0 or target.ns < 0:
-        raise ChangeError("immobilenamespace", "Cannot move pages from or into that namespace.")
+    for side, title in (("source", source), ("target", target)):
+        if title.ns < 0:  # NamespaceInfo::isMovable
+            code = f"immobile-{side}-namespace"
+            ns_text = site.namespaces.by_id[title.ns].name
+            where = "in" if side == "source" else "into"
+            text = f'Cannot move pages {where} namespace "{ns_text}".'
+            raise ChangeError(code, text, code, (ns_text,))
     page = page_row(conn, source)
     if page is None:
         raise ChangeError("missingtitle", "The page you specified doesn't exist.")
     if source == target or (source.ns, source.dbkey) == (target.ns, target.dbkey):
-        raise ChangeError("selfmove", "The title is the same; cannot move a page over itself.")
+        raise ChangeError(
+            "selfmove", "The title is the same; cannot move a page over itself.", "selfmove"
+        )
     if (source.ns == NS_FILE) != (target.ns == NS_FILE):
         raise ChangeError(
-            "imagenocrossnamespace", "Can't move a file to a non-file namespace, or vice versa."
+            "imagenocrossnamespace",
+            "Cannot move file to non-file namespace.",
+            "imagenocrossnamespace",
         )
     if source.ns == NS_FILE:
         require(site, who, "movefile")
@@ -508,6 +517,8 @@ def move_page(
                 "redirectexists",
                 f"A redirect already exists at [[:{target_text}]], and it cannot be deleted "
                 "automatically. Please choose another name.",
+                "redirectexists",
+                (target_text,),
             )
         _purge_page(conn, int(existing["page_id"]))
         over_redirect = True
@@ -889,13 +900,15 @@ def rollback(
             f"Cannot rollback last edit of [[:{text}]] by [[User:{user}|{user}]] ([[User talk:"
             f"{user}|talk]]); someone else has edited or rolled back the page already.\n\nThe "
             f"last edit to the page was by [[User:{last}|{last}]] ([[User talk:{last}|talk]]).",
+            "alreadyrolled",
+            (text, user, last),
         )
     target = next((h for h in history if str(h["actor_name"]) != user), None)
     if target is None:
         raise ChangeError(
-            "onlyauthor",
-            "The page you tried to rollback only has one author.",
-            "apierror-onlyauthor",
+            "onlyauthor",  # ApiMessageTrait's code for `cantrollback`
+            "Cannot revert the edit. The last contributor is the only author of this page.",
+            "cantrollback",
         )
     good_text = _text_of(conn, int(target["rev_id"]))
     target_name = str(target["actor_name"])
@@ -934,17 +947,25 @@ def patrol(conn: Conn, site: Site, who: Performer, rcid: int | None, revid: int 
     if rcid is not None:
         row = conn.one(sa.select(rc).where(rc.c.rc_id == rcid))
         if row is None:
-            raise ChangeError("nosuchrcid", f"There is no recent change with ID {rcid}.")
+            raise ChangeError(
+                "nosuchrcid", f"There is no recent change with ID {rcid}.", params=(rcid,)
+            )
     else:
         row = conn.one(sa.select(rc).where(rc.c.rc_this_oldid == revid))
         if row is None:
-            raise ChangeError("nosuchrevid", f"There is no revision with ID {revid}.")
+            raise ChangeError(
+                "nosuchrevid", f"There is no revision with ID {revid}.", params=(revid,)
+            )
     require(site, who, "patrol")
     own = int(row["rc_actor"]) == conn.scalar(
         sa.select(schema.actor.c.actor_id).where(schema.actor.c.actor_name == who.name)
     )
     if own and not who.allowed("autopatrol"):
-        raise ChangeError("noautopatrol", "You don't have permission to patrol your own changes.")
+        raise ChangeError(
+            "noautopatrol",
+            "You are not allowed to mark your own changes as patrolled.",
+            "markedaspatrollederror-noautopatrol",
+        )
     if int(row["rc_patrolled"]) == PATROLLED_NONE:
         conn.execute(
             sa.update(rc).where(rc.c.rc_id == row["rc_id"]).values(rc_patrolled=PATROLLED_MANUAL)

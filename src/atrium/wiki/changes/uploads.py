@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import mimetypes
+import re
 import secrets
 import struct
 from dataclasses import dataclass, field
@@ -118,13 +119,24 @@ def stash(conn: Conn, files_dir: Path, user_id: int, filename: str, data: bytes)
     return key
 
 
+# UploadStash::KEY_FORMAT_REGEX (PHP's \w: ASCII letters, digits and the underscore)
+STASH_KEY = re.compile(r"[A-Za-z0-9_.-]+\.[A-Za-z0-9_]*")
+
+
 def from_stash(conn: Conn, user_id: int, key: str) -> tuple[str, bytes]:
+    """UploadStash::getFile: a key of UploadStash::KEY_FORMAT_REGEX's shape, stashed by the user
+    and still on disk."""
+    if not STASH_KEY.fullmatch(key):
+        raise ChangeError("invalid-file-key", "Not a valid file key.")
     row = conn.one(sa.select(US).where(US.c.us_key == key, US.c.us_user == user_id))
-    if row is None:
-        raise ChangeError("stashfailed", "Key not found in stash.", "apierror-stashedfilenotfound")
+    if row is None or not Path(str(row["us_path"])).exists():
+        raise ChangeError(
+            "uploadstash-file-not-found",
+            f'Key "{key}" not found in stash.',
+            "uploadstash-file-not-found",
+            (key,),
+        )
     path = Path(str(row["us_path"]))
-    if not path.exists():
-        raise ChangeError("stashfailed", "Could not find the file in the stash: " + key + ".")
     return str(row["us_orig_path"]), path.read_bytes()
 
 
@@ -227,7 +239,9 @@ def publish(
     if existing is not None and not who.allowed("reupload"):
         raise ChangeError(
             "fileexists-forbidden",
-            "A file with this name exists already, and cannot be overwritten.",
+            "A file with this name already exists, and cannot be overwritten.",
+            "fileexists-forbidden",
+            (title.dbkey,),
         )
     ts = now14()
     info = inspect(data, title.dbkey)

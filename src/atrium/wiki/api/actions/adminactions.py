@@ -11,6 +11,7 @@ from atrium.wiki import pages as page_reads
 from atrium.wiki.api import messages as msg
 from atrium.wiki.api.actions import Action
 from atrium.wiki.api.actions.common import (
+    UNKNOWN_USER,
     apply_watchlist,
     check_blocked,
     fail,
@@ -97,7 +98,7 @@ USERRIGHTS = _spec(
         Param("user", USER, subtypes=("name", "id")),
         Param("userid", INTEGER, deprecated=True),
         Param("add", _GROUPS, multi=True),
-        Param("expiry", multi=True, default="infinite"),
+        Param("expiry", multi=True, default="infinite", allowsduplicates=True),
         Param("remove", _GROUPS, multi=True),
         Param("reason", default=""),
         _token("userrights"),
@@ -156,35 +157,33 @@ UPLOAD = _spec(
 )
 
 
-async def _block_target(ctx: ApiContext, params: dict[str, Any], module: str) -> tuple[str, int]:
-    """The target as stored (user name, IP or range) and the account id (0 for addresses)."""
+async def _block_target(
+    ctx: ApiContext, params: dict[str, Any], module: str, *, must_exist: bool = True
+) -> tuple[str, int]:
+    """The target as stored (user name, IP or range) and the account id (0 for addresses). A
+    `#id` of no account names "Unknown user" (User::newFromId's name); an unknown name is refused
+    with `nosuchusershort` unless `must_exist` is false (unblock: no block is found for it)."""
     if params["user"] is None and params["userid"] is None:
         raise ApiUsageError("missingparam", msg.missing_one_of(["user", "userid"]), module=module)
     user = params["user"]
     if params["userid"] is not None or (user is not None and str(user).startswith("#")):
         user_id = params["userid"] if params["userid"] is not None else int(str(user)[1:])
         account = await ctx.db.read(account_by_id, user_id)
-        if account is None:
+        if account is not None:
+            return account.name, account.id
+        if params["userid"] is not None:
             raise ApiUsageError(
-                "nosuchuserid",
-                msg.simple("apierror-nosuchuserid", f"There is no user with ID {user_id}."),
-                module=module,
+                "nosuchuserid", msg.api("apierror-nosuchuserid", user_id), module=module
             )
-        return account.name, account.id
+        user = UNKNOWN_USER
     name = str(user)
     if block_changes.is_ip_target(name):
         return block_changes.sanitize_target(name), 0
     account = await ctx.db.read(account_by_name, name)
     if account is None:
-        raise ApiUsageError(
-            "nosuchuser",
-            msg.simple(
-                "apierror-nosuchuser",
-                f'There is no user by the name "{name}". Check your spelling.',
-                msg.plain(name),
-            ),
-            module=module,
-        )
+        if not must_exist:
+            return name, 0
+        raise ApiUsageError("nosuchuser", msg.api("nosuchusershort", name), module=module)
     return account.name, account.id
 
 
@@ -194,10 +193,7 @@ async def block(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     if not ctx.caller.allowed("block"):
         raise ApiUsageError(
             "permissiondenied",
-            msg.simple(
-                "apierror-permissiondenied",
-                "You don't have permission to block this user from editing.",
-            ),
+            msg.api("apierror-permissiondenied", msg.message("action-block")),
             module=spec.name,
         )
     # A blocked administrator may not block others (only themselves lifted with unblockself).
@@ -209,12 +205,12 @@ async def block(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         if exc.code == "pastexpiry":
             raise ApiUsageError(
                 "ipb_expiry_old",
-                msg.simple("ipb_expiry_old", "Expiry time is in the past."),
+                msg.api("ipb_expiry_old"),
                 module=spec.name,
             ) from exc
         raise ApiUsageError(
             "invalidexpiry",
-            msg.simple("ipb_expiry_invalid", "Expiry time invalid."),
+            msg.api("ipb_expiry_invalid"),
             module=spec.name,
         ) from exc
     pages: list[tuple[int, Title]] = []
@@ -286,23 +282,17 @@ async def unblock(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     if not ctx.caller.allowed("block"):
         raise ApiUsageError(
             "permissiondenied",
-            msg.simple("apierror-permissiondenied", "You don't have permission to unblock users."),
+            msg.api("apierror-permissiondenied-unblock"),
             module=spec.name,
         )
     target = None
     if params["id"] is None:
-        target, _ = await _block_target(ctx, params, spec.name)
+        target, _ = await _block_target(ctx, params, spec.name, must_exist=False)
     try:
         row = await ctx.db.write(
             block_changes.unblock, performer(ctx), params["id"], target, params["reason"]
         )
     except ChangeError as exc:
-        if exc.code == "nosuchblockid":
-            exc = ChangeError(
-                "cantunblock",
-                f"Error: Block for #{params['id']} not found. It may have been removed already.",
-                "ipb_cant_unblock",
-            )
         raise fail(exc, spec.name) from exc
     return {
         "unblock": {
@@ -330,20 +320,14 @@ async def userrights(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     if account is None:
         raise ApiUsageError(
             "nosuchuser",
-            msg.simple(
-                "apierror-nosuchuser",
-                f'There is no user by the name "{user}". Check your spelling.',
-            ),
+            msg.api("nosuchusershort", str(user)),
             module=spec.name,
         )
     expiries: list[str] = params["expiry"]
     if len(expiries) != 1 and len(expiries) != len(params["add"]):
         raise ApiUsageError(
             "toofewexpiries",
-            msg.simple(
-                "apierror-toofewexpiries",
-                f"{len(expiries)} expiry timestamps were provided where {len(params['add'])} were needed.",
-            ),
+            msg.api("apierror-toofewexpiries", len(expiries), len(params["add"])),
             module=spec.name,
         )
     if len(expiries) == 1:
@@ -412,20 +396,23 @@ async def tag(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         raise ApiUsageError(
             "missingparam", msg.missing_at_least_one_of(["add", "remove"]), module=spec.name
         )
+    # `add` is a tags parameter: TagsDef refuses undefined tags before the module runs.
+    bad = await ctx.db.read(admin.disallowed_tags, list(params["add"]))
+    if bad:
+        key = "tags-apply-not-allowed-one" if len(bad) == 1 else "tags-apply-not-allowed-multi"
+        raise ApiUsageError(
+            "badtags",
+            msg.api(key, msg.CommaList(tuple(bad)), len(bad)),
+            module=spec.name,
+            extra={"disallowedtags": bad},
+        )
     if not ctx.caller.allowed("changetags"):
         raise ApiUsageError(
             "permissiondenied",
-            msg.simple("apierror-permissiondenied", "You don't have permission to change tags."),
+            msg.api("apierror-permissiondenied", msg.message("action-changetags")),
             module=spec.name,
         )
     await check_blocked(ctx, spec.name, None)
-    try:
-        await ctx.db.read(admin.check_tags_to_add, list(params["add"]))
-    except ChangeError as exc:
-        bad = [t for t in params["add"]]
-        raise ApiUsageError(
-            exc.code, msg.simple(exc.key, exc.text), module=spec.name, extra={"disallowedtags": bad}
-        ) from exc
     who = performer(ctx)
     results = []
     for kind in ("rcid", "revid", "logid"):
@@ -457,7 +444,7 @@ def _files_dir(ctx: ApiContext) -> Path:
     if directory is None:
         raise ApiUsageError(
             "uploaddisabled",
-            msg.simple("apierror-uploaddisabled", "Uploads disabled."),
+            msg.api("uploaddisabled"),
             module="upload",
         )
     return directory
@@ -469,7 +456,7 @@ async def upload(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     if not ctx.caller.registered or not ctx.caller.allowed("upload"):
         raise ApiUsageError(
             "permissiondenied",
-            msg.simple("apierror-permissiondenied", "You don't have permission to upload files."),
+            msg.api("apierror-permissiondenied", msg.message("action-upload")),
             module=spec.name,
         )
     filekey = params["filekey"] or params["sessionkey"]
@@ -483,7 +470,7 @@ async def upload(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     if params["url"]:
         raise ApiUsageError(
             "copyuploaddisabled",
-            msg.simple("apierror-copyuploaddisabled", "Upload by URL disabled."),
+            msg.api("copyuploaddisabled"),
             module=spec.name,
         )
     user_id = ctx.caller.id
@@ -500,7 +487,7 @@ async def upload(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     if len(data) == 0:
         raise ApiUsageError(
             "empty-file",
-            msg.simple("apierror-empty-file", "The file you submitted was empty."),
+            msg.api("empty-file"),
             module=spec.name,
         )
     if params["stash"]:
@@ -518,11 +505,7 @@ async def upload(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     if "nochange" in warnings:
         raise ApiUsageError(
             "fileexists-no-change",
-            msg.simple(
-                "apierror-fileexists-no-change",
-                "The upload is an exact duplicate of the current version of "
-                f"[[:{prefixed(ctx, title)}]].",
-            ),
+            msg.api("fileexists-no-change", prefixed(ctx, title)),
             module=spec.name,
         )
     try:

@@ -17,6 +17,8 @@ from atrium.wiki.titles import InvalidTitle, Title
 from atrium.wiki.users import options
 
 WATCHLIST_VALUES = ("nochange", "preferences", "unwatch", "watch")
+# The name User::newFromId gives an id of no account (a `#id` user parameter).
+UNKNOWN_USER = "Unknown user"
 
 _MONTHS = [
     "January",

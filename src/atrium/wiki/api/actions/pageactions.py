@@ -14,6 +14,7 @@ from atrium.wiki import schema
 from atrium.wiki.api import messages as msg
 from atrium.wiki.api.actions import Action
 from atrium.wiki.api.actions.common import (
+    UNKNOWN_USER,
     WATCHLIST_VALUES,
     apply_watchlist,
     check_blocked,
@@ -110,7 +111,7 @@ PROTECT = _spec(
         Param("title"),
         Param("pageid", INTEGER),
         Param("protections", multi=True, required=True),
-        Param("expiry", multi=True, default="infinite"),
+        Param("expiry", multi=True, default="infinite", allowsduplicates=True),
         Param("reason", default=""),
         Param("tags", TAGS, multi=True),
         Param("cascade", BOOLEAN),
@@ -342,11 +343,7 @@ async def protect(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     if len(expiries) != len(protections) and len(expiries) != 1:
         raise ApiUsageError(
             "toofewexpiries",
-            msg.simple(
-                "apierror-toofewexpiries",
-                f"{len(expiries)} expiry timestamps were provided where {len(protections)} "
-                "were needed.",
-            ),
+            msg.api("apierror-toofewexpiries", len(expiries), len(protections)),
             module=spec.name,
         )
     if len(expiries) == 1:
@@ -364,26 +361,18 @@ async def protect(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             if action == "create" and exists:
                 raise ApiUsageError(
                     "create-titleexists",
-                    msg.simple(
-                        "apierror-create-titleexists",
-                        'Existing titles can\'t be protected with "create".',
-                    ),
+                    msg.api("apierror-create-titleexists"),
                     module=spec.name,
                 )
             if action in ("edit", "move", "upload") and not exists:
                 raise ApiUsageError(
                     "missingtitle-createonly",
-                    msg.simple(
-                        "apierror-missingtitle-createonly",
-                        'Missing titles can only be protected with "create".',
-                    ),
+                    msg.api("apierror-missingtitle-createonly"),
                     module=spec.name,
                 )
             raise ApiUsageError(
                 "protect-invalidaction",
-                msg.simple(
-                    "apierror-protect-invalidaction", f'Invalid protection type "{action}".'
-                ),
+                msg.api("apierror-protect-invalidaction", action),
                 module=spec.name,
             )
         if level == "all":
@@ -391,7 +380,7 @@ async def protect(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         if level not in pageops.LEVELS:
             raise ApiUsageError(
                 "protect-invalidlevel",
-                msg.simple("apierror-protect-invalidlevel", f'Invalid protection level "{level}".'),
+                msg.api("apierror-protect-invalidlevel", level),
                 module=spec.name,
             )
         try:
@@ -426,13 +415,7 @@ async def rollback(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     user = str(params["user"])
     if user.startswith("#"):
         account = await ctx.db.read(account_by_id, int(user[1:]))
-        if account is None:
-            raise ApiUsageError(
-                "nosuchuserid",
-                msg.simple("apierror-nosuchuserid", f"There is no user with ID {user[1:]}."),
-                module=spec.name,
-            )
-        user = account.name
+        user = account.name if account is not None else UNKNOWN_USER
     try:
         done = await ctx.db.write(
             pageops.rollback,
@@ -482,11 +465,8 @@ async def _pageset(ctx: ApiContext, params: dict[str, Any], module: str) -> list
     given = [k for k in ("titles", "pageids", "revids") if params[k]]
     if len(given) > 1:
         raise ApiUsageError(
-            "invalidparammix",
-            msg.simple(
-                "apierror-invalidparammix-cannotusewith",
-                f'The parameter "{given[1]}" cannot be used with "{given[0]}".',
-            ),
+            "multisource",
+            msg.api("apierror-invalidparammix-cannotusewith", given[1], given[0]),
             module=module,
         )
     entries: list[dict[str, Any]] = []
@@ -562,15 +542,13 @@ async def watch(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     if not ctx.caller.registered:
         raise ApiUsageError(
             "notloggedin",
-            msg.simple("apierror-mustbeloggedin-generic", "You must be logged in."),
+            msg.api("watchlistanontext"),
             module=spec.name,
         )
     if not ctx.caller.allowed("editmywatchlist"):
         raise ApiUsageError(
             "permissiondenied",
-            msg.simple(
-                "apierror-permissiondenied", "You don't have permission to edit your watchlist."
-            ),
+            msg.api("apierror-permissiondenied", msg.message("action-editmywatchlist")),
             module=spec.name,
         )
     if params["title"] is not None:

@@ -39,12 +39,7 @@ _SHOW_PAIRS = (("account", "!account"), ("ip", "!ip"), ("range", "!range"), ("te
 def _cidr_error(version: int) -> ApiUsageError:
     return ApiUsageError(
         "cidrtoobroad",
-        msg.simple(
-            "apierror-cidrtoobroad",
-            f"IPv{version} CIDR ranges broader than /{CIDR_LIMIT[version]} are not accepted.",
-            f"IPv{version}",
-            CIDR_LIMIT[version],
-        ),
+        msg.api("apierror-cidrtoobroad", f"IPv{version}", CIDR_LIMIT[version]),
         module=BLOCKS.path,
     )
 
@@ -55,7 +50,7 @@ def _ip_bounds(value: str) -> tuple[str, str]:
     except ValueError as exc:
         raise ApiUsageError(
             "param_ip",
-            msg.simple("apierror-invalidip", f'Invalid IP address specified "{value}".', value),
+            msg.api("apierror-badip"),
             module=BLOCKS.path,
         ) from exc
     if "/" in value and network.prefixlen < CIDR_LIMIT[network.version]:

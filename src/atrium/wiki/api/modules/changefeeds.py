@@ -313,21 +313,13 @@ async def watchlist_owner(q: QueryRun, spec: Any, params: dict[str, Any]) -> int
         if user_id is None:
             raise ApiUsageError(
                 "bad_wlowner",
-                msg.simple(
-                    "nosuchusershort",
-                    f'There is no user by the name "{owner}". Check your spelling.',
-                    owner,
-                ),
+                msg.api("nosuchusershort", owner),
                 module=spec.path,
             )
         if not stored or not hmac.compare_digest(stored, token):
             raise ApiUsageError(
                 "bad_wltoken",
-                msg.simple(
-                    "apierror-bad-watchlist-token",
-                    "Incorrect watchlist token provided. Please set a correct token in "
-                    "[[Special:Preferences]].",
-                ),
+                msg.api("apierror-bad-watchlist-token"),
                 module=spec.path,
             )
         return user_id
@@ -335,18 +327,13 @@ async def watchlist_owner(q: QueryRun, spec: Any, params: dict[str, Any]) -> int
     if not caller.registered:
         raise ApiUsageError(
             "notloggedin",
-            msg.simple(
-                "watchlistanontext", "Please log in to view or edit items on your watchlist."
-            ),
+            msg.api("watchlistanontext"),
             module=spec.path,
         )
     if not caller.allowed("viewmywatchlist"):
         raise ApiUsageError(
             "permissiondenied",
-            msg.simple(
-                "apierror-permissiondenied",
-                "You don't have permission to view your watchlist.",
-            ),
+            msg.api("apierror-permissiondenied", msg.message("action-viewmywatchlist")),
             module=spec.path,
         )
     return caller.id
@@ -362,10 +349,7 @@ async def _wl_rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str 
     if "patrol" in params["prop"] and not may_patrol(q):
         raise ApiUsageError(
             "patrol",
-            msg.simple(
-                "apierror-permissiondenied-patrolflag",
-                'You need the "patrol" or "patrolmarks" right to request the patrolled flag.',
-            ),
+            msg.api("apierror-permissiondenied-patrolflag"),
             module=spec.path,
         )
     query = _base().add_columns(WL.c.wl_notificationtimestamp)

@@ -44,11 +44,9 @@ SPEC = ALLDELETEDREVISIONS
 _CONTENT = {"content", "parsetree"}
 
 
-def _mix(key: str, text: str, param: str) -> ApiUsageError:
+def _mix(key: str, param: str) -> ApiUsageError:
     return ApiUsageError(
-        "invalidparammix",
-        msg.simple(key, text, f"adr{param}", "adruser"),
-        module=SPEC.path,
+        "invalidparammix", msg.api(key, f"adr{param}", "adruser"), module=SPEC.path
     )
 
 
@@ -58,36 +56,22 @@ def _check(q: QueryRun, params: dict[str, Any], props: set[str]) -> bool:
     if user_mode:
         for name in ("from", "to", "prefix", "excludeuser"):
             if params[name] is not None:
-                raise _mix(
-                    "apierror-invalidparammix-cannotusewith",
-                    f'The "adr{name}" parameter cannot be used with "adruser".',
-                    name,
-                )
+                raise _mix("apierror-invalidparammix-cannotusewith", name)
     else:
         for name in ("start", "end"):
             if params[name] is not None:
-                raise _mix(
-                    "apierror-invalidparammix-mustusewith",
-                    f'The "adr{name}" parameter may only be used with "adruser".',
-                    name,
-                )
+                raise _mix("apierror-invalidparammix-mustusewith", name)
     caller = q.ctx.caller
     if props & {"comment", "parsedcomment"} and not caller.allowed("deletedhistory"):
         raise ApiUsageError(
             "permissiondenied",
-            msg.simple(
-                "apierror-cantview-deleted-comment",
-                "You don't have permission to view deleted comments.",
-            ),
+            msg.api("apierror-cantview-deleted-comment"),
             module=SPEC.path,
         )
     if props & _CONTENT and not (caller.allowed("deletedtext") or caller.allowed("undelete")):
         raise ApiUsageError(
             "permissiondenied",
-            msg.simple(
-                "apierror-cantview-deleted-revision-content",
-                "You don't have permission to view content of deleted revisions.",
-            ),
+            msg.api("apierror-cantview-deleted-revision-content"),
             module=SPEC.path,
         )
     return user_mode
@@ -106,11 +90,7 @@ async def _rows(
         q.ctx.warn(
             SPEC,
             "performance",
-            msg.simple(
-                "apiwarn-alldeletedrevisions-performance",
-                'For better performance when generating titles, set "adrdir=newer".',
-                SPEC.prefix,
-            ),
+            msg.api("apiwarn-alldeletedrevisions-performance", SPEC.prefix),
         )
     columns: list[Any] = [
         AR.c.ar_id,

@@ -207,19 +207,13 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
     if props & {"comment", "parsedcomment"} and not ctx.caller.allowed("deletedhistory"):
         raise ApiUsageError(
             "permissiondenied",
-            msg.simple(
-                "apierror-cantview-deleted-comment",
-                "You don't have permission to view deleted comments.",
-            ),
+            msg.api("apierror-cantview-deleted-comment"),
             module=_MODULE,
         )
     if fetch and not (ctx.caller.allowed("deletedtext") or ctx.caller.allowed("undelete")):
         raise ApiUsageError(
             "permissiondenied",
-            msg.simple(
-                "apierror-cantview-deleted-revision-content",
-                "You don't have permission to view content of deleted revisions.",
-            ),
+            msg.api("apierror-cantview-deleted-revision-content"),
             module=_MODULE,
         )
     high = ctx.caller.allowed("apihighlimits")

@@ -61,7 +61,7 @@ def _sha1_condition(spec: Any, column: Any, params: dict[str, Any]) -> Any:
         if not _SHA1.match(value):
             raise ApiUsageError(
                 "invalidsha1hash",
-                msg.simple("apierror-invalidsha1hash", "The SHA1 hash provided is not valid."),
+                msg.api("apierror-invalidsha1hash"),
                 module=spec.path,
             )
         return column == _base36(int(value, 16))
@@ -70,9 +70,7 @@ def _sha1_condition(spec: Any, column: Any, params: dict[str, Any]) -> Any:
         if not _SHA1_36.match(value):
             raise ApiUsageError(
                 "invalidsha1base36hash",
-                msg.simple(
-                    "apierror-invalidsha1base36hash", "The SHA1Base36 hash provided is not valid."
-                ),
+                msg.api("apierror-invalidsha1base36hash"),
                 module=spec.path,
             )
         return column == value
@@ -88,8 +86,8 @@ def _base36(number: int) -> str:
     return out.rjust(31, "0")
 
 
-def _mix(spec: Any, key: str, text: str, *params: str) -> ApiUsageError:
-    return ApiUsageError("invalidparammix", msg.simple(key, text, *params), module=spec.path)
+def _mix(spec: Any, key: str, *params: str, code: str = "invalidparammix") -> ApiUsageError:
+    return ApiUsageError(code, msg.api(key, *params), module=spec.path)
 
 
 def _like(prefix: str) -> str:
@@ -107,29 +105,21 @@ async def _ai_rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str 
         for name in ("start", "end", "user"):
             if params[name] is not None:
                 raise _mix(
-                    spec, "apierror-invalidparammix-mustusewith",
-                    f'The "ai{name}" parameter may only be used with "aisort=timestamp".',
-                    f"ai{name}", "aisort=timestamp",
-                )  # fmt: skip
+                    spec, "apierror-invalidparammix-mustusewith", f"ai{name}", "aisort=timestamp"
+                )
         if params["filterbots"] != "all":
             raise _mix(
-                spec, "apierror-invalidparammix-mustusewith",
-                'The "aifilterbots" parameter may only be used with "aisort=timestamp".',
-                "aifilterbots", "aisort=timestamp",
-            )  # fmt: skip
+                spec, "apierror-invalidparammix-mustusewith", "aifilterbots", "aisort=timestamp"
+            )
     else:
         for name in ("from", "to", "prefix"):
             if params[name] is not None:
-                raise _mix(
-                    spec, "apierror-invalidparammix-mustusewith",
-                    f'The "ai{name}" parameter may only be used with "aisort=name".',
-                    f"ai{name}", "aisort=name",
-                )  # fmt: skip
+                raise _mix(spec, "apierror-invalidparammix-mustusewith", f"ai{name}", "aisort=name")
         if params["user"] is not None and params["filterbots"] != "all":
+            # ApiQueryAllImages dies with this code, not `invalidparammix`
             raise _mix(
-                spec, "apierror-invalidparammix-cannotusewith",
-                'The "aiuser" parameter cannot be used with "aifilterbots".',
-                "aiuser", "aifilterbots",
+                spec, "apierror-invalidparammix-cannotusewith", "aiuser", "aifilterbots",
+                code="invalidparammix-cannotusewith",
             )  # fmt: skip
     query = sa.select(IMG, A.c.actor_name, A.c.actor_user, C.c.comment_text).select_from(
         IMG.join(A, A.c.actor_id == IMG.c.img_actor).join(
@@ -304,10 +294,7 @@ async def fa_run(q: QueryRun, params: dict[str, Any]) -> None:
     if "metadata" in props and not (caller.allowed("deletedtext") or caller.allowed("undelete")):
         raise ApiUsageError(
             "permissiondenied",
-            msg.simple(
-                "apierror-cantview-deleted-metadata",
-                "You don't have permission to view metadata of deleted files.",
-            ),
+            msg.api("apierror-cantview-deleted-metadata"),
             module=FILEARCHIVE.path,
         )
     rows, cont = await _fa_rows(q, params)

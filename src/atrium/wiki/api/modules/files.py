@@ -20,6 +20,7 @@ from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.propmodules import DUPLICATEFILES
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
 from atrium.wiki.api.querymodules import STASHIMAGEINFO
+from atrium.wiki.changes.uploads import STASH_KEY
 from atrium.wiki.filepaths import archive_path, hash_path, url_name
 from atrium.wiki.site import SCRIPT_PATH, Site
 from atrium.wiki.thumbs import scaled_height
@@ -267,15 +268,13 @@ async def stashimageinfo(q: QueryRun, params: dict[str, Any]) -> None:
     for key in keys:
         row = rows.get(key)
         if row is None:
-            raise ApiUsageError(
-                "stashedfilenotfound",
-                msg.simple(
-                    "apierror-stashedfilenotfound",
-                    f"Could not find the file in the stash: {key}.",
-                    key,
-                ),
-                module=STASHIMAGEINFO.path,
+            # UploadStash::getFile: a key of another shape, then one not stashed
+            error = (
+                "uploadstash-file-not-found"
+                if STASH_KEY.fullmatch(key)
+                else "uploadstash-bad-path-bad-format"
             )
+            raise ApiUsageError(error, msg.api(error, key), module=STASHIMAGEINFO.path)
         vals: dict[str, Any] = {}
         width, height = int(row["us_image_width"] or 0), int(row["us_image_height"] or 0)
         mime = str(row["us_mime"] or "application/octet-stream")

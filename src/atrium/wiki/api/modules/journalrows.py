@@ -131,10 +131,7 @@ def check_show(module: ModuleSpec, show: Sequence[str], pairs: Sequence[tuple[st
         if a in given and b in given:
             raise ApiUsageError(
                 "show",
-                msg.simple(
-                    "apierror-show",
-                    "Incorrect parameter - mutually exclusive values may not be supplied.",
-                ),
+                msg.api("apierror-show"),
                 module=module.path,
             )
 
@@ -142,10 +139,7 @@ def check_show(module: ModuleSpec, show: Sequence[str], pairs: Sequence[tuple[st
 def patrolflag_denied(module: ModuleSpec) -> ApiUsageError:
     return ApiUsageError(
         "permissiondenied",
-        msg.simple(
-            "apierror-permissiondenied-patrolflag",
-            'You need the "patrol" or "patrolmarks" right to request the patrolled flag.',
-        ),
+        msg.api("apierror-permissiondenied-patrolflag"),
         module=module.path,
     )
 

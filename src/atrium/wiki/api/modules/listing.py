@@ -86,15 +86,6 @@ def require_one(module: ModuleSpec, params: dict[str, Any], a: str, b: str) -> N
         raise ApiUsageError("missingparam", msg.missing_one_of(names), module=module.path)
 
 
-def denied(module: ModuleSpec, code: str, key: str, text: str) -> ApiUsageError:
-    return ApiUsageError(code, msg.simple(key, text), module=module.path)
-
-
-def require_right(q: QueryRun, module: ModuleSpec, right: str, text: str) -> None:
-    if not q.ctx.caller.allowed(right):
-        raise denied(module, "permissiondenied", "apierror-permissiondenied", text)
-
-
 def actor_ids(conn: Conn, user: str) -> list[int]:
     """Actors of a user parameter value: a name, an IP, `#id` or `prefix>name`."""
     actor = schema.actor

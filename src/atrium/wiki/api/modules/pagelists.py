@@ -492,7 +492,7 @@ async def _eu_rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str 
         if prefix is None:
             raise ApiUsageError(
                 "badquery",
-                msg.simple("apierror-badquery", "Invalid query."),
+                msg.api("apierror-badquery"),
                 module=EXTURLUSAGE.path,
             )
         if len(prefix) >= 60:

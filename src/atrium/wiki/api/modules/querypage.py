@@ -366,10 +366,7 @@ async def _rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], int | N
     if report.right is not None and not q.ctx.caller.allowed(report.right):
         raise ApiUsageError(
             "specialpage-cantexecute",
-            msg.simple(
-                "apierror-specialpage-cantexecute",
-                "You don't have permission to view the results of this special page.",
-            ),
+            msg.api("apierror-specialpage-cantexecute"),
             module=QUERYPAGE.path,
         )
     sub = report.build().subquery()

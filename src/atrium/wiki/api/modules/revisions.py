@@ -95,12 +95,7 @@ def _cannot_use_with(spec: ModuleSpec, name: str) -> ApiUsageError:
     slots = f"{spec.prefix}slots"
     return ApiUsageError(
         "invalidparammix",
-        msg.simple(
-            "apierror-invalidparammix-cannotusewith",
-            f'The "{name}" parameter cannot be used with "{slots}".',
-            name,
-            slots,
-        ),
+        msg.api("apierror-invalidparammix-cannotusewith", name, slots),
         module=spec.path,
     )
 
@@ -137,11 +132,7 @@ async def parse_options(
         if not value.isdigit() and value not in ("prev", "next"):
             raise ApiUsageError(
                 "diffto",
-                msg.simple(
-                    "apierror-baddiffto",
-                    f'"{p}diffto" must be set to a non-negative number, "prev", "next" or "cur".',
-                    p,
-                ),
+                msg.api("apierror-baddiffto", p),
                 module=spec.path,
             )
         diffto: str | int | None = int(value) if value.isdigit() else value
@@ -155,11 +146,7 @@ async def parse_options(
                 ctx.warn(
                     spec,
                     "difftohidden",
-                    msg.simple(
-                        "apiwarn-difftohidden",
-                        f"Couldn't diff to r{diffto}: content is hidden.",
-                        diffto,
-                    ),
+                    msg.api("apiwarn-difftohidden", diffto),
                 )
                 diffto = None
         opts.diffto = diffto
@@ -428,10 +415,8 @@ def _warn_badformat(q: QueryRun, spec: ModuleSpec, page_id: int, fmt: str) -> No
     q.ctx.warn(
         spec,
         "badformat",
-        msg.simple(
+        msg.api(
             "apierror-badformat",
-            f"The requested format {fmt} is not supported for content model wikitext "
-            f"used by {name}.",
             fmt,
             "wikitext",
             name,
@@ -480,12 +465,7 @@ def _check_mode(q: QueryRun, params: dict[str, Any]) -> bool:
     if enum_mode and q.pages.revision_count:
         raise ApiUsageError(
             "invalidparammix",
-            msg.simple(
-                "apierror-revisions-norevids",
-                "The revids parameter may not be used with the list options (rvlimit, "
-                "rvstartid, rvendid, rvdir=newer, rvuser, rvexcludeuser, rvstart, and rvend).",
-                "rv",
-            ),
+            msg.api("apierror-revisions-norevids", "rv"),
             module=_MODULE,
         )
     if enum_mode and len(q.pages.good) > 1:

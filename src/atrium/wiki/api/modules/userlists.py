@@ -116,7 +116,7 @@ def _listed_name(q: QueryRun, raw: str) -> str | None:
 
 
 # ApiMessage's code for `noname` (ApiMessageTrait::$messageMap).
-_NONAME = msg.simple("noname", "You have not specified a valid username.")
+_NONAME = msg.api("noname")
 
 
 async def _cancreate(q: QueryRun, entry: dict[str, Any], name: str) -> None:
