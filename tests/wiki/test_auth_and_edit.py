@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 import pytest
 import sqlalchemy as sa
 from tests.wiki.conftest import WikiHarness
 
 from atrium.wiki import schema
+from atrium.wiki.merge import merge3
 
 pytestmark = pytest.mark.anyio
 
@@ -149,3 +152,59 @@ async def test_createaccount_and_options(wiki: WikiHarness, client: httpx.AsyncC
     assert "bogus" in changed["warnings"]["options"]["*"]
     info = await wiki.api(client, action="query", meta="userinfo", uiprop="options")
     assert info["query"]["userinfo"]["options"]["skin"] == "monobook"
+
+
+async def test_concurrent_edits_merge_as_diff3_does(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    await wiki.login(client, "Alice")
+    token = await wiki.csrf(client)
+
+    async def edit(**params: str) -> dict[str, Any]:
+        result: dict[str, Any] = await wiki.post(
+            client, action="edit", token=token, formatversion="2", **params
+        )
+        return result
+
+    async def content(title: str) -> str:
+        data = await wiki.api(
+            client,
+            action="query",
+            prop="revisions",
+            titles=title,
+            rvprop="content",
+            rvslots="main",
+            formatversion="2",
+        )
+        return str(data["query"]["pages"][0]["revisions"][0]["slots"]["main"]["content"])
+
+    base = (await edit(title="Pear", text="one\ntwo\nthree\nfour\nfive"))["edit"]["newrevid"]
+    await wiki.edit_page("Pear", "ONE\ntwo\nthree\nfour\nfive", "Admin")
+    # Changes on other lines than the ones saved since: merged, as EditPage does.
+    merged = await edit(title="Pear", text="one\ntwo\nthree\nfour\nFIVE", baserevid=str(base))
+    assert merged["edit"]["result"] == "Success"
+    assert await content("Pear") == "ONE\ntwo\nthree\nfour\nFIVE"
+    # A change next to one saved since (diff3 takes abutting changes as one): a conflict.
+    abutting = await edit(title="Pear", text="one\nTWO\nthree\nfour\nfive", baserevid=str(base))
+    assert abutting["error"]["code"] == "editconflict"
+    # A section edit is applied to the base revision, then merged.
+    sections = "== A ==\na\n\n== B ==\nb"
+    base = (await edit(title="Plum", text=sections))["edit"]["newrevid"]
+    await wiki.edit_page("Plum", "== A ==\nA by Admin\n\n== B ==\nb", "Admin")
+    section = await edit(title="Plum", section="2", text="== B ==\nB by Alice", baserevid=str(base))
+    assert section["edit"]["result"] == "Success"
+    assert await content("Plum") == "== A ==\nA by Admin\n\n== B ==\nB by Alice"
+    # No base revision to merge from: a conflict.
+    await wiki.edit_page("Plum", "== A ==\nagain", "Admin")
+    unknown = await edit(title="Plum", text="x", baserevid="999999")
+    assert unknown["error"]["code"] == "editconflict"
+
+
+async def test_merge3_rules() -> None:
+    base = "a\nb\nc\nd"
+    assert merge3(base, "A\nb\nc\nd", "a\nb\nc\nD") == "A\nb\nc\nD"
+    assert merge3(base, "A\nb\nc\nd", "A\nb\nc\nd") == "A\nb\nc\nd"  # the same change twice
+    assert merge3(base, "A\nb\nc\nd", "a\nB\nc\nd") is None  # abutting
+    assert merge3(base, "a\nx\nb\nc\nd", "a\ny\nb\nc\nd") is None  # inserted at one place
+    assert merge3(base, "a\nx\nb\nc\nd", "a\nb\nc\ny\nd") == "a\nx\nb\nc\ny\nd"
+    assert merge3(base, "b\nc\nd", "a\nb\nc\nd\ne") == "b\nc\nd\ne"  # deletion and append

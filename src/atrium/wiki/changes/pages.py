@@ -22,6 +22,7 @@ from atrium.wiki.changes.accounts import ensure_actor
 from atrium.wiki.changes.journal import Performer, log_event, record_edit
 from atrium.wiki.escaping import escape_wikitext
 from atrium.wiki.linkfilter import make_indexes
+from atrium.wiki.merge import merge3
 from atrium.wiki.pst import transform_for_save
 from atrium.wiki.site import MAX_ARTICLE_SIZE, Site
 from atrium.wiki.timestamps import now14
@@ -406,6 +407,29 @@ def _conflicts(conn: Conn, page: Any, current_ts: str, req: EditRequest) -> bool
     return True
 
 
+def _merged_edit(conn: Conn, page_id: int, current_text: str, req: EditRequest) -> str | None:
+    """EditPage::mergeChangesIntoContent: the edit, made from its base revision, merged with
+    what was saved since (None: no base revision to merge from, or the changes overlap). A
+    section edit is applied to the base revision's text first, as MediaWiki does; a repeated
+    new section stays a conflict."""
+    if req.section == "new":
+        return None
+    R = schema.revision
+    query = (
+        sa.select(schema.text.c.old_text)
+        .select_from(R.join(schema.text, schema.text.c.old_id == R.c.rev_text_id))
+        .where(R.c.rev_page == page_id)
+    )
+    if req.baserevid is not None:
+        query = query.where(R.c.rev_id == req.baserevid)
+    else:  # RevisionStore::getRevisionByTimestamp: the revision saved at that very second
+        query = query.where(R.c.rev_timestamp == req.basetimestamp).order_by(R.c.rev_id.desc())
+    base_text = conn.scalar(query.limit(1))
+    if base_text is None:
+        return None
+    return merge3(str(base_text), _compose(str(base_text), req), current_text)
+
+
 def _check_tags(conn: Conn, tags: tuple[str, ...], rights: frozenset[str]) -> list[int]:
     """ChangeTags::canAddTagsAccompanyingChange: the `applychangetags` right, and only tags
     defined by users and active (`change_tag_def.ctd_user_defined`, set by `managetags`)."""
@@ -503,10 +527,15 @@ def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
             )
         page_id = int(page["page_id"])
         old_text, old_ts = _current(conn, page_id)
-        if req.text is not None and _conflicts(conn, page, old_ts, req):
+    composed: str | None = None
+    if page is not None and req.text is not None and _conflicts(conn, page, old_ts, req):
+        composed = _merged_edit(conn, page_id, old_text, req)
+        if composed is None:
             raise ChangeError("editconflict", "Edit conflict.", "edit-conflict")
+    if composed is None:
+        composed = _compose(old_text, req)
     new_text = transform_for_save(
-        conn, site.parser, title, _compose(old_text, req), req.editor.user_id, req.editor.name
+        conn, site.parser, title, composed, req.editor.user_id, req.editor.name
     )
     if req.md5 is not None:
         supplied = (
