@@ -16,7 +16,7 @@ import orjson
 
 
 def compact(body: dict[str, Any], *, escape_unicode: bool) -> bytes:
-    """`body` as compact JSON; with `escape_unicode`, every non-ASCII character as `\\uXXXX`."""
+    """`body` as compact JSON; with `escape_unicode`, every non-ASCII character as a `\\u` escape of four hex digits."""
     try:
         data = orjson.dumps(body)
     except orjson.JSONEncodeError:
