@@ -20,6 +20,7 @@ from atrium.wiki import users
 from atrium.wiki.expand import MAX_DEPTH, Expander, TemplateLoader
 from atrium.wiki.preprocess import Element, Node, preprocess, source
 from atrium.wiki.reading import current_text
+from atrium.wiki.timestamps import formatted
 from atrium.wiki.titles import NS_TEMPLATE, NS_USER, NS_USER_TALK, InvalidTitle, Title, TitleParser
 
 _MARK = "\ue002"
@@ -38,20 +39,6 @@ _TITLE_CONTEXT = re.compile(rf"^({_NC}+:|){_TC}+?( \({_TC}+\))$")
 _TITLE_COMMA = re.compile(rf"^({_NC}+:|){_TC}+?(, {_TC}+|)$")
 _SIGNATURES = re.compile(r"~~~~~|~~~~|~~~")
 
-_MONTHS = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
 # wfEscapeWikiText: characters that would otherwise be read as markup.
 _ESCAPES = {c: f"&#{ord(c)};" for c in "\"&'<=>[]{}|;"}
 
@@ -92,7 +79,7 @@ def signature(parser: TitleParser, signer: Signer) -> str:
 def signature_date(timestamp: str) -> str:
     """The date of `~~~~`: the content language's `timeanddate` ("H:i, j F Y") and the zone."""
     moment = datetime.strptime(timestamp, "%Y%m%d%H%M%S")
-    return f"{moment:%H:%M}, {moment.day} {_MONTHS[moment.month - 1]} {moment.year} (UTC)"
+    return f"{formatted(moment.strftime('%Y%m%d%H%M%S'))} (UTC)"
 
 
 class _Substituter:

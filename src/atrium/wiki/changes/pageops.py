@@ -37,7 +37,7 @@ from atrium.wiki.changes.pages import (
 from atrium.wiki.changes.watching import pair
 from atrium.wiki.rights import GROUP_RIGHTS, IMPLICIT_GROUPS
 from atrium.wiki.site import Site
-from atrium.wiki.timestamps import now14
+from atrium.wiki.timestamps import formatted, now14
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, Title
 from atrium.wiki.wikitext import extract_links
 
@@ -689,29 +689,10 @@ def _describe(items: list[Protection]) -> str:
     for p in items:
         if not p.level:
             continue
-        if p.expiry == INFINITY:
-            when = "(indefinite)"
-        else:
-            e = p.expiry
-            months = [
-                "January",
-                "February",
-                "March",
-                "April",
-                "May",
-                "June",
-                "July",
-                "August",
-                "September",
-                "October",
-                "November",
-                "December",
-            ]
-            when = (
-                f"(expires {e[8:10]}:{e[10:12]}, {int(e[6:8])} {months[int(e[4:6]) - 1]} "
-                f"{e[0:4]} (UTC))"
-            )
-        parts.append(f"\u200e[{p.action}={p.level}] {when}")
+        expires = (
+            "(indefinite)" if p.expiry == INFINITY else f"(expires {formatted(p.expiry)} (UTC))"
+        )
+        parts.append(f"\u200e[{p.action}={p.level}] {expires}")
     return "".join(parts)
 
 

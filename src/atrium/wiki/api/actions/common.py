@@ -13,27 +13,13 @@ from atrium.wiki.changes import ChangeError, watching
 from atrium.wiki.changes import blocks as block_changes
 from atrium.wiki.changes.expiry import INFINITY, api_expiry
 from atrium.wiki.changes.journal import Performer
+from atrium.wiki.timestamps import formatted
 from atrium.wiki.titles import InvalidTitle, Title
 from atrium.wiki.users import options
 
 WATCHLIST_VALUES = ("nochange", "preferences", "unwatch", "watch")
 # The name User::newFromId gives an id of no account (a `#id` user parameter).
 UNKNOWN_USER = "Unknown user"
-
-_MONTHS = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
 
 
 def performer(ctx: ApiContext) -> Performer:
@@ -85,11 +71,6 @@ async def target(
 
 def prefixed(ctx: ApiContext, title: Title) -> str:
     return ctx.site.parser.prefixed_text(title.ns, title.dbkey)
-
-
-def formatted(ts: str) -> str:
-    """A timestamp as the user interface shows it: `05:15, 21 November 2026`."""
-    return f"{ts[8:10]}:{ts[10:12]}, {int(ts[6:8])} {_MONTHS[int(ts[4:6]) - 1]} {ts[0:4]}"
 
 
 def block_info(ctx: ApiContext, block: block_changes.ActiveBlock) -> dict[str, Any]:
