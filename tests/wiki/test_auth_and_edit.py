@@ -29,9 +29,11 @@ async def test_login_with_bot_password_and_logout(
     bad = await wiki.post(
         client, action="login", lgname="Robot@tests", lgpassword="wrong", lgtoken=token
     )
+    # bc: the English text with its markup and line breaks stripped (ApiLogin::formatMessage),
+    # as the reference answers a failed `Admin@tests` (data/auth_failure_cases.json)
     assert bad["login"] == {
         "result": "Failed",
-        "reason": "Incorrect username or password entered.\nPlease try again.",
+        "reason": "Incorrect username or password entered. Please try again.",
     }
     ok = await wiki.post(
         client, action="login", lgname="Robot@tests", lgpassword=wiki.bot_password, lgtoken=token

@@ -59,7 +59,9 @@ class ApiContext:
     raw_body: tuple[bytes, str] | None = None
     uploads: dict[str, tuple[str, bytes]] = field(default_factory=dict)  # file fields: name, data
     # A message inside the result (`invalidreason`) in the response's error format; set by main.
-    message_formatter: Callable[[Message], Awaitable[Any]] | None = None
+    message_formatter: Callable[[Message, bool], Awaitable[Any]] | None = None
+    # A message as a module's own text in the user language (`wikitext`, `html`); set by main.
+    uselang_renderer: Callable[[Message, str], Awaitable[str]] | None = None
 
     @property
     def fv(self) -> int:
@@ -71,11 +73,19 @@ class ApiContext:
     def warn(self, module: ModuleSpec | str, code: str, message: Message) -> None:
         self.params.warn(module, code, message)
 
-    async def format_message(self, message: Message) -> Any:
-        """ApiErrorFormatter::formatException with `bc`: English text in bc, else an object."""
+    async def format_message(self, message: Message, bc_plain: bool = False) -> Any:
+        """ApiErrorFormatter::formatMessage: in bc English text (its markup stripped with
+        `bc_plain`, as ApiLogin does), else the object of the response's error format."""
         if self.message_formatter is None:
-            return message.render("en", "wikitext")
-        return await self.message_formatter(message)
+            return message.render("en", "plaintext" if bc_plain else "wikitext")
+        return await self.message_formatter(message, bc_plain)
+
+    async def render_in_uselang(self, message: Message, form: str) -> str:
+        """`$msg->setContext($module)->text()` (`wikitext`) or its HTML (`html`): the user
+        language, whatever `errorlang` says."""
+        if self.uselang_renderer is None:
+            return message.render("en", form)
+        return await self.uselang_renderer(message, form)
 
     @property
     def session_secret(self) -> str | None:

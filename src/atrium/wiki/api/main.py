@@ -131,6 +131,7 @@ async def handle(request: Request, site: Site, db: Database) -> Response:
         uploads=uploads,
     )
     ctx.message_formatter = functools.partial(_format_in_result, ctx, fmt)
+    ctx.uselang_renderer = functools.partial(_render_in_uselang, ctx, fmt)
     result: dict[str, Any] = {}
     error: ApiUsageError | None = None
     headers: dict[str, str] = {}
@@ -254,13 +255,16 @@ async def _languages(ctx: ApiContext, fmt: _Format) -> None:
         fmt.lang = language(CONTENT_LANGUAGE if errorlang == "content" else errorlang)
 
 
-async def _format_in_result(ctx: ApiContext, fmt: _Format, message: msg.Message) -> Any:
-    """A message as a result value: `$msg->text()` in English for bc, else the formatted object
-    (code, text/html/key+params, data), in formatversion=1 with the text under `*`."""
+async def _format_in_result(
+    ctx: ApiContext, fmt: _Format, message: msg.Message, bc_plain: bool = False
+) -> Any:
+    """A message as a result value: `$msg->text()` in English for bc (markup stripped with
+    `bc_plain`), else the formatted object (code, text/html/key+params, data), in
+    formatversion=1 with the text under `*`."""
     await _languages(ctx, fmt)
     message = message.localized(fmt.uselang)
     if fmt.errorformat == "bc":
-        return message.render(english(), msg.WIKITEXT)
+        return message.render(english(), msg.PLAINTEXT if bc_plain else msg.WIKITEXT)
     saved = fmt.links
     if fmt.errorformat == "html":
         fmt.links = await _message_links(ctx, fmt, [], message)
@@ -272,13 +276,25 @@ async def _format_in_result(ctx: ApiContext, fmt: _Format, message: msg.Message)
     return value
 
 
+async def _render_in_uselang(ctx: ApiContext, fmt: _Format, message: msg.Message, form: str) -> str:
+    """A message a module words itself (`$msg->setContext($module)`): the user language."""
+    await _languages(ctx, fmt)
+    message = message.localized(fmt.uselang)
+    links = None
+    if form == msg.HTML:
+        links = await _message_links(ctx, fmt, [], message, fmt.uselang)
+    return message.render(fmt.uselang, form, links)
+
+
 async def _message_links(
     ctx: ApiContext,
     fmt: _Format,
     warnings: list[WarningEntry],
     error: ApiUsageError | msg.Message | None,
+    lang: Language | None = None,
 ) -> MessageHtml:
-    """The pages the HTML of this response's messages links to, looked up in one read."""
+    """The pages the HTML of this response's messages links to, looked up in one read; the
+    messages are rendered in `lang`, by default the error language."""
     parser = ctx.site.parser
     messages = [entry.message for entry in warnings]
     if isinstance(error, ApiUsageError):
@@ -287,7 +303,7 @@ async def _message_links(
         messages.append(error)
     targets: set[tuple[int, str]] = set()
     for message in messages:
-        wikitext = message.localized(fmt.uselang).render(fmt.lang, msg.WIKITEXT)
+        wikitext = message.localized(fmt.uselang).render(lang or fmt.lang, msg.WIKITEXT)
         targets |= link_targets(parser, wikitext)
     known = await ctx.db.read(existing, targets) if targets else set()
     return MessageHtml(parser, known)

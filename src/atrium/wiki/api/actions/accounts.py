@@ -6,6 +6,7 @@ from typing import Any
 
 from atrium.wiki.api import messages as msg
 from atrium.wiki.api.actions import Action
+from atrium.wiki.api.actions.authresponse import fail
 from atrium.wiki.api.actions.common import performer
 from atrium.wiki.api.context import ApiContext
 from atrium.wiki.api.errors import ApiUsageError
@@ -13,9 +14,10 @@ from atrium.wiki.api.params import BOOLEAN, ModuleSpec, Param, enum, normalize_u
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.accounts import set_options
 from atrium.wiki.changes.registration import register
+from atrium.wiki.password_policy import password_problems
 from atrium.wiki.sessions import TOKEN_SALTS, check_token
 from atrium.wiki.usernames import is_creatable
-from atrium.wiki.users import DEFAULT_OPTIONS
+from atrium.wiki.users import DEFAULT_OPTIONS, account_by_name
 
 CREATEACCOUNT = ModuleSpec(
     "createaccount",
@@ -68,20 +70,6 @@ OPTIONS = ModuleSpec(
 )
 
 
-def _fail(message: str, code: str) -> dict[str, Any]:
-    """ApiAuthManagerHelper's FAIL response: `messagecode` is ApiMessage's code for the message
-    (ApiMessageTrait::$messageMap turns `noname` into `invaliduser`); a refused creation
-    request cannot be preserved."""
-    return {
-        "createaccount": {
-            "status": "FAIL",
-            "message": message,
-            "messagecode": "invaliduser" if code == "noname" else code,
-            "canpreservestate": False,
-        }
-    }
-
-
 async def createaccount(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     params = ctx.read(spec)
     if params["returnurl"] is None and not params["continue"]:
@@ -106,16 +94,23 @@ async def createaccount(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         key: ctx.params.get_raw(key)
         for key in ("username", "password", "retype", "email", "realname", "reason")
     }
+    form = params["messageformat"]
+    # AuthManager's order: the name (canCreateAccount), then the password request (a missing or
+    # empty password or retype drops it: no provider can create), then the password checks.
     name = normalize_username(raw["username"] or "")
     if name is None or not is_creatable(name):
-        return _fail("You have not specified a valid username.", "noname")
-    password = raw["password"] or ""
-    if raw["retype"] is not None and raw["retype"] != password:
-        return _fail("The passwords you entered do not match.", "badretype")
-    if len(password) < 1:
-        return _fail("Passwords must be at least 1 character.", "passwordtooshort")
-    if password.lower() == name.lower():
-        return _fail("Your password must be different from your username.", "password-name-match")
+        return {"createaccount": await fail(ctx, [msg.api("noname")], form)}
+    if await ctx.db.read(account_by_name, name) is not None:
+        return {"createaccount": await fail(ctx, [msg.api("userexists")], form)}
+    password, retype = raw["password"] or "", raw["retype"] or ""
+    if not password or not retype:
+        refusal = msg.api("authmanager-create-no-primary")
+        return {"createaccount": await fail(ctx, [refusal], form)}
+    if retype != password:
+        return {"createaccount": await fail(ctx, [msg.api("badretype")], form)}
+    problems = password_problems(name, password)
+    if problems:
+        return {"createaccount": await fail(ctx, problems, form)}
     try:
         # A logged-in creator makes the account for someone else (newusers/create2).
         creator = performer(ctx) if ctx.caller.registered else None
@@ -130,8 +125,9 @@ async def createaccount(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
                 real_name=raw["realname"] or "",
             )
         )
-    except ChangeError as exc:
-        return _fail(exc.text, exc.code)
+    except ChangeError as exc:  # made meanwhile by another request
+        refusal = msg.api(exc.key, *exc.params)
+        return {"createaccount": await fail(ctx, [refusal], form)}
     return {"createaccount": {"status": "PASS", "username": name}}
 
 

@@ -6,14 +6,13 @@ from typing import Any
 
 from atrium.wiki.api import messages as msg
 from atrium.wiki.api.actions import Action
+from atrium.wiki.api.actions.authresponse import fail
 from atrium.wiki.api.context import ApiContext
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import BOOLEAN, PASSWORD, ModuleSpec, Param, normalize_username
 from atrium.wiki.changes.sessions import create_session, destroy_session
 from atrium.wiki.sessions import TOKEN_SALTS, check_token
 from atrium.wiki.users import Account, account_by_name, bot_password, password_hash, verify_password
-
-WRONG_PASSWORD = "Incorrect username or password entered.\nPlease try again."
 
 LOGIN = ModuleSpec(
     "login",
@@ -93,6 +92,15 @@ async def _start_session(ctx: ApiContext, account: Account, bot_app: str | None)
     ctx.caller = account
 
 
+def _refusal(name: str, password: str) -> msg.Message:
+    """AuthManager's failure for a name and password that open nothing: with no password or no
+    usable name the password request is dropped (no provider could try), else `wrongpassword`.
+    A login name may hold `@` (bot passwords); only account creation refuses it."""
+    if not password or normalize_username(name.replace("@", "_")) is None:
+        return msg.api("authmanager-authn-no-primary")
+    return msg.api("wrongpassword")
+
+
 def _login_token_ok(ctx: ApiContext, token: str) -> bool:
     return check_token(ctx.session_secret, TOKEN_SALTS["login"], token, True)
 
@@ -121,7 +129,9 @@ async def login(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     password = params["password"] or ""
     found = await _authenticate(ctx, name, password, allow_bot=True)
     if found is None:
-        return {"login": {"result": "Failed", "reason": WRONG_PASSWORD}}
+        # ApiLogin::formatMessage: English plain text in bc, else the error format's object
+        reason = await ctx.format_message(_refusal(name, password), bc_plain=True)
+        return {"login": {"result": "Failed", "reason": reason}}
     account, bot_app = found
     if bot_app is None:
         ctx.warn(
@@ -147,26 +157,16 @@ async def clientlogin(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             msg.api("apierror-badtoken"),
             module="clientlogin",
         )
+    form = params["messageformat"]
     if params["continue"]:
-        return {
-            "clientlogin": {
-                "status": "FAIL",
-                "message": "No login in progress.",
-                "messagecode": "authpage-cannot-login-continue",
-            }
-        }
+        refusal = msg.api("authmanager-authn-not-in-progress")
+        return {"clientlogin": await fail(ctx, [refusal], form)}
     name = ctx.params.get_raw("username") or ""
     password = ctx.params.get_raw("password") or ""
     ctx.params.get_raw("rememberMe")
     found = await _authenticate(ctx, name, password, allow_bot=False)
     if found is None:
-        return {
-            "clientlogin": {
-                "status": "FAIL",
-                "message": WRONG_PASSWORD,
-                "messagecode": "wrongpassword",
-            }
-        }
+        return {"clientlogin": await fail(ctx, [_refusal(name, password)], form)}
     account, _ = found
     await _start_session(ctx, account, None)
     return {"clientlogin": {"status": "PASS", "username": account.name}}
