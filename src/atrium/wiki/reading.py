@@ -50,8 +50,19 @@ def current_text(conn: Conn, ns: int, dbkey: str) -> tuple[int, int, str] | None
 
 
 def existing(conn: Conn, titles: set[tuple[int, str]]) -> set[tuple[int, str]]:
+    return link_states(conn, titles)[0]
+
+
+def link_states(
+    conn: Conn, titles: set[tuple[int, str]]
+) -> tuple[set[tuple[int, str]], set[tuple[int, str]]]:
+    """The titles that exist, and those of them that are redirects."""
     rows = page_reads.pages_by_titles(conn, titles)
-    return {(int(r["page_namespace"]), str(r["page_title"])) for r in rows}
+    found = {(int(r["page_namespace"]), str(r["page_title"])) for r in rows}
+    redirects = {
+        (int(r["page_namespace"]), str(r["page_title"])) for r in rows if r["page_is_redirect"]
+    }
+    return found, redirects
 
 
 def category_flags(conn: Conn, names: list[str]) -> tuple[set[str], set[str]]:

@@ -95,5 +95,7 @@ class ApiContext:
 
 
 def change_error(exc: ChangeError, module: str) -> ApiUsageError:
-    """A refused change as an API error: its code, and its message from the message store."""
-    return ApiUsageError(exc.code, Message(exc.key, exc.params), module=module)
+    """A refused change as an API error: its code, and its message from the message store (and
+    so for each further refusal it carries)."""
+    more = tuple(change_error(other, module) for other in exc.more)
+    return ApiUsageError(exc.code, Message(exc.key, exc.params), module=module, more=more)

@@ -11,7 +11,10 @@ class ApiUsageError(Exception):
     """An API error: MediaWiki's `code`, the message (key, params, English text) and extra members.
 
     `module` is the path of the module that raised it (`main`, `query+allpages`); `extra` members
-    sit next to `code` and `info` (bc) or under `data` (other error formats).
+    sit next to `code` and `info` (bc) or under `data` (other error formats). `more` are the
+    errors raised with it (a MediaWiki Status with several errors): the other error formats list
+    them after this one, bc shows only this one, and all their codes make the
+    `MediaWiki-API-Error` header.
     """
 
     def __init__(
@@ -23,6 +26,7 @@ class ApiUsageError(Exception):
         extra: dict[str, Any] | None = None,
         status: int = 200,
         headers: dict[str, str] | None = None,
+        more: tuple[ApiUsageError, ...] = (),
     ) -> None:
         super().__init__(message.text)
         self.code = code
@@ -31,3 +35,8 @@ class ApiUsageError(Exception):
         self.extra = extra or {}
         self.status = status
         self.headers = headers or {}
+        self.more = more
+
+    @property
+    def all_errors(self) -> tuple[ApiUsageError, ...]:
+        return (self, *self.more)

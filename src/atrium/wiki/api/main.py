@@ -25,7 +25,7 @@ from atrium.wiki.api.language import CONTENT_LANGUAGE, Language, english, langua
 from atrium.wiki.api.msghtml import MessageHtml, link_targets
 from atrium.wiki.api.params import ParamReader, WarningEntry
 from atrium.wiki.api.registry import ACTIONS, JSON_FORMAT, MAIN
-from atrium.wiki.reading import existing
+from atrium.wiki.reading import link_states
 from atrium.wiki.sessions import TOKEN_SALTS, Session, check_token, load_session
 from atrium.wiki.site import MAX_ARTICLE_SIZE, Site
 from atrium.wiki.timestamps import iso, now14
@@ -298,15 +298,15 @@ async def _message_links(
     parser = ctx.site.parser
     messages = [entry.message for entry in warnings]
     if isinstance(error, ApiUsageError):
-        messages.append(error.message)
+        messages += [each.message for each in error.all_errors]
     elif error is not None:
         messages.append(error)
     targets: set[tuple[int, str]] = set()
     for message in messages:
         wikitext = message.localized(fmt.uselang).render(lang or fmt.lang, msg.WIKITEXT)
         targets |= link_targets(parser, wikitext)
-    known = await ctx.db.read(existing, targets) if targets else set()
-    return MessageHtml(parser, known)
+    known, redirects = await ctx.db.read(link_states, targets) if targets else (set(), set())
+    return MessageHtml(parser, known, redirects=redirects)
 
 
 async def _execute(ctx: ApiContext, main: dict[str, Any], result: dict[str, Any]) -> None:
@@ -443,16 +443,20 @@ def _error_body(site: Site, fmt: _Format, error: ApiUsageError) -> dict[str, Any
         body.update(error.extra)
         body["*" if fmt.fv < 2 else "docref"] = docref(site)
         return {"error": body}
-    item: dict[str, Any] = {"code": error.code}
-    item.update(_message_fields(error.message, fmt))
-    data = dict(error.extra)
-    if error.message.data:
-        data.update(error.message.data)
-    if data:
-        item["data"] = data
-    item["module"] = error.module or "main"
+    items: list[dict[str, Any]] = []
+    for each in error.all_errors:
+        item: dict[str, Any] = {"code": each.code}
+        item.update(_message_fields(each.message, fmt))
+        data = dict(each.extra)
+        if each.message.data:
+            data.update(each.message.data)
+        if data:
+            item["data"] = data
+        item["module"] = each.module or "main"
+        if item not in items:  # ApiErrorFormatter::addWarningOrError skips an equal entry
+            items.append(item)
     # ApiMain adds `docref` as a content value: `*` in formatversion=1.
-    return {"errors": [item], "*" if fmt.fv < 2 else "docref": docref(site, fmt.lang)}
+    return {"errors": items, "*" if fmt.fv < 2 else "docref": docref(site, fmt.lang)}
 
 
 def _render(
@@ -475,7 +479,8 @@ def _render(
             if key in result:
                 body[key] = result[key]
         status = error.status
-        all_headers["MediaWiki-API-Error"] = error.code
+        codes = dict.fromkeys(each.code for each in error.all_errors)
+        all_headers["MediaWiki-API-Error"] = ", ".join(codes)
         all_headers.update(error.headers)
     else:
         body.update(result)

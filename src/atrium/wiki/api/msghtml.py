@@ -45,11 +45,19 @@ _URL_SAFE = ":/!$()*,;@~"
 
 
 class MessageHtml:
-    """One rendering of message wikitext; `known` holds the link targets that exist."""
+    """One rendering of message wikitext; `known` holds the link targets that exist, and
+    `redirects` those of them that are redirects (their links get the `mw-redirect` class)."""
 
-    def __init__(self, parser: TitleParser, known: Known, article_path: str = "/wiki/") -> None:
+    def __init__(
+        self,
+        parser: TitleParser,
+        known: Known,
+        article_path: str = "/wiki/",
+        redirects: Known | None = None,
+    ) -> None:
         self.parser = parser
         self.known = known
+        self.redirects = redirects or set()
         self.article_path = article_path
         self.script_path = article_path.rsplit("/wiki/", 1)[0] + "/w"
         self._held: list[str] = []
@@ -104,7 +112,8 @@ class MessageHtml:
             url = self.article_path + prefixed
             if fragment:
                 url += "#" + quote(fragment.replace(" ", "_"), safe=_URL_SAFE + ".")
-            head = f'<a href="{html.escape(url, quote=True)}" title="{title}">'
+            css = ' class="mw-redirect"' if (ns, dbkey) in self.redirects else ""
+            head = f'<a href="{html.escape(url, quote=True)}"{css} title="{title}">'
         else:
             url = f"{self.script_path}/index.php?title={prefixed}&action=edit&redlink=1"
             head = (

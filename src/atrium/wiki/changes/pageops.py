@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from atrium.core.db import Conn
 from atrium.wiki import schema, search
 from atrium.wiki.api.messages import GroupLinks
-from atrium.wiki.changes import ChangeError
+from atrium.wiki.changes import ChangeError, movecheck
 from atrium.wiki.changes.expiry import INFINITY, api_expiry
 from atrium.wiki.changes.journal import (
     PATROLLED_AUTO,
@@ -38,7 +38,7 @@ from atrium.wiki.changes.watching import pair
 from atrium.wiki.rights import GROUP_RIGHTS, IMPLICIT_GROUPS
 from atrium.wiki.site import Site
 from atrium.wiki.timestamps import formatted, now14
-from atrium.wiki.titles import NS_CATEGORY, NS_FILE, Title
+from atrium.wiki.titles import NS_FILE, Title
 from atrium.wiki.wikitext import extract_links
 
 P = schema.page
@@ -465,53 +465,17 @@ def move_page(
     reason: str,
     noredirect: bool = False,
 ) -> Moved:
-    require(site, who, "move")
-    for side, title in (("source", source), ("target", target)):
-        if title.ns < 0:  # NamespaceInfo::isMovable
-            code = f"immobile-{side}-namespace"
-            ns_text = site.namespaces.by_id[title.ns].name
-            where = "in" if side == "source" else "into"
-            text = f'Cannot move pages {where} namespace "{ns_text}".'
-            raise ChangeError(code, text, code, (ns_text,))
     page = page_row(conn, source)
     if page is None:
         raise ChangeError("missingtitle", "The page you specified doesn't exist.")
-    if source == target or (source.ns, source.dbkey) == (target.ns, target.dbkey):
-        raise ChangeError(
-            "selfmove", "The title is the same; cannot move a page over itself.", "selfmove"
-        )
-    if (source.ns == NS_FILE) != (target.ns == NS_FILE):
-        raise ChangeError(
-            "imagenocrossnamespace",
-            "Cannot move file to non-file namespace.",
-            "imagenocrossnamespace",
-        )
-    if source.ns == NS_FILE:
-        require(site, who, "movefile")
-    if source.ns == NS_CATEGORY:
-        require(site, who, "move-categorypages")
+    refusals = movecheck.move_refusals(conn, site, who, source, target)
+    if refusals:
+        raise ChangeError.several(refusals)
     existing = page_row(conn, target)
     over_redirect = False
     target_text = site.parser.prefixed_text(target.ns, target.dbkey)
     if existing is not None:
-        # Title::isValidMoveTarget: a redirect to the source with one revision may be replaced.
-        rd = conn.one(
-            sa.select(schema.redirect).where(schema.redirect.c.rd_from == existing["page_id"])
-        )
-        revisions = conn.scalar(
-            sa.select(sa.func.count()).select_from(REV).where(REV.c.rev_page == existing["page_id"])
-        )
-        points_back = (
-            rd is not None
-            and int(rd["rd_namespace"]) == source.ns
-            and str(rd["rd_title"]) == source.dbkey
-        )
-        if not (existing["page_is_redirect"] and points_back and revisions == 1):
-            raise ChangeError(
-                "articleexists",
-                f"A page already exists at [[:{target_text}]], or the page name you have chosen "
-                "is not valid. Please choose another name.",
-            )
+        # A one-revision redirect back to the source (MovePage::isValidMoveTarget) is replaced.
         if not who.allowed("delete"):
             raise ChangeError(
                 "redirectexists",

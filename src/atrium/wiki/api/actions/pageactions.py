@@ -231,6 +231,9 @@ async def undelete(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
 async def move(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     params = ctx.read(spec)
     source = await target(ctx, params, spec.name, "from")
+    # ApiMove refuses a missing source before it reads `to`.
+    if await ctx.db.read(pageops.page_row, source) is None:
+        raise ApiUsageError("missingtitle", msg.api("apierror-missingtitle"), module=spec.name)
     dest = parse_title(ctx, params["to"], spec.name)
     await check_blocked(ctx, spec.name, source)
     who = performer(ctx)
@@ -273,11 +276,12 @@ async def move(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             except ChangeError as exc:
                 result["talkmove-errors"] = [
                     {
-                        "message": exc.key,
-                        "params": list(exc.params),
-                        "code": exc.code,
+                        "message": each.key,
+                        "params": list(each.params),
+                        "code": each.code,
                         "type": "error",
                     }
+                    for each in (exc, *exc.more)
                 ]
     if params["movesubpages"]:
         result["subpages"] = await _move_subpages(ctx, source, dest, params)
@@ -309,7 +313,10 @@ async def _move_subpages(
             moved.append(
                 {
                     "from": prefixed(ctx, old),
-                    "errors": [{"message": exc.key, "code": exc.code, "type": "error"}],
+                    "errors": [
+                        {"message": each.key, "code": each.code, "type": "error"}
+                        for each in (exc, *exc.more)
+                    ],
                 }
             )
     return moved
