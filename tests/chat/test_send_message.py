@@ -260,3 +260,51 @@ async def test_math_renders_with_katex(chat: ChatHarness) -> None:
     body = await api_ok(chat, "POST", "/messages/render", chat.hamlet, content="$$x^2$$")
     assert body["rendered"].startswith('<p><span class="katex">')
     assert "<math" in body["rendered"]
+
+
+async def test_mentions_read_only_the_users_named(chat: ChatHarness) -> None:
+    """A mention reads the users it may name, not the realm's list; matching stays Python's
+    case-insensitive one (non-ASCII names, the Kelvin sign), and `|id` and ties behave as before."""
+    from atrium.chat.rendering import _mentionable_users
+
+    elodie = await chat.make_user("elodie", full_name="Élodie Durand")
+    kelvin = await chat.make_user("kelvin", full_name="\u212aate Kelvin")
+    first = await chat.make_user("twin1", full_name="Twin")
+    await chat.make_user("twin2", full_name="Twin")
+    members = [chat.hamlet, chat.cordelia, chat.iago, elodie, kelvin, first]
+    await chat.make_stream("Verona", members)
+
+    def lookup(content: str) -> list[int]:
+        users = chat.runtime.db.read_sync(_mentionable_users, chat.realm_id, content)
+        return [u.id for u in users]
+
+    # Names holding the Kelvin sign are always read (SQL cannot fold it); no one else is.
+    assert set(lookup("@**IAGO** and @_**cordelia, lear's daughter**")) - {kelvin.id} == {
+        chat.iago.id,
+        chat.cordelia.id,
+    }
+    assert lookup(f"@**Hamlet|{chat.hamlet.id}**") == [chat.hamlet.id]
+    assert lookup("an e-mail: someone@example.com") == []
+    # Python folds the Kelvin sign to an ASCII "k", which SQL's lower() does not.
+    assert kelvin.id in lookup("@**kate kelvin**")
+
+    async def flags_of(content: str, reader: object) -> list[str]:
+        body = await api_ok(
+            chat,
+            "POST",
+            "/messages",
+            chat.hamlet,
+            type="stream",
+            to="Verona",
+            topic="t",
+            content=content,
+        )
+        message = assert_json_success(await chat.get(f"/messages/{body['id']}", reader))
+        return message["message"]["flags"]  # type: ignore[no-any-return]
+
+    assert await flags_of("Salut @**élodie durand**", elodie) == ["mentioned"]
+    assert await flags_of("hi @**kate kelvin**", kelvin) == ["mentioned"]
+    # Two users with one name: the first one wins, as in Zulip.
+    assert await flags_of("hi @**twin**", first) == ["mentioned"]
+    assert await flags_of("hi @**IAGO**", chat.iago) == ["mentioned"]
+    assert await flags_of("hi @**nobody at all**", chat.iago) == []

@@ -191,6 +191,11 @@ def narrow_stream(conn: Conn, user: User, operand: Any) -> Any:
 def whole_history_readable(conn: Conn, user: User, stream: Any) -> bool:
     """May the user read every message of the stream, received or not (history mode)?"""
     subscribed = stream_queries.active_subscription(conn, user.id, stream["id"]) is not None
+    return history_readable(user, stream, subscribed)
+
+
+def history_readable(user: User, stream: Any, subscribed: bool) -> bool:
+    """`whole_history_readable` when the caller already knows whether the user is subscribed."""
     return bool(stream["history_public_to_subscribers"]) and stream_queries.can_read_stream(
         user, stream, subscribed
     )

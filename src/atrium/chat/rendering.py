@@ -2,11 +2,14 @@
 
 It gathers what the renderer may look up (users, groups, the streams the sender can see) and
 hands back the HTML with the mentions found, which decide the recipients' mention flags. Only
-what the content can refer to is loaded: no `@` means no user list is read.
+what the content can refer to is loaded: no `@` means no user is read, and a mention reads only
+the users whose names or ids the content holds (as Zulip's `possible_mentions` does), not the
+realm's whole user list.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import sqlalchemy as sa
@@ -30,9 +33,52 @@ G = schema.user_group.c
 S = schema.stream.c
 SUB = schema.subscription.c
 
-_REALM_USERS = Prepared(
-    sa.select(U.id, U.full_name, U.email, U.is_active).where(U.realm_id == sa.bindparam("realm_id"))
-)
+# Every `@**…**` / `@_**…**` of the content, wherever it stands: a superset of the mentions the
+# renderer will find (it also checks what precedes them), so none can be missed.
+_POSSIBLE_USER_MENTION = re.compile(r"@_?\*\*([^*]+)\*\*")
+_MENTION_ID = re.compile(r"\|(\d+)$")
+KELVIN_SIGN = "\u212a"
+
+
+def _possible_mentions(content: str) -> tuple[set[str], set[int]]:
+    """The lowercased names and the ids that the content's user mentions may refer to."""
+    names: set[str] = set()
+    ids: set[int] = set()
+    for match in _POSSIBLE_USER_MENTION.finditer(content):
+        text = match.group(1)
+        by_id = _MENTION_ID.search(text)
+        if by_id is not None:
+            ids.add(int(by_id.group(1)))
+        else:
+            names.add(text.lower())
+    return names, ids
+
+
+def _mentionable_users(conn: Conn, realm_id: int, content: str) -> list[MentionableUser]:
+    """The realm's users the content may mention (a superset: the renderer matches names as
+    Python lowercases them), in id order: the first of two users with the same name wins
+    `@**Name**`, as in Zulip."""
+    names, ids = _possible_mentions(content)
+    if not names and not ids:
+        return []
+    query = sa.select(U.id, U.full_name, U.email, U.is_active).where(U.realm_id == realm_id)
+    if all(name.isascii() for name in names):
+        # SQL's lower() folds ASCII as Python does; the one other character Python folds to
+        # ASCII is the Kelvin sign, so names holding it are read too. Any other name needs
+        # Python's folding: then every user is read.
+        conditions: list[sa.ColumnElement[bool]] = [U.id.in_(sorted(ids))] if ids else []
+        if names:
+            conditions += [
+                sa.func.lower(U.full_name).in_(sorted(names)),
+                U.full_name.contains(KELVIN_SIGN),
+            ]
+        query = query.where(sa.or_(*conditions))
+    rows = conn.all(query.order_by(U.id))
+    return [
+        MentionableUser(r["id"], r["full_name"], r["email"], bool(r["is_active"])) for r in rows
+    ]
+
+
 _REALM_GROUPS = Prepared(
     sa.select(G.id, G.name).where(
         G.realm_id == sa.bindparam("realm_id"), G.is_system_group.is_(False)
@@ -59,24 +105,30 @@ _TRANSLATE_EMOTICONS = Prepared(
 )
 
 
-def render_context(conn: Conn, realm_id: int, sender_id: int | None, content: str) -> RenderContext:
+def render_context(
+    conn: Conn,
+    realm_id: int,
+    sender_id: int | None,
+    content: str,
+    translate_emoticons: bool | None = None,
+) -> RenderContext:
+    """What rendering `content` needs to know. `translate_emoticons`: the sender's setting,
+    when the caller has read it."""
     users: list[MentionableUser] = []
     groups: list[MentionableGroup] = []
     streams: list[LinkableStream] = []
     params = {"realm_id": realm_id, "user_id": sender_id or 0}
     if "@" in content:
-        users = [
-            MentionableUser(r["id"], r["full_name"], r["email"], bool(r["is_active"]))
-            for r in conn.all(_REALM_USERS, params)
-        ]
+        users = _mentionable_users(conn, realm_id, content)
         groups = [MentionableGroup(r["id"], r["name"]) for r in conn.all(_REALM_GROUPS, params)]
     if "#**" in content:
         streams = [LinkableStream(r["id"], r["name"]) for r in conn.all(_VISIBLE_STREAMS, params)]
     # Loaded on every render, so that a linkifier change applies to the very next message.
     linkifiers = realm_linkifiers(conn, realm_id)
-    translate_emoticons = sender_id is not None and bool(
-        conn.scalar(_TRANSLATE_EMOTICONS, {"user_id": sender_id})
-    )
+    if sender_id is None:
+        translate_emoticons = False
+    elif translate_emoticons is None:
+        translate_emoticons = bool(conn.scalar(_TRANSLATE_EMOTICONS, {"user_id": sender_id}))
     return RenderContext(
         users=users,
         groups=groups,

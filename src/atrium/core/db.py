@@ -29,7 +29,7 @@ import contextlib
 import queue
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar, cast
@@ -201,6 +201,21 @@ class Conn:
         cursor = self.raw.cursor()
         cursor.executemany(sql, rows)
 
+    def insert_tuples(
+        self, table: sa.Table, columns: Sequence[str], rows: Sequence[tuple[Any, ...]]
+    ) -> None:
+        """Insert rows given as tuples in `columns` order: for the bulk inserts of hot paths,
+        where binding a dict per row by name measured a fifth of a 50-row insert's cost."""
+        if not rows:
+            return
+        quote = self.dialect.identifier_preparer.quote
+        marker = "?" if self.is_sqlite else "%s"
+        sql = (
+            f"INSERT INTO {quote(table.name)} ({', '.join(quote(c) for c in columns)}) "
+            f"VALUES ({', '.join([marker] * len(columns))})"
+        )
+        self.raw.cursor().executemany(sql, rows)
+
     # SQLite cursors return tuples (no row factory: dict(zip()) per row in C is the cheapest
     # mapping); PostgreSQL cursors return dicts (psycopg's dict_row).
 
@@ -314,10 +329,19 @@ class SQLiteDatabase(Database):
     thread measured slower on one core (each write paid a queue, a future, a wake-up of the loop
     and GIL hand-offs, which under load also made the slowest sends slower); it remains for
     `write_sync`, and a lock keeps the two from using the writer connection at once.
+
+    The WAL is checkpointed by a thread of its own, not by the commit that crosses SQLite's
+    1,000-page mark: that commit would wait for the checkpoint's copying and fsyncs (measured
+    13-21 ms under a stream of sends), and with it every request the loop holds. The thread
+    runs a PASSIVE checkpoint (it never blocks readers or the writer) at most every
+    CHECKPOINT_INTERVAL seconds while commits keep coming, and releases the GIL while SQLite
+    works.
     """
 
     # How many queued writes may share one commit; bounds the latency of the first one.
     MAX_GROUP = 64
+    # Seconds between background checkpoints while writes keep coming.
+    CHECKPOINT_INTERVAL = 0.25
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -326,6 +350,13 @@ class SQLiteDatabase(Database):
         path.parent.mkdir(parents=True, exist_ok=True)
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._writer_conn = Conn(connect_sqlite(path), self.dialect)
+        self._writer_conn.raw.execute("PRAGMA wal_autocheckpoint=0")
+        self._committed = threading.Event()
+        self._closing = threading.Event()
+        self._checkpointer = threading.Thread(
+            target=self._checkpoint_loop, name="sqlite-checkpointer", daemon=True
+        )
+        self._checkpointer.start()
         self._writer_lock = threading.Lock()
         self._pending: list[_WriteTask] = []
         # The event loop whose writes run inline (the first to write); see `write`.
@@ -438,6 +469,7 @@ class SQLiteDatabase(Database):
                 outcomes.append((task, True, value))
             if raw.in_transaction:
                 raw.execute("COMMIT")
+                self._committed.set()
         except BaseException as exc:  # the commit itself failed: nothing in the group is durable
             with contextlib.suppress(sqlite3.Error):
                 if raw.in_transaction:
@@ -454,12 +486,31 @@ class SQLiteDatabase(Database):
             else:
                 task.future.set_exception(value)
 
+    def _checkpoint_loop(self) -> None:
+        conn = connect_sqlite(self.path)
+        try:
+            while True:
+                self._committed.wait()
+                if self._closing.is_set():
+                    return
+                self._committed.clear()
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                self._closing.wait(self.CHECKPOINT_INTERVAL)
+        finally:
+            conn.close()
+
     def close(self) -> None:
         if self._closed:
             return
         self._closed = True
         self._queue.put(_STOP)
         self._writer.join(timeout=10)
+        self._closing.set()
+        self._committed.set()
+        self._checkpointer.join(timeout=10)
+        with contextlib.suppress(sqlite3.Error):
+            self._writer_conn.raw.execute("PRAGMA wal_checkpoint(PASSIVE)")
         self._writer_conn.raw.close()
         with self._read_conns_lock:
             for raw in self._read_conns:

@@ -51,13 +51,6 @@ _INSERT_MESSAGE = Prepared(
     )
     .returning(schema.message.c.id)
 )
-_INSERT_USER_MESSAGE = Prepared(
-    sa.insert(schema.user_message).values(
-        user_id=sa.bindparam("user_id"),
-        message_id=sa.bindparam("message_id"),
-        flags=sa.bindparam("flags"),
-    )
-)
 _SET_FIRST_MESSAGE = Prepared(
     sa.update(schema.stream)
     .where(
@@ -120,6 +113,13 @@ def _stream_target(raw: Any) -> int | str:
 
 
 def resolve_stream(conn: Conn, sender: User, realm: Realm, target: int | str) -> Any:
+    stream = find_stream(conn, sender, target)
+    check_can_post(conn, sender, realm, stream)
+    return stream
+
+
+def find_stream(conn: Conn, sender: User, target: int | str) -> Any:
+    """The stream a message is addressed to, or Zulip's error naming the target."""
     if isinstance(target, int):
         stream = stream_queries.stream_by_id(conn, sender.realm_id, target)
         if stream is None:
@@ -128,12 +128,16 @@ def resolve_stream(conn: Conn, sender: User, realm: Realm, target: int | str) ->
         stream = stream_queries.stream_by_name(conn, sender.realm_id, target)
         if stream is None:
             raise stream_does_not_exist(target)
-    check_can_post(conn, sender, realm, stream)
     return stream
 
 
-def check_can_post(conn: Conn, sender: User, realm: Realm, stream: Any) -> None:
-    subscribed = stream_queries.active_subscription(conn, sender.id, stream["id"]) is not None
+def check_can_post(
+    conn: Conn, sender: User, realm: Realm, stream: Any, subscribed: bool | None = None
+) -> None:
+    """Refuse a post the stream's privacy or posting policy forbids. `subscribed`: whether the
+    sender is, when the caller already knows (it has read the subscribers)."""
+    if subscribed is None:
+        subscribed = stream_queries.active_subscription(conn, sender.id, stream["id"]) is not None
     if not subscribed and sender.is_bot and sender.bot_owner_id is not None:
         # A bot may post where its owner is subscribed, as in Zulip.
         subscribed = (
@@ -251,13 +255,17 @@ def send_message(conn: Conn, sender: User, request: SendRequest) -> Outcome[int]
         raise ChatError("Invalid message type")
     realm = load_realm(conn, sender.realm_id)
     now = time.time()
+    profile = conn.one(_SENDER_PROFILE, {"id": sender.id})
+    assert profile is not None
+    emoticons = bool(profile["translate_emoticons"])
     if request.type == "stream":
-        stream = resolve_stream(conn, sender, realm, _stream_target(request.to))
+        stream = find_stream(conn, sender, _stream_target(request.to))
+        receivers = stream_queries.subscriber_ids(conn, stream["id"])
+        check_can_post(conn, sender, realm, stream, subscribed=sender.id in receivers)
         topic = normalize_topic(request.topic, realm)
         content = normalize_content(request.content)
         recipient_id = stream["recipient_id"]
-        receivers = stream_queries.subscriber_ids(conn, stream["id"])
-        context = render_context(conn, sender.realm_id, sender.id, content)
+        context = render_context(conn, sender.realm_id, sender.id, content, emoticons)
         rendered = render_markdown(content, context)
         if rendered.stream_wildcard_mentioned or rendered.topic_wildcard_mentioned:
             check_wildcard_mention(sender, realm, len(receivers))
@@ -269,7 +277,7 @@ def send_message(conn: Conn, sender: User, request: SendRequest) -> Outcome[int]
         topic = ""
         recipient_id = dm_recipient_id(conn, sender, participants)
         receivers = list(participants)
-        context = render_context(conn, sender.realm_id, sender.id, content)
+        context = render_context(conn, sender.realm_id, sender.id, content, emoticons)
         rendered = render_markdown(content, context)
         base_flags = flags.IS_PRIVATE
         stream_id = None
@@ -296,20 +304,17 @@ def send_message(conn: Conn, sender: User, request: SendRequest) -> Outcome[int]
         by_flags.setdefault(
             delivery_flags(uid, sender.id, mentioned, wildcard, base_flags), []
         ).append(uid)
-    conn.executemany(
-        _INSERT_USER_MESSAGE,
-        [
-            {"user_id": uid, "message_id": message_id, "flags": bits}
-            for bits, uids in by_flags.items()
-            for uid in uids
-        ],
+    conn.insert_tuples(
+        schema.user_message,
+        ("user_id", "message_id", "flags"),
+        [(uid, message_id, bits) for bits, uids in by_flags.items() for uid in uids],
     )
     if stream_id is not None and stream["first_message_id"] is None:
         conn.execute(_SET_FIRST_MESSAGE, {"stream_id": stream_id, "message_id": message_id})
     display = stream["name"] if stream_id is not None else dm_display_recipient(conn, receivers)
     topic_links = TopicLinks(context.linkifiers).of(fields)
     payload = new_message_payload(
-        conn, realm, sender, {**fields, "id": message_id}, display, topic_links
+        conn, realm, sender, {**fields, "id": message_id}, display, topic_links, profile
     )
     return Outcome(message_id, message_notices(sender, payload, by_flags, request.echo))
 
@@ -322,6 +327,7 @@ _SENDER_PROFILE = Prepared(
         schema.user.c.avatar_source,
         schema.user.c.avatar_version,
         schema.user.c.realm_id,
+        schema.user.c.translate_emoticons,
     ).where(schema.user.c.id == sa.bindparam("id"))
 )
 
@@ -344,13 +350,16 @@ def new_message_payload(
     row: dict[str, Any],
     display_recipient: Any,
     topic_links: list[dict[str, str]],
+    sender_row: Any = None,
 ) -> dict[str, Any]:
     """The `message` event's message, from the values just stored (no read-back).
 
     It carries `raw_content` and `avatar_is_gravatar` for each queue to shape as its client
-    asked (apply_markdown, client_gravatar); `shape_event` removes both.
+    asked (apply_markdown, client_gravatar); `shape_event` removes both. `sender_row`: the
+    sender's `_SENDER_PROFILE`, when the caller has read it.
     """
-    sender_row = conn.one(_SENDER_PROFILE, {"id": sender.id})
+    if sender_row is None:
+        sender_row = conn.one(_SENDER_PROFILE, {"id": sender.id})
     assert sender_row is not None
     message = message_object(
         {**row, "last_edit_time": None, "edit_history": None},

@@ -17,11 +17,13 @@ import sqlalchemy as sa
 
 from atrium.chat import schema
 from atrium.chat.models import User
-from atrium.chat.narrow import Term, narrow_stream, whole_history_readable
+from atrium.chat.narrow import Term, bad_narrow, history_readable
 from atrium.core.db import Conn, Prepared
 
 M = schema.message.c
 UM = schema.user_message.c
+S = schema.stream.c
+SUB = schema.subscription.c
 
 Side = Literal["before", "at", "after"]
 
@@ -105,13 +107,62 @@ _STATEMENTS = {
 }
 
 
+def _stream_statement(by: Literal["name", "id"]) -> Prepared:
+    """What the window needs of the narrow's stream, and whether the reader is subscribed."""
+    subscribed = (
+        sa.select(SUB.id)
+        .where(
+            SUB.user_id == sa.bindparam("user_id"),
+            SUB.stream_id == S.id,
+            SUB.active.is_(True),
+        )
+        .exists()
+    )
+    match = (
+        sa.func.lower(S.name) == sa.func.lower(sa.bindparam("name"))
+        if by == "name"
+        else S.id == sa.bindparam("stream_id")
+    )
+    return Prepared(
+        sa.select(
+            S.id,
+            S.name,
+            S.recipient_id,
+            S.invite_only,
+            S.is_web_public,
+            S.history_public_to_subscribers,
+            subscribed.label("subscribed"),
+        ).where(S.realm_id == sa.bindparam("realm_id"), match, S.deactivated.is_(False))
+    )
+
+
+_STREAM_BY_NAME = _stream_statement("name")
+_STREAM_BY_ID = _stream_statement("id")
+
+
+def _conversation_stream(conn: Conn, user: User, operand: Any) -> Any:
+    """The narrow's stream as `narrow.narrow_stream` finds it (a name, or an id as number or
+    digits), with the reader's subscription, in one statement."""
+    params = {"realm_id": user.realm_id, "user_id": user.id}
+    row = None
+    if isinstance(operand, int):
+        row = conn.one(_STREAM_BY_ID, {**params, "stream_id": operand})
+    elif isinstance(operand, str):
+        row = conn.one(_STREAM_BY_NAME, {**params, "name": operand})
+        if row is None and operand.isdigit():
+            row = conn.one(_STREAM_BY_ID, {**params, "stream_id": int(operand)})
+    if row is None:
+        raise bad_narrow(f"unknown stream {operand}")
+    return row
+
+
 class ConversationWindow:
     """The rows of one conversation narrow around numeric anchors (see `window_rows`)."""
 
     def __init__(self, conn: Conn, user: User, stream_operand: Any, topic: str | None) -> None:
         self.conn = conn
-        stream = narrow_stream(conn, user, stream_operand)
-        history = whole_history_readable(conn, user, stream)
+        stream = _conversation_stream(conn, user, stream_operand)
+        history = history_readable(user, stream, bool(stream["subscribed"]))
         self.params: dict[str, Any] = {
             "user_id": user.id,
             "recipient_id": stream["recipient_id"],
@@ -119,6 +170,7 @@ class ConversationWindow:
         }
         self.history = history
         self.with_topic = topic is not None
+        self.stream_names = {stream["id"]: stream["name"]}
 
     def side(self, side: Side, anchor_id: int, limit: int = 0) -> list[Any]:
         """Rows before the anchor (nearest first), at it, or after it (nearest first)."""

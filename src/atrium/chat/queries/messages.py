@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -120,6 +120,8 @@ class WindowRows:
     found_anchor: bool
     found_oldest: bool
     found_newest: bool
+    # Names of streams the window read on its way (a conversation's stream), by id.
+    stream_names: dict[int, str] = field(default_factory=dict)
 
 
 def window_rows(
@@ -143,8 +145,11 @@ def window_rows(
             raise ChatError("Invalid anchor") from None
     conversation = conversation_operands(terms) if light else None
     read_side: Callable[[Side, int, int], list[Any]]
+    stream_names: dict[int, str] = {}
     if conversation is not None and anchor != "first_unread":
-        read_side = ConversationWindow(conn, user, *conversation).side
+        conversation_window = ConversationWindow(conn, user, *conversation)
+        read_side = conversation_window.side
+        stream_names = conversation_window.stream_names
     else:
         narrow = compile_narrow(conn, user, terms)
         if anchor == "first_unread":
@@ -176,6 +181,7 @@ def window_rows(
         found_anchor=bool(at_anchor),
         found_oldest=anchored_to_left or len(before) < num_before,
         found_newest=anchored_to_right or len(after) < num_after,
+        stream_names=stream_names,
     )
 
 
@@ -269,7 +275,12 @@ def fetch_window(
             conn, user, terms, anchor, num_before, num_after, include_anchor, light=True
         )
         messages = messages_fragment(
-            conn, user, window.rows, apply_markdown=apply_markdown, client_gravatar=client_gravatar
+            conn,
+            user,
+            window.rows,
+            apply_markdown=apply_markdown,
+            client_gravatar=client_gravatar,
+            stream_names=window.stream_names,
         )
     else:
         window = window_rows(conn, user, terms, anchor, num_before, num_after, include_anchor)
@@ -297,10 +308,12 @@ class _Recipients:
     is_mirror_dummy}`), which for a 1:1 DM are the sender and the personal recipient.
     """
 
-    def __init__(self, conn: Conn, rows: Sequence[Any]) -> None:
-        self.stream_names = stream_queries.stream_names_by_id(
-            conn, [r["stream_id"] for r in rows if r["stream_id"] is not None]
-        )
+    def __init__(
+        self, conn: Conn, rows: Sequence[Any], known_names: Mapping[int, str] | None = None
+    ) -> None:
+        known = known_names or {}
+        unknown = {r["stream_id"] for r in rows if r["stream_id"] is not None} - known.keys()
+        self.stream_names = {**known, **stream_queries.stream_names_by_id(conn, unknown)}
         dm_recipients = list({r["recipient_id"] for r in rows if r["stream_id"] is None})
         self.personal: dict[int, int] = {}
         self.huddles: dict[int, list[int]] = {}
@@ -434,9 +447,11 @@ class TopicLinks:
 
 
 _SENDER_COLUMNS = (U.id, U.email, U.full_name, U.avatar_source, U.avatar_version, U.realm_id)
-_SENDERS = Prepared(sa.select(*_SENDER_COLUMNS).where(InIdList(U.id, "ids")))
-_REALM_STRING_ID = Prepared(
-    sa.select(schema.realm.c.string_id).where(schema.realm.c.id == sa.bindparam("realm_id"))
+# The senders of a window with their realm's string id (`sender_realm_str`), in one statement.
+_SENDERS_WITH_REALM = Prepared(
+    sa.select(*_SENDER_COLUMNS, schema.realm.c.string_id)
+    .select_from(schema.user.join(schema.realm, schema.realm.c.id == U.realm_id))
+    .where(InIdList(U.id, "ids"))
 )
 # `flags` as JSON by bit pattern: a window has a handful of distinct patterns.
 _FLAGS_JSON: dict[int | None, bytes] = {}
@@ -495,54 +510,81 @@ def messages_fragment(
     *,
     apply_markdown: bool,
     client_gravatar: bool,
+    stream_names: Mapping[int, str] | None = None,
 ) -> orjson.Fragment:
     """The message objects of light rows (tuples in `LIGHT_ROW` order), as one JSON array.
 
     Equal to `message_dicts` once parsed. The message-only part of each object comes from the
     cache; the part that depends on the sender, the recipient, the topic and the reader's flags
-    is built once per distinct combination (a window has a handful).
+    is built once per distinct combination (a window has a handful). `stream_names` are names
+    the caller has just read (a conversation's stream), which then need no second lookup.
     """
     if not rows:
         return orjson.Fragment(b"[]")
-    # Pass 1, over rows: the cached cores, and what the reader parts need from the database.
     cache = message_cache.cores(apply_markdown)
-    found: list[bytes | None] = []
-    missing: dict[int, Any] = {}
-    for row in rows:
-        core = cache.get(row[L.VERSION])
-        if core is None:
-            missing[row[L.ID]] = row[L.VERSION]
-        found.append(core)
-    if missing:
+    version = L.VERSION
+    cores = [cache.get(row[version]) for row in rows]
+    if None in cores:
+        missing = {
+            row[L.ID]: row[version] for row, core in zip(rows, cores, strict=True) if core is None
+        }
         full = conn.all(sa.select(schema.message).where(M.id.in_(list(missing))))
         built = message_cache.store(
             apply_markdown,
             {missing[r["id"]]: message_core(r, apply_markdown=apply_markdown) for r in full},
         )
-        found = [
-            built[row[L.VERSION]] if c is None else c for c, row in zip(found, rows, strict=True)
+        cores = [
+            built[row[version]] if core is None else core
+            for core, row in zip(cores, rows, strict=True)
         ]
-    parts = _ReaderParts(conn, user, {row[L.READER_KEY] for row in rows}, client_gravatar)
-    # Pass 2: each object is its core and its reader part.
-    out = [
-        core + parts.by_key[row[L.READER_KEY]]  # type: ignore[operator]
-        for core, row in zip(found, rows, strict=True)
-    ]
-    return orjson.Fragment(b"[" + b",".join(out) + b"]")
+    reader_key = L.READER_KEY
+    keys = [row[reader_key] for row in rows]
+    ends = _ReaderParts(conn, user, set(keys), client_gravatar, stream_names or {}).by_key
+    # One flat list joined once: `[`, then each object as its cached core and its reader part
+    # (which ends with `},`), the last comma turned into the closing bracket.
+    pieces: list[bytes] = [b"["]
+    for core, key in zip(cores, keys, strict=True):
+        pieces.append(core)  # type: ignore[arg-type]
+        pieces.append(ends[key])
+    pieces[-1] = pieces[-1][:-1] + b"]"
+    return orjson.Fragment(b"".join(pieces))
+
+
+_SENDER_FIELDS = tuple(c.name for c in _SENDER_COLUMNS)
+# A sender's fields as JSON, by everything they are made of (the sender's row as read, the realm's
+# string id, client_gravatar): a renamed sender is a new key, so an entry is never stale.
+_SENDER_JSON: dict[tuple[Any, ...], bytes] = {}
+_SENDER_JSON_MAX = 20_000
+
+
+def _sender_json(row: tuple[Any, ...], client_gravatar: bool) -> bytes:
+    key = (row, client_gravatar)
+    found = _SENDER_JSON.get(key)
+    if found is None:
+        sender = dict(zip(_SENDER_FIELDS, row, strict=False))
+        fields = sender_fields(sender, row[6], client_gravatar=client_gravatar)
+        if len(_SENDER_JSON) >= _SENDER_JSON_MAX:
+            _SENDER_JSON.clear()
+        found = _SENDER_JSON[key] = orjson.dumps(fields)[1:-1]
+    return found
 
 
 class _ReaderParts:
     """The end of each message object (sender fields, display_recipient, flags, topic_links,
-    closing brace) by reader key: built once per distinct key of a window."""
+    closing brace and a comma) by reader key: built once per distinct key of a window."""
 
     def __init__(
-        self, conn: Conn, user: User, keys: set[tuple[Any, ...]], client_gravatar: bool
+        self,
+        conn: Conn,
+        user: User,
+        keys: set[tuple[Any, ...]],
+        client_gravatar: bool,
+        stream_names: Mapping[int, str],
     ) -> None:
         sender_ids = conn.id_list({key[0] for key in keys})
-        senders = {r["id"]: r for r in conn.all(_SENDERS, {"ids": sender_ids})}
-        realm_str = conn.scalar(_REALM_STRING_ID, {"realm_id": user.realm_id})
+        senders = {r[0]: r for r in conn.tuples(_SENDERS_WITH_REALM, {"ids": sender_ids})}
         heads = [{"sender_id": k[0], "recipient_id": k[1], "stream_id": k[2]} for k in keys]
-        recipients = _Recipients(conn, heads)
+        recipients = _Recipients(conn, heads, stream_names)
         topic_links = TopicLinks(realm_linkifiers(conn, user.realm_id))
         sender_json: dict[int, bytes] = {}
         display_json: dict[tuple[Any, ...], bytes] = {}
@@ -552,10 +594,7 @@ class _ReaderParts:
             sender_id, recipient_id, stream_id, topic, bits = key
             sender = sender_json.get(sender_id)
             if sender is None:
-                fields = sender_fields(
-                    senders[sender_id], realm_str, client_gravatar=client_gravatar
-                )
-                sender = sender_json[sender_id] = orjson.dumps(fields)[1:-1]
+                sender = sender_json[sender_id] = _sender_json(senders[sender_id], client_gravatar)
             # A stream shows its name; a 1:1 DM shows its sender too, so it is per sender.
             shown_as = (stream_id, recipient_id, None if stream_id is not None else sender_id)
             display = display_json.get(shown_as)
@@ -575,7 +614,7 @@ class _ReaderParts:
                     _flags_json(bits),
                     b',"topic_links":',
                     links,
-                    b"}",
+                    b"},",
                 )
             )
 
