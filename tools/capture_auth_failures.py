@@ -47,7 +47,46 @@ CREATE = {
         "password": "ExamplePassword",
         "retype": "ExamplePassword",
     },
+    "passwordincommonlist": {"username": "Newcomer", "password": "password", "retype": "password"},
+    "password-substring-username-match+passwordincommonlist": {
+        "username": "Testpassword",
+        "password": "testpass",
+        "retype": "testpass",
+    },
 }
+# Passwords asked of the common-password filter. Each is also the account name, so that the
+# password policy always refuses it (within the name) and no account is made; the answer lists
+# passwordincommonlist too exactly when the filter holds the password. The ten-letter random
+# ones after the common ones are the filter's false positives (found with
+# atrium.wiki.common_passwords among random strings), then random ones it does not hold.
+COMMON = (
+    "password",
+    "123456",
+    "iloveyou",
+    "qwerty123",
+    "testpass",
+    "letmein",
+    "trustno1",
+    "t916VqoUaw",
+    "1zvMaUtPwU",
+    "imsEchUF9L",
+    "tzEmoOMGWO",
+    "doR5Hic2H1",
+    "K6OFhMEHEV",
+    "lMEU5s9cVk",
+    "jPV8ezA8Nn",
+    "2CknrYP7R6",
+    "04qed25LaD",
+)
+UNCOMMON = (
+    "Long-secret-1",
+    "correct horse battery staple",
+    "t916VqoUax",
+    "K6OFhMEHEW",
+    "pA7v9QmZk2",
+    "Zr4wLx8nTq",
+    "Über-Passwort-9",
+)
 # Fewer formats: which check comes first, and the other ways to the same refusal.
 CREATE_MORE = {
     "noname": [
@@ -68,6 +107,16 @@ CREATE_MORE = {
         {"username": "Newcomer", "password": "COME", "retype": "COME"},
     ],
     "passwordtoolong": [{"username": "Newcomer", "password": "x" * 4097, "retype": "x" * 4097}],
+    "passwordincommonlist": [
+        {"username": "Newcomer", "password": "123456", "retype": "123456"},
+        # the other refusals come first
+        {"username": "Newcomer", "password": "123456", "retype": "1234567"},
+        {"username": "Admin", "password": "123456", "retype": "123456"},
+        {"username": "Bad|Name", "password": "123456", "retype": "123456"},
+    ],
+    "password-login-forbidden+passwordincommonlist": [
+        {"username": "Apitestuser", "password": "testpass", "retype": "testpass"},
+    ],
 }
 LOGIN_MORE = {
     "wrongpassword": [
@@ -151,6 +200,12 @@ def cases() -> list[dict[str, str]]:
             )
             request |= {"loginreturnurl": RETURN_URL, "username": "Admin", "password": "wrong-1"}
             out.append({"name": "wrongpassword", **request})
+    for password in COMMON + UNCOMMON:
+        policy = "password-substring-username-match"
+        name = f"{policy}+passwordincommonlist" if password in COMMON else policy
+        fields = {"username": password, "password": password, "retype": password}
+        request = {"action": "createaccount", "createreturnurl": RETURN_URL, **fields}
+        out.append({"name": name, **request, "createmessageformat": "raw"})
     # The language of each: the module's (uselang), or the error formatter's (errorlang)?
     out.append(
         {

@@ -1,14 +1,21 @@
 """MediaWiki 1.39's password policy for a new account (`$wgPasswordPolicy`, group `default`).
 
-The checks of PasswordPolicyChecks in the order the policy lists them, each refusal a message: MinimalPasswordLength 1 (an empty password never gets here: AuthManager drops
-the request first), PasswordCannotBeSubstringInUsername, PasswordCannotMatchDefaults and
-MaximalPasswordLength 4096 (bytes). PasswordNotInCommonList needs the 100,000 passwords of
-wikimedia/common-passwords and is not checked.
+The checks of PasswordPolicyChecks in the order the policy lists them, each refusal a message:
+MinimalPasswordLength 1 (an empty password never gets here: AuthManager drops the request first),
+PasswordCannotBeSubstringInUsername, PasswordCannotMatchDefaults, MaximalPasswordLength 4096
+(bytes) and PasswordNotInCommonList (the Bloom filter of wikimedia/common-passwords, see
+common_passwords.py).
+
+Only account creation refuses by them. MediaWiki checks them at login too, but each is only
+`suggestChangeOnLogin` there: a right password that breaks them leads to a password-change form
+that may be skipped (`clientlogin` answers UI, `action=login` Aborted); Atrium logs such an
+account straight in. Bot passwords are generated and never checked.
 """
 
 from __future__ import annotations
 
 from atrium.wiki.api.messages import Message
+from atrium.wiki.common_passwords import is_common
 
 MAX_PASSWORD_BYTES = 4096
 
@@ -31,6 +38,8 @@ def password_problems(name: str, password: str) -> list[Message]:
         problems.append(Message("password-login-forbidden"))
     if len(password.encode()) > MAX_PASSWORD_BYTES:
         problems.append(Message("passwordtoolong", (MAX_PASSWORD_BYTES,)))
+    if is_common(password):
+        problems.append(Message("passwordincommonlist"))
     return problems
 
 
