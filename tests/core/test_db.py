@@ -69,6 +69,70 @@ async def test_writes_awaited_together_share_a_commit_and_fail_alone(
     assert await sqlite_db.read(_names) == sorted(names)
 
 
+def _insert_then_fail(conn: Conn, name: str) -> int:
+    conn.execute(sa.insert(item).values(name=name))
+    raise RuntimeError(f"{name} failed after writing")
+
+
+def _count_calls(calls: dict[str, int], fn: object) -> object:
+    def counted(conn: Conn, name: str) -> int:
+        calls[name] = calls.get(name, 0) + 1
+        return fn(conn, name)  # type: ignore[operator, no-any-return]
+
+    return counted
+
+
+async def test_rerunnable_writes_share_a_commit_without_savepoints(
+    sqlite_db: SQLiteDatabase,
+) -> None:
+    statements: list[str] = []
+    sqlite_db._writer_conn.raw.set_trace_callback(statements.append)
+    names = [f"r{i}" for i in range(10)]
+    # "r3" twice: the second is refused before it changes a row, so it fails alone.
+    results = await asyncio.gather(
+        *(sqlite_db.write(_insert, name, rerunnable=True) for name in [*names, "r3"]),
+        return_exceptions=True,
+    )
+    sqlite_db._writer_conn.raw.set_trace_callback(None)
+    assert all(isinstance(r, int) for r in results[:-1])
+    assert "UNIQUE" in str(results[-1])
+    assert await sqlite_db.read(_names) == sorted(names)
+    assert statements.count("COMMIT") == 1
+    assert not any("SAVEPOINT" in s for s in statements)
+
+
+async def test_a_rerunnable_write_failing_after_changes_is_undone_alone(
+    sqlite_db: SQLiteDatabase,
+) -> None:
+    calls: dict[str, int] = {}
+    insert = _count_calls(calls, _insert)
+    failing = _count_calls(calls, _insert_then_fail)
+    results = await asyncio.gather(
+        sqlite_db.write(insert, "a", rerunnable=True),
+        sqlite_db.write(failing, "bad", rerunnable=True),
+        sqlite_db.write(insert, "c", rerunnable=True),
+        return_exceptions=True,
+    )
+    assert isinstance(results[0], int) and isinstance(results[2], int)
+    assert isinstance(results[1], RuntimeError)
+    # The group was rolled back and run again, each write under its savepoint.
+    assert calls == {"a": 2, "bad": 2, "c": 1}
+    assert await sqlite_db.read(_names) == ["a", "c"]
+
+
+async def test_a_group_with_a_guarded_write_keeps_savepoints(sqlite_db: SQLiteDatabase) -> None:
+    calls: dict[str, int] = {}
+    failing = _count_calls(calls, _insert_then_fail)
+    results = await asyncio.gather(
+        sqlite_db.write(_insert, "x", rerunnable=True),
+        sqlite_db.write(failing, "guarded"),
+        return_exceptions=True,
+    )
+    assert isinstance(results[0], int) and isinstance(results[1], RuntimeError)
+    assert calls == {"guarded": 1}
+    assert await sqlite_db.read(_names) == ["x"]
+
+
 async def test_a_group_larger_than_max_group_is_split(sqlite_db: SQLiteDatabase) -> None:
     count = SQLiteDatabase.MAX_GROUP * 2 + 5
     ids = await asyncio.gather(*(sqlite_db.write(_insert, f"m{i}") for i in range(count)))

@@ -28,12 +28,13 @@ class ChatRuntime:
     heartbeat_seconds: float = 45.0
     credentials: CredentialCache = field(default_factory=CredentialCache)
 
-    async def write(self, fn: Callable[..., Outcome[T]], *args: Any) -> T:
+    async def write(self, fn: Callable[..., Outcome[T]], *args: Any, rerunnable: bool = False) -> T:
         """Run an action in one transaction, then publish the events it caused.
 
         Publishing only after the commit means no client hears of a change that was rolled back.
+        `rerunnable`: the action touches nothing but the database (see `Database.write`).
         """
-        outcome = await self.db.write(fn, *args)
+        outcome = await self.db.write(fn, *args, rerunnable=rerunnable)
         if outcome.notices:
             if any(n.event["type"] in _IDENTITY_EVENTS for n in outcome.notices):
                 self.credentials.clear()

@@ -50,7 +50,8 @@ async def send(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
         client=req.client_name,
         echo=(args["queue_id"], args["local_id"]) if args["queue_id"] is not None else None,
     )
-    message_id = await req.runtime.write(send_message, req.me, request)
+    # Sending only reads and writes the database (its events go out after the commit).
+    message_id = await req.runtime.write(send_message, req.me, request, rerunnable=True)
     return {"id": message_id}
 
 
