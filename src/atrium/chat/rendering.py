@@ -26,7 +26,7 @@ from atrium.chat.markdown import (
 )
 from atrium.chat.models import User
 from atrium.chat.queries.linkifiers import realm_linkifiers
-from atrium.core.db import Conn, Prepared
+from atrium.core.db import Conn, InIdList, Prepared
 
 U = schema.user.c
 G = schema.user_group.c
@@ -54,26 +54,44 @@ def _possible_mentions(content: str) -> tuple[set[str], set[int]]:
     return names, ids
 
 
+# The users whose ids or lowercased names a content holds, and those whose names hold the
+# Kelvin sign: SQL's lower() folds ASCII as Python does, and the Kelvin sign is the one other
+# character Python folds to ASCII.
+_MENTION_CANDIDATES = Prepared(
+    sa.select(U.id, U.full_name, U.email, U.is_active)
+    .where(
+        U.realm_id == sa.bindparam("realm_id"),
+        sa.or_(
+            InIdList(U.id, "ids"),
+            InIdList(sa.func.lower(U.full_name), "names"),
+            U.full_name.contains(KELVIN_SIGN),
+        ),
+    )
+    .order_by(U.id)
+)
+_REALM_USERS = Prepared(
+    sa.select(U.id, U.full_name, U.email, U.is_active)
+    .where(U.realm_id == sa.bindparam("realm_id"))
+    .order_by(U.id)
+)
+
+
 def _mentionable_users(conn: Conn, realm_id: int, content: str) -> list[MentionableUser]:
     """The realm's users the content may mention (a superset: the renderer matches names as
     Python lowercases them), in id order: the first of two users with the same name wins
-    `@**Name**`, as in Zulip."""
+    `@**Name**`, as in Zulip. A name beyond ASCII needs Python's folding: then every user."""
     names, ids = _possible_mentions(content)
     if not names and not ids:
         return []
-    query = sa.select(U.id, U.full_name, U.email, U.is_active).where(U.realm_id == realm_id)
     if all(name.isascii() for name in names):
-        # SQL's lower() folds ASCII as Python does; the one other character Python folds to
-        # ASCII is the Kelvin sign, so names holding it are read too. Any other name needs
-        # Python's folding: then every user is read.
-        conditions: list[sa.ColumnElement[bool]] = [U.id.in_(sorted(ids))] if ids else []
-        if names:
-            conditions += [
-                sa.func.lower(U.full_name).in_(sorted(names)),
-                U.full_name.contains(KELVIN_SIGN),
-            ]
-        query = query.where(sa.or_(*conditions))
-    rows = conn.all(query.order_by(U.id))
+        params = {
+            "realm_id": realm_id,
+            "ids": conn.id_list(sorted(ids)),
+            "names": conn.text_list(sorted(names)),
+        }
+        rows = conn.all(_MENTION_CANDIDATES, params)
+    else:
+        rows = conn.all(_REALM_USERS, {"realm_id": realm_id})
     return [
         MentionableUser(r["id"], r["full_name"], r["email"], bool(r["is_active"])) for r in rows
     ]

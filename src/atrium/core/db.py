@@ -154,6 +154,12 @@ class Conn:
         values = [int(i) for i in ids]
         return orjson.dumps(values).decode() if self.is_sqlite else values
 
+    def text_list(self, texts: Iterable[str]) -> Any:
+        """The value of an `InIdList` parameter compared with a text expression (the list is
+        bound the same way: JSON for SQLite, an array for PostgreSQL)."""
+        values = [str(t) for t in texts]
+        return orjson.dumps(values).decode() if self.is_sqlite else values
+
     def _sql(self, statement: Statement | Prepared, params: Params | None) -> tuple[str, Any]:
         if isinstance(statement, str):
             return statement, dict(params or {})
