@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import regex
 from markdown.inlinepatterns import InlineProcessor
@@ -62,13 +62,49 @@ class TimedPattern:
             return None
 
 
+# A template whose expressions are all `{name}`: RFC 6570's simple string expansion, which
+# percent-encodes everything but the unreserved characters. Most linkifiers are of this kind,
+# and expanding them here skips uritemplate's general machinery (a third of a linkifier match).
+_SIMPLE_EXPRESSION = re.compile(r"\{([A-Za-z0-9_]+)\}")
+
+
+class SimpleTemplate:
+    """A `{name}`-only URI template, expanded as uritemplate expands it."""
+
+    def __init__(self, template: str) -> None:
+        pieces = _SIMPLE_EXPRESSION.split(template)
+        # Literal text at even positions, variable names at odd ones.
+        self.literals = pieces[0::2]
+        self.names = pieces[1::2]
+
+    @staticmethod
+    def parse(template: str) -> SimpleTemplate | None:
+        """The template, if every expression in it is a plain `{name}`."""
+        if "{" not in _SIMPLE_EXPRESSION.sub("", template):
+            return SimpleTemplate(template)
+        return None
+
+    def expand(self, values: dict[str, str]) -> str:
+        out = [self.literals[0]]
+        for name, literal in zip(self.names, self.literals[1:], strict=True):
+            value = values.get(name)
+            if value:
+                out.append(quote(value, safe=""))
+            out.append(literal)
+        return "".join(out)
+
+
 @dataclass(frozen=True)
 class CompiledLinkifier:
     pattern: TimedPattern
     template: URITemplate
+    simple: SimpleTemplate | None = None
 
     def expand(self, m: Any) -> str:
-        return str(self.template.expand(**{k: v for k, v in m.groupdict().items() if v}))
+        values = {k: v for k, v in m.groupdict().items() if v}
+        if self.simple is not None:
+            return self.simple.expand(values)
+        return str(self.template.expand(**values))
 
 
 @lru_cache(maxsize=1024)
@@ -79,7 +115,7 @@ def compile_linkifier(pattern: str, url_template: str) -> CompiledLinkifier | No
     except (regex.error, ValueError, TypeError):
         logger.warning("skipping linkifier that does not compile: %r", pattern)
         return None
-    return CompiledLinkifier(TimedPattern(compiled), template)
+    return CompiledLinkifier(TimedPattern(compiled), template, SimpleTemplate.parse(url_template))
 
 
 Handled = tuple[Any, int | None, int | None]
