@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -45,8 +46,9 @@ class LiveServer:
     process: subprocess.Popen[bytes]
 
     def kill(self) -> None:
-        """Kill the worker outright (SIGKILL), as a crash would."""
-        self.process.kill()
+        """Kill the worker outright (SIGKILL), as a crash would: granian's main process and the
+        process it forked to serve, which would otherwise live on without its parent."""
+        os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait()
 
 
@@ -71,6 +73,7 @@ def running_server(
             env=env,
             stdout=log_file,
             stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: granian's worker goes with it
         )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -95,3 +98,6 @@ def running_server(
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        # Whatever of the group outlived the main process (a worker after a SIGKILL).
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
