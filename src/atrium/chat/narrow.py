@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import sqlalchemy as sa
@@ -174,15 +175,27 @@ def _user_flags() -> ColumnElement[int]:
     return sa.func.coalesce(UM.flags, HISTORICAL_FLAGS)
 
 
-def narrow_stream(conn: Conn, user: User, operand: Any) -> Any:
-    """The stream a `stream` operand names (a name, or an id as number or digits)."""
+def narrow_stream(
+    conn: Conn,
+    user: User,
+    operand: Any,
+    by_id: Callable[[int], Any] | None = None,
+    by_name: Callable[[str], Any] | None = None,
+) -> Any:
+    """The stream a `stream` operand names (a name, or an id as number or digits).
+
+    `by_id`/`by_name` read the stream another way (with more columns); by default, the
+    realm's active stream row.
+    """
+    by_id = by_id or partial(stream_queries.stream_by_id, conn, user.realm_id)
+    by_name = by_name or partial(stream_queries.stream_by_name, conn, user.realm_id)
     row = None
     if isinstance(operand, int):
-        row = stream_queries.stream_by_id(conn, user.realm_id, operand)
+        row = by_id(operand)
     elif isinstance(operand, str):
-        row = stream_queries.stream_by_name(conn, user.realm_id, operand)
+        row = by_name(operand)
         if row is None and operand.isdigit():
-            row = stream_queries.stream_by_id(conn, user.realm_id, int(operand))
+            row = by_id(int(operand))
     if row is None:
         raise bad_narrow(f"unknown stream {operand}")
     return row

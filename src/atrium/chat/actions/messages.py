@@ -112,12 +112,6 @@ def _stream_target(raw: Any) -> int | str:
     return str(raw)
 
 
-def resolve_stream(conn: Conn, sender: User, realm: Realm, target: int | str) -> Any:
-    stream = find_stream(conn, sender, target)
-    check_can_post(conn, sender, realm, stream)
-    return stream
-
-
 def find_stream(conn: Conn, sender: User, target: int | str) -> Any:
     """The stream a message is addressed to, or Zulip's error naming the target."""
     if isinstance(target, int):
@@ -350,17 +344,14 @@ def new_message_payload(
     row: dict[str, Any],
     display_recipient: Any,
     topic_links: list[dict[str, str]],
-    sender_row: Any = None,
+    sender_row: Any,
 ) -> dict[str, Any]:
     """The `message` event's message, from the values just stored (no read-back).
 
     It carries `raw_content` and `avatar_is_gravatar` for each queue to shape as its client
     asked (apply_markdown, client_gravatar); `shape_event` removes both. `sender_row`: the
-    sender's `_SENDER_PROFILE`, when the caller has read it.
+    sender's `_SENDER_PROFILE`, as the send read it.
     """
-    if sender_row is None:
-        sender_row = conn.one(_SENDER_PROFILE, {"id": sender.id})
-    assert sender_row is not None
     message = message_object(
         {**row, "last_edit_time": None, "edit_history": None},
         sender_row,

@@ -17,7 +17,7 @@ import sqlalchemy as sa
 
 from atrium.chat import schema
 from atrium.chat.models import User
-from atrium.chat.narrow import Term, bad_narrow, history_readable
+from atrium.chat.narrow import Term, history_readable, narrow_stream
 from atrium.core.db import Conn, Prepared
 
 M = schema.message.c
@@ -141,19 +141,16 @@ _STREAM_BY_ID = _stream_statement("id")
 
 
 def _conversation_stream(conn: Conn, user: User, operand: Any) -> Any:
-    """The narrow's stream as `narrow.narrow_stream` finds it (a name, or an id as number or
-    digits), with the reader's subscription, in one statement."""
+    """The narrow's stream as `narrow.narrow_stream` finds it, with the reader's subscription,
+    in one statement."""
     params = {"realm_id": user.realm_id, "user_id": user.id}
-    row = None
-    if isinstance(operand, int):
-        row = conn.one(_STREAM_BY_ID, {**params, "stream_id": operand})
-    elif isinstance(operand, str):
-        row = conn.one(_STREAM_BY_NAME, {**params, "name": operand})
-        if row is None and operand.isdigit():
-            row = conn.one(_STREAM_BY_ID, {**params, "stream_id": int(operand)})
-    if row is None:
-        raise bad_narrow(f"unknown stream {operand}")
-    return row
+    return narrow_stream(
+        conn,
+        user,
+        operand,
+        by_id=lambda stream_id: conn.one(_STREAM_BY_ID, {**params, "stream_id": stream_id}),
+        by_name=lambda name: conn.one(_STREAM_BY_NAME, {**params, "name": name}),
+    )
 
 
 class ConversationWindow:
