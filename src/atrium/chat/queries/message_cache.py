@@ -6,37 +6,54 @@ again and again. Here the part of each object that depends on the message alone
 last_edit_time) and apply_markdown: an edit or a move changes `last_edit_time`, so a changed
 message is never served from here, on any worker; `date_sent` keeps apart the messages of two
 databases in one process (tests), and a SQLite id reused after the newest message was deleted.
-The reader-dependent parts (sender fields, display_recipient, flags, topic_links) are added per
-fetch (`messages.messages_fragment`), so renames and personal flags are always current.
+Beside it is the message's head (sender, recipient, stream, topic), which changes with the same
+version, so that a fetch need not read those columns. The reader-dependent parts (sender fields,
+display_recipient, flags, topic_links) are added per fetch (`messages.messages_fragment`), so
+renames and personal flags are always current.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
 # (id, date_sent, last_edit_time): what changes when the message object does.
 Version = tuple[int, float, float | None]
+# (sender_id, recipient_id, stream_id, topic) of the message at that version.
+Head = tuple[int, int, int | None, str]
+
+
+class Cached(NamedTuple):
+    # `message_core` as `{"id":…,…,`: the start of a JSON object, for the caller to complete.
+    core: bytes
+    head: Head
+
 
 # About 1 KB each: bounded to some tens of megabytes.
 MAX_ENTRIES = 50_000
 # By apply_markdown (HTML or raw content), then by message version.
-_cores: dict[bool, dict[Version, bytes]] = {True: {}, False: {}}
+_entries: dict[bool, dict[Version, Cached]] = {True: {}, False: {}}
 
 
-def cores(apply_markdown: bool) -> dict[Version, bytes]:
-    """The cached cores (each `message_core` as `{"id":…,…,`: the start of a JSON object, for
-    the caller to complete), by message version."""
-    return _cores[apply_markdown]
+def entries(apply_markdown: bool) -> dict[Version, Cached]:
+    """The cached message objects, by message version."""
+    return _entries[apply_markdown]
 
 
-def store(apply_markdown: bool, built: dict[Version, dict[str, Any]]) -> dict[Version, bytes]:
-    """Cache the cores just built (`message_core` dicts by version); their serialised starts."""
-    cache = _cores[apply_markdown]
+def head_of(row: Any) -> Head:
+    """The head of a full message row."""
+    return (row["sender_id"], row["recipient_id"], row["stream_id"], row["topic"])
+
+
+def store(
+    apply_markdown: bool, built: dict[Version, tuple[dict[str, Any], Head]]
+) -> dict[Version, Cached]:
+    """Cache the entries just built (`message_core` dicts and heads, by version)."""
+    cache = _entries[apply_markdown]
     if len(cache) + len(built) > MAX_ENTRIES:
         cache.clear()
     out = {}
-    for version, core in built.items():
-        out[version] = cache[version] = orjson.dumps(core)[:-1] + b","
+    for version, (core, head) in built.items():
+        out[version] = cache[version] = Cached(orjson.dumps(core)[:-1] + b",", head)
     return out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import orjson
 import sqlalchemy as sa
@@ -514,37 +514,49 @@ def messages_fragment(
 ) -> orjson.Fragment:
     """The message objects of light rows (tuples in `LIGHT_ROW` order), as one JSON array.
 
-    Equal to `message_dicts` once parsed. The message-only part of each object comes from the
-    cache; the part that depends on the sender, the recipient, the topic and the reader's flags
-    is built once per distinct combination (a window has a handful). `stream_names` are names
-    the caller has just read (a conversation's stream), which then need no second lookup.
+    Equal to `message_dicts` once parsed. The message-only part of each object and the message's
+    head come from the cache; the part that depends on the sender, the recipient, the topic and
+    the reader's flags is built once per distinct combination (a window has a handful).
+    `stream_names` are names the caller has just read (a conversation's stream), which then need
+    no second lookup.
     """
     if not rows:
         return orjson.Fragment(b"[]")
-    cache = message_cache.cores(apply_markdown)
+    cache = message_cache.entries(apply_markdown)
     version = L.VERSION
-    cores = [cache.get(row[version]) for row in rows]
-    if None in cores:
+    cached = [cache.get(row[version]) for row in rows]
+    if None in cached:
         missing = {
-            row[L.ID]: row[version] for row, core in zip(rows, cores, strict=True) if core is None
+            row[L.ID]: row[version]
+            for row, entry in zip(rows, cached, strict=True)
+            if entry is None
         }
         full = conn.all(sa.select(schema.message).where(M.id.in_(list(missing))))
         built = message_cache.store(
             apply_markdown,
-            {missing[r["id"]]: message_core(r, apply_markdown=apply_markdown) for r in full},
+            {
+                missing[r["id"]]: (
+                    message_core(r, apply_markdown=apply_markdown),
+                    message_cache.head_of(r),
+                )
+                for r in full
+            },
         )
-        cores = [
-            built[row[version]] if core is None else core
-            for core, row in zip(cores, rows, strict=True)
+        cached = [
+            built[row[version]] if entry is None else entry
+            for entry, row in zip(cached, rows, strict=True)
         ]
-    reader_key = L.READER_KEY
-    keys = [row[reader_key] for row in rows]
+    entries = cast(list[message_cache.Cached], cached)
+    flags_at = L.FLAGS
+    keys: list[ReaderKey] = [
+        (entry.head, row[flags_at]) for entry, row in zip(entries, rows, strict=True)
+    ]
     ends = _ReaderParts(conn, user, set(keys), client_gravatar, stream_names or {}).by_key
     # One flat list joined once: `[`, then each object as its cached core and its reader part
     # (which ends with `},`), the last comma turned into the closing bracket.
     pieces: list[bytes] = [b"["]
-    for core, key in zip(cores, keys, strict=True):
-        pieces.append(core)  # type: ignore[arg-type]
+    for entry, key in zip(entries, keys, strict=True):
+        pieces.append(entry.core)
         pieces.append(ends[key])
     pieces[-1] = pieces[-1][:-1] + b"]"
     return orjson.Fragment(b"".join(pieces))
@@ -569,29 +581,37 @@ def _sender_json(row: tuple[Any, ...], client_gravatar: bool) -> bytes:
     return found
 
 
+# What the end of a message object depends on: the message's head and the reader's flags.
+ReaderKey = tuple[message_cache.Head, int | None]
+
+
 class _ReaderParts:
     """The end of each message object (sender fields, display_recipient, flags, topic_links,
-    closing brace and a comma) by reader key: built once per distinct key of a window."""
+    closing brace and a comma) by reader key, (the message's head, the reader's flags): built
+    once per distinct key of a window."""
 
     def __init__(
         self,
         conn: Conn,
         user: User,
-        keys: set[tuple[Any, ...]],
+        keys: set[ReaderKey],
         client_gravatar: bool,
         stream_names: Mapping[int, str],
     ) -> None:
-        sender_ids = conn.id_list({key[0] for key in keys})
+        sender_ids = conn.id_list({head[0] for head, _bits in keys})
         senders = {r[0]: r for r in conn.tuples(_SENDERS_WITH_REALM, {"ids": sender_ids})}
-        heads = [{"sender_id": k[0], "recipient_id": k[1], "stream_id": k[2]} for k in keys]
+        heads = [
+            {"sender_id": head[0], "recipient_id": head[1], "stream_id": head[2]}
+            for head, _bits in keys
+        ]
         recipients = _Recipients(conn, heads, stream_names)
         topic_links = TopicLinks(realm_linkifiers(conn, user.realm_id))
         sender_json: dict[int, bytes] = {}
         display_json: dict[tuple[Any, ...], bytes] = {}
         links_json: dict[str, bytes] = {}
-        self.by_key: dict[tuple[Any, ...], bytes] = {}
+        self.by_key: dict[ReaderKey, bytes] = {}
         for key, head in zip(keys, heads, strict=True):
-            sender_id, recipient_id, stream_id, topic, bits = key
+            (sender_id, recipient_id, stream_id, topic), bits = key
             sender = sender_json.get(sender_id)
             if sender is None:
                 sender = sender_json[sender_id] = _sender_json(senders[sender_id], client_gravatar)
