@@ -6,6 +6,7 @@ import asyncio
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -137,6 +138,57 @@ async def test_a_group_larger_than_max_group_is_split(sqlite_db: SQLiteDatabase)
     count = SQLiteDatabase.MAX_GROUP * 2 + 5
     ids = await asyncio.gather(*(sqlite_db.write(_insert, f"m{i}") for i in range(count)))
     assert len(set(ids)) == count
+
+
+def _record_groups(db: SQLiteDatabase) -> list[list[str]]:
+    """The names each commit group of `_insert` writes carried, in order."""
+    groups: list[list[str]] = []
+    real_group = db._run_group
+
+    def recording_group(conn: Conn, group: list[Any]) -> None:
+        groups.append([task.args[0] for task in group])
+        real_group(conn, group)
+
+    db._run_group = recording_group  # type: ignore[method-assign]
+    return groups
+
+
+async def _stagger(db: SQLiteDatabase, names: list[str]) -> list[int]:
+    """Writes started one loop turn apart, as requests arriving one after another are."""
+    started = []
+    for name in names:
+        started.append(asyncio.ensure_future(db.write(_insert, name)))
+        await asyncio.sleep(0)
+    return list(await asyncio.gather(*started))
+
+
+async def test_after_a_group_the_next_waits_for_as_many_writes(sqlite_db: SQLiteDatabase) -> None:
+    groups = _record_groups(sqlite_db)
+    sqlite_db.COMMIT_DELAY = 30.0  # long enough that only a full group can end the wait
+    # A lone writer never waits: with no group before it, it flushes at the next loop turn.
+    await asyncio.wait_for(sqlite_db.write(_insert, "alone"), timeout=10)
+    await _stagger(sqlite_db, ["a1", "a2"])  # one turn apart: a flush between them
+    assert groups == [["alone"], ["a1"], ["a2"]]
+    await asyncio.gather(*(sqlite_db.write(_insert, f"b{i}") for i in range(4)))
+    assert groups[-1] == ["b0", "b1", "b2", "b3"]
+    # After a group of four, writes arriving one turn apart share one commit, which runs as
+    # soon as the fourth has come (well before the delay).
+    await asyncio.wait_for(_stagger(sqlite_db, ["c0", "c1", "c2", "c3"]), timeout=10)
+    assert groups[-1] == ["c0", "c1", "c2", "c3"]
+
+
+async def test_a_delayed_flush_ends_after_commit_delay(sqlite_db: SQLiteDatabase) -> None:
+    groups = _record_groups(sqlite_db)
+    sqlite_db.COMMIT_DELAY = 0.05
+    await asyncio.gather(*(sqlite_db.write(_insert, f"g{i}") for i in range(3)))
+    # Fewer writes come than the last group held: the delay ends the wait. Each group expects
+    # as many as the one before, so a lone write waits once more, and the next not at all.
+    await _stagger(sqlite_db, ["h0", "h1"])
+    await sqlite_db.write(_insert, "i0")
+    sqlite_db.COMMIT_DELAY = 30.0
+    await asyncio.wait_for(sqlite_db.write(_insert, "j0"), timeout=10)
+    assert groups[1:] == [["h0", "h1"], ["i0"], ["j0"]]
+    assert await sqlite_db.read(_names) == ["g0", "g1", "g2", "h0", "h1", "i0", "j0"]
 
 
 async def test_a_cancelled_writer_does_not_disturb_the_others(sqlite_db: SQLiteDatabase) -> None:

@@ -345,8 +345,16 @@ class SQLiteDatabase(Database):
     620-780 inline, same machine, same minute). A read holds the loop for its duration, so
     keep reads bounded (every listing here is paged or capped).
 
-    Writes awaited in the loop run there too, grouped: the first one schedules a flush for the
-    loop's next turn, and every write awaited before it runs joins the same commit. A writer
+    Writes awaited in the loop run there too, grouped: the first one schedules a flush, and every
+    write awaited before it runs joins the same commit. The flush runs at the loop's next turn,
+    unless the last group held several writes: then it waits until as many have come or
+    COMMIT_DELAY has passed, whichever is first (MySQL's binlog_group_commit_sync_delay with
+    its no_delay_count; PostgreSQL's commit_delay with commit_siblings). Under a steady stream
+    of writes the flush that ran at once took only the writes already parsed, and the rest,
+    arriving a moment later, made a second commit: group sizes alternated (measured under 64
+    senders: mean 23, many of 1-5), and each commit rewrote the same pages (every recipient's
+    `user_message` leaf: ~100 of a commit's ~170 pages). Waiting keeps the groups whole (mean
+    64) and answers each writer in one commit's time. A lone writer never waits. A writer
     thread measured slower on one core (each write paid a queue, a future, a wake-up of the loop
     and GIL hand-offs, which under load also made the slowest sends slower); it remains for
     `write_sync`, and a lock keeps the two from using the writer connection at once. Each write
@@ -366,6 +374,8 @@ class SQLiteDatabase(Database):
 
     # How many queued writes may share one commit; bounds the latency of the first one.
     MAX_GROUP = 64
+    # Seconds the flush may wait for a group as large as the last one (see above).
+    COMMIT_DELAY = 0.003
     # Seconds between background checkpoints while writes keep coming.
     CHECKPOINT_INTERVAL = 0.25
 
@@ -385,6 +395,9 @@ class SQLiteDatabase(Database):
         self._checkpointer.start()
         self._writer_lock = threading.Lock()
         self._pending: list[_WriteTask] = []
+        # The size of the last group, and the delayed flush waiting for one as large.
+        self._expected = 1
+        self._delayed: asyncio.TimerHandle | None = None
         # The event loop whose writes run inline (the first to write); see `write`.
         self._loop: asyncio.AbstractEventLoop | None = None
         self._writer = threading.Thread(target=self._write_loop, name="sqlite-writer", daemon=True)
@@ -435,14 +448,23 @@ class SQLiteDatabase(Database):
             return queued
         future: asyncio.Future[T] = loop.create_future()
         self._pending.append(_WriteTask(fn, args, future, rerunnable))
-        if len(self._pending) == 1:
+        waiting = len(self._pending)
+        if waiting == 1 and self._expected > 1:
+            self._delayed = loop.call_later(self.COMMIT_DELAY, self._flush_pending)
+        elif waiting == 1 or waiting == self._expected:
             loop.call_soon(self._flush_pending)
         result: T = await future
         return result
 
     def _flush_pending(self) -> None:
         """Run the writes awaited since the last flush, MAX_GROUP to a commit."""
+        if not self._pending:  # a delayed flush whose group has already been flushed
+            return
+        if self._delayed is not None:
+            self._delayed.cancel()
+            self._delayed = None
         pending, self._pending = self._pending, []
+        self._expected = min(len(pending), self.MAX_GROUP)
         with self._writer_lock:
             for start in range(0, len(pending), self.MAX_GROUP):
                 self._run_group(self._writer_conn, pending[start : start + self.MAX_GROUP])
