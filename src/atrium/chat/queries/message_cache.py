@@ -34,6 +34,9 @@ class Cached(NamedTuple):
 MAX_ENTRIES = 50_000
 # By apply_markdown (HTML or raw content), then by message version.
 _entries: dict[bool, dict[Version, Cached]] = {True: {}, False: {}}
+# Equal heads are one object (a conversation's messages share a handful), so that a fetch can
+# tell heads apart by identity: see `messages.messages_fragment`.
+_heads: dict[Head, Head] = {}
 
 
 def entries(apply_markdown: bool) -> dict[Version, Cached]:
@@ -53,7 +56,10 @@ def store(
     cache = _entries[apply_markdown]
     if len(cache) + len(built) > MAX_ENTRIES:
         cache.clear()
+    if len(_heads) >= MAX_ENTRIES:
+        _heads.clear()
     out = {}
     for version, (core, head) in built.items():
+        head = _heads.setdefault(head, head)
         out[version] = cache[version] = Cached(orjson.dumps(core)[:-1] + b",", head)
     return out

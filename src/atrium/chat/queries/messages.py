@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -522,13 +523,15 @@ def messages_fragment(
     """
     if not rows:
         return orjson.Fragment(b"[]")
+    # Per-row work is done by C-level iteration (map, itemgetter, slice assignment): a window is
+    # a hundred rows, and a Python-level loop over them cost more than the lookups themselves.
     cache = message_cache.entries(apply_markdown)
-    version = L.VERSION
-    cached = [cache.get(row[version]) for row in rows]
+    versions = list(map(_VERSION_OF, rows))
+    cached = list(map(cache.get, versions))
     if None in cached:
         missing = {
-            row[L.ID]: row[version]
-            for row, entry in zip(rows, cached, strict=True)
+            version[L.ID]: version
+            for version, entry in zip(versions, cached, strict=True)
             if entry is None
         }
         full = conn.all(sa.select(schema.message).where(M.id.in_(list(missing))))
@@ -543,21 +546,23 @@ def messages_fragment(
             },
         )
         cached = [
-            built[row[version]] if entry is None else entry
-            for entry, row in zip(cached, rows, strict=True)
+            built[version] if entry is None else entry
+            for entry, version in zip(cached, versions, strict=True)
         ]
     entries = cast(list[message_cache.Cached], cached)
-    flags_at = L.FLAGS
-    keys: list[ReaderKey] = [
-        (entry.head, row[flags_at]) for entry, row in zip(entries, rows, strict=True)
-    ]
-    ends = _ReaderParts(conn, user, set(keys), client_gravatar, stream_names or {}).by_key
-    # One flat list joined once: `[`, then each object as its cached core and its reader part
-    # (which ends with `},`), the last comma turned into the closing bracket.
-    pieces: list[bytes] = [b"["]
-    for entry, key in zip(entries, keys, strict=True):
-        pieces.append(entry.core)
-        pieces.append(ends[key])
+    heads = list(map(_HEAD_OF, entries))
+    bits = list(map(_FLAGS_OF, rows))
+    # Equal heads are one object (message_cache interns them), so for this call a head's id
+    # stands for the head: pairs of ints hash and compare far faster than (head, flags) tuples.
+    keys = list(zip(map(id, heads), bits, strict=True))
+    distinct = dict(zip(keys, zip(heads, bits, strict=True), strict=True))
+    ends = _ReaderParts(conn, user, distinct, client_gravatar, stream_names or {}).by_key
+    # Each object is its cached core and its reader part (which ends with `},`), joined once,
+    # with `[` before the first and the last comma turned into the closing bracket.
+    pieces: list[bytes] = [b""] * (2 * len(entries))
+    pieces[0::2] = map(_CORE_OF, entries)
+    pieces[1::2] = map(ends.__getitem__, keys)
+    pieces[0] = b"[" + pieces[0]
     pieces[-1] = pieces[-1][:-1] + b"]"
     return orjson.Fragment(b"".join(pieces))
 
@@ -581,23 +586,49 @@ def _sender_json(row: tuple[Any, ...], client_gravatar: bool) -> bytes:
     return found
 
 
+# `topic_links` as JSON by the realm's linkifiers (as read by the fetch) and the topic: a pure
+# function of the two, so an entry is never stale; matching a topic against the linkifiers and
+# the URL pattern cost more than the rest of a one-topic window's reader parts.
+_TOPIC_LINKS_JSON: dict[tuple[tuple[Linkifier, ...], str], bytes] = {}
+_TOPIC_LINKS_JSON_MAX = 20_000
+
+
+def _topic_links_json(linkifiers: tuple[Linkifier, ...], topic: str) -> bytes:
+    key = (linkifiers, topic)
+    found = _TOPIC_LINKS_JSON.get(key)
+    if found is None:
+        if len(_TOPIC_LINKS_JSON) >= _TOPIC_LINKS_JSON_MAX:
+            _TOPIC_LINKS_JSON.clear()
+        links = render_topic_links(topic, RenderContext(linkifiers=linkifiers))
+        found = _TOPIC_LINKS_JSON[key] = orjson.dumps(links)
+    return found
+
+
 # What the end of a message object depends on: the message's head and the reader's flags.
 ReaderKey = tuple[message_cache.Head, int | None]
+# A reader key as a fetch names it: the id of its (interned) head, and the flags.
+ReaderKeyId = tuple[int, int | None]
+
+_VERSION_OF = operator.itemgetter(*range(L.VERSION.start, L.VERSION.stop))
+_FLAGS_OF = operator.itemgetter(L.FLAGS)
+_CORE_OF = operator.attrgetter("core")
+_HEAD_OF = operator.attrgetter("head")
 
 
 class _ReaderParts:
     """The end of each message object (sender fields, display_recipient, flags, topic_links,
     closing brace and a comma) by reader key, (the message's head, the reader's flags): built
-    once per distinct key of a window."""
+    once per distinct key of a window. `by_key` is keyed as `distinct` is."""
 
     def __init__(
         self,
         conn: Conn,
         user: User,
-        keys: set[ReaderKey],
+        distinct: Mapping[ReaderKeyId, ReaderKey],
         client_gravatar: bool,
         stream_names: Mapping[int, str],
     ) -> None:
+        keys = list(distinct.values())
         sender_ids = conn.id_list({head[0] for head, _bits in keys})
         senders = {r[0]: r for r in conn.tuples(_SENDERS_WITH_REALM, {"ids": sender_ids})}
         heads = [
@@ -605,12 +636,12 @@ class _ReaderParts:
             for head, _bits in keys
         ]
         recipients = _Recipients(conn, heads, stream_names)
-        topic_links = TopicLinks(realm_linkifiers(conn, user.realm_id))
+        linkifiers = tuple(realm_linkifiers(conn, user.realm_id))
         sender_json: dict[int, bytes] = {}
         display_json: dict[tuple[Any, ...], bytes] = {}
         links_json: dict[str, bytes] = {}
-        self.by_key: dict[ReaderKey, bytes] = {}
-        for key, head in zip(keys, heads, strict=True):
+        self.by_key: dict[ReaderKeyId, bytes] = {}
+        for key_id, key, head in zip(distinct, keys, heads, strict=True):
             (sender_id, recipient_id, stream_id, topic), bits = key
             sender = sender_json.get(sender_id)
             if sender is None:
@@ -622,10 +653,8 @@ class _ReaderParts:
                 display = display_json[shown_as] = orjson.dumps(recipients.display(head))
             links = links_json.get(topic) if stream_id is not None else b"[]"
             if links is None:
-                links = links_json[topic] = orjson.dumps(
-                    topic_links.of({"stream_id": stream_id, "topic": topic})
-                )
-            self.by_key[key] = b"".join(
+                links = links_json[topic] = _topic_links_json(linkifiers, topic)
+            self.by_key[key_id] = b"".join(
                 (
                     sender,
                     b',"display_recipient":',
