@@ -22,7 +22,7 @@ from starlette.routing import Route
 from atrium.chat.auth import authenticate
 from atrium.chat.errors import ChatError
 from atrium.chat.models import User
-from atrium.chat.params import Endpoint, parse_form
+from atrium.chat.params import Endpoint, parse_form, parse_urlencoded
 from atrium.chat.runtime import ChatRuntime
 from atrium.core.ratelimit import Verdict
 from atrium.core.responses import JSONResponse
@@ -80,7 +80,8 @@ def error_response(error: ChatError, headers: dict[str, str] | None = None) -> R
 
 async def request_values(request: Request) -> dict[str, str]:
     """Query string and form body alike, for every method (Zulip reads PATCH/DELETE bodies too)."""
-    values: dict[str, str] = dict(request.query_params)
+    # The raw query string as Starlette's `request.query_params` reads it, parsed faster.
+    values = dict(parse_urlencoded(request.scope["query_string"].decode("latin-1")))
     if request.method in {"POST", "PATCH", "PUT", "DELETE"}:
         content_type = request.headers.get("content-type", "")
         if content_type.startswith("multipart/form-data"):

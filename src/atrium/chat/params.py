@@ -9,10 +9,12 @@ Zulip's wording: `Missing 'x' argument` (REQUEST_VARIABLE_MISSING), `x is not va
 
 from __future__ import annotations
 
+import codecs
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
+from urllib.parse import unquote
 
 import orjson
 import pydantic
@@ -70,6 +72,10 @@ def describe_validation_error(name: str, exc: pydantic.ValidationError) -> str:
     return f"Invalid {where}"
 
 
+# Types whose JSON value of exactly that type passes strict validation unchanged.
+_PLAIN_TYPES = (int, bool)
+
+
 @dataclass(frozen=True)
 class Param:
     """One request parameter.
@@ -102,6 +108,8 @@ class Param:
             value = orjson.loads(raw)
         except orjson.JSONDecodeError:
             raise ChatError(f"{given_as} is not valid JSON") from None
+        if type(value) is self.type and self.type in _PLAIN_TYPES:
+            return value  # what strict validation would return, without its cost
         try:
             return self.adapter.validate_python(value, strict=True)
         except pydantic.ValidationError as exc:
@@ -146,10 +154,39 @@ class Endpoint:
 
 def parse_form(body: bytes) -> list[tuple[str, str]]:
     """application/x-www-form-urlencoded, decoded as Django does (UTF-8, '+' as space)."""
-    from urllib.parse import parse_qsl
-
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError:
         raise ChatError("Malformed request body: not UTF-8") from None
-    return parse_qsl(text, keep_blank_values=True)
+    return parse_urlencoded(text)
+
+
+def parse_urlencoded(text: str) -> list[tuple[str, str]]:
+    """`urllib.parse.parse_qsl(text, keep_blank_values=True)`, faster on percent-escapes.
+
+    A narrow or a JSON list arrives with dozens of escapes, which urllib decodes one by one in
+    Python (about 10 us of a 100-message fetch); turned into `\\xHH` escapes they are decoded in
+    C by `codecs.escape_decode`. Text that is not ASCII, or not well escaped (`100%`, `%zz`),
+    goes to urllib, so the result is always urllib's.
+    """
+    pairs = []
+    for pair in text.split("&"):
+        if pair:
+            name, _, value = pair.partition("=")
+            pairs.append((_unquote_plus(name), _unquote_plus(value)))
+    return pairs
+
+
+def _unquote_plus(text: str) -> str:
+    text = text.replace("+", " ")
+    if "%" not in text:
+        return text
+    if text.isascii():
+        escaped = text.replace("\\", "\\\\").replace("%", "\\x").encode("ascii")
+        try:
+            raw: bytes = codecs.escape_decode(escaped)[0]
+        except ValueError:  # an invalid escape: urllib keeps it as it is
+            pass
+        else:
+            return raw.decode("utf-8", "replace")
+    return unquote(text, errors="replace")
