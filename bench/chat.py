@@ -40,6 +40,9 @@ from bench.harness import (
 FAMILY = "chat"
 LOW, HIGH = 1, 64
 CONNECTIONS = (LOW, HIGH)
+# Issue 2's bare ceiling ("about 41,000 req/s for a bare endpoint under granian here"): the
+# machine its throughput and p99 targets at 64 connections were set for.
+ISSUE_BARE_CEILING = 41_000
 TOPICS = ("deploy", "release planning", "lunch", "ci flakiness", "roadmap", "hiring", "docs", "qa")
 
 
@@ -113,7 +116,13 @@ def send_scenario(settings: Settings, console: Console) -> ScenarioResult:
         ),
         rows=[
             Row(low, (Target("p50_ms", 5),)),
-            Row(high, (Target("rps", 2000), Target("p99_ms", 50))),
+            Row(
+                high,
+                (
+                    Target("rps", 2000, ISSUE_BARE_CEILING),
+                    Target("p99_ms", 50, ISSUE_BARE_CEILING),
+                ),
+            ),
         ],
         notes=[
             f"Check: the database holds {stored:,} messages and {rows:,} `user_message` rows "
@@ -162,7 +171,7 @@ def fetch_scenario(settings: Settings, console: Console) -> ScenarioResult:
         ),
         rows=[
             Row(low, (Target("p50_ms", 7),)),
-            Row(high, (Target("rps", 3000),)),
+            Row(high, (Target("rps", 3000, ISSUE_BARE_CEILING),)),
         ],
         notes=[
             "Subscriber counts are kept modest so the data set stays reasonable: 3–9 "

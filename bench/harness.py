@@ -511,10 +511,22 @@ Metric = Literal["rps", "p50_ms", "p99_ms"]
 class Target:
     metric: Metric
     limit: float
+    # The bare ceiling (req/s, same connections) of the machine the limit was set for, when the
+    # issue gives one: the report then also judges the figure against the limit scaled to this
+    # run's bare ceiling, throughput in proportion and latency in inverse proportion.
+    reference_ceiling: float | None = None
 
     def met(self, m: Measurement) -> bool:
         value = getattr(m, self.metric)
         return bool(value >= self.limit if self.metric == "rps" else value <= self.limit)
+
+    def scaled(self, ceiling_rps: float) -> Target:
+        """This target on a machine whose bare ceiling is `ceiling_rps`."""
+        if self.reference_ceiling is None:
+            return self
+        factor = ceiling_rps / self.reference_ceiling
+        limit = self.limit * factor if self.metric == "rps" else self.limit / factor
+        return Target(self.metric, limit)
 
     def describe(self) -> str:
         if self.metric == "rps":
@@ -536,6 +548,12 @@ class Row:
         if not self.targets:
             return "—"
         return "pass" if all(t.met(self.measurement) for t in self.targets) else "FAIL"
+
+    def scaled(self, ceiling_rps: float) -> Row | None:
+        """This row judged at a bare ceiling of `ceiling_rps`, if any target scales."""
+        if not any(t.reference_ceiling for t in self.targets):
+            return None
+        return Row(self.measurement, tuple(t.scaled(ceiling_rps) for t in self.targets))
 
 
 @dataclass
