@@ -35,7 +35,9 @@ MAX_ENTRIES = 50_000
 # By apply_markdown (HTML or raw content), then by message version.
 _entries: dict[bool, dict[Version, Cached]] = {True: {}, False: {}}
 # Equal heads are one object (a conversation's messages share a handful), so that a fetch can
-# tell heads apart by identity: see `messages.messages_fragment`.
+# tell heads apart by identity: see `messages.messages_fragment`. After this map is cleared, an
+# entry stored before and one stored after may hold two equal heads: a fetch then builds their
+# reader part twice, the same bytes.
 _heads: dict[Head, Head] = {}
 
 

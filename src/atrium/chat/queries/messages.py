@@ -552,8 +552,9 @@ def messages_fragment(
     entries = cast(list[message_cache.Cached], cached)
     heads = list(map(_HEAD_OF, entries))
     bits = list(map(_FLAGS_OF, rows))
-    # Equal heads are one object (message_cache interns them), so for this call a head's id
-    # stands for the head: pairs of ints hash and compare far faster than (head, flags) tuples.
+    # Equal heads are (almost always) one object, as message_cache interns them, so for this call
+    # a head's id stands for the head: pairs of ints hash and compare far faster than (head, flags)
+    # tuples. Two equal heads with two ids only cost one more reader part, never a wrong one.
     keys = list(zip(map(id, heads), bits, strict=True))
     distinct = dict(zip(keys, zip(heads, bits, strict=True), strict=True))
     ends = _ReaderParts(conn, user, distinct, client_gravatar, stream_names or {}).by_key
