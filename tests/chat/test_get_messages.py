@@ -329,6 +329,38 @@ async def test_cached_message_objects_follow_edits_renames_and_options(chat: Cha
     assert (await newest(client_gravatar=True))["avatar_url"] is None
 
 
+async def test_cached_message_objects_follow_each_readers_flags(chat: ChatHarness) -> None:
+    """The cache keys objects by message version and the reader's flags: a change of flags is a
+    new entry, and two readers with different flags each see their own."""
+    await chat.make_stream("Verona", [chat.hamlet, chat.cordelia, chat.iago])
+    mid = await chat.send_stream(chat.hamlet, "Verona", "t", "hello")
+    narrow = [["stream", "Verona"], ["topic", "t"]]
+
+    async def flags_of(user: Member) -> list[str]:
+        body = await fetch(chat, user, anchor="newest", num_before=1, num_after=0, narrow=narrow)
+        [message] = body["messages"]
+        assert message["id"] == mid and message["content"] == "<p>hello</p>"
+        found: list[str] = message["flags"]
+        return found
+
+    assert await flags_of(chat.cordelia) == []
+    assert await flags_of(chat.iago) == []
+    assert_json_success(
+        await chat.post(
+            "/messages/flags", chat.cordelia, messages=f"[{mid}]", op="add", flag="starred"
+        )
+    )
+    assert await flags_of(chat.cordelia) == ["starred"]
+    assert await flags_of(chat.iago) == []
+    assert_json_success(
+        await chat.post(
+            "/messages/flags", chat.cordelia, messages=f"[{mid}]", op="remove", flag="starred"
+        )
+    )
+    assert await flags_of(chat.cordelia) == []
+    assert await flags_of(chat.hamlet) == ["read"]
+
+
 async def test_cached_path_equals_the_plain_message_objects(chat: ChatHarness) -> None:
     from atrium.chat.narrow import parse_narrow
     from atrium.chat.queries.messages import message_dicts, messages_fragment, window_rows

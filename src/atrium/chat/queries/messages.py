@@ -515,57 +515,77 @@ def messages_fragment(
 ) -> orjson.Fragment:
     """The message objects of light rows (tuples in `LIGHT_ROW` order), as one JSON array.
 
-    Equal to `message_dicts` once parsed. The message-only part of each object and the message's
-    head come from the cache; the part that depends on the sender, the recipient, the topic and
-    the reader's flags is built once per distinct combination (a window has a handful).
+    Equal to `message_dicts` once parsed. The message-only part of each object with the reader's
+    flags, and the message's head, come from the cache, by light row; the part that depends on
+    the sender, the recipient and the topic is built once per distinct head (a window has a
+    handful).
     `stream_names` are names the caller has just read (a conversation's stream), which then need
     no second lookup.
     """
     if not rows:
         return orjson.Fragment(b"[]")
-    # Per-row work is done by C-level iteration (map, itemgetter, slice assignment): a window is
-    # a hundred rows, and a Python-level loop over them cost more than the lookups themselves.
-    cache = message_cache.entries(apply_markdown)
-    versions = list(map(_VERSION_OF, rows))
-    cached = list(map(cache.get, versions))
-    if None in cached:
-        missing = {
-            version[L.ID]: version
-            for version, entry in zip(versions, cached, strict=True)
-            if entry is None
-        }
-        full = conn.all(sa.select(schema.message).where(M.id.in_(list(missing))))
-        built = message_cache.store(
-            apply_markdown,
-            {
-                missing[r["id"]]: (
-                    message_core(r, apply_markdown=apply_markdown),
-                    message_cache.head_of(r),
-                )
-                for r in full
-            },
-        )
-        cached = [
-            built[version] if entry is None else entry
-            for entry, version in zip(cached, versions, strict=True)
-        ]
-    entries = cast(list[message_cache.Cached], cached)
+    # Per-row work is done by C-level iteration (map, slice assignment): a window is a hundred
+    # rows, and a Python-level loop over them cost more than the lookups themselves.
+    cache = message_cache.with_flags(apply_markdown)
+    cached = list(map(cache.get, rows))
+    entries = (
+        _fill_cache(conn, rows, cached, apply_markdown)
+        if None in cached
+        else cast(list[message_cache.Cached], cached)
+    )
     heads = list(map(_HEAD_OF, entries))
-    bits = list(map(_FLAGS_OF, rows))
     # Equal heads are (almost always) one object, as message_cache interns them, so for this call
-    # a head's id stands for the head: pairs of ints hash and compare far faster than (head, flags)
-    # tuples. Two equal heads with two ids only cost one more reader part, never a wrong one.
-    keys = list(zip(map(id, heads), bits, strict=True))
-    distinct = dict(zip(keys, zip(heads, bits, strict=True), strict=True))
-    ends = _ReaderParts(conn, user, distinct, client_gravatar, stream_names or {}).by_key
-    # Each object is its cached core and its reader part (which ends with `},`), joined once,
-    # with `[` before the first and the last comma turned into the closing bracket.
+    # a head's id stands for the head: ints hash and compare far faster than tuples. Two equal
+    # heads with two ids only cost one more reader part, never a wrong one.
+    keys = list(map(id, heads))
+    ends = _ReaderParts(
+        conn, user, dict(zip(keys, heads, strict=True)), client_gravatar, stream_names or {}
+    )
+    # Each object is its cached core with flags and its reader part (which ends with `},`),
+    # joined once, with `[` before the first and the last comma turned into the closing bracket.
     pieces: list[bytes] = [b""] * (2 * len(entries))
     pieces[0::2] = map(_CORE_OF, entries)
-    pieces[1::2] = map(ends.__getitem__, keys)
+    pieces[1::2] = map(ends.by_key.__getitem__, keys)
     pieces[0] = b"[" + pieces[0]
     pieces[-1] = pieces[-1][:-1] + b"]"
     return orjson.Fragment(b"".join(pieces))
+
+
+def _fill_cache(
+    conn: Conn,
+    rows: Sequence[tuple[Any, ...]],
+    cached: list[message_cache.Cached | None],
+    apply_markdown: bool,
+) -> list[message_cache.Cached]:
+    """`cached` completed: the objects with flags of the rows it misses, built from the cached
+    cores of their versions, and those from the message rows where they are missing too."""
+    missing: dict[tuple[Any, ...], message_cache.Version] = {
+        row: row[L.VERSION] for row, entry in zip(rows, cached, strict=True) if entry is None
+    }
+    cache = message_cache.entries(apply_markdown)
+    cores = {v: cache[v] for v in missing.values() if v in cache}
+    unknown = {v[L.ID]: v for v in missing.values() if v not in cores}
+    if unknown:
+        full = conn.all(sa.select(schema.message).where(M.id.in_(list(unknown))))
+        built = {
+            unknown[r["id"]]: (
+                message_core(r, apply_markdown=apply_markdown),
+                message_cache.head_of(r),
+            )
+            for r in full
+        }
+        cores.update(message_cache.store(apply_markdown, built))
+    flagged = {
+        row: message_cache.Cached(
+            b"".join((cores[version].core, b'"flags":', _flags_json(row[L.FLAGS]), b",")),
+            cores[version].head,
+        )
+        for row, version in missing.items()
+    }
+    message_cache.store_with_flags(apply_markdown, flagged)
+    return [
+        flagged[row] if entry is None else entry for row, entry in zip(rows, cached, strict=True)
+    ]
 
 
 _SENDER_FIELDS = tuple(c.name for c in _SENDER_COLUMNS)
@@ -605,45 +625,37 @@ def _topic_links_json(linkifiers: tuple[Linkifier, ...], topic: str) -> bytes:
     return found
 
 
-# What the end of a message object depends on: the message's head and the reader's flags.
-ReaderKey = tuple[message_cache.Head, int | None]
-# A reader key as a fetch names it: the id of its (interned) head, and the flags.
-ReaderKeyId = tuple[int, int | None]
-
-_VERSION_OF = operator.itemgetter(*range(L.VERSION.start, L.VERSION.stop))
-_FLAGS_OF = operator.itemgetter(L.FLAGS)
 _CORE_OF = operator.attrgetter("core")
 _HEAD_OF = operator.attrgetter("head")
 
 
 class _ReaderParts:
-    """The end of each message object (sender fields, display_recipient, flags, topic_links,
-    closing brace and a comma) by reader key, (the message's head, the reader's flags): built
-    once per distinct key of a window. `by_key` is keyed as `distinct` is."""
+    """The end of each message object (sender fields, display_recipient, topic_links, closing
+    brace and a comma) by the message's head: built once per distinct head of a window (a
+    conversation has a handful). `by_key` is keyed as `distinct` is (by the head's id)."""
 
     def __init__(
         self,
         conn: Conn,
         user: User,
-        distinct: Mapping[ReaderKeyId, ReaderKey],
+        distinct: Mapping[int, message_cache.Head],
         client_gravatar: bool,
         stream_names: Mapping[int, str],
     ) -> None:
-        keys = list(distinct.values())
-        sender_ids = conn.id_list({head[0] for head, _bits in keys})
+        sender_ids = conn.id_list({head[0] for head in distinct.values()})
         senders = {r[0]: r for r in conn.tuples(_SENDERS_WITH_REALM, {"ids": sender_ids})}
         heads = [
             {"sender_id": head[0], "recipient_id": head[1], "stream_id": head[2]}
-            for head, _bits in keys
+            for head in distinct.values()
         ]
         recipients = _Recipients(conn, heads, stream_names)
         linkifiers = tuple(realm_linkifiers(conn, user.realm_id))
         sender_json: dict[int, bytes] = {}
         display_json: dict[tuple[Any, ...], bytes] = {}
-        links_json: dict[str, bytes] = {}
-        self.by_key: dict[ReaderKeyId, bytes] = {}
-        for key_id, key, head in zip(distinct, keys, heads, strict=True):
-            (sender_id, recipient_id, stream_id, topic), bits = key
+        self.by_key: dict[int, bytes] = {}
+        for key, (sender_id, recipient_id, stream_id, topic), head in zip(
+            distinct, distinct.values(), heads, strict=True
+        ):
             sender = sender_json.get(sender_id)
             if sender is None:
                 sender = sender_json[sender_id] = _sender_json(senders[sender_id], client_gravatar)
@@ -652,20 +664,9 @@ class _ReaderParts:
             display = display_json.get(shown_as)
             if display is None:
                 display = display_json[shown_as] = orjson.dumps(recipients.display(head))
-            links = links_json.get(topic) if stream_id is not None else b"[]"
-            if links is None:
-                links = links_json[topic] = _topic_links_json(linkifiers, topic)
-            self.by_key[key_id] = b"".join(
-                (
-                    sender,
-                    b',"display_recipient":',
-                    display,
-                    b',"flags":',
-                    _flags_json(bits),
-                    b',"topic_links":',
-                    links,
-                    b"},",
-                )
+            links = _topic_links_json(linkifiers, topic) if stream_id is not None else b"[]"
+            self.by_key[key] = b"".join(
+                (sender, b',"display_recipient":', display, b',"topic_links":', links, b"},")
             )
 
 
