@@ -388,6 +388,89 @@ async def test_cached_path_equals_the_plain_message_objects(chat: ChatHarness) -
             assert cached == plain
 
 
+async def test_senders_and_linkifiers_follow_any_writer(chat: ChatHarness) -> None:
+    """Fetches keep senders and linkifiers for one `message_display_version` of the realm,
+    which triggers bump whoever writes: here raw SQL, as another worker or the CLI would."""
+    import sqlalchemy as sa
+
+    from atrium.chat import schema
+
+    await chat.make_stream("Verona", [chat.hamlet, chat.cordelia])
+    await chat.send_stream(chat.hamlet, "Verona", "issue #12", "x")
+    user = schema.user.c
+
+    async def newest() -> dict[str, Any]:
+        body = await fetch(chat, chat.cordelia, anchor="newest", num_before=1, num_after=0)
+        message: dict[str, Any] = body["messages"][0]
+        return message
+
+    async def write(statement: Any) -> None:
+        await chat.runtime.db.write(lambda conn: conn.execute(statement))
+
+    first = await newest()
+    assert first["sender_full_name"] == "King Hamlet" and first["topic_links"] == []
+    await write(
+        sa.update(schema.user)
+        .where(user.id == chat.hamlet.id)
+        .values(full_name="Prince Hamlet", email="prince@zulip.test")
+    )
+    renamed = await newest()
+    assert renamed["sender_full_name"] == "Prince Hamlet"
+    assert renamed["sender_email"] == "prince@zulip.test"
+    await write(
+        sa.update(schema.user)
+        .where(user.id == chat.hamlet.id)
+        .values(avatar_source="U", avatar_version=7)
+    )
+    assert (await newest())["avatar_url"].endswith("?version=7")
+    await write(
+        sa.insert(schema.realm_filter).values(
+            realm_id=chat.realm_id, pattern="#(?P<id>[0-9]+)", url_template="https://t.test/{id}"
+        )
+    )
+    assert (await newest())["topic_links"] == [{"text": "#12", "url": "https://t.test/12"}]
+    await write(sa.update(schema.realm_filter).values(url_template="https://u.test/{id}"))
+    assert (await newest())["topic_links"] == [{"text": "#12", "url": "https://u.test/12"}]
+    await write(sa.delete(schema.realm_filter))
+    assert (await newest())["topic_links"] == []
+
+
+async def test_a_rolled_back_write_leaves_nothing_in_the_fetch_caches(chat: ChatHarness) -> None:
+    """A write that reads message objects and then fails must not leave what it read (data that
+    never existed) where fetches find it: writes do not share the database's caches."""
+    import sqlalchemy as sa
+
+    from atrium.chat import schema
+    from atrium.chat.narrow import parse_narrow
+    from atrium.chat.queries.messages import messages_fragment, window_rows
+
+    await chat.make_stream("Verona", [chat.hamlet, chat.cordelia])
+    await chat.send_stream(chat.hamlet, "Verona", "t", "x")
+    me = await chat.acting(chat.cordelia)
+
+    def rename_read_and_fail(conn: Any) -> None:
+        conn.execute(
+            sa.update(schema.user)
+            .where(schema.user.c.id == chat.hamlet.id)
+            .values(full_name="Never Committed")
+        )
+        rows = window_rows(conn, me, parse_narrow([]), "newest", 1, 0, True, light=True).rows
+        seen = orjson.loads(
+            orjson.dumps(
+                messages_fragment(conn, me, rows, apply_markdown=True, client_gravatar=True)
+            )
+        )
+        assert seen[0]["sender_full_name"] == "Never Committed"
+        raise RuntimeError("the write fails after reading")
+
+    with pytest.raises(RuntimeError):
+        await chat.runtime.db.write(rename_read_and_fail)
+    # The next committed change takes the version the failed write had seen.
+    assert_json_success(await chat.patch("/settings", chat.hamlet, full_name="Prince Hamlet"))
+    body = await fetch(chat, chat.cordelia, anchor="newest", num_before=1, num_after=0)
+    assert body["messages"][0]["sender_full_name"] == "Prince Hamlet"
+
+
 async def test_topic_links_follow_the_realm_linkifiers(chat: ChatHarness) -> None:
     from tests.chat.conftest import listen
 

@@ -68,6 +68,9 @@ realm = sa.Table(
     sa.Column("message_retention_days", sa.Integer, nullable=True),
     sa.Column("email_address_visibility", sa.Integer, nullable=False, server_default="1"),
     sa.Column("default_language", sa.String(50), nullable=False, server_default="en"),
+    # Bumped by triggers (migration 0007) whenever what a message object shows from outside the
+    # message changes: a user's email, name or avatar, or a linkifier. See message_display.
+    sa.Column("message_display_version", sa.BigInteger, nullable=False, server_default="0"),
 )
 
 # Zulip's Recipient: what a message is addressed to (a user, a stream, or a group DM "huddle").

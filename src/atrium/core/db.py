@@ -153,9 +153,12 @@ def _insert_sql(dialect: Dialect, table: str, columns: tuple[str, ...]) -> str:
 class Conn:
     """A raw connection with statement compilation; what domain functions receive."""
 
-    def __init__(self, raw: Any, dialect: Dialect) -> None:
+    def __init__(self, raw: Any, dialect: Dialect, caches: dict[str, Any] | None = None) -> None:
         self.raw = raw
         self.dialect = dialect
+        # The database's caches (`Database.caches`): derived from this database alone, shared by
+        # its read connections; each entry's owner says how it stays valid.
+        self.caches: dict[str, Any] = {} if caches is None else caches
 
     @property
     def is_sqlite(self) -> bool:
@@ -266,6 +269,9 @@ class Database(abc.ABC):
 
     dialect: Dialect
     url: str
+    # Values derived from this database, kept between transactions (see `Conn.caches`). Only read
+    # transactions fill them: a write may roll back, and what it read would never have existed.
+    caches: dict[str, Any]
 
     @abc.abstractmethod
     async def read(self, fn: Callable[..., T], *args: Any) -> T: ...
@@ -383,8 +389,10 @@ class SQLiteDatabase(Database):
         self.path = path
         self.url = f"sqlite:///{path}"
         self.dialect = SQLITE_DIALECT
+        self.caches = {}
         path.parent.mkdir(parents=True, exist_ok=True)
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        # Its own caches, not the database's: see `Database.caches`.
         self._writer_conn = Conn(connect_sqlite(path), self.dialect)
         self._writer_conn.raw.execute("PRAGMA wal_autocheckpoint=0")
         self._committed = threading.Event()
@@ -415,7 +423,7 @@ class SQLiteDatabase(Database):
             raw = connect_sqlite(self.path, readonly=True)
             with self._read_conns_lock:
                 self._read_conns.append(raw)
-            conn = Conn(raw, self.dialect)
+            conn = Conn(raw, self.dialect, self.caches)
             self._local.conn = conn
         return conn
 
@@ -628,6 +636,7 @@ class PostgresDatabase(Database):
         from psycopg.rows import dict_row
         from psycopg_pool import ConnectionPool
 
+        self.caches = {}
         self.url = url
         self.schema = schema
         self.dialect = POSTGRES_DIALECT
@@ -648,12 +657,13 @@ class PostgresDatabase(Database):
         self._executor = ThreadPoolExecutor(max_workers=max_size, thread_name_prefix="pg")
 
     @contextlib.contextmanager
-    def _connection(self) -> Iterator[Conn]:
+    def _connection(self, readonly: bool) -> Iterator[Conn]:
         with self._pool.connection() as raw:
-            yield Conn(raw, self.dialect)
+            # Writes get caches of their own, not the database's: see `Database.caches`.
+            yield Conn(raw, self.dialect, self.caches if readonly else None)
 
     def _run(self, fn: Callable[..., T], args: tuple[Any, ...], readonly: bool) -> T:
-        with self._connection() as conn:
+        with self._connection(readonly) as conn:
             try:
                 value = fn(conn, *args)
             except BaseException:

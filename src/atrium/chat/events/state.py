@@ -43,6 +43,8 @@ _NOT_SETTINGS = {
     "description",
     # A user setting since feature level 163, not a realm one.
     "email_address_visibility",
+    # Bookkeeping of the fetch caches (chat.queries.message_display).
+    "message_display_version",
 }
 
 

@@ -15,7 +15,7 @@ from atrium.chat.errors import ChatError
 from atrium.chat.markdown import Linkifier, RenderContext, render_topic_links
 from atrium.chat.models import User
 from atrium.chat.narrow import CompiledNarrow, Term, compile_narrow
-from atrium.chat.queries import message_cache
+from atrium.chat.queries import message_cache, message_display
 from atrium.chat.queries import streams as stream_queries
 from atrium.chat.queries.conversation_window import (
     LIGHT_COLUMNS,
@@ -30,7 +30,7 @@ from atrium.chat.queries.conversation_window import (
 from atrium.chat.queries.linkifiers import realm_linkifiers
 from atrium.chat.queries.user_topics import muted_topics_condition
 from atrium.chat.queries.users import avatar_url
-from atrium.core.db import Conn, InIdList, Prepared
+from atrium.core.db import Conn
 
 M = schema.message.c
 UM = schema.user_message.c
@@ -447,13 +447,6 @@ class TopicLinks:
         return links
 
 
-_SENDER_COLUMNS = (U.id, U.email, U.full_name, U.avatar_source, U.avatar_version, U.realm_id)
-# The senders of a window with their realm's string id (`sender_realm_str`), in one statement.
-_SENDERS_WITH_REALM = Prepared(
-    sa.select(*_SENDER_COLUMNS, schema.realm.c.string_id)
-    .select_from(schema.user.join(schema.realm, schema.realm.c.id == U.realm_id))
-    .where(InIdList(U.id, "ids"))
-)
 # `flags` as JSON by bit pattern: a window has a handful of distinct patterns.
 _FLAGS_JSON: dict[int | None, bytes] = {}
 
@@ -479,7 +472,10 @@ def message_dicts(
         return []
     sender_ids = {row["sender_id"] for row in rows}
     senders = {
-        r["id"]: r for r in conn.all(sa.select(*_SENDER_COLUMNS).where(U.id.in_(list(sender_ids))))
+        r["id"]: r
+        for r in conn.all(
+            sa.select(*message_display.SENDER_COLUMNS).where(U.id.in_(list(sender_ids)))
+        )
     }
     realm_str = conn.scalar(
         sa.select(schema.realm.c.string_id).where(schema.realm.c.id == user.realm_id)
@@ -588,19 +584,18 @@ def _fill_cache(
     ]
 
 
-_SENDER_FIELDS = tuple(c.name for c in _SENDER_COLUMNS)
 # A sender's fields as JSON, by everything they are made of (the sender's row as read, the realm's
 # string id, client_gravatar): a renamed sender is a new key, so an entry is never stale.
 _SENDER_JSON: dict[tuple[Any, ...], bytes] = {}
 _SENDER_JSON_MAX = 20_000
 
 
-def _sender_json(row: tuple[Any, ...], client_gravatar: bool) -> bytes:
-    key = (row, client_gravatar)
+def _sender_json(row: tuple[Any, ...], realm_str: str, client_gravatar: bool) -> bytes:
+    key = (row, realm_str, client_gravatar)
     found = _SENDER_JSON.get(key)
     if found is None:
-        sender = dict(zip(_SENDER_FIELDS, row, strict=False))
-        fields = sender_fields(sender, row[6], client_gravatar=client_gravatar)
+        sender = dict(zip(message_display.SENDER_FIELDS, row, strict=True))
+        fields = sender_fields(sender, realm_str, client_gravatar=client_gravatar)
         if len(_SENDER_JSON) >= _SENDER_JSON_MAX:
             _SENDER_JSON.clear()
         found = _SENDER_JSON[key] = orjson.dumps(fields)[1:-1]
@@ -642,14 +637,14 @@ class _ReaderParts:
         client_gravatar: bool,
         stream_names: Mapping[int, str],
     ) -> None:
-        sender_ids = conn.id_list({head[0] for head in distinct.values()})
-        senders = {r[0]: r for r in conn.tuples(_SENDERS_WITH_REALM, {"ids": sender_ids})}
+        realm = message_display.realm_display(conn, user.realm_id)
+        senders = realm.sender_rows(conn, {head[0] for head in distinct.values()})
         heads = [
             {"sender_id": head[0], "recipient_id": head[1], "stream_id": head[2]}
             for head in distinct.values()
         ]
         recipients = _Recipients(conn, heads, stream_names)
-        linkifiers = tuple(realm_linkifiers(conn, user.realm_id))
+        linkifiers = realm.current_linkifiers(conn)
         sender_json: dict[int, bytes] = {}
         display_json: dict[tuple[Any, ...], bytes] = {}
         self.by_key: dict[int, bytes] = {}
@@ -658,7 +653,9 @@ class _ReaderParts:
         ):
             sender = sender_json.get(sender_id)
             if sender is None:
-                sender = sender_json[sender_id] = _sender_json(senders[sender_id], client_gravatar)
+                sender = sender_json[sender_id] = _sender_json(
+                    senders[sender_id], realm.string_id, client_gravatar
+                )
             # A stream shows its name; a 1:1 DM shows its sender too, so it is per sender.
             shown_as = (stream_id, recipient_id, None if stream_id is not None else sender_id)
             display = display_json.get(shown_as)
