@@ -5,8 +5,9 @@ realm's string id, and `topic_links` made by the realm's linkifiers. These chang
 reading them (two statements) took 7% of a topic fetch's time in process. Triggers (migration
 0007) bump the realm's `message_display_version` in the same transaction as any change to them,
 whoever makes it (a view, the CLI, another worker); a fetch reads that version in its own
-transaction, and uses entries of exactly that version. Entries live in the database's own caches (`Conn.caches`), so
-two databases in one process never share them.
+transaction, and uses entries of exactly that version. Entries live in the database's own caches
+(`Conn.caches`), so two databases in one process never share them, and only read transactions
+fill them (see `Database.caches`).
 
 Under PostgreSQL's read committed, a statement after the version's may see a newer commit; an
 entry can then hold data newer than its version, never older, which is what a fresh read gives.
