@@ -15,31 +15,46 @@ entry can then hold data newer than its version, never older, which is what a fr
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 import sqlalchemy as sa
 
 from atrium.chat import schema
 from atrium.chat.markdown import Linkifier
 from atrium.chat.queries.linkifiers import realm_linkifiers
+from atrium.chat.queries.users import avatar_url
 from atrium.core.db import Conn, InIdList, Prepared
 
 U = schema.user.c
 R = schema.realm.c
 
-# What a message object shows of its sender (see `messages.sender_fields`), in this order.
+# What a message object shows of its sender (`sender_fields`) is made of these columns.
 SENDER_COLUMNS = (U.id, U.email, U.full_name, U.avatar_source, U.avatar_version, U.realm_id)
-SENDER_FIELDS = tuple(c.name for c in SENDER_COLUMNS)
 
 _SENDERS = Prepared(sa.select(*SENDER_COLUMNS).where(InIdList(U.id, "ids")))
 _REALM = Prepared(
     sa.select(R.message_display_version, R.string_id).where(R.id == sa.bindparam("realm_id"))
 )
-# Senders kept per realm; past this many, the realm's entry starts over.
+# Senders kept per realm (each as client_gravatar asks); past this many, the realm's entry starts
+# over.
 MAX_SENDERS = 20_000
 CACHE_KEY = "message_display"
+
+
+def sender_fields(
+    sender: Mapping[str, Any], realm_str: str, *, client_gravatar: bool
+) -> dict[str, Any]:
+    """The fields of a message object that come from its sender (who may rename themselves)."""
+    return {
+        "sender_id": sender["id"],
+        "sender_full_name": sender["full_name"],
+        "sender_email": sender["email"],
+        "sender_realm_str": realm_str,
+        "avatar_url": avatar_url(sender, client_gravatar),
+    }
 
 
 @dataclass
@@ -49,25 +64,33 @@ class RealmDisplay:
     realm_id: int
     version: int
     string_id: str
-    senders: dict[int, tuple[Any, ...]] = field(default_factory=dict)
+    # `sender_fields` as JSON object members (no braces), by (sender id, client_gravatar).
+    senders: dict[tuple[int, bool], bytes] = field(default_factory=dict)
     linkifiers: tuple[Linkifier, ...] | None = None
 
-    def sender_rows(self, conn: Conn, ids: Iterable[int]) -> dict[int, tuple[Any, ...]]:
-        """Rows (`SENDER_COLUMNS`) of these users, by id; the missing ones read once."""
+    def sender_json(
+        self, conn: Conn, ids: Iterable[int], client_gravatar: bool
+    ) -> dict[int, bytes]:
+        """`sender_fields` of these users as JSON members, by id; the missing ones read once."""
         known = self.senders
-        found: dict[int, tuple[Any, ...]] = {}
+        found: dict[int, bytes] = {}
         missing = []
         for user_id in ids:
-            row = known.get(user_id)
-            if row is None:
+            part = known.get((user_id, client_gravatar))
+            if part is None:
                 missing.append(user_id)
             else:
-                found[user_id] = row
+                found[user_id] = part
         if missing:
-            read = {r[0]: r for r in conn.tuples(_SENDERS, {"ids": conn.id_list(missing)})}
+            read = {
+                row["id"]: orjson.dumps(
+                    sender_fields(row, self.string_id, client_gravatar=client_gravatar)
+                )[1:-1]
+                for row in conn.all(_SENDERS, {"ids": conn.id_list(missing)})
+            }
             if len(known) + len(read) > MAX_SENDERS:
                 known.clear()
-            known.update(read)
+            known.update({(user_id, client_gravatar): part for user_id, part in read.items()})
             found.update(read)
         return found
 
@@ -79,8 +102,7 @@ class RealmDisplay:
 
 def realm_display(conn: Conn, realm_id: int) -> RealmDisplay:
     """The realm's display data as of this transaction."""
-    row = conn.tuples(_REALM, {"realm_id": realm_id})
-    version, string_id = row[0] if row else (0, "")
+    [(version, string_id)] = conn.tuples(_REALM, {"realm_id": realm_id})
     by_realm: dict[int, RealmDisplay] = conn.caches.setdefault(CACHE_KEY, {})
     found = by_realm.get(realm_id)
     if found is None or found.version != version or found.string_id != string_id:

@@ -28,8 +28,8 @@ from atrium.chat.queries.conversation_window import (
     LIGHT_ROW as L,
 )
 from atrium.chat.queries.linkifiers import realm_linkifiers
+from atrium.chat.queries.message_display import sender_fields
 from atrium.chat.queries.user_topics import muted_topics_condition
-from atrium.chat.queries.users import avatar_url
 from atrium.core.db import Conn
 
 M = schema.message.c
@@ -389,19 +389,6 @@ def message_core(row: Mapping[str, Any], *, apply_markdown: bool) -> dict[str, A
     return core
 
 
-def sender_fields(
-    sender: Mapping[str, Any], realm_str: str, *, client_gravatar: bool
-) -> dict[str, Any]:
-    """The fields of a message object that come from its sender (who may rename themselves)."""
-    return {
-        "sender_id": sender["id"],
-        "sender_full_name": sender["full_name"],
-        "sender_email": sender["email"],
-        "sender_realm_str": realm_str,
-        "avatar_url": avatar_url(sender, client_gravatar),
-    }
-
-
 def message_object(
     row: Mapping[str, Any],
     sender: Mapping[str, Any],
@@ -584,24 +571,6 @@ def _fill_cache(
     ]
 
 
-# A sender's fields as JSON, by everything they are made of (the sender's row as read, the realm's
-# string id, client_gravatar): a renamed sender is a new key, so an entry is never stale.
-_SENDER_JSON: dict[tuple[Any, ...], bytes] = {}
-_SENDER_JSON_MAX = 20_000
-
-
-def _sender_json(row: tuple[Any, ...], realm_str: str, client_gravatar: bool) -> bytes:
-    key = (row, realm_str, client_gravatar)
-    found = _SENDER_JSON.get(key)
-    if found is None:
-        sender = dict(zip(message_display.SENDER_FIELDS, row, strict=True))
-        fields = sender_fields(sender, realm_str, client_gravatar=client_gravatar)
-        if len(_SENDER_JSON) >= _SENDER_JSON_MAX:
-            _SENDER_JSON.clear()
-        found = _SENDER_JSON[key] = orjson.dumps(fields)[1:-1]
-    return found
-
-
 # `topic_links` as JSON by the realm's linkifiers (as read by the fetch) and the topic: a pure
 # function of the two, so an entry is never stale; matching a topic against the linkifiers and
 # the URL pattern cost more than the rest of a one-topic window's reader parts.
@@ -638,24 +607,18 @@ class _ReaderParts:
         stream_names: Mapping[int, str],
     ) -> None:
         realm = message_display.realm_display(conn, user.realm_id)
-        senders = realm.sender_rows(conn, {head[0] for head in distinct.values()})
+        senders = realm.sender_json(conn, {head[0] for head in distinct.values()}, client_gravatar)
         heads = [
             {"sender_id": head[0], "recipient_id": head[1], "stream_id": head[2]}
             for head in distinct.values()
         ]
         recipients = _Recipients(conn, heads, stream_names)
         linkifiers = realm.current_linkifiers(conn)
-        sender_json: dict[int, bytes] = {}
         display_json: dict[tuple[Any, ...], bytes] = {}
         self.by_key: dict[int, bytes] = {}
         for key, (sender_id, recipient_id, stream_id, topic), head in zip(
             distinct, distinct.values(), heads, strict=True
         ):
-            sender = sender_json.get(sender_id)
-            if sender is None:
-                sender = sender_json[sender_id] = _sender_json(
-                    senders[sender_id], realm.string_id, client_gravatar
-                )
             # A stream shows its name; a 1:1 DM shows its sender too, so it is per sender.
             shown_as = (stream_id, recipient_id, None if stream_id is not None else sender_id)
             display = display_json.get(shown_as)
@@ -663,7 +626,14 @@ class _ReaderParts:
                 display = display_json[shown_as] = orjson.dumps(recipients.display(head))
             links = _topic_links_json(linkifiers, topic) if stream_id is not None else b"[]"
             self.by_key[key] = b"".join(
-                (sender, b',"display_recipient":', display, b',"topic_links":', links, b"},")
+                (
+                    senders[sender_id],
+                    b',"display_recipient":',
+                    display,
+                    b',"topic_links":',
+                    links,
+                    b"},",
+                )
             )
 
 
