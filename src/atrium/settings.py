@@ -66,6 +66,8 @@ class Settings:
     external_url: str | None = None
     rate_limits: RateLimits = field(default_factory=RateLimits)
     web_public_streams_enabled: bool = True
+    # The largest chat request body read (a view may declare its own limit, as uploads will).
+    chat_max_body_bytes: int = 4 * 1024 * 1024
     # Which services this process serves; either can run alone.
     services: tuple[str, ...] = ("chat", "wiki")
 
@@ -84,6 +86,7 @@ class Settings:
                 password_attempts=_env_int("ATRIUM_RATE_LIMIT_PASSWORD", 5),
             ),
             web_public_streams_enabled=_env_bool("ATRIUM_WEB_PUBLIC_STREAMS_ENABLED", True),
+            chat_max_body_bytes=_env_int("ATRIUM_CHAT_MAX_BODY_BYTES", 4 * 1024 * 1024),
             services=_env_services(),
         )
 

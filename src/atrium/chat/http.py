@@ -15,6 +15,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from starlette.datastructures import UploadFile
+from starlette.formparsers import MultiPartException, MultiPartParser
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -61,13 +63,19 @@ class ViewSpec:
     endpoint: Endpoint
     auth: bool = True
     rate_limited: bool = True
+    # The largest request body this view reads, when it needs more (or less) than the setting.
+    max_body_bytes: int | None = None
 
 
 def api(
-    endpoint: Endpoint, *, auth: bool = True, rate_limited: bool = True
+    endpoint: Endpoint,
+    *,
+    auth: bool = True,
+    rate_limited: bool = True,
+    max_body_bytes: int | None = None,
 ) -> Callable[[View], ViewSpec]:
     def wrap(view: View) -> ViewSpec:
-        return ViewSpec(view, endpoint, auth, rate_limited)
+        return ViewSpec(view, endpoint, auth, rate_limited, max_body_bytes)
 
     return wrap
 
@@ -78,21 +86,66 @@ def error_response(error: ChatError, headers: dict[str, str] | None = None) -> R
     )
 
 
-async def request_values(request: Request) -> dict[str, str]:
-    """Query string and form body alike, for every method (Zulip reads PATCH/DELETE bodies too)."""
+def body_too_large(limit: int) -> ChatError:
+    return ChatError(f"Request body too large (limit: {limit} bytes)")
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The request body, refused as soon as it is known to pass `limit` bytes.
+
+    A declared Content-Length over the limit is refused before anything is read; a body sent
+    without one (chunked) is counted as it arrives, so memory never holds more than the limit.
+    """
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise body_too_large(limit)
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise body_too_large(limit)
+    return bytes(body)
+
+
+async def _multipart_values(request: Request, body: bytes, limit: int) -> list[tuple[str, str]]:
+    """The text fields of a multipart/form-data body; a malformed one is the client's error."""
+
+    async def replay() -> Any:
+        yield body
+
+    parser = MultiPartParser(
+        request.headers, replay(), max_files=1000, max_fields=1000, max_part_size=limit
+    )
+    try:
+        form = await parser.parse()
+    except MultiPartException as exc:
+        raise ChatError(f"Malformed multipart body: {exc.message}") from None
+    values = []
+    for key, value in form.multi_items():
+        if isinstance(value, UploadFile):
+            await value.close()
+        else:
+            values.append((key, value))
+    return values
+
+
+async def request_values(request: Request, max_body_bytes: int) -> dict[str, str]:
+    """Query string and form body alike, for every method (Zulip reads PATCH/DELETE bodies too).
+
+    Any body the parsers cannot read (no multipart boundary, bad encoding, too large) is
+    answered as a request error here, once for every endpoint.
+    """
     # The raw query string as Starlette's `request.query_params` reads it, parsed faster.
     values = dict(parse_urlencoded(request.scope["query_string"].decode("latin-1")))
     if request.method in {"POST", "PATCH", "PUT", "DELETE"}:
+        body = await read_body(request, max_body_bytes)
+        if not body:
+            return values
         content_type = request.headers.get("content-type", "")
-        if content_type.startswith("multipart/form-data"):
-            form = await request.form()
-            for key, value in form.multi_items():
-                if isinstance(value, str):
-                    values[key] = value
+        if content_type.lower().startswith("multipart/form-data"):
+            values.update(await _multipart_values(request, body, max_body_bytes))
         else:
-            body = await request.body()
-            if body:
-                values.update(parse_form(body))
+            values.update(parse_form(body))
     return values
 
 
@@ -127,7 +180,8 @@ async def run_view(runtime: ChatRuntime, spec: ViewSpec, request: Request) -> Re
                 )
                 if verdict is not None:
                     headers = verdict.headers()
-        values = await request_values(request)
+        limit = spec.max_body_bytes or runtime.settings.chat_max_body_bytes
+        values = await request_values(request, limit)
         args, ignored = spec.endpoint.parse(values, request.path_params)
         data = await spec.view(ApiRequest(runtime, request, user), args)
     except ChatError as error:

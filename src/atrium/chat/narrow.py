@@ -31,6 +31,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from atrium.chat import flags, schema, search
 from atrium.chat.errors import ChatError
 from atrium.chat.models import User
+from atrium.chat.params import digits_id
 from atrium.chat.queries import streams as stream_queries
 from atrium.chat.queries.user_topics import muted_topics_condition
 from atrium.core.db import Conn
@@ -194,8 +195,9 @@ def narrow_stream(
         row = by_id(operand)
     elif isinstance(operand, str):
         row = by_name(operand)
-        if row is None and operand.isdigit():
-            row = by_id(int(operand))
+        stream_id = digits_id(operand)
+        if row is None and stream_id is not None:
+            row = by_id(stream_id)
     if row is None:
         raise bad_narrow(f"unknown stream {operand}")
     return row
@@ -225,9 +227,12 @@ class _Compiler:
     def user_id(self, operand: Any, desc: str | None = None) -> int:
         U = schema.user.c
         found = None
-        if isinstance(operand, int) or (isinstance(operand, str) and operand.strip().isdigit()):
+        as_id = operand if isinstance(operand, int) else None
+        if isinstance(operand, str):
+            as_id = digits_id(operand)
+        if as_id is not None:
             found = self.conn.scalar(
-                sa.select(U.id).where(U.id == int(operand), U.realm_id == self.user.realm_id)
+                sa.select(U.id).where(U.id == as_id, U.realm_id == self.user.realm_id)
             )
         if found is None and isinstance(operand, str):
             found = self.conn.scalar(
@@ -283,9 +288,10 @@ class _Compiler:
         if op == "sender":
             return M.sender_id == self.user_id(operand)
         if op == "id":
-            if not str(operand).isdigit():
+            text = str(operand)
+            if not (text.isascii() and text.isdigit()):
                 raise bad_narrow("Invalid message ID")
-            return M.id == min(int(operand), 2**31 - 1)
+            return M.id == min(int(text), 2**31 - 1)
         if op == "dm":
             return self.dm_condition(self.user_ids(operand))
         if op == "dm-including":
@@ -435,6 +441,14 @@ def compile_narrow(conn: Conn, user: User, terms: Sequence[Term]) -> CompiledNar
             # NOT of a NULL comparison (a DM's stream_id) is NULL: make it a real false first.
             clause = sa.not_(sa.func.coalesce(clause, sa.false()))
         condition = sa.and_(condition, clause)
+    if not has_stream_term:
+        # A stream term names an active stream; without one, an archived stream's messages
+        # (still in the reader's delivery rows) are left out, as everywhere else.
+        archived = stream_queries.deactivated_stream_ids(conn, user.realm_id)
+        if archived:
+            condition = sa.and_(
+                condition, sa.or_(M.stream_id.is_(None), M.stream_id.not_in(archived))
+            )
     history, history_stream_id = compiler.history_stream(terms)
     words: list[str] = []
     for term in terms:

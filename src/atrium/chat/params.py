@@ -19,7 +19,7 @@ from urllib.parse import unquote
 import orjson
 import pydantic
 
-from atrium.chat.errors import ChatError, missing_argument
+from atrium.chat.errors import ChatError, invalid_argument, missing_argument
 
 
 class _Required:
@@ -72,6 +72,40 @@ def describe_validation_error(name: str, exc: pydantic.ValidationError) -> str:
     return f"Invalid {where}"
 
 
+# Every id and count is stored in a signed 64-bit column: a larger integer names nothing, and
+# must be refused before it reaches a database driver (which would raise, not answer).
+INT_MIN = -(2**63)
+INT_MAX = 2**63 - 1
+
+
+def _out_of_range(value: Any) -> bool:
+    """Whether a decoded JSON value holds an integer outside the signed 64-bit range."""
+    if type(value) is int:
+        return not INT_MIN <= value <= INT_MAX
+    if isinstance(value, list):
+        return any(_out_of_range(item) for item in value)
+    if isinstance(value, dict):
+        return any(_out_of_range(item) for item in value.values())
+    return False
+
+
+def digits_id(text: str) -> int | None:
+    """The id that `text` spells in ASCII digits, or None when it spells none in range.
+
+    `str.isdigit` also accepts superscripts and other scripts' digits, which `int` refuses
+    or reads as another number; an id is ASCII digits only.
+    """
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()):
+        return None
+    value = int(text)
+    return value if value <= INT_MAX else None
+
+
+def invalid_message() -> ChatError:
+    return ChatError("Invalid message(s)")
+
+
 # Types whose JSON value of exactly that type passes strict validation unchanged.
 _PLAIN_TYPES = (int, bool)
 
@@ -82,6 +116,9 @@ class Param:
 
     `type` is `str` for raw strings, anything else is JSON-decoded then validated.
     `converter`, when given, replaces both steps: it receives the raw string.
+    An integer beyond 64 bits anywhere in the value (or in a path id) is refused with
+    `out_of_range()` when given (a message id is `Invalid message(s)`, as for any unknown
+    id), else with `Bad value for '<name>': <value>`.
     """
 
     name: str
@@ -90,6 +127,7 @@ class Param:
     aliases: tuple[str, ...] = ()
     converter: Callable[[str, str], Any] | None = None
     path: bool = False
+    out_of_range: Callable[[], ChatError] | None = None
 
     @property
     def required(self) -> bool:
@@ -99,15 +137,34 @@ class Param:
     def adapter(self) -> pydantic.TypeAdapter[Any]:
         return pydantic.TypeAdapter(self.type)
 
+    def range_error(self, given_as: str, raw: Any) -> ChatError:
+        if self.out_of_range is not None:
+            return self.out_of_range()
+        return invalid_argument(given_as, str(raw))
+
+    def path_value(self, value: Any) -> Any:
+        """A path segment as the route matched it (an int for `{x:int}`), converted by the
+        converter when there is one, and checked for range."""
+        if self.converter is not None and isinstance(value, str):
+            value = self.converter(self.name, value)
+        if isinstance(value, int) and not INT_MIN <= value <= INT_MAX:
+            raise self.range_error(self.name, value)
+        return value
+
     def convert(self, raw: str, given_as: str) -> Any:
         if self.converter is not None:
-            return self.converter(given_as, raw)
+            value = self.converter(given_as, raw)
+            if _out_of_range(value):
+                raise self.range_error(given_as, raw)
+            return value
         if self.type is str:
             return raw
         try:
             value = orjson.loads(raw)
         except orjson.JSONDecodeError:
             raise ChatError(f"{given_as} is not valid JSON") from None
+        if _out_of_range(value):
+            raise self.range_error(given_as, raw)
         if type(value) is self.type and self.type in _PLAIN_TYPES:
             return value  # what strict validation would return, without its cost
         try:
@@ -137,7 +194,7 @@ class Endpoint:
         out: dict[str, Any] = {}
         for p in self.params:
             if p.path:
-                out[p.name] = path_values[p.name]
+                out[p.name] = p.path_value(path_values[p.name])
                 continue
             given = [n for n in (p.name, *p.aliases) if n in values]
             if len(given) > 1:

@@ -56,6 +56,18 @@ def _among(conn: Conn, ids: Sequence[int]) -> Any:
     return UM.message_id.in_(values)
 
 
+def _archived_ids(conn: Conn, user: User, message_ids: Sequence[int]) -> bool:
+    """Whether any of these messages is in an archived stream (readable by nobody)."""
+    archived = stream_queries.deactivated_stream_ids(conn, user.realm_id)
+    if not archived:
+        return False
+    return any(
+        conn.scalar(sa.select(M.id).where(M.id.in_(chunk), M.stream_id.in_(archived)).limit(1))
+        is not None
+        for chunk in _chunks(list(message_ids))
+    )
+
+
 def _readable_without_row(conn: Conn, user: User, message_ids: Sequence[int]) -> set[int]:
     """Which of these messages (that the user did not receive) the user may still read."""
     subscribed, public = stream_queries.readable_stream_ids(conn, user)
@@ -107,6 +119,8 @@ def update_flags(
                 )
             ):
                 current[int(r["message_id"])] = int(r["flags"])
+        if _archived_ids(conn, user, ids):
+            raise ChatError("Invalid message(s)")
     else:
         current = known
     missing = [mid for mid in ids if current[mid] is None]

@@ -126,10 +126,22 @@ def find_stream(conn: Conn, sender: User, target: int | str) -> Any:
 
 
 def check_can_post(
-    conn: Conn, sender: User, realm: Realm, stream: Any, subscribed: bool | None = None
+    conn: Conn,
+    sender: User,
+    realm: Realm,
+    stream: Any,
+    subscribed: bool | None = None,
+    *,
+    named: bool = False,
 ) -> None:
     """Refuse a post the stream's privacy or posting policy forbids. `subscribed`: whether the
-    sender is, when the caller already knows (it has read the subscribers)."""
+    sender is, when the caller already knows (it has read the subscribers); `named`: whether
+    the sender gave the stream's name (rather than its id).
+
+    The refusal names the stream only to a sender who may see it or who named it: to anyone
+    else a stream addressed by id is as unknown as an id with no stream, so that walking ids
+    reveals neither names nor which ids exist.
+    """
     if subscribed is None:
         subscribed = stream_queries.active_subscription(conn, sender.id, stream["id"]) is not None
     if not subscribed and sender.is_bot and sender.bot_owner_id is not None:
@@ -138,6 +150,8 @@ def check_can_post(
             stream_queries.active_subscription(conn, sender.bot_owner_id, stream["id"]) is not None
         )
     if not subscribed and (stream["invite_only"] or sender.is_guest):
+        if not named and not stream_queries.can_see_stream(sender, stream, subscribed):
+            raise stream_id_does_not_exist(stream["id"])
         raise ChatError(f"Not authorized to send to stream '{stream['name']}'")
     policy = stream["stream_post_policy"]
     if policy == STREAM_POST_ADMINS and not sender.is_admin:
@@ -253,9 +267,17 @@ def send_message(conn: Conn, sender: User, request: SendRequest) -> Outcome[int]
     assert profile is not None
     emoticons = bool(profile["translate_emoticons"])
     if request.type == "stream":
-        stream = find_stream(conn, sender, _stream_target(request.to))
+        target = _stream_target(request.to)
+        stream = find_stream(conn, sender, target)
         receivers = stream_queries.subscriber_ids(conn, stream["id"])
-        check_can_post(conn, sender, realm, stream, subscribed=sender.id in receivers)
+        check_can_post(
+            conn,
+            sender,
+            realm,
+            stream,
+            subscribed=sender.id in receivers,
+            named=isinstance(target, str),
+        )
         topic = normalize_topic(request.topic, realm)
         content = normalize_content(request.content)
         recipient_id = stream["recipient_id"]

@@ -638,7 +638,13 @@ class _ReaderParts:
 
 
 def readable_message(conn: Conn, user: User, message_id: int) -> Any:
-    """The message with the user's flags, if the user may read it; otherwise None."""
+    """The message with the user's flags, if the user may read it; otherwise None.
+
+    A message of an archived (deactivated) stream is readable by nobody, as in Zulip, where
+    archiving makes the stream private and ends every subscription: every path that reads,
+    changes, moves, deletes or flags a message by id comes through here, so all of them call
+    it `Invalid message(s)` alike.
+    """
     row = conn.one(
         sa.select(*schema.message.c, UM.flags.label("user_flags"))
         .select_from(
@@ -650,12 +656,14 @@ def readable_message(conn: Conn, user: User, message_id: int) -> Any:
     )
     if row is None:
         return None
+    if row["stream_id"] is None:
+        return row if row["user_flags"] is not None else None
+    stream = stream_queries.stream_by_id(conn, user.realm_id, row["stream_id"])
+    if stream is None:
+        return None
     if row["user_flags"] is not None:
         return row
-    if row["stream_id"] is None:
-        return None
-    stream = stream_queries.stream_by_id(conn, user.realm_id, row["stream_id"])
-    if stream is None or not stream["history_public_to_subscribers"]:
+    if not stream["history_public_to_subscribers"]:
         return None
     subscribed = stream_queries.active_subscription(conn, user.id, stream["id"]) is not None
     return row if stream_queries.can_read_stream(user, stream, subscribed) else None

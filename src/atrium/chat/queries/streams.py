@@ -57,6 +57,16 @@ def stream_by_id(conn: Conn, realm_id: int, stream_id: int) -> Any:
     return row
 
 
+_DEACTIVATED_IDS = Prepared(
+    sa.select(S.id).where(S.realm_id == sa.bindparam("realm_id"), S.deactivated.is_(True))
+)
+
+
+def deactivated_stream_ids(conn: Conn, realm_id: int) -> list[int]:
+    """The realm's archived streams, whose messages nobody may read, change or flag."""
+    return [int(i) for i in conn.scalars(_DEACTIVATED_IDS, {"realm_id": realm_id})]
+
+
 def stream_by_name(conn: Conn, realm_id: int, name: str) -> Any:
     return conn.one(_STREAM_BY_NAME, {"realm_id": realm_id, "name": name})
 

@@ -7,14 +7,14 @@ from typing import Any
 
 from atrium.chat.actions.message_edit import EditRequest, delete_message, update_message
 from atrium.chat.http import ApiRequest, api
-from atrium.chat.params import Endpoint, Param
+from atrium.chat.params import Endpoint, Param, invalid_message
 from atrium.chat.queries.message_history import message_history
 
 
 @api(
     Endpoint(
         (
-            Param("message_id", int, path=True),
+            Param("message_id", int, path=True, out_of_range=invalid_message),
             Param("topic", str, None, aliases=("subject",)),
             Param("propagate_mode", str, "change_one"),
             Param("send_notification_to_old_thread", bool, False),
@@ -37,13 +37,13 @@ async def update(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
-@api(Endpoint((Param("message_id", int, path=True),)))
+@api(Endpoint((Param("message_id", int, path=True, out_of_range=invalid_message),)))
 async def delete(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     await req.runtime.write(delete_message, req.me, args["message_id"])
     return {}
 
 
-@api(Endpoint((Param("message_id", int, path=True),)))
+@api(Endpoint((Param("message_id", int, path=True, out_of_range=invalid_message),)))
 async def history(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     snapshots = await req.runtime.db.read(message_history, req.me, args["message_id"])
     return {"message_history": snapshots}

@@ -14,14 +14,14 @@ from atrium.chat.actions.message_flags import (
 from atrium.chat.errors import ChatError
 from atrium.chat.http import ApiRequest, api
 from atrium.chat.narrow import parse_narrow
-from atrium.chat.params import REQUIRED, Endpoint, Param
+from atrium.chat.params import REQUIRED, Endpoint, Param, invalid_message
 from atrium.chat.queries.messages import parse_anchor
 
 
 @api(
     Endpoint(
         (
-            Param("messages", list[int], REQUIRED),
+            Param("messages", list[int], REQUIRED, out_of_range=invalid_message),
             Param("op", str, REQUIRED),
             Param("flag", str, REQUIRED),
         )

@@ -10,18 +10,22 @@ from atrium.chat.actions.messages import SendRequest, normalize_content, send_me
 from atrium.chat.errors import ChatError
 from atrium.chat.http import ApiRequest, api
 from atrium.chat.narrow import parse_narrow
-from atrium.chat.params import REQUIRED, Endpoint, Param
+from atrium.chat.params import REQUIRED, Endpoint, Param, invalid_message
 from atrium.chat.queries.messages import fetch_window, message_dicts, parse_anchor, readable_message
 from atrium.chat.queries.narrow_matches import narrow_matches
 from atrium.chat.rendering import render_message
 
 
 def _recipients(name: str, raw: str) -> Any:
-    """`to`: a stream name or id, or a list of user ids or emails; JSON-encoded or plain."""
+    """`to`: a stream name or id, or a list of user ids or emails; JSON-encoded or plain.
+
+    A number JSON reads as a float (too long for an integer) stays the text it was sent as.
+    """
     try:
-        return orjson.loads(raw)
+        value = orjson.loads(raw)
     except orjson.JSONDecodeError:
         return raw
+    return raw if isinstance(value, float) else value
 
 
 @api(
@@ -100,7 +104,7 @@ async def get_messages(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
 @api(
     Endpoint(
         (
-            Param("message_id", int, path=True),
+            Param("message_id", int, path=True, out_of_range=invalid_message),
             Param("apply_markdown", bool, True),
         )
     )

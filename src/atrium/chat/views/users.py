@@ -39,13 +39,24 @@ async def get_users(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     return {"members": members}
 
 
-@api(Endpoint((Param("user", path=True), *_LISTING)))
+def _user_key(name: str, raw: str) -> int | str:
+    """`/users/{user}`: an id in digits, or (for GET) an email."""
+    if raw.isascii() and raw.isdigit():
+        return int(raw)
+    return raw
+
+
+# An id beyond 64 bits names no user, as any other unknown id.
+_USER_ID = Param("user", path=True, converter=_user_key, out_of_range=no_such_user)
+
+
+@api(Endpoint((_USER_ID, *_LISTING)))
 async def get_user(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    key: str = args["user"]
+    key: int | str = args["user"]
 
     def read(conn: Conn) -> dict[str, Any]:
-        if key.isdigit():
-            row = user_queries.user_row(conn, req.me.realm_id, int(key))
+        if isinstance(key, int):
+            row = user_queries.user_row(conn, req.me.realm_id, key)
         else:
             row = user_queries.user_row_by_email(conn, req.me.realm_id, key)
         if row is None:
@@ -91,15 +102,12 @@ async def create(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     return {"user_id": user_id}
 
 
-_USER_ID = Param("user", path=True)
-
-
 def _user_id(args: dict[str, Any]) -> int:
     """The path's user, which must be an id here (GET also accepts an email)."""
-    key: str = args["user"]
-    if not key.isdigit():
+    key: int | str = args["user"]
+    if not isinstance(key, int):
         raise no_such_user()
-    return int(key)
+    return key
 
 
 def _comment(name: str, raw: str) -> str:
