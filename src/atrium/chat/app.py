@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
+from starlette.requests import Request
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from atrium.chat.delivery import ScheduledDelivery
 from atrium.chat.events import event_queues
 from atrium.chat.http import API_PREFIX, not_found, rest
+from atrium.chat.openapi import openapi_document
 from atrium.chat.runtime import ChatRuntime
 from atrium.chat.views import (
     drafts,
@@ -28,11 +32,34 @@ from atrium.chat.views import (
 from atrium.core import migrations
 from atrium.core.db import open_database
 from atrium.core.ratelimit import rate_limiter
+from atrium.core.responses import JSONResponse
 from atrium.core.service import Service
 from atrium.settings import Settings
 
 
 def routes(rt: ChatRuntime) -> list[BaseRoute]:
+    table = api_table(rt)
+    document: dict[str, Any] = {}
+
+    async def openapi_json(request: Request) -> Response:
+        """The API's own description: public, as Zulip's API documentation is."""
+        if not document:
+            document.update(openapi_document(table, rt.settings.base_url))
+        return JSONResponse(document)
+
+    return [
+        *table,
+        Route(API_PREFIX + "/openapi.json", openapi_json, methods=["GET", "HEAD"]),
+        Route(
+            API_PREFIX + "/{path:path}",
+            not_found,
+            methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+        ),
+    ]
+
+
+def api_table(rt: ChatRuntime) -> list[BaseRoute]:
+    """Every operation of the API: one line per path, its views by method."""
     return [
         rest(rt, "/server_settings", GET=server.server_settings),
         rest(rt, "/register", POST=events.register),
@@ -134,11 +161,6 @@ def routes(rt: ChatRuntime) -> list[BaseRoute]:
             "/default_streams",
             POST=realm.create_default_stream,
             DELETE=realm.delete_default_stream,
-        ),
-        Route(
-            API_PREFIX + "/{path:path}",
-            not_found,
-            methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
         ),
     ]
 

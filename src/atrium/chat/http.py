@@ -196,7 +196,17 @@ async def run_view(runtime: ChatRuntime, spec: ViewSpec, request: Request) -> Re
     return JSONResponse(body, headers=headers)
 
 
-def rest(runtime: ChatRuntime, path: str, **by_method: ViewSpec) -> Route:
+class ApiRoute(Route):
+    """A route under /api/v1 that keeps its views by method, for the OpenAPI document."""
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], views: dict[str, ViewSpec]):
+        methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+        super().__init__(API_PREFIX + path, endpoint, methods=methods)
+        self.api_path = path
+        self.views = views
+
+
+def rest(runtime: ChatRuntime, path: str, **by_method: ViewSpec) -> ApiRoute:
     """One route under /api/v1 whose views are chosen by HTTP method, as Zulip's rest_dispatch."""
     allowed = sorted(by_method)
 
@@ -212,8 +222,7 @@ def rest(runtime: ChatRuntime, path: str, **by_method: ViewSpec) -> Route:
             )
         return await run_view(runtime, spec, request)
 
-    methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
-    return Route(API_PREFIX + path, dispatch, methods=methods)
+    return ApiRoute(path, dispatch, by_method)
 
 
 async def not_found(request: Request) -> Response:
