@@ -370,6 +370,7 @@ async def test_no_request_makes_the_server_fail(
             failures.append(f"{probe.describe()}\n    -> {problem}")
     tracebacks = [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
     summary = f"seed {run_seed}, {len(probes)} requests, statuses {sorted(statuses.items())}"
+    print(summary)  # shown with -s: the figure a long run reports
     assert not failures, summary + "\n" + "\n".join(failures[:20])
     assert not tracebacks, summary + "\n" + "\n".join(r.getMessage() for r in tracebacks[:20])
     # The run reached past validation, not only the parameter checks.
