@@ -31,7 +31,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from atrium.chat import flags, schema, search
 from atrium.chat.errors import ChatError
 from atrium.chat.models import User
-from atrium.chat.params import digits_id
+from atrium.chat.params import INT_MAX, digits_id
 from atrium.chat.queries import streams as stream_queries
 from atrium.chat.queries.user_topics import muted_topics_condition
 from atrium.core.db import Conn
@@ -227,7 +227,7 @@ class _Compiler:
     def user_id(self, operand: Any, desc: str | None = None) -> int:
         U = schema.user.c
         found = None
-        as_id = operand if isinstance(operand, int) else None
+        as_id = operand if isinstance(operand, int) and 0 <= operand <= INT_MAX else None
         if isinstance(operand, str):
             as_id = digits_id(operand)
         if as_id is not None:

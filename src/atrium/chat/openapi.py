@@ -61,22 +61,22 @@ class _Schemas:
             return {"type": "string"}
         schema = pydantic.TypeAdapter(param.type).json_schema(ref_template=_COMPONENT_REF)
         self.components.update(schema.pop("$defs", {}))
-        return _bounded(schema)
+        return _bounded(schema, *param.bounds)
 
 
-def _bounded(schema: dict[str, Any]) -> dict[str, Any]:
-    """Integers are signed 64-bit (larger ones are refused): say so wherever one appears."""
+def _bounded(schema: dict[str, Any], low: int, high: int) -> dict[str, Any]:
+    """Say wherever an integer appears which ones are accepted (larger ones are refused)."""
     if schema.get("type") == "integer":
-        schema.setdefault("maximum", INT_MAX)
-        schema.setdefault("minimum", -INT_MAX - 1)
+        schema.setdefault("maximum", high)
+        schema.setdefault("minimum", low)
     for key in ("items", "additionalProperties"):
         if isinstance(schema.get(key), dict):
-            _bounded(schema[key])
+            _bounded(schema[key], low, high)
     for key in ("anyOf", "oneOf", "allOf", "prefixItems"):
         for sub in schema.get(key, []):
-            _bounded(sub)
+            _bounded(sub, low, high)
     for sub in schema.get("properties", {}).values():
-        _bounded(sub)
+        _bounded(sub, low, high)
     return schema
 
 

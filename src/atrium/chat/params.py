@@ -72,20 +72,21 @@ def describe_validation_error(name: str, exc: pydantic.ValidationError) -> str:
     return f"Invalid {where}"
 
 
-# Every id and count is stored in a signed 64-bit column: a larger integer names nothing, and
-# must be refused before it reaches a database driver (which would raise, not answer).
-INT_MIN = -(2**63)
-INT_MAX = 2**63 - 1
+# Ids, counts and settings are stored in INTEGER columns, 32-bit on PostgreSQL: a larger integer
+# names nothing and fits nowhere, so it is refused before it reaches a database driver (which
+# would raise, not answer). A parameter declared `wide` (a timestamp) may use 64 bits.
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1
+WIDE_MIN, WIDE_MAX = -(2**63), 2**63 - 1
 
 
-def _out_of_range(value: Any) -> bool:
-    """Whether a decoded JSON value holds an integer outside the signed 64-bit range."""
+def _out_of_range(value: Any, low: int, high: int) -> bool:
+    """Whether a decoded JSON value holds an integer outside [low, high]."""
     if type(value) is int:
-        return not INT_MIN <= value <= INT_MAX
+        return not low <= value <= high
     if isinstance(value, list):
-        return any(_out_of_range(item) for item in value)
+        return any(_out_of_range(item, low, high) for item in value)
     if isinstance(value, dict):
-        return any(_out_of_range(item) for item in value.values())
+        return any(_out_of_range(item, low, high) for item in value.values())
     return False
 
 
@@ -116,7 +117,8 @@ class Param:
 
     `type` is `str` for raw strings, anything else is JSON-decoded then validated.
     `converter`, when given, replaces both steps: it receives the raw string.
-    An integer beyond 64 bits anywhere in the value (or in a path id) is refused with
+    An integer beyond 32 bits (64 if `wide`) anywhere in the value, or a path id beyond
+    `INT_MAX`, is refused with
     `out_of_range()` when given (a message id is `Invalid message(s)`, as for any unknown
     id), else with `Bad value for '<name>': <value>`.
     """
@@ -128,6 +130,7 @@ class Param:
     converter: Callable[[str, str], Any] | None = None
     path: bool = False
     out_of_range: Callable[[], ChatError] | None = None
+    wide: bool = False
 
     @property
     def required(self) -> bool:
@@ -136,6 +139,10 @@ class Param:
     @cached_property
     def adapter(self) -> pydantic.TypeAdapter[Any]:
         return pydantic.TypeAdapter(self.type)
+
+    @property
+    def bounds(self) -> tuple[int, int]:
+        return (WIDE_MIN, WIDE_MAX) if self.wide else (INT_MIN, INT_MAX)
 
     def range_error(self, given_as: str, raw: Any) -> ChatError:
         if self.out_of_range is not None:
@@ -147,14 +154,14 @@ class Param:
         converter when there is one, and checked for range."""
         if self.converter is not None and isinstance(value, str):
             value = self.converter(self.name, value)
-        if isinstance(value, int) and not INT_MIN <= value <= INT_MAX:
+        if isinstance(value, int) and not 0 <= value <= INT_MAX:
             raise self.range_error(self.name, value)
         return value
 
     def convert(self, raw: str, given_as: str) -> Any:
         if self.converter is not None:
             value = self.converter(given_as, raw)
-            if _out_of_range(value):
+            if _out_of_range(value, *self.bounds):
                 raise self.range_error(given_as, raw)
             return value
         if self.type is str:
@@ -163,7 +170,7 @@ class Param:
             value = orjson.loads(raw)
         except orjson.JSONDecodeError:
             raise ChatError(f"{given_as} is not valid JSON") from None
-        if _out_of_range(value):
+        if _out_of_range(value, *self.bounds):
             raise self.range_error(given_as, raw)
         if type(value) is self.type and self.type in _PLAIN_TYPES:
             return value  # what strict validation would return, without its cost

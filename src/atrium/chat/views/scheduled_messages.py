@@ -32,7 +32,7 @@ async def get_scheduled(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]
             Param("to", int | list[int], REQUIRED),
             Param("content", default=REQUIRED),
             Param("topic", str, None),
-            Param("scheduled_delivery_timestamp", int, REQUIRED),
+            Param("scheduled_delivery_timestamp", int, REQUIRED, wide=True),
             Param("read_by_sender", bool),
         )
     )
@@ -58,7 +58,7 @@ async def create(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
             Param("to", int | list[int], None),
             Param("content", str, None),
             Param("topic", str, None),
-            Param("scheduled_delivery_timestamp", int, None),
+            Param("scheduled_delivery_timestamp", int, None, wide=True),
         )
     )
 )
