@@ -235,3 +235,32 @@ async def test_narrow_operands_that_are_not_ascii_ids(chat: ChatHarness) -> None
         assert resp.status_code == 400, resp.text
         # A narrow's integers are bounded where parameters are parsed; its strings by the narrow.
         assert resp.json()["code"] in {"BAD_NARROW", "REQUEST_VARIABLE_INVALID"}
+
+
+async def test_nul_is_refused_in_every_name_and_text(chat: ChatHarness) -> None:
+    """PostgreSQL cannot store NUL in text; every parameter refuses it, in its own name."""
+    cases = [
+        ("GET", "/get_stream_id", {"stream": "a\x00b"}, "stream"),
+        (
+            "POST",
+            "/users/me/subscriptions",
+            {"subscriptions": '[{"name": "a\\u0000b"}]'},
+            "subscriptions",
+        ),
+        ("GET", "/users/a%00b@zulip.test", {}, "user"),
+        (
+            "POST",
+            "/messages",
+            {"type": "stream", "to": "a\x00b", "topic": "t", "content": "x"},
+            "to",
+        ),
+    ]
+    for method, path, params, name in cases:
+        resp = await chat.request(method, path, chat.hamlet, params)
+        assert_json_error(resp, f"'{name}' must not contain null bytes")
+    # Content and topic keep Zulip's own wording.
+    await chat.make_stream("Verona", [chat.hamlet])
+    resp = await chat.post(
+        "/messages", chat.hamlet, type="stream", to="Verona", topic="t", content="a\x00b"
+    )
+    assert_json_error(resp, "Message must not contain null bytes")

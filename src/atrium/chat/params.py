@@ -90,6 +90,22 @@ def _out_of_range(value: Any, low: int, high: int) -> bool:
     return False
 
 
+def _has_nul(value: Any) -> bool:
+    """Whether a decoded JSON value holds a string with a NUL character."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, list):
+        return any(_has_nul(item) for item in value)
+    if isinstance(value, dict):
+        return any(_has_nul(key) or _has_nul(item) for key, item in value.items())
+    return False
+
+
+def nul_error(name: str) -> ChatError:
+    """PostgreSQL cannot store NUL in text, and Zulip refuses it in every name and text."""
+    return ChatError(f"'{name}' must not contain null bytes")
+
+
 def digits_id(text: str) -> int | None:
     """The id that `text` spells in ASCII digits, or None when it spells none in range.
 
@@ -117,8 +133,9 @@ class Param:
 
     `type` is `str` for raw strings, anything else is JSON-decoded then validated.
     `converter`, when given, replaces both steps: it receives the raw string.
-    An integer beyond 32 bits (64 if `wide`) anywhere in the value, or a path id beyond
-    `INT_MAX`, is refused with
+    A NUL character anywhere in the value is refused (unless `nul_checked`). An integer
+    beyond 32 bits (64 if `wide`) anywhere in the value, or a path id beyond `INT_MAX`, is
+    refused with
     `out_of_range()` when given (a message id is `Invalid message(s)`, as for any unknown
     id), else with `Bad value for '<name>': <value>`.
     """
@@ -131,6 +148,8 @@ class Param:
     path: bool = False
     out_of_range: Callable[[], ChatError] | None = None
     wide: bool = False
+    # The action refuses NUL itself, in Zulip's words for that field (message content, topic).
+    nul_checked: bool = False
 
     @property
     def required(self) -> bool:
@@ -152,6 +171,8 @@ class Param:
     def path_value(self, value: Any) -> Any:
         """A path segment as the route matched it (an int for `{x:int}`), converted by the
         converter when there is one, and checked for range."""
+        if isinstance(value, str) and "\x00" in value:
+            raise nul_error(self.name)
         if self.converter is not None and isinstance(value, str):
             value = self.converter(self.name, value)
         if isinstance(value, int) and not 0 <= value <= INT_MAX:
@@ -159,6 +180,8 @@ class Param:
         return value
 
     def convert(self, raw: str, given_as: str) -> Any:
+        if not self.nul_checked and "\x00" in raw:
+            raise nul_error(given_as)
         if self.converter is not None:
             value = self.converter(given_as, raw)
             if _out_of_range(value, *self.bounds):
@@ -172,6 +195,8 @@ class Param:
             raise ChatError(f"{given_as} is not valid JSON") from None
         if _out_of_range(value, *self.bounds):
             raise self.range_error(given_as, raw)
+        if not self.nul_checked and "\\u0000" in raw and _has_nul(value):
+            raise nul_error(given_as)
         if type(value) is self.type and self.type in _PLAIN_TYPES:
             return value  # what strict validation would return, without its cost
         try:

@@ -21,13 +21,17 @@ async def get_drafts(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     return {"count": len(drafts), "drafts": drafts}
 
 
-@api(Endpoint((Param("drafts", list[DraftData], []),)))
+@api(Endpoint((Param("drafts", list[DraftData], [], nul_checked=True),)))
 async def create(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     ids = await req.runtime.write(create_drafts, req.me, args["drafts"])
     return {"ids": ids}
 
 
-@api(Endpoint((Param("draft_id", int, path=True), Param("draft", DraftData, REQUIRED))))
+@api(
+    Endpoint(
+        (Param("draft_id", int, path=True), Param("draft", DraftData, REQUIRED, nul_checked=True))
+    )
+)
 async def edit(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     await req.runtime.write(edit_draft, req.me, args["draft_id"], args["draft"])
     return {}

@@ -15,11 +15,11 @@ from atrium.chat.queries.message_history import message_history
     Endpoint(
         (
             Param("message_id", int, path=True, out_of_range=invalid_message),
-            Param("topic", str, None, aliases=("subject",)),
+            Param("topic", str, None, aliases=("subject",), nul_checked=True),
             Param("propagate_mode", str, "change_one"),
             Param("send_notification_to_old_thread", bool, False),
             Param("send_notification_to_new_thread", bool, True),
-            Param("content", str, None),
+            Param("content", str, None, nul_checked=True),
             Param("stream_id", int, None),
         )
     )

@@ -33,8 +33,8 @@ def _recipients(name: str, raw: str) -> Any:
         (
             Param("type", default=REQUIRED),
             Param("to", default=REQUIRED, converter=_recipients),
-            Param("content", default=REQUIRED),
-            Param("topic", str, None, aliases=("subject",)),
+            Param("content", default=REQUIRED, nul_checked=True),
+            Param("topic", str, None, aliases=("subject",), nul_checked=True),
             Param("queue_id"),
             Param("local_id"),
             Param("read_by_sender", bool),
@@ -122,7 +122,7 @@ async def get_message(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     return await req.runtime.db.read(read)
 
 
-@api(Endpoint((Param("content", default=REQUIRED),)))
+@api(Endpoint((Param("content", default=REQUIRED, nul_checked=True),)))
 async def render(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     """POST /messages/render: the same processor, checks and length bound as sending."""
     content = normalize_content(args["content"])

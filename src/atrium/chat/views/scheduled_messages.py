@@ -30,8 +30,8 @@ async def get_scheduled(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]
         (
             Param("type", default=REQUIRED),
             Param("to", int | list[int], REQUIRED),
-            Param("content", default=REQUIRED),
-            Param("topic", str, None),
+            Param("content", default=REQUIRED, nul_checked=True),
+            Param("topic", str, None, nul_checked=True),
             Param("scheduled_delivery_timestamp", int, REQUIRED, wide=True),
             Param("read_by_sender", bool),
         )
@@ -56,8 +56,8 @@ async def create(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
             Param("scheduled_message_id", int, path=True),
             Param("type", str, None),
             Param("to", int | list[int], None),
-            Param("content", str, None),
-            Param("topic", str, None),
+            Param("content", str, None, nul_checked=True),
+            Param("topic", str, None, nul_checked=True),
             Param("scheduled_delivery_timestamp", int, None, wide=True),
         )
     )
