@@ -7,8 +7,9 @@ The reproducers of the reliability review: a multipart body without a boundary, 
 from __future__ import annotations
 
 import pytest
+from starlette.requests import Request
 
-from atrium.chat.http import ApiRequest, api
+from atrium.chat.http import ApiRequest, api, read_body
 from atrium.chat.params import Endpoint
 from tests.chat.conftest import ChatHarness, assert_json_error, assert_json_success
 
@@ -264,3 +265,14 @@ async def test_nul_is_refused_in_every_name_and_text(chat: ChatHarness) -> None:
         "/messages", chat.hamlet, type="stream", to="Verona", topic="t", content="a\x00b"
     )
     assert_json_error(resp, "Message must not contain null bytes")
+
+
+async def test_content_length_that_is_not_ascii_digits() -> None:
+    """A superscript two is a digit to str.isdigit() but not to int(): the body is read."""
+
+    async def receive() -> dict[str, object]:
+        return {"type": "http.request", "body": b"content=x", "more_body": False}
+
+    scope = {"type": "http", "method": "POST", "headers": [(b"content-length", b"\xb2")]}
+    body = await read_body(Request(scope, receive), 100)
+    assert body == b"content=x"

@@ -17,7 +17,7 @@ from typing import Any
 
 from starlette.datastructures import UploadFile
 from starlette.formparsers import MultiPartException, MultiPartParser
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Route
 
@@ -97,13 +97,17 @@ async def read_body(request: Request, limit: int) -> bytes:
     without one (chunked) is counted as it arrives, so memory never holds more than the limit.
     """
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
+    if declared.isascii() and declared.isdigit() and int(declared) > limit:
         raise body_too_large(limit)
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise body_too_large(limit)
+    try:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > limit:
+                raise body_too_large(limit)
+    except ClientDisconnect:
+        # Nobody reads this answer; it only keeps a gone client out of the error log.
+        raise ChatError("Request body incomplete") from None
     return bytes(body)
 
 
