@@ -92,3 +92,20 @@ async def test_required_parameters_are_the_ones_the_server_requires(chat: ChatHa
             assert body_json["var_name"] in required
             checked += 1
     assert checked > 20
+
+
+async def test_responses_describe_the_answers_the_service_knows(chat: ChatHarness) -> None:
+    document = await _document(chat)
+    specific = 0
+    for item in document["paths"].values():
+        for operation in item.values():
+            for response in operation["responses"].values():
+                schema = response["content"]["application/json"]["schema"]
+                if "$ref" not in schema:
+                    jsonschema.Draft202012Validator.check_schema(schema)
+            success = operation["responses"]["200"]["content"]["application/json"]["schema"]
+            specific += "$ref" not in success
+    # Every operation Zulip's document describes has its own answer shape.
+    assert specific >= 60
+    messages = document["paths"]["/messages"]["get"]["responses"]["200"]
+    assert "found_anchor" in str(messages)

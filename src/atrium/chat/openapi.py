@@ -4,14 +4,19 @@ Each operation's parameters come from the same `Param` declarations that validat
 the document cannot drift from what the server accepts. As in Zulip's API, every parameter is a
 string on the wire: strings are sent as they are, every other type JSON-encoded inside the
 field, which the document says with `content: application/json` (query) or a JSON `encoding`
-(form body). Responses are Zulip's envelopes: success with `result` and `msg`, errors with
-`result`, `msg` and `code`.
+(form body). Responses are the shapes the chat service answers at its feature level
+(`response_schemas.json`, which the tests hold every success answer to) where it describes the
+operation, else Zulip's envelopes: success with `result` and `msg`, errors with `result`, `msg`
+and `code`.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 from collections.abc import Iterable
+from importlib import resources
 from typing import Any
 
 import pydantic
@@ -41,6 +46,18 @@ _ERROR = {
     },
     "additionalProperties": True,
 }
+
+
+@functools.cache
+def _known_responses() -> dict[str, dict[str, dict[str, Any]]]:
+    """Answer shapes by path (placeholders blanked), method and status."""
+    text = resources.files("atrium.chat").joinpath("response_schemas.json").read_text()
+    by_path: dict[str, dict[str, dict[str, Any]]] = {}
+    for template, methods in json.loads(text).items():
+        shape = _PATH_PARAM.sub("{}", template)
+        for method, statuses in methods.items():
+            by_path.setdefault(shape, {}).setdefault(method, statuses)
+    return by_path
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -127,6 +144,13 @@ def _operation(
             "400": _response("A bad request, in Zulip's error envelope.", "JsonError"),
         },
     }
+    known = _known_responses().get(_PATH_PARAM.sub("{}", path), {}).get(method.lower(), {})
+    for status, schema in sorted(known.items()):
+        described = "Success." if status == "200" else "An error, in Zulip's error envelope."
+        operation["responses"][status] = {
+            "description": described,
+            "content": {"application/json": {"schema": schema}},
+        }
     if spec.auth:
         operation["responses"]["401"] = _response("Missing or bad credentials.", "JsonError")
         if spec.rate_limited:
