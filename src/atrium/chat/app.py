@@ -19,6 +19,7 @@ from atrium.chat.views import (
     message_edit,
     message_flags,
     messages,
+    profile_fields,
     realm,
     scheduled_messages,
     server,
@@ -148,6 +149,19 @@ def routes(rt: ChatRuntime) -> list[BaseRoute]:
         rest(rt, "/realm/logo", POST=images.upload_logo, DELETE=images.delete_logo),
         rest(rt, "/realm/emoji", GET=emoji.get_emoji),
         rest(rt, "/realm/emoji/{emoji_name}", POST=emoji.upload_emoji, DELETE=emoji.delete_emoji),
+        rest(
+            rt,
+            "/realm/profile_fields",
+            GET=profile_fields.get_fields,
+            POST=profile_fields.create,
+            PATCH=profile_fields.reorder,
+        ),
+        rest(
+            rt,
+            "/realm/profile_fields/{field_id:int}",
+            PATCH=profile_fields.update,
+            DELETE=profile_fields.delete,
+        ),
         *files.file_routes(rt),
         Route(
             API_PREFIX + "/{path:path}",
