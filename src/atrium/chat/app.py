@@ -11,6 +11,7 @@ from atrium.chat.events import event_queues
 from atrium.chat.http import API_PREFIX, not_found, rest
 from atrium.chat.runtime import ChatRuntime
 from atrium.chat.views import (
+    bots,
     drafts,
     emoji,
     events,
@@ -162,6 +163,10 @@ def routes(rt: ChatRuntime) -> list[BaseRoute]:
             PATCH=profile_fields.update,
             DELETE=profile_fields.delete,
         ),
+        rest(rt, "/bots", GET=bots.get_bots, POST=bots.create),
+        rest(rt, "/bots/{bot_id:int}", PATCH=bots.update, DELETE=bots.deactivate),
+        rest(rt, "/bots/{bot_id:int}/api_key/regenerate", POST=bots.regenerate_bot_key),
+        rest(rt, "/users/me/api_key/regenerate", POST=bots.regenerate_own_key),
         *files.file_routes(rt),
         Route(
             API_PREFIX + "/{path:path}",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from atrium.chat.queries.bots import realm_bot_dicts
 from atrium.chat.queries.domains import realm_domain_dicts
@@ -36,6 +37,7 @@ def with_realm_images(realm_section: Section) -> Section:
         state.update(realm_image_state(conn, req.user.realm_id))
         state.update(IMAGE_LIMITS)
         state["max_file_upload_size_mib"] = req.max_file_upload_size_mib
+        state["realm_bot_domain"] = urlsplit(req.base_url).hostname or "localhost"
         return state
 
     return section

@@ -66,3 +66,28 @@ def bot_administrator_ids(conn: Conn, bot: Any) -> list[int]:
     if bot["bot_owner_id"] is not None:
         ids.add(bot["bot_owner_id"])
     return sorted(ids)
+
+
+def owned_bot_infos(conn: Conn, owner: User) -> list[dict[str, Any]]:
+    """GET /bots: the caller's own active bots, in Zulip's older `bot_info` shape."""
+    rows = conn.all(
+        sa.select(schema.user)
+        .where(U.bot_owner_id == owner.id, U.is_bot.is_(True), U.is_active.is_(True))
+        .order_by(U.date_joined, U.id)
+    )
+    out = []
+    for row in rows:
+        bot = bot_dict(conn, row)
+        out.append(
+            {
+                "username": row["email"],
+                "full_name": row["full_name"],
+                "api_key": row["api_key"],
+                "avatar_url": bot["avatar_url"],
+                "default_sending_stream": bot["default_sending_stream"],
+                "default_events_register_stream": bot["default_events_register_stream"],
+                "default_all_public_streams": bot["default_all_public_streams"],
+                "owner": owner.email,
+            }
+        )
+    return out
