@@ -17,6 +17,7 @@ from atrium.chat.views import (
     events,
     files,
     images,
+    invites,
     message_edit,
     message_flags,
     messages,
@@ -31,6 +32,7 @@ from atrium.chat.views import (
     user_topics,
     users,
 )
+from atrium.chat.web.signup import signup_routes
 from atrium.core import migrations
 from atrium.core.db import open_database
 from atrium.core.ratelimit import rate_limiter
@@ -167,7 +169,13 @@ def routes(rt: ChatRuntime) -> list[BaseRoute]:
         rest(rt, "/bots/{bot_id:int}", PATCH=bots.update, DELETE=bots.deactivate),
         rest(rt, "/bots/{bot_id:int}/api_key/regenerate", POST=bots.regenerate_bot_key),
         rest(rt, "/users/me/api_key/regenerate", POST=bots.regenerate_own_key),
+        rest(rt, "/invites", GET=invites.get_invites, POST=invites.invite),
+        rest(rt, "/invites/multiuse", POST=invites.create_multiuse),
+        rest(rt, "/invites/multiuse/{invite_id:int}", DELETE=invites.revoke_multiuse),
+        rest(rt, "/invites/{invite_id:int}", DELETE=invites.revoke),
+        rest(rt, "/invites/{invite_id:int}/resend", POST=invites.resend),
         *files.file_routes(rt),
+        *signup_routes(rt),
         Route(
             API_PREFIX + "/{path:path}",
             not_found,
