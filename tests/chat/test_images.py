@@ -40,6 +40,9 @@ async def test_avatar_upload_and_reset(chat: ChatHarness) -> None:
         "avatar_version": me["avatar_version"],
     }
 
+    state = await api_ok(chat, "POST", "/register", chat.hamlet, fetch_event_types=["realm_user"])
+    assert state["avatar_source"] == "U" and state["avatar_url"] == url
+
     resp = await chat.delete("/users/me/avatar", chat.hamlet)
     gravatar = assert_json_success(resp)["avatar_url"]
     assert gravatar.startswith("https://secure.gravatar.com/avatar/")

@@ -16,6 +16,7 @@ from atrium.chat.queries.domains import realm_domain_dicts
 from atrium.chat.queries.emoji import realm_emoji_dicts
 from atrium.chat.queries.hotspots import next_hotspots
 from atrium.chat.queries.images import realm_image_state
+from atrium.chat.queries.users import user_row
 from atrium.core.db import Conn
 
 if TYPE_CHECKING:
@@ -43,6 +44,18 @@ def with_realm_images(realm_section: Section) -> Section:
     return section
 
 
+def with_avatar_source(realm_user_section: Section) -> Section:
+    """The user's own `avatar_source` ("U" after an upload), which the identity keys need."""
+
+    def section(conn: Conn, req: StateRequest) -> dict[str, Any]:
+        state = realm_user_section(conn, req)
+        row = user_row(conn, req.user.realm_id, req.user.id)
+        state["avatar_source"] = row["avatar_source"]
+        return state
+
+    return section
+
+
 def realm_emoji_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
     return {"realm_emoji": realm_emoji_dicts(conn, req.user.realm_id)}
 
@@ -62,6 +75,7 @@ def hotspots_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
 def asset_sections(sections: dict[str, Section]) -> dict[str, Section]:
     return {
         "realm": with_realm_images(sections["realm"]),
+        "realm_user": with_avatar_source(sections["realm_user"]),
         "realm_emoji": realm_emoji_state,
         "realm_bot": realm_bots_state,
         "realm_domains": realm_domains_state,
