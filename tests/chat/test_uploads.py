@@ -71,6 +71,10 @@ async def test_upload_bad_input(chat: ChatHarness) -> None:
     big = [("big.bin", b"\0" * (1024 * 1024 + 1), "application/octet-stream")]
     resp = await post_files(chat, "/user_uploads", chat.hamlet, big)
     assert_json_error(resp, "Uploaded file is larger than the allowed limit of 1 MiB")
+    # Far above the limit: refused from its Content-Length, before the body is read.
+    bigger = [("big.bin", b"\0" * (2 * 1024 * 1024), "application/octet-stream")]
+    resp = await post_files(chat, "/user_uploads", chat.hamlet, bigger)
+    assert_json_error(resp, "Uploaded file is larger than the allowed limit of 1 MiB")
     assert await chat.count(schema.attachment) == 0
     resp = await post_files(chat, "/user_uploads", None, [("a.txt", b"a", "text/plain")])
     assert resp.status_code == 401

@@ -57,19 +57,29 @@ class ApiRequest:
 View = Callable[[ApiRequest, dict[str, Any]], Awaitable[dict[str, Any]]]
 
 
+# Checks a request before its body is read (an upload's declared size), so that an oversized
+# body is refused without being received and spooled first.
+Precheck = Callable[[ApiRequest], None]
+
+
 @dataclass(frozen=True)
 class ViewSpec:
     view: View
     endpoint: Endpoint
     auth: bool = True
     rate_limited: bool = True
+    precheck: Precheck | None = None
 
 
 def api(
-    endpoint: Endpoint, *, auth: bool = True, rate_limited: bool = True
+    endpoint: Endpoint,
+    *,
+    auth: bool = True,
+    rate_limited: bool = True,
+    precheck: Precheck | None = None,
 ) -> Callable[[View], ViewSpec]:
     def wrap(view: View) -> ViewSpec:
-        return ViewSpec(view, endpoint, auth, rate_limited)
+        return ViewSpec(view, endpoint, auth, rate_limited, precheck)
 
     return wrap
 
@@ -149,9 +159,12 @@ async def _run_view(runtime: ChatRuntime, spec: ViewSpec, request: Request) -> R
                 )
                 if verdict is not None:
                     headers = verdict.headers()
+        api_request = ApiRequest(runtime, request, user)
+        if spec.precheck is not None:
+            spec.precheck(api_request)
         values = await request_values(request)
         args, ignored = spec.endpoint.parse(values, request.path_params)
-        data = await spec.view(ApiRequest(runtime, request, user), args)
+        data = await spec.view(api_request, args)
     except ChatError as error:
         return error_response(error, headers)
     except Exception:

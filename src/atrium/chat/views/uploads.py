@@ -63,7 +63,19 @@ async def release_blob(runtime: ChatRuntime, sha256: str) -> None:
         await anyio.to_thread.run_sync(runtime.blobs.delete, sha256)
 
 
-@api(Endpoint())
+# What a multipart body may add to the file it carries (boundaries, part headers).
+MULTIPART_ALLOWANCE = 64 * 1024
+
+
+def body_within_limit(req: ApiRequest) -> None:
+    """Refuse a body whose declared length already exceeds the limit, before receiving it."""
+    limit_mib = req.runtime.settings.max_file_upload_size_mib
+    declared = req.http.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit_mib * 1024 * 1024 + MULTIPART_ALLOWANCE:
+        raise too_large(limit_mib)
+
+
+@api(Endpoint(), precheck=body_within_limit)
 async def upload_file(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     files = await request_files(req.http)
     if not files:
