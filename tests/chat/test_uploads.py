@@ -205,3 +205,19 @@ async def test_attachment_events_and_their_audience(chat: ChatHarness) -> None:
     await api_ok(chat, "DELETE", f"/messages/{public_id}", chat.hamlet)
     [deleted] = await hamlet_events.events(edited["id"])
     assert deleted["attachment"]["messages"] == []
+
+
+async def test_a_blob_removed_by_a_concurrent_delete_is_stored_again(chat: ChatHarness) -> None:
+    """The same bytes uploaded while another copy's delete runs: the new row keeps its bytes."""
+    import io
+
+    from starlette.datastructures import UploadFile
+
+    from atrium.chat.views.uploads import keep_stored
+
+    body = b"shared content"
+    sha = hashlib.sha256(body).hexdigest()
+    uri = await upload(chat, chat.hamlet, body)
+    chat.runtime.blobs.delete(sha)  # what the other request's release_blob did in between
+    await keep_stored(chat.runtime, UploadFile(io.BytesIO(body), size=len(body)), sha, 1)
+    assert (await fetch(chat, uri, chat.hamlet)).content == body

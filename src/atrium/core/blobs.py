@@ -57,12 +57,6 @@ class BlobStore:
             raise
         return sha, size
 
-    def save_bytes(self, data: bytes) -> str:
-        import io
-
-        sha, _size = self.save(io.BytesIO(data))
-        return sha
-
     def exists(self, sha256: str) -> bool:
         return self.path(sha256).is_file()
 

@@ -18,7 +18,7 @@ from atrium.chat.http import ApiRequest, api, request_files
 from atrium.chat.images import check_image
 from atrium.chat.params import Endpoint, Param
 from atrium.chat.queries.emoji import realm_emoji_dicts
-from atrium.chat.views.uploads import store_upload
+from atrium.chat.views.uploads import keep_stored, store_upload
 
 # Zulip's MAX_EMOJI_FILE_SIZE_MIB.
 MAX_EMOJI_FILE_SIZE_MIB = 5
@@ -45,6 +45,7 @@ async def upload_emoji(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     info = await anyio.to_thread.run_sync(check_image, upload.file)
     sha256, _size = await store_upload(req.runtime, upload, MAX_EMOJI_FILE_SIZE_MIB)
     await req.runtime.write(add_emoji, req.me, name, sha256, info.content_type, info.extension)
+    await keep_stored(req.runtime, upload, sha256, MAX_EMOJI_FILE_SIZE_MIB)
     return {}
 
 

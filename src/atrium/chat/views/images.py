@@ -14,7 +14,7 @@ from atrium.chat.http import ApiRequest, api, request_files
 from atrium.chat.images import check_image
 from atrium.chat.params import Endpoint, Param
 from atrium.chat.runtime import ChatRuntime
-from atrium.chat.views.uploads import release_blob, store_upload
+from atrium.chat.views.uploads import keep_stored, release_blob, store_upload
 
 # Zulip's MAX_AVATAR_FILE_SIZE_MIB, MAX_ICON_FILE_SIZE_MIB and MAX_LOGO_FILE_SIZE_MIB.
 MAX_AVATAR_FILE_SIZE_MIB = 5
@@ -22,12 +22,13 @@ MAX_ICON_FILE_SIZE_MIB = 5
 MAX_LOGO_FILE_SIZE_MIB = 5
 
 
-async def one_image(req: ApiRequest, what: str, limit_mib: int) -> tuple[str, str]:
-    """The request's single image, checked and stored; (sha256, content type)."""
+async def one_image(req: ApiRequest, what: str, limit_mib: int) -> tuple[str, str, UploadFile]:
+    """The request's single image, checked and stored; (sha256, content type, the upload)."""
     files = await request_files(req.http)
     if len(files) != 1:
         raise ChatError(f"You must upload exactly one {what}.")
-    return await store_image(req.runtime, files[0], limit_mib)
+    sha256, content_type = await store_image(req.runtime, files[0], limit_mib)
+    return sha256, content_type, files[0]
 
 
 async def store_image(runtime: ChatRuntime, upload: UploadFile, limit_mib: int) -> tuple[str, str]:
@@ -40,8 +41,9 @@ async def store_image(runtime: ChatRuntime, upload: UploadFile, limit_mib: int) 
 
 @api(Endpoint())
 async def upload_avatar(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    sha256, content_type = await one_image(req, "avatar", MAX_AVATAR_FILE_SIZE_MIB)
+    sha256, content_type, upload = await one_image(req, "avatar", MAX_AVATAR_FILE_SIZE_MIB)
     url, old = await req.runtime.write(set_avatar, req.me, sha256, content_type)
+    await keep_stored(req.runtime, upload, sha256, MAX_AVATAR_FILE_SIZE_MIB)
     if old:
         await release_blob(req.runtime, old)
     return {"avatar_url": url}
@@ -57,8 +59,9 @@ async def delete_avatar(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]
 
 @guarded(realm_admin, Endpoint())
 async def upload_icon(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    sha256, content_type = await one_image(req, "icon", MAX_ICON_FILE_SIZE_MIB)
+    sha256, content_type, upload = await one_image(req, "icon", MAX_ICON_FILE_SIZE_MIB)
     url, old = await req.runtime.write(set_realm_image, req.me, "icon", sha256, content_type)
+    await keep_stored(req.runtime, upload, sha256, MAX_ICON_FILE_SIZE_MIB)
     if old:
         await release_blob(req.runtime, old)
     return {"icon_url": url}
@@ -78,8 +81,9 @@ _NIGHT = Param("night", bool, False)
 @guarded(realm_admin, Endpoint((_NIGHT,)))
 async def upload_logo(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     kind = "night_logo" if args["night"] else "logo"
-    sha256, content_type = await one_image(req, "logo", MAX_LOGO_FILE_SIZE_MIB)
+    sha256, content_type, upload = await one_image(req, "logo", MAX_LOGO_FILE_SIZE_MIB)
     _url, old = await req.runtime.write(set_realm_image, req.me, kind, sha256, content_type)
+    await keep_stored(req.runtime, upload, sha256, MAX_LOGO_FILE_SIZE_MIB)
     if old:
         await release_blob(req.runtime, old)
     return {}

@@ -57,6 +57,15 @@ async def store_upload(runtime: ChatRuntime, upload: UploadFile, limit_mib: int)
         raise too_large(limit_mib) from None
 
 
+async def keep_stored(
+    runtime: ChatRuntime, upload: UploadFile, sha256: str, limit_mib: int
+) -> None:
+    """After the row naming `sha256` is committed: if a concurrent delete of the same content
+    removed the blob in between, store it again, so that no row names missing bytes."""
+    if not runtime.blobs.exists(sha256):
+        await store_upload(runtime, upload, limit_mib)
+
+
 async def release_blob(runtime: ChatRuntime, sha256: str) -> None:
     """Delete a blob once no row names it (after the commit that dropped the last one)."""
     if not await runtime.db.read(blob_in_use, sha256):
@@ -89,6 +98,7 @@ async def upload_file(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     path_id = await req.runtime.write(
         create_attachment, req.me, name, sha256, size, content_type_of(upload)
     )
+    await keep_stored(req.runtime, upload, sha256, limit_mib)
     return {"uri": f"/user_uploads/{path_id}"}
 
 
