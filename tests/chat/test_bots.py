@@ -52,6 +52,9 @@ async def test_create_list_and_use_a_bot(chat: ChatHarness) -> None:
     assert [b["user_id"] for b in state["realm_bots"]] == [created["user_id"]]
     state = await api_ok(chat, "POST", "/register", chat.cordelia, fetch_event_types=["realm_bot"])
     assert state["realm_bots"] == []
+    kinds = ["realm_embedded_bots", "realm_incoming_webhook_bots"]
+    state = await api_ok(chat, "POST", "/register", chat.cordelia, fetch_event_types=kinds)
+    assert state["realm_embedded_bots"] == [] and state["realm_incoming_webhook_bots"] == []
     user = (await api_ok(chat, "GET", f"/users/{created['user_id']}", chat.cordelia))["user"]
     assert user["is_bot"] and user["bot_owner_id"] == chat.hamlet.id
 

@@ -80,4 +80,7 @@ def asset_sections(sections: dict[str, Section]) -> dict[str, Section]:
         "realm_bot": realm_bots_state,
         "realm_domains": realm_domains_state,
         "hotspots": hotspots_state,
+        # No embedded bots and no incoming-webhook integrations are installed on this server.
+        "realm_embedded_bots": lambda conn, req: {"realm_embedded_bots": []},
+        "realm_incoming_webhook_bots": lambda conn, req: {"realm_incoming_webhook_bots": []},
     }
