@@ -168,3 +168,22 @@ async def test_profile_data_on_users(chat: ChatHarness) -> None:
         f"/users/{chat.iago.id}", chat.hamlet, profile_data=[{"id": phone, "value": "1"}]
     )
     assert_json_error(resp, "Insufficient permission")
+
+
+async def test_own_profile_data(chat: ChatHarness) -> None:
+    phone = await make_field(chat, "Phone", 1)
+    probe = await listen(chat, chat.iago, ["realm_user"])
+    data = [{"id": phone, "value": "123"}]
+    assert_json_success(await chat.patch("/users/me/profile_data", chat.hamlet, data=data))
+    [event] = await probe.events()
+    assert event["person"] == {
+        "user_id": chat.hamlet.id,
+        "custom_profile_field": {"id": phone, "value": "123", "rendered_value": "<p>123</p>"},
+    }
+    resp = await chat.patch("/users/me/profile_data", chat.hamlet, data=[{"id": 9, "value": "x"}])
+    assert_json_error(resp, "Field id 9 not found.")
+    resp = await chat.delete("/users/me/profile_data", chat.hamlet, data=[9])
+    assert_json_error(resp, "Field id 9 not found.")
+    assert_json_success(await chat.delete("/users/me/profile_data", chat.hamlet, data=[phone]))
+    me = await api_ok(chat, "GET", "/users/me", chat.hamlet)
+    assert str(phone) not in me["profile_data"]

@@ -200,6 +200,12 @@ def routes(rt: ChatRuntime) -> list[BaseRoute]:
         rest(rt, "/users/me/hotspots", POST=devices.mark_hotspot),
         rest(rt, "/users/me/apns_device_token", POST=devices.add_apns, DELETE=devices.remove_apns),
         rest(rt, "/users/me/android_gcm_reg_id", POST=devices.add_gcm, DELETE=devices.remove_gcm),
+        rest(
+            rt,
+            "/users/me/profile_data",
+            PATCH=profile_fields.update_own,
+            DELETE=profile_fields.remove_own,
+        ),
         *files.file_routes(rt),
         *signup_routes(rt),
         Route(

@@ -330,3 +330,14 @@ def update_user_and_profile(
         target = target_user(conn, actor, user_id, allow_deactivated=True, allow_bots=True)
         outcome.notices += set_profile_data(conn, actor, target.id, target.realm_id, profile_data)
     return outcome
+
+
+def update_own_profile_data(conn: Conn, actor: User, data: list[dict[str, Any]]) -> Outcome[None]:
+    """PATCH /users/me/profile_data: a user sets their own values."""
+    return Outcome(None, set_profile_data(conn, actor, actor.id, actor.realm_id, data))
+
+
+def remove_own_profile_data(conn: Conn, actor: User, field_ids: list[int]) -> Outcome[None]:
+    """DELETE /users/me/profile_data: a user clears their own values of these fields."""
+    entries: list[dict[str, Any]] = [{"id": field_id, "value": None} for field_id in field_ids]
+    return Outcome(None, set_profile_data(conn, actor, actor.id, actor.realm_id, entries))

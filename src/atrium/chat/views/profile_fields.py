@@ -1,4 +1,5 @@
-"""GET/POST/PATCH /realm/profile_fields (PATCH reorders), PATCH/DELETE /realm/profile_fields/{id}."""
+"""GET/POST/PATCH /realm/profile_fields (PATCH reorders), PATCH/DELETE /realm/profile_fields/{id},
+and a user's own values: PATCH/DELETE /users/me/profile_data."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ from typing import Any
 from atrium.chat.actions.profile_fields import (
     create_field,
     delete_field,
+    remove_own_profile_data,
     reorder_fields,
     update_field,
+    update_own_profile_data,
 )
 from atrium.chat.guards import guarded, realm_admin
 from atrium.chat.http import ApiRequest, api
@@ -80,4 +83,16 @@ async def update(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
 @guarded(realm_admin, Endpoint((Param("field_id", path=True),)))
 async def delete(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     await req.runtime.write(delete_field, req.me, args["field_id"])
+    return {}
+
+
+@api(Endpoint((Param("data", list[dict[str, Any]], REQUIRED),)))
+async def update_own(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    await req.runtime.write(update_own_profile_data, req.me, args["data"])
+    return {}
+
+
+@api(Endpoint((Param("data", list[int], REQUIRED),)))
+async def remove_own(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    await req.runtime.write(remove_own_profile_data, req.me, args["data"])
     return {}
