@@ -4,6 +4,7 @@ register section, and what a bot sees."""
 from __future__ import annotations
 
 import base64
+import hashlib
 from typing import Any
 
 import pytest
@@ -158,3 +159,38 @@ async def test_regenerate_own_api_key(chat: ChatHarness) -> None:
     assert (await chat.get("/users/me", chat.hamlet)).status_code == 401
     headers = as_bot(chat.hamlet.email, body["api_key"])
     assert_json_success(await chat.client.get("/api/v1/users/me", headers=headers))
+
+
+async def test_bot_with_an_uploaded_avatar(chat: ChatHarness) -> None:
+    from tests.chat.uploads_helpers import png_bytes, post_files
+
+    image = png_bytes((5, 6, 7))
+    resp = await post_files(
+        chat,
+        "/bots",
+        chat.hamlet,
+        [("bot.png", image, "image/png")],
+        {"full_name": "Pic Bot", "short_name": "pic"},
+    )
+    created = assert_json_success(resp)
+    assert created["avatar_url"].startswith(f"/user_avatars/{chat.realm_id}/")
+    assert (await chat.client.get(created["avatar_url"])).content == image
+    two = [("a.png", image, "image/png"), ("b.png", image, "image/png")]
+    resp = await post_files(
+        chat, "/bots", chat.hamlet, two, {"full_name": "Two Bot", "short_name": "two"}
+    )
+    assert_json_error(resp, "You may only upload one file at a time")
+    # A refused bot leaves no stored image behind.
+    other = png_bytes((9, 8, 7))
+    resp = await post_files(
+        chat,
+        "/bots",
+        chat.hamlet,
+        [("c.png", other, "image/png")],
+        {"full_name": "Pic Bot", "short_name": "pic2"},
+    )
+    assert_json_error(resp, "Name is already in use!")
+    stored = {
+        p.name for p in (chat.runtime.settings.data_dir / "uploads").rglob("*") if p.is_file()
+    }
+    assert hashlib.sha256(other).hexdigest() not in stored

@@ -47,6 +47,8 @@ class BotRequest:
     default_sending_stream: str | None = None
     default_events_register_stream: str | None = None
     default_all_public_streams: bool | None = None
+    # An uploaded avatar (sha256, content type), already in the blob store.
+    avatar: tuple[str, str] | None = None
 
 
 def _stream_id(conn: Conn, actor: User, name: str | None) -> int | None:
@@ -112,6 +114,14 @@ def create_bot(
             default_all_public_streams=bool(request.default_all_public_streams),
         )
     )
+    if request.avatar is not None:
+        sha256, content_type = request.avatar
+        conn.execute(
+            sa.insert(schema.user_avatar).values(
+                user_id=bot_id, sha256=sha256, content_type=content_type
+            )
+        )
+        conn.execute(sa.update(schema.user).where(U.id == bot_id).values(avatar_source="U"))
     row = user_row(conn, owner.realm_id, bot_id)
     bot = bot_dict(conn, row)
     notices = [

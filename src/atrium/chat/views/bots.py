@@ -14,10 +14,12 @@ from atrium.chat.actions.bots import (
     update_bot,
 )
 from atrium.chat.errors import ChatError
-from atrium.chat.http import ApiRequest, api
+from atrium.chat.http import ApiRequest, api, request_files
 from atrium.chat.models import BOT_DEFAULT
 from atrium.chat.params import REQUIRED, Endpoint, Param
 from atrium.chat.queries.bots import owned_bot_infos
+from atrium.chat.views.images import MAX_AVATAR_FILE_SIZE_MIB, store_image
+from atrium.chat.views.uploads import keep_stored, release_blob
 
 
 def _member(req: ApiRequest) -> None:
@@ -53,6 +55,12 @@ async def get_bots(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
 )
 async def create(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     _member(req)
+    files = await request_files(req.http)
+    if len(files) > 1:
+        raise ChatError("You may only upload one file at a time")
+    avatar = None
+    if files:
+        avatar = await store_image(req.runtime, files[0], MAX_AVATAR_FILE_SIZE_MIB)
     request = BotRequest(
         full_name=args["full_name"],
         short_name=args["short_name"],
@@ -60,8 +68,18 @@ async def create(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
         default_sending_stream=args["default_sending_stream"],
         default_events_register_stream=args["default_events_register_stream"],
         default_all_public_streams=args["default_all_public_streams"],
+        avatar=avatar,
     )
-    result: dict[str, Any] = await req.runtime.write(create_bot, req.me, request, bot_domain(req))
+    try:
+        result: dict[str, Any] = await req.runtime.write(
+            create_bot, req.me, request, bot_domain(req)
+        )
+    except ChatError:
+        if avatar is not None:  # stored before the checks: nothing names it now
+            await release_blob(req.runtime, avatar[0])
+        raise
+    if avatar is not None:
+        await keep_stored(req.runtime, files[0], avatar[0], MAX_AVATAR_FILE_SIZE_MIB)
     return result
 
 
