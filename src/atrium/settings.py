@@ -70,6 +70,8 @@ class Settings:
     chat_max_body_bytes: int = 4 * 1024 * 1024
     # Which services this process serves; either can run alone.
     services: tuple[str, ...] = ("chat", "wiki")
+    # The largest file POST /user_uploads accepts (Zulip's MAX_FILE_UPLOAD_SIZE).
+    max_file_upload_size_mib: int = 25
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -88,6 +90,7 @@ class Settings:
             web_public_streams_enabled=_env_bool("ATRIUM_WEB_PUBLIC_STREAMS_ENABLED", True),
             chat_max_body_bytes=_env_int("ATRIUM_CHAT_MAX_BODY_BYTES", 4 * 1024 * 1024),
             services=_env_services(),
+            max_file_upload_size_mib=_env_int("ATRIUM_MAX_FILE_UPLOAD_SIZE_MIB", 25),
         )
 
     def with_(self, **changes: object) -> Settings:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from starlette.requests import Request
 
-from atrium.chat.http import ApiRequest, api, read_body
+from atrium.chat.http import ApiRequest, api, limited
 from atrium.chat.params import Endpoint
 from tests.chat.conftest import ChatHarness, assert_json_error, assert_json_success
 
@@ -274,5 +274,5 @@ async def test_content_length_that_is_not_ascii_digits() -> None:
         return {"type": "http.request", "body": b"content=x", "more_body": False}
 
     scope = {"type": "http", "method": "POST", "headers": [(b"content-length", b"\xb2")]}
-    body = await read_body(Request(scope, receive), 100)
+    body = await limited(Request(scope, receive), 100).body()
     assert body == b"content=x"

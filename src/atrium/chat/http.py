@@ -16,10 +16,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from starlette.datastructures import UploadFile
-from starlette.formparsers import MultiPartException, MultiPartParser
+from starlette.exceptions import HTTPException
+from starlette.formparsers import MultiPartException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Route
+from starlette.types import Message
 
 from atrium.chat.auth import authenticate
 from atrium.chat.errors import ChatError
@@ -28,6 +30,7 @@ from atrium.chat.params import Endpoint, parse_form, parse_urlencoded
 from atrium.chat.runtime import ChatRuntime
 from atrium.core.ratelimit import Verdict
 from atrium.core.responses import JSONResponse
+from atrium.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -57,12 +60,18 @@ class ApiRequest:
 View = Callable[[ApiRequest, dict[str, Any]], Awaitable[dict[str, Any]]]
 
 
+# Checks a request before its body is read (an upload's declared size), so that an oversized
+# body is refused without being received and spooled first.
+Precheck = Callable[[ApiRequest], None]
+
+
 @dataclass(frozen=True)
 class ViewSpec:
     view: View
     endpoint: Endpoint
     auth: bool = True
     rate_limited: bool = True
+    precheck: Precheck | None = None
     # The largest request body this view reads, when it needs more (or less) than the setting.
     max_body_bytes: int | None = None
 
@@ -72,10 +81,11 @@ def api(
     *,
     auth: bool = True,
     rate_limited: bool = True,
+    precheck: Precheck | None = None,
     max_body_bytes: int | None = None,
 ) -> Callable[[View], ViewSpec]:
     def wrap(view: View) -> ViewSpec:
-        return ViewSpec(view, endpoint, auth, rate_limited, max_body_bytes)
+        return ViewSpec(view, endpoint, auth, rate_limited, precheck, max_body_bytes)
 
     return wrap
 
@@ -86,71 +96,86 @@ def error_response(error: ChatError, headers: dict[str, str] | None = None) -> R
     )
 
 
+# What a multipart body may add to the file it carries (boundaries, part headers).
+MULTIPART_OVERHEAD = 64 * 1024
+
+
 def body_too_large(limit: int) -> ChatError:
     return ChatError(f"Request body too large (limit: {limit} bytes)")
 
 
-async def read_body(request: Request, limit: int) -> bytes:
-    """The request body, refused as soon as it is known to pass `limit` bytes.
+def body_limit(settings: Settings, spec: ViewSpec, content_type: str) -> int:
+    """The largest body a request may send to this view.
 
-    A declared Content-Length over the limit is refused before anything is read; a body sent
-    without one (chunked) is counted as it arrives, so memory never holds more than the limit.
+    A multipart body may carry an upload: Starlette spools its files to disk and bounds each
+    text field, so it may be as large as the upload limit without filling memory.
     """
+    if spec.max_body_bytes is not None:
+        return spec.max_body_bytes
+    if content_type.lower().startswith("multipart/form-data"):
+        upload = settings.max_file_upload_size_mib * 1024 * 1024 + MULTIPART_OVERHEAD
+        return max(settings.chat_max_body_bytes, upload)
+    return settings.chat_max_body_bytes
+
+
+def limited(request: Request, limit: int) -> Request:
+    """The request, refusing its body once it is known to pass `limit` bytes: at once when the
+    declared Content-Length does, else as the chunks arrive (a body sent without a length)."""
     declared = request.headers.get("content-length", "")
-    if declared.isascii() and declared.isdigit() and int(declared) > limit:
-        raise body_too_large(limit)
-    body = bytearray()
-    try:
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > limit:
+    too_long = declared.isascii() and declared.isdigit() and int(declared) > limit
+    received = 0
+
+    async def receive() -> Message:
+        nonlocal received
+        if too_long:
+            raise body_too_large(limit)
+        message = await request.receive()
+        if message["type"] == "http.request":
+            received += len(message.get("body", b""))
+            if received > limit:
                 raise body_too_large(limit)
-    except ClientDisconnect:
-        # Nobody reads this answer; it only keeps a gone client out of the error log.
-        raise ChatError("Request body incomplete") from None
-    return bytes(body)
+        return message
+
+    return Request(request.scope, receive)
 
 
-async def _multipart_values(request: Request, body: bytes, limit: int) -> list[tuple[str, str]]:
-    """The text fields of a multipart/form-data body; a malformed one is the client's error."""
-
-    async def replay() -> Any:
-        yield body
-
-    parser = MultiPartParser(
-        request.headers, replay(), max_files=1000, max_fields=1000, max_part_size=limit
-    )
-    try:
-        form = await parser.parse()
-    except MultiPartException as exc:
-        raise ChatError(f"Malformed multipart body: {exc.message}") from None
-    values = []
-    for key, value in form.multi_items():
-        if isinstance(value, UploadFile):
-            await value.close()
-        else:
-            values.append((key, value))
-    return values
-
-
-async def request_values(request: Request, max_body_bytes: int) -> dict[str, str]:
+async def request_values(request: Request) -> dict[str, str]:
     """Query string and form body alike, for every method (Zulip reads PATCH/DELETE bodies too).
 
-    Any body the parsers cannot read (no multipart boundary, bad encoding, too large) is
-    answered as a request error here, once for every endpoint.
+    Any body the parsers cannot read (no multipart boundary, bad encoding, too large: see
+    `limited`) is answered as a request error here, once for every endpoint.
     """
     # The raw query string as Starlette's `request.query_params` reads it, parsed faster.
     values = dict(parse_urlencoded(request.scope["query_string"].decode("latin-1")))
     if request.method in {"POST", "PATCH", "PUT", "DELETE"}:
-        body = await read_body(request, max_body_bytes)
-        if not body:
-            return values
         content_type = request.headers.get("content-type", "")
-        if content_type.lower().startswith("multipart/form-data"):
-            values.update(await _multipart_values(request, body, max_body_bytes))
-        else:
-            values.update(parse_form(body))
+        try:
+            if content_type.lower().startswith("multipart/form-data"):
+                try:
+                    form = await request.form()
+                except (HTTPException, MultiPartException) as exc:  # a malformed body
+                    detail = exc.detail if isinstance(exc, HTTPException) else exc.message
+                    raise ChatError(f"Malformed request body: {detail}") from None
+                for key, value in form.multi_items():
+                    if isinstance(value, str):
+                        values[key] = value
+            else:
+                body = await request.body()
+                if body:
+                    values.update(parse_form(body))
+        except ClientDisconnect:
+            # Nobody reads this answer; it only keeps a gone client out of the error log.
+            raise ChatError("Request body incomplete") from None
     return values
+
+
+async def request_files(request: Request) -> list[UploadFile]:
+    """The files of a multipart body (Starlette spools each past 1 MB to disk, so memory stays
+    flat); the form is parsed once per request and cached, so this costs nothing more."""
+    if not request.headers.get("content-type", "").startswith("multipart/form-data"):
+        return []
+    form = await request.form()
+    return [value for _key, value in form.multi_items() if isinstance(value, UploadFile)]
 
 
 async def check_rate_limit(
@@ -172,6 +197,16 @@ async def check_rate_limit(
 
 
 async def run_view(runtime: ChatRuntime, spec: ViewSpec, request: Request) -> Response:
+    content_type = request.headers.get("content-type", "")
+    request = limited(request, body_limit(runtime.settings, spec, content_type))
+    try:
+        return await _run_view(runtime, spec, request)
+    finally:
+        # Closes a parsed multipart form: its spooled temporary files are removed at once.
+        await request.close()
+
+
+async def _run_view(runtime: ChatRuntime, spec: ViewSpec, request: Request) -> Response:
     headers: dict[str, str] = {}
     try:
         user = None
@@ -184,10 +219,12 @@ async def run_view(runtime: ChatRuntime, spec: ViewSpec, request: Request) -> Re
                 )
                 if verdict is not None:
                     headers = verdict.headers()
-        limit = spec.max_body_bytes or runtime.settings.chat_max_body_bytes
-        values = await request_values(request, limit)
+        api_request = ApiRequest(runtime, request, user)
+        if spec.precheck is not None:
+            spec.precheck(api_request)
+        values = await request_values(request)
         args, ignored = spec.endpoint.parse(values, request.path_params)
-        data = await spec.view(ApiRequest(runtime, request, user), args)
+        data = await spec.view(api_request, args)
     except ChatError as error:
         return error_response(error, headers)
     except Exception:
