@@ -26,7 +26,7 @@ async def test_multipart_without_boundary_is_a_bad_request(chat: ChatHarness) ->
         content=b"type=stream&to=general&topic=t&content=x",
         headers={**chat.hamlet.auth(), "Content-Type": "multipart/form-data"},
     )
-    assert_json_error(resp, "Malformed multipart body: Missing boundary in multipart.")
+    assert_json_error(resp, "Malformed request body: Missing boundary in multipart.")
 
 
 @pytest.mark.parametrize(
