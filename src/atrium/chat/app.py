@@ -8,7 +8,7 @@ from starlette.routing import BaseRoute, Route
 
 from atrium.chat.delivery import ScheduledDelivery
 from atrium.chat.events import event_queues
-from atrium.chat.http import API_PREFIX, not_found, rest
+from atrium.chat.http import API_PREFIX, RestRoute, not_found, rest, with_json_twins
 from atrium.chat.runtime import ChatRuntime
 from atrium.chat.views import (
     drafts,
@@ -25,14 +25,22 @@ from atrium.chat.views import (
     user_topics,
     users,
 )
+from atrium.chat.web.pages import web_routes
 from atrium.core import migrations
 from atrium.core.db import open_database
 from atrium.core.ratelimit import rate_limiter
 from atrium.core.service import Service
+from atrium.core.sessions import SessionStore
 from atrium.settings import Settings
 
 
 def routes(rt: ChatRuntime) -> list[BaseRoute]:
+    api = api_routes(rt)
+    paths = {route.rest_path for route in api if isinstance(route, RestRoute)}
+    return [*with_json_twins(rt, api), *web_routes(rt, paths)]
+
+
+def api_routes(rt: ChatRuntime) -> list[BaseRoute]:
     return [
         rest(rt, "/server_settings", GET=server.server_settings),
         rest(rt, "/register", POST=events.register),
@@ -143,13 +151,14 @@ def routes(rt: ChatRuntime) -> list[BaseRoute]:
     ]
 
 
-def create_service(settings: Settings) -> Service:
+def create_service(settings: Settings, sessions: SessionStore | None = None) -> Service:
     db = open_database(settings.database_url, settings.sqlite_path("chat"), "chat")
     runtime = ChatRuntime(
         settings=settings,
         db=db,
         limiter=rate_limiter(settings.redis_url, settings.redis_namespace),
         events=event_queues(settings.redis_url, settings.redis_namespace),
+        sessions=sessions,
     )
 
     background: list[asyncio.Task[None]] = []

@@ -10,6 +10,7 @@ from atrium.chat.credentials import CredentialCache
 from atrium.chat.events import EventQueues, MemoryEventQueues, Outcome
 from atrium.core.db import Database
 from atrium.core.ratelimit import RateLimiter
+from atrium.core.sessions import SessionStore
 from atrium.settings import Settings
 
 T = TypeVar("T")
@@ -27,6 +28,8 @@ class ChatRuntime:
     # An idle long-poll is answered with a heartbeat after about this long (Zulip: 45-55 s).
     heartbeat_seconds: float = 45.0
     credentials: CredentialCache = field(default_factory=CredentialCache)
+    # The browser-session store shared with the other services' pages (None: no browser access).
+    sessions: SessionStore | None = None
 
     async def write(self, fn: Callable[..., Outcome[T]], *args: Any, rerunnable: bool = False) -> T:
         """Run an action in one transaction, then publish the events it caused.
