@@ -21,7 +21,9 @@ function encode(params) {
   return form;
 }
 
-export async function call(method, path, params, { signal } = {}) {
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function call(method, path, params, { signal } = {}, attempt = 0) {
   let url = "/json" + path;
   const init = { method, credentials: "same-origin", headers: {}, signal };
   if (method === "GET") {
@@ -41,6 +43,11 @@ export async function call(method, path, params, { signal } = {}) {
     body = await response.json();
   } catch {
     body = null;
+  }
+  if (response.status === 429 && attempt < 3) {
+    // Over the per-user rate limit: wait as long as the server says, then try again.
+    await sleep(Math.min(60, Number(body?.["retry-after"] ?? 1)) * 1000 + 100);
+    return call(method, path, params, { signal }, attempt + 1);
   }
   if (!response.ok || body?.result !== "success") {
     if (response.status === 401) window.location.assign("/");

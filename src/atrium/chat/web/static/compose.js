@@ -203,6 +203,7 @@ export function closeCompose() {
   saveDraftNow();
   typingStopped(target());
   compose.open = false;
+  if (ui.form.contains(document.activeElement)) document.getElementById("feed").focus({ preventScroll: true });
   ui.form.hidden = true;
   ui.closed.hidden = false;
   ui.preview.hidden = true;
@@ -323,7 +324,7 @@ async function togglePreview() {
 
 function sendLater() {
   if (!ui.textarea.value.trim()) return status("Nothing to schedule yet.");
-  const when = el("input", { type: "datetime-local", required: true });
+  const when = el("input", { type: "datetime-local", required: true, step: "1", id: "schedule-at" });
   const soon = new Date(Date.now() + 3600 * 1000);
   soon.setSeconds(0, 0);
   when.value = new Date(soon.getTime() - soon.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
