@@ -88,7 +88,11 @@ class Person:
         try:
             self.page.wait_for_selector("body[data-ready=true]", timeout=20_000)
         except Exception as exc:
-            feed = self.page.locator("#feed").inner_text() if self.page.locator("#feed").count() else ""
+            feed = (
+                self.page.locator("#feed").inner_text()
+                if self.page.locator("#feed").count()
+                else ""
+            )
             raise AssertionError(f"client not ready: {self.errors} {feed!r}") from exc
 
     def go(self, hash_: str) -> None:

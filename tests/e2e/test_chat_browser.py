@@ -43,13 +43,14 @@ class Site:
     api: dict[str, Api]
     ids: dict[str, int]
 
-    def stream(self, name: str, *members: str) -> int:
+    def stream(self, name: str, *members: str, private: bool = False) -> int:
         owner = self.api["olive"]
         owner.call(
             "POST",
             "/users/me/subscriptions",
             subscriptions=[{"name": name}],
             principals=[self.ids[m] for m in ("olive", *members)],
+            invite_only=private,
         )
         return int(owner.call("GET", "/get_stream_id", stream=name)["stream_id"])
 
@@ -79,7 +80,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
             config.read_string(atrium(env, "chat", "api-key", email))
             api[short] = Api(server.url, email, config["api"]["key"])
         users = api["olive"].call("GET", "/users")["members"]
-        ids = {s: next(u["user_id"] for u in users if u["email"] == e) for s, (e, _, _) in USERS.items()}
+        ids = {
+            s: next(u["user_id"] for u in users if u["email"] == e)
+            for s, (e, _, _) in USERS.items()
+        }
         yield Site(server.url, api, ids)
 
 
@@ -133,9 +137,7 @@ def compose_to_stream(person: Person, stream: str, topic: str, text: str) -> Non
 
 def unread_in_sidebar(person: Person, stream_id: int) -> str:
     selector = f'li[data-stream-id="{stream_id}"] > .stream-row .unread-count'
-    return str(
-        person.page.evaluate("s => document.querySelector(s)?.textContent ?? '0'", selector)
-    )
+    return str(person.page.evaluate("s => document.querySelector(s)?.textContent ?? '0'", selector))
 
 
 # --- tests -----------------------------------------------------------------------------------
@@ -178,14 +180,21 @@ def test_live_message_unread_and_mark_read(people: Any, site: Site) -> None:
     assert time.monotonic() - started < 1.0
     wait_until(lambda: unread_in_sidebar(pat, live) == "1", timeout=1.0)
     assert pat.page.title().startswith("(1)")
-    assert message(olive, "Hello from Olive's browser").locator(".sender").inner_text() == "Olive Owner"
+    assert (
+        message(olive, "Hello from Olive's browser").locator(".sender").inner_text()
+        == "Olive Owner"
+    )
     mo.shot("stream-feed")
     # Pat opens the stream: the message is seen, so it is marked read, on the server too.
     pat.page.click(f'li[data-stream-id="{live}"] .nav-link')
     message(pat, "Hello from Olive's browser").wait_for()
     wait_until(lambda: unread_in_sidebar(pat, live) == "0", timeout=5)
     unread = site.api["pat"].call(
-        "GET", "/messages", anchor="newest", num_before=10, num_after=0,
+        "GET",
+        "/messages",
+        anchor="newest",
+        num_before=10,
+        num_after=0,
         narrow=[{"operator": "stream", "operand": live}, {"operator": "is", "operand": "unread"}],
     )
     assert unread["messages"] == []
@@ -201,7 +210,14 @@ def open_actions(person: Person, text: str, item: str) -> None:
 def test_edit_move_resolve_delete_seen_live(people: Any, site: Site) -> None:
     ops = site.stream("ops", "mo")
     olive, mo = people("olive"), people("mo")
-    site.api["olive"].call("POST", "/messages", type="stream", to="ops", topic="alpha", content="first draft of the plan")
+    site.api["olive"].call(
+        "POST",
+        "/messages",
+        type="stream",
+        to="ops",
+        topic="alpha",
+        content="first draft of the plan",
+    )
     olive.go(stream_hash(ops))
     mo.go(stream_hash(ops))
     message(mo, "first draft of the plan").wait_for()
@@ -237,7 +253,14 @@ def test_edit_move_resolve_delete_seen_live(people: Any, site: Site) -> None:
 def test_star_search_quote_and_keyboard(people: Any, site: Site) -> None:
     keys = site.stream("keys", "mo")
     for n in range(3):
-        site.api["olive"].call("POST", "/messages", type="stream", to="keys", topic="kb", content=f"keyboard line {n} xyzzy{n}")
+        site.api["olive"].call(
+            "POST",
+            "/messages",
+            type="stream",
+            to="keys",
+            topic="kb",
+            content=f"keyboard line {n} xyzzy{n}",
+        )
     mo = people("mo")
     mo.go(stream_hash(keys))
     page = mo.page
@@ -354,7 +377,9 @@ def test_direct_and_group_messages(people: Any, site: Site) -> None:
     olive.page.fill("#compose-textarea", "to both of you")
     olive.page.press("#compose-textarea", "Enter")
     for person in (mo, pat):
-        person.page.locator("#left-sidebar .dm-list a", has_text="Pat Member" if person is mo else "Mo Member").wait_for(timeout=3000)
+        person.page.locator(
+            "#left-sidebar .dm-list a", has_text="Pat Member" if person is mo else "Mo Member"
+        ).wait_for(timeout=3000)
         person.page.click("#nav-all")
         message(person, "to both of you").wait_for(timeout=3000)
         assert "You and" in person.page.locator(".dm-bar").last.inner_text()
@@ -384,8 +409,8 @@ XSS = {
     # Zulip's names refuse `>`, `"` and `@`: the payload that remains is an unclosed tag.
     "name": "<img src=x onerror=window.__xss=3",
     "content": (
-        "<script>window.__xss=4</script> <img src=x onerror=\"window.__xss=5\"> "
-        "[click me](javascript:window.__xss=6) <a href=\"javascript:window.__xss=7\">raw</a>"
+        '<script>window.__xss=4</script> <img src=x onerror="window.__xss=5"> '
+        '[click me](javascript:window.__xss=6) <a href="javascript:window.__xss=7">raw</a>'
     ),
 }
 
@@ -423,7 +448,11 @@ def test_xss_payloads_are_inert(people: Any, site: Site) -> None:
 def test_no_console_errors_across_the_main_views(people: Any, site: Site) -> None:
     tour = site.stream("tour", "olive")
     site.api["olive"].call(
-        "POST", "/messages", type="stream", to="tour", topic="code",
+        "POST",
+        "/messages",
+        type="stream",
+        to="tour",
+        topic="code",
         content="Some **markdown**, `code`, :tada: and\n```python\nprint('hi')\n```\n@**Mo Member**",
     )
     olive = people("olive")
@@ -447,7 +476,14 @@ def test_no_console_errors_across_the_main_views(people: Any, site: Site) -> Non
     page.click("#settings-tab-display")
     page.select_option("#setting-theme", "dark")
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
-    for tab in ("streams", "groups", "linkifiers", "playgrounds", "default_streams", "organization"):
+    for tab in (
+        "streams",
+        "groups",
+        "linkifiers",
+        "playgrounds",
+        "default_streams",
+        "organization",
+    ):
         page.click(f"#settings-tab-{tab}")
     page.keyboard.press("Escape")
     olive.go(stream_hash(tour))
@@ -472,3 +508,97 @@ def test_screenshot_dir_is_git_ignored() -> None:
     ignored = (Path(__file__).resolve().parents[2] / ".gitignore").read_text()
     assert "tests/e2e/output/" in ignored
     assert re.search(r"^tests/e2e/output/$", ignored, re.M)
+
+
+# --- the optional endpoints: tested where the server has them -------------------------------
+
+
+def need(person: Person, feature: str) -> None:
+    content = person.page.get_attribute('meta[name="atrium-features"]', "content") or ""
+    if feature not in content.split():
+        pytest.skip(f"this server has no {feature} endpoint")
+
+
+def test_reactions_live(people: Any, site: Site) -> None:
+    emoji = site.stream("emoji", "mo")
+    site.api["mo"].call(
+        "POST", "/messages", type="stream", to="emoji", topic="r", content="react to me"
+    )
+    olive, mo = people("olive"), people("mo")
+    need(olive, "reactions")
+    olive.go(stream_hash(emoji))
+    mo.go(stream_hash(emoji))
+    open_actions(olive, "react to me", "Add a reaction")
+    olive.page.get_by_role("option", name="tada").click()
+    theirs = message(mo, "react to me").locator("button.reaction")
+    theirs.wait_for(timeout=3000)
+    assert theirs.inner_text().endswith("1") and theirs.get_attribute("aria-pressed") == "false"
+    theirs.click()
+    mine = message(olive, "react to me").locator("button.reaction")
+    wait_until(lambda: mine.inner_text().endswith("2"), timeout=3)
+    mine.click()
+    wait_until(lambda: theirs.inner_text().endswith("1"), timeout=3)
+    olive.shot("reactions")
+
+
+def test_typing_is_shown(people: Any, site: Site) -> None:
+    talk = site.stream("talk", "mo")
+    site.api["mo"].call("POST", "/messages", type="stream", to="talk", topic="now", content="hi")
+    olive, mo = people("olive"), people("mo")
+    need(olive, "typing")
+    mo.go(stream_hash(talk, "now"))
+    compose_to_stream(olive, "talk", "now", "")
+    olive.page.type("#compose-textarea", "typing away")
+    mo.page.locator("#typing", has_text="Olive Owner is typing").wait_for(timeout=3000)
+
+
+def test_presence_in_the_right_sidebar(people: Any, site: Site) -> None:
+    olive = people("olive")
+    need(olive, "presence")
+    people("pat")
+    olive.page.locator("li.presence-active", has_text="Pat Member").wait_for(timeout=5000)
+    olive.page.locator("li.presence-active", has_text="Olive Owner").wait_for(timeout=5000)
+
+
+def test_topics_listed_under_the_stream(people: Any, site: Site) -> None:
+    shelf = site.stream("shelf", "mo")
+    for topic in ("books", "maps"):
+        site.api["mo"].call(
+            "POST", "/messages", type="stream", to="shelf", topic=topic, content="x"
+        )
+    mo = people("mo")
+    need(mo, "topics")
+    mo.page.click(f'li[data-stream-id="{shelf}"] .nav-link')
+    topics = mo.page.locator(f'li[data-stream-id="{shelf}"] .topic-list')
+    topics.get_by_text("maps").wait_for()
+    topics.get_by_text("books").click()
+    mo.page.locator(".recipient-bar .bar-topic", has_text="books").first.wait_for()
+    assert mo.page.locator(".recipient-bar .bar-topic", has_text="maps").count() == 0
+
+
+def test_attached_file_becomes_a_link(people: Any, site: Site, tmp_path: Path) -> None:
+    site.stream("files", "mo", private=True)
+    mo = people("mo")
+    need(mo, "uploads")
+    note = tmp_path / "notes.txt"
+    note.write_text("attached text")
+    compose_to_stream(mo, "files", "docs", "see ")
+    mo.page.set_input_files("#compose-file", str(note))
+    wait_until(lambda: "](/user_uploads/" in mo.page.locator("#compose-textarea").input_value())
+    mo.page.press("#compose-textarea", "Enter")
+    mo.page.click("#nav-all")
+    link = message(mo, "see").locator("a", has_text="notes.txt")
+    link.wait_for(timeout=3000)
+    assert "/user_uploads/" in (link.get_attribute("href") or "")
+    with mo.page.context.expect_page() as opened:
+        link.click()
+    download = opened.value
+    download.wait_for_load_state()
+    assert "attached text" in download.content()
+    # Someone who cannot see the message cannot fetch the file.
+    path = (link.get_attribute("href") or "").split("/user_uploads/", 1)[1]
+    outsider = people("pat")
+    status = outsider.page.evaluate(
+        "p => fetch('/json/user_uploads/' + p).then(r => r.status)", path
+    )
+    assert status in (403, 404)

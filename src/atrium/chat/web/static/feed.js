@@ -436,6 +436,19 @@ export function initFeed() {
     const id = Number(article.dataset.id);
     const message = feed.byId.get(id);
     if (!message) return;
+    const upload = event.target.closest('a[href*="/user_uploads/"]');
+    if (upload && state.features.has("uploads")) {
+      // An upload is fetched through a short-lived URL that the server signs for this person.
+      event.preventDefault();
+      const path = new URL(upload.href, location.origin).pathname.replace(/^.*?\/user_uploads\//, "");
+      try {
+        const body = await get(`/user_uploads/${path}`);
+        window.open(body.url, "_blank", "noopener");
+      } catch (error) {
+        toast(error.message);
+      }
+      return;
+    }
     if (event.target.closest("a")) return;
     select(id);
     if (event.target.closest("button.star")) {

@@ -65,7 +65,10 @@ function notificationsPage() {
 
 export function openSettings(page = "profile", options = {}) {
   const pages = { profile: ["Profile", profilePage], display: ["Display", displayPage], notifications: ["Notifications", notificationsPage] };
-  if (isAdmin() || page === "streams") Object.assign(pages, adminPages());
+  const admin = adminPages();
+  // Everyone may look at a stream's settings (the server decides what they may change).
+  if (isAdmin()) Object.assign(pages, admin);
+  else pages.streams = admin.streams;
   const content = el("div", { class: "settings-content", role: "tabpanel" });
   const tabs = el("div", { class: "settings-tabs", role: "tablist", "aria-label": "Settings pages" });
   const show = (key) => {

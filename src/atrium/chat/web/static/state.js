@@ -283,7 +283,16 @@ const handlers = {
     state.userTopics.set(topicKey(event.stream_id, event.topic_name), event.visibility_policy);
   },
   presence(event) {
-    state.presence.set(event.email ?? String(event.user_id), event.presence);
+    // Kept in the slim form of the register response: user id -> last active and idle times.
+    const key = String(event.user_id ?? event.email);
+    const previous = state.presence.get(key) ?? {};
+    let active = previous.active_timestamp ?? 0;
+    let idle = previous.idle_timestamp ?? 0;
+    for (const info of Object.values(event.presence ?? {})) {
+      if (info.status === "active") active = Math.max(active, info.timestamp);
+      idle = Math.max(idle, info.timestamp);
+    }
+    state.presence.set(key, { active_timestamp: active, idle_timestamp: idle });
   },
 };
 

@@ -12,7 +12,8 @@ let narrow = [];
 const typists = new Map(); // "conversation|user" -> timeout
 
 function params(target, op) {
-  if (target.type === "stream") return { op, type: "stream", stream_id: target.stream_id, topic: target.topic };
+  // Feature level 185: a stream is named by `to` (a one-element list), as zulip-terminal does.
+  if (target.type === "stream") return { op, type: "stream", to: [target.stream_id], topic: target.topic };
   return { op, type: "direct", to: target.user_ids };
 }
 
