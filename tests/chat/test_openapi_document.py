@@ -8,7 +8,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from atrium.chat.app import api_table
+from atrium.chat.app import api_routes
+from atrium.chat.openapi import rest_routes
 from atrium.chat.params import INT_MAX, WIDE_MAX
 from tests.chat.conftest import ChatHarness
 
@@ -41,13 +42,13 @@ async def test_every_served_operation_and_parameter_is_described(chat: ChatHarne
     document = await _document(chat)
     assert document["openapi"] == "3.1.0"
     assert document["servers"][0]["url"].endswith("/api/v1")
-    table = api_table(chat.runtime)
+    table = rest_routes(api_routes(chat.runtime))
     assert len(table) == len(document["paths"])
     for route in table:
-        path = re.sub(r"{(\w+):\w+}", r"{\1}", route.api_path)  # type: ignore[attr-defined]
+        path = re.sub(r"{(\w+):\w+}", r"{\1}", route.rest_path)
         item = document["paths"][path]
-        assert set(item) == {m.lower() for m in route.views}  # type: ignore[attr-defined]
-        for method, spec in route.views.items():  # type: ignore[attr-defined]
+        assert set(item) == {m.lower() for m in route.by_method}
+        for method, spec in route.by_method.items():
             operation = item[method.lower()]
             described = {p["name"] for p in operation["parameters"]}
             body = operation.get("requestBody")

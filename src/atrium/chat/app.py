@@ -11,8 +11,9 @@ from starlette.routing import BaseRoute, Route
 
 from atrium.chat.delivery import ScheduledDelivery
 from atrium.chat.events import event_queues
-from atrium.chat.http import API_PREFIX, not_found, rest
+from atrium.chat.http import API_PREFIX, RestRoute, rest, with_json_twins
 from atrium.chat.openapi import openapi_document
+from atrium.chat.queries import message_cache, message_display
 from atrium.chat.runtime import ChatRuntime
 from atrium.chat.views import (
     bots,
@@ -21,7 +22,6 @@ from atrium.chat.views import (
     drafts,
     emoji,
     events,
-    files,
     images,
     invites,
     message_edit,
@@ -40,39 +40,35 @@ from atrium.chat.views import (
     user_topics,
     users,
 )
-from atrium.chat.web.signup import signup_routes
-from atrium.core import migrations
+from atrium.chat.web.pages import web_routes
 from atrium.core.db import open_database
 from atrium.core.ratelimit import rate_limiter
 from atrium.core.responses import JSONResponse
 from atrium.core.service import Service
+from atrium.core.sessions import SessionStore
 from atrium.settings import Settings
 
 
 def routes(rt: ChatRuntime) -> list[BaseRoute]:
-    table = api_table(rt)
+    api = api_routes(rt)
+    paths = {route.rest_path for route in api if isinstance(route, RestRoute)}
+    return [openapi_route(rt, api), *with_json_twins(rt, api), *web_routes(rt, paths)]
+
+
+def openapi_route(rt: ChatRuntime, api: list[BaseRoute]) -> Route:
+    """GET /api/v1/openapi.json: the API's own description, built once from its routes."""
     document: dict[str, Any] = {}
 
     async def openapi_json(request: Request) -> Response:
-        """The API's own description: public, as Zulip's API documentation is."""
+        # Public, as Zulip's API documentation is.
         if not document:
-            document.update(openapi_document(table, rt.settings.base_url))
+            document.update(openapi_document(api, rt.settings.base_url))
         return JSONResponse(document)
 
-    return [
-        *table,
-        *files.file_routes(rt),
-        *signup_routes(rt),
-        Route(API_PREFIX + "/openapi.json", openapi_json, methods=["GET", "HEAD"]),
-        Route(
-            API_PREFIX + "/{path:path}",
-            not_found,
-            methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
-        ),
-    ]
+    return Route(API_PREFIX + "/openapi.json", openapi_json, methods=["GET", "HEAD"])
 
 
-def api_table(rt: ChatRuntime) -> list[BaseRoute]:
+def api_routes(rt: ChatRuntime) -> list[BaseRoute]:
     """Every operation of the API: one line per path, its views by method."""
     return [
         rest(rt, "/server_settings", GET=server.server_settings),
@@ -238,13 +234,21 @@ def api_table(rt: ChatRuntime) -> list[BaseRoute]:
     ]
 
 
-def create_service(settings: Settings) -> Service:
+def create_service(settings: Settings, sessions: SessionStore | None = None) -> Service:
     db = open_database(settings.database_url, settings.sqlite_path("chat"), "chat")
+    message_cache.configure(settings.caches.messages)
+    message_display.configure(settings.caches.display)
     runtime = ChatRuntime(
         settings=settings,
         db=db,
         limiter=rate_limiter(settings.redis_url, settings.redis_namespace),
-        events=event_queues(settings.redis_url, settings.redis_namespace),
+        sessions=sessions,
+        events=event_queues(
+            settings.redis_url,
+            settings.redis_namespace,
+            max_queue_bytes=settings.caches.event_queue,
+            max_total_bytes=settings.caches.event_queues,
+        ),
     )
 
     background: list[asyncio.Task[None]] = []
@@ -257,7 +261,11 @@ def create_service(settings: Settings) -> Service:
     delivery = ScheduledDelivery(runtime)
 
     async def startup() -> None:
-        migrations.upgrade("chat", settings.database_url, settings.sqlite_path("chat"))
+        if settings.migrate_on_start:
+            # Imported here: Alembic stays out of processes that do not migrate.
+            from atrium.core import migrations
+
+            migrations.upgrade("chat", settings.database_url, settings.sqlite_path("chat"))
         delivery.start()
         background.append(asyncio.create_task(expire_idle_queues()))
 

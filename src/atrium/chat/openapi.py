@@ -22,7 +22,7 @@ from typing import Any
 import pydantic
 from starlette.routing import BaseRoute
 
-from atrium.chat.http import API_PREFIX, ApiRoute, ViewSpec
+from atrium.chat.http import API_PREFIX, RestRoute, ViewSpec
 from atrium.chat.params import INT_MAX, Param
 from atrium.chat.version import ZULIP_VERSION
 
@@ -181,19 +181,19 @@ def _response(description: str, component: str) -> dict[str, Any]:
     }
 
 
-def api_routes(routes: Iterable[BaseRoute]) -> list[ApiRoute]:
-    return [route for route in routes if isinstance(route, ApiRoute)]
+def rest_routes(routes: Iterable[BaseRoute]) -> list[RestRoute]:
+    return [route for route in routes if isinstance(route, RestRoute)]
 
 
 def openapi_document(routes: Iterable[BaseRoute], server_url: str = "") -> dict[str, Any]:
     """The OpenAPI 3.1 document of every served chat operation."""
     schemas = _Schemas()
     paths: dict[str, Any] = {}
-    for route in api_routes(routes):
-        path_types = {m[1]: m[2] or "str" for m in _PATH_PARAM.finditer(route.api_path)}
-        path = _PATH_PARAM.sub(r"{\1}", route.api_path)
+    for route in rest_routes(routes):
+        path_types = {m[1]: m[2] or "str" for m in _PATH_PARAM.finditer(route.rest_path)}
+        path = _PATH_PARAM.sub(r"{\1}", route.rest_path)
         item = paths.setdefault(path, {})
-        for method, spec in sorted(route.views.items()):
+        for method, spec in sorted(route.by_method.items()):
             item[method.lower()] = _operation(method, path, spec, path_types, schemas)
     return {
         "openapi": "3.1.0",
