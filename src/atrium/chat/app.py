@@ -11,7 +11,7 @@ from starlette.routing import BaseRoute, Route
 
 from atrium.chat.delivery import ScheduledDelivery
 from atrium.chat.events import event_queues
-from atrium.chat.http import API_PREFIX, RestRoute, rest, with_json_twins
+from atrium.chat.http import API_PREFIX, RestRoute, not_found, rest, with_json_twins
 from atrium.chat.openapi import openapi_document
 from atrium.chat.queries import message_cache, message_display
 from atrium.chat.runtime import ChatRuntime
@@ -22,6 +22,7 @@ from atrium.chat.views import (
     drafts,
     emoji,
     events,
+    files,
     images,
     invites,
     message_edit,
@@ -41,6 +42,7 @@ from atrium.chat.views import (
     users,
 )
 from atrium.chat.web.pages import web_routes
+from atrium.chat.web.signup import signup_routes
 from atrium.core.db import open_database
 from atrium.core.ratelimit import rate_limiter
 from atrium.core.responses import JSONResponse
@@ -230,6 +232,13 @@ def api_routes(rt: ChatRuntime) -> list[BaseRoute]:
             "/users/me/profile_data",
             PATCH=profile_fields.update_own,
             DELETE=profile_fields.remove_own,
+        ),
+        *files.file_routes(rt),
+        *signup_routes(rt),
+        Route(
+            API_PREFIX + "/{path:path}",
+            not_found,
+            methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
         ),
     ]
 
