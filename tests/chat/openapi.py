@@ -78,8 +78,49 @@ def _stream_fl185_to_fl247(stream: dict[str, Any]) -> None:
     stream.pop("email_address", None)
 
 
+# User settings renamed at feature level 219.
+_SETTING_RENAMES = {
+    "default_view": "web_home_view",
+    "escape_navigates_to_default_view": "web_escape_navigates_to_home_view",
+}
+
+
+def _settings_fl185_to_fl247(settings: dict[str, Any]) -> None:
+    for old, new in _SETTING_RENAMES.items():
+        if old in settings:
+            settings[new] = settings.pop(old)
+
+
+def _register_fl185_to_fl247(body: dict[str, Any]) -> None:
+    # Renamed at feature level 241.
+    for old, new in (
+        ("realm_notifications_stream_id", "realm_new_stream_announcements_stream_id"),
+        ("realm_signup_notifications_stream_id", "realm_signup_announcements_stream_id"),
+    ):
+        if old in body:
+            body[new] = body.pop(old)
+    methods = body.get("realm_authentication_methods")
+    if isinstance(methods, dict):
+        # Feature level 241 made each method an object.
+        body["realm_authentication_methods"] = {
+            name: {"enabled": enabled, "available": True} for name, enabled in methods.items()
+        }
+    if "realm_default_code_block_language" in body:
+        # null became "" at feature level 195.
+        body["realm_default_code_block_language"] = body["realm_default_code_block_language"] or ""
+    if "hotspots" in body:
+        # Replaced by onboarding_steps at feature level 233.
+        body["onboarding_steps"] = body.pop("hotspots")
+    for key in ("user_settings", "realm_user_settings_defaults"):
+        if isinstance(body.get(key), dict):
+            _settings_fl185_to_fl247(body[key])
+    _settings_fl185_to_fl247(body)
+
+
 def fl185_to_fl247(body: dict[str, Any]) -> dict[str, Any]:
     body = copy.deepcopy(body)
+    if "queue_id" in body and "last_event_id" in body:
+        _register_fl185_to_fl247(body)
     for key in (
         "subscriptions",
         "streams",

@@ -11,7 +11,7 @@ from atrium.chat.actions.user_admin import (
     reactivate_user,
     update_user,
 )
-from atrium.chat.actions.user_settings import change_settings
+from atrium.chat.actions.user_settings import SETTING_TYPES, change_settings
 from atrium.chat.actions.users import NewUser, add_user
 from atrium.chat.errors import ChatError, no_such_user
 from atrium.chat.guards import guarded, realm_admin
@@ -151,10 +151,7 @@ async def update(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     Endpoint(
         (
             Param("full_name"),
-            Param("timezone"),
-            Param("default_language"),
-            Param("translate_emoticons", bool),
-            Param("enable_drafts_synchronization", bool),
+            *(Param(name, kind) for name, kind in SETTING_TYPES.items()),
         )
     )
 )
