@@ -156,6 +156,8 @@ user = sa.Table(
     sa.Column(
         "enable_drafts_synchronization", sa.Boolean, nullable=False, server_default=sa.true()
     ),
+    # Ids are never reused (migration 0008).
+    sqlite_autoincrement=True,
 )
 sa.Index("ix_user_profile_realm_email", user.c.realm_id, sa.func.lower(user.c.email), unique=True)
 sa.Index("ix_user_profile_bot_owner_id", user.c.bot_owner_id)
@@ -203,6 +205,8 @@ stream = sa.Table(
     sa.Column("can_remove_subscribers_group_id", sa.Integer, nullable=False),
     sa.Column("first_message_id", sa.Integer, nullable=True),
     sa.Column("recipient_id", sa.ForeignKey("recipient.id"), nullable=True),
+    # Ids are never reused (migration 0008).
+    sqlite_autoincrement=True,
 )
 sa.Index("ix_stream_realm_name", stream.c.realm_id, sa.func.lower(stream.c.name), unique=True)
 
@@ -271,6 +275,8 @@ message = sa.Table(
     sa.Column("has_link", sa.Boolean, nullable=False, server_default=sa.false()),
     # Bumped with every reaction added or removed: part of the message's cache version.
     sa.Column("reaction_version", sa.Integer, nullable=False, server_default="0"),
+    # Ids are never reused (migration 0008).
+    sqlite_autoincrement=True,
 )
 sa.Index(
     "ix_message_stream_topic_id",
@@ -315,6 +321,8 @@ user_group = sa.Table(
     sa.Column("is_system_group", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("can_mention_group_id", sa.Integer, nullable=True),
     sa.UniqueConstraint("realm_id", "name"),
+    # Ids are never reused (migration 0008).
+    sqlite_autoincrement=True,
 )
 
 user_group_member = sa.Table(
@@ -350,6 +358,8 @@ draft = sa.Table(
     sa.Column("topic", sa.String(60), nullable=False, server_default=""),
     sa.Column("content", sa.Text, nullable=False),
     sa.Column("last_edit_time", sa.Float, nullable=False),
+    # Ids are never reused (migration 0008).
+    sqlite_autoincrement=True,
 )
 sa.Index("ix_draft_user_id_last_edit_time", draft.c.user_id, draft.c.last_edit_time)
 
@@ -373,6 +383,8 @@ scheduled_message = sa.Table(
     sa.Column("failed", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("failure_message", sa.Text, nullable=True),
     sa.Column("delivered_message_id", sa.Integer, nullable=True),
+    # Ids are never reused (migration 0008).
+    sqlite_autoincrement=True,
 )
 sa.Index("ix_scheduled_message_sender_id", scheduled_message.c.sender_id)
 # The delivery task's query: undelivered, not failed, by time.
@@ -462,6 +474,8 @@ realm_playground = sa.Table(
     # Feature level 185 stores a URL prefix (a template with `{code}` came at 196).
     sa.Column("url_prefix", sa.Text, nullable=False),
     sa.UniqueConstraint("realm_id", "pygments_language", "name"),
+    # Ids are never reused (migration 0008).
+    sqlite_autoincrement=True,
 )
 
 # Zulip's RealmFilter: a linkifier. Rendering applies them in `order`, then id.
@@ -474,6 +488,8 @@ realm_filter = sa.Table(
     sa.Column("url_template", sa.Text, nullable=False),
     sa.Column("order", sa.Integer, nullable=False, server_default="0"),
     sa.UniqueConstraint("realm_id", "pattern"),
+    # Ids are never reused (migration 0008).
+    sqlite_autoincrement=True,
 )
 
 default_stream = sa.Table(

@@ -6,12 +6,16 @@
 - user_profile: every user setting of feature level 185 as a column of its own;
 - message.reaction_version, carried by the topic-window index, so that a cached message object
   (chat.queries.message_cache) changes with its reactions on every worker;
-- the reaction, user_presence (one row per user), user_status, alert_word and muted_user tables.
+- the reaction, user_presence (one row per user), user_status, alert_word and muted_user tables;
+- on SQLite, AUTOINCREMENT for the tables whose rows can be deleted or whose ids clients keep:
+  without it SQLite hands out max(id) + 1, so deleting the newest message (draft, linkifier, …)
+  gave its id to the next one, and clients cache by id. PostgreSQL sequences never go back.
 
 Revision ID: 0008
 Revises: 0007
 """
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -121,6 +125,59 @@ TOPIC_INDEX_COLUMNS: list[str | sa.TextClause] = [
 ]
 
 
+# Tables whose ids must never come back (Zulip never reuses one).
+NEVER_REUSED = (
+    "message",
+    "draft",
+    "scheduled_message",
+    "realm_filter",
+    "user_group",
+    "realm_playground",
+    "stream",
+    "user_profile",
+)
+
+
+def _sqlite_autoincrement(bind: sa.Connection, table: str) -> None:
+    """Rebuild one table with `id INTEGER PRIMARY KEY AUTOINCREMENT` (SQLite's documented
+    twelve-step table change): same columns and rows, its indexes and triggers recreated, the
+    counter started at the highest id in use."""
+    create = bind.execute(
+        sa.text("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = :t"), {"t": table}
+    ).scalar_one()
+    if "AUTOINCREMENT" in create:
+        return
+    extras = (
+        bind.execute(
+            sa.text(
+                "SELECT sql FROM sqlite_master WHERE tbl_name = :t AND type IN ('index', 'trigger')"
+                " AND sql IS NOT NULL ORDER BY type"
+            ),
+            {"t": table},
+        )
+        .scalars()
+        .all()
+    )
+    new = re.sub(rf"^CREATE TABLE {table} \(", f"CREATE TABLE _new_{table} (", create)
+    new = re.sub(
+        r"\bid INTEGER NOT NULL,", "id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,", new, count=1
+    )
+    new = re.sub(rf"\s*CONSTRAINT pk_{table} PRIMARY KEY \(id\),", "", new)
+    assert new != create and "PRIMARY KEY (id)" not in new, create
+    bind.execute(sa.text(new))
+    bind.execute(sa.text(f"INSERT INTO _new_{table} SELECT * FROM {table}"))
+    bind.execute(sa.text(f"DROP TABLE {table}"))
+    bind.execute(sa.text(f"ALTER TABLE _new_{table} RENAME TO {table}"))
+    for statement in extras:
+        bind.execute(sa.text(statement))
+    highest = bind.execute(sa.text(f"SELECT coalesce(max(id), 0) FROM {table}")).scalar_one()
+    bind.execute(sa.text("DELETE FROM sqlite_sequence WHERE name = :t"), {"t": table})
+    bind.execute(
+        sa.text("INSERT INTO sqlite_sequence (name, seq) VALUES (:t, :seq)"),
+        {"t": table, "seq": int(highest)},
+    )
+
+
 def upgrade() -> None:
     # Plain ADD COLUMNs: a batch rebuild of these tables would trip over migration 0007's
     # triggers, and every new column has a constant default.
@@ -214,6 +271,11 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("user_id", "muted_user_id", name="pk_muted_user"),
     )
     op.create_index("ix_muted_user_muted_user_id", "muted_user", ["muted_user_id"])
+
+    bind = op.get_bind()
+    if bind.dialect.name == "sqlite":
+        for table in NEVER_REUSED:
+            _sqlite_autoincrement(bind, table)
 
 
 def downgrade() -> None:
