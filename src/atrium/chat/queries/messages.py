@@ -42,9 +42,11 @@ MAX_MESSAGES_PER_FETCH = 5000
 
 
 def parse_anchor(raw: str | None, use_first_unread_anchor: bool) -> int | str:
+    # The legacy flag wins over any anchor given with it, as in Zulip (zulip-terminal sends
+    # anchor=0 with it and expects the first unread message).
+    if use_first_unread_anchor:
+        return "first_unread"
     if raw is None:
-        if use_first_unread_anchor:
-            return "first_unread"
         raise ChatError("Missing 'anchor' argument.")
     if raw in {"newest", "oldest", "first_unread"}:
         return raw
