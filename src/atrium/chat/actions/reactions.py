@@ -18,6 +18,7 @@ from atrium.chat.events import Notice, Outcome
 from atrium.chat.models import User
 from atrium.chat.narrow import HISTORICAL_FLAGS
 from atrium.chat.queries import streams as stream_queries
+from atrium.chat.queries.emoji import realm_emoji_dicts
 from atrium.chat.queries.messages import readable_message
 from atrium.core.db import Conn
 
@@ -25,9 +26,14 @@ R = schema.reaction.c
 M = schema.message.c
 UM = schema.user_message.c
 
-# Custom emoji (id -> name) the reactions may name: the realm's own custom emoji are not kept by
-# this part of the server, so only unicode and Zulip's extra emoji are valid.
-NO_CUSTOM_EMOJI: dict[str, str] = {}
+
+def custom_emoji(conn: Conn, realm_id: int) -> dict[str, str]:
+    """The realm's active custom emoji a reaction or status may name: id (a string) -> name."""
+    return {
+        emoji_id: emoji["name"]
+        for emoji_id, emoji in realm_emoji_dicts(conn, realm_id).items()
+        if not emoji["deactivated"]
+    }
 
 
 def _message(conn: Conn, user: User, message_id: int) -> Any:
@@ -79,7 +85,7 @@ def add_reaction(
 ) -> Outcome[None]:
     message = _message(conn, user, message_id)
     if emoji_code is None:
-        emoji_code, reaction_type = code_for_name(emoji_name, NO_CUSTOM_EMOJI)
+        emoji_code, reaction_type = code_for_name(emoji_name, custom_emoji(conn, user.realm_id))
     kind = reaction_type or schema.REACTION_UNICODE
     same = sa.and_(R.message_id == message_id, R.emoji_code == emoji_code, R.reaction_type == kind)
     if conn.scalar(sa.select(R.id).where(same, R.user_id == user.id)) is not None:
@@ -89,7 +95,7 @@ def add_reaction(
         # Joining someone else's reaction: theirs is the name everyone sees (Zulip does the same).
         emoji_name = existing_name
     else:
-        check_emoji(emoji_name, emoji_code, kind, NO_CUSTOM_EMOJI)
+        check_emoji(emoji_name, emoji_code, kind, custom_emoji(conn, user.realm_id))
     if message["user_flags"] is None:
         # Reacting to a message of a stream's history makes it the reader's, as in Zulip.
         conn.execute(
@@ -125,7 +131,7 @@ def remove_reaction(
             raise ChatError(
                 "At least one of the following arguments must be present: emoji_name, emoji_code"
             )
-        emoji_code, reaction_type = code_for_name(emoji_name, NO_CUSTOM_EMOJI)
+        emoji_code, reaction_type = code_for_name(emoji_name, custom_emoji(conn, user.realm_id))
     kind = reaction_type or schema.REACTION_UNICODE
     mine = sa.and_(
         R.message_id == message_id,

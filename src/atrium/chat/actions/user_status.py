@@ -9,7 +9,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from atrium.chat import schema
-from atrium.chat.actions.reactions import NO_CUSTOM_EMOJI
+from atrium.chat.actions.reactions import custom_emoji
 from atrium.chat.actions.user_settings import change_settings
 from atrium.chat.emoji_choice import check_emoji, code_for_name
 from atrium.chat.errors import ChatError
@@ -44,11 +44,12 @@ def set_status(
     if emoji_name == "":
         emoji_code, reaction_type = "", schema.REACTION_UNICODE
     elif emoji_name is not None:
+        known = custom_emoji(conn, user.realm_id)
         if emoji_code is None:
-            emoji_code, found_type = code_for_name(emoji_name, NO_CUSTOM_EMOJI)
+            emoji_code, found_type = code_for_name(emoji_name, known)
             reaction_type = reaction_type or found_type
         reaction_type = reaction_type or schema.REACTION_UNICODE
-        check_emoji(emoji_name, emoji_code, reaction_type, NO_CUSTOM_EMOJI)
+        check_emoji(emoji_name, emoji_code, reaction_type, known)
     notices: list[Notice] = []
     if away is not None:
         # Since feature level 148 `away` is presence_enabled, inverted.

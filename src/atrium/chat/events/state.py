@@ -31,6 +31,7 @@ from atrium.chat.actions.user_settings import (
     realm_user_defaults,
     user_settings,
 )
+from atrium.chat.events.state_assets import asset_sections
 from atrium.chat.models import ROLE_MODERATOR, Realm, User
 from atrium.chat.queries import streams as stream_queries
 from atrium.chat.queries import users as user_queries
@@ -124,6 +125,7 @@ class StateRequest:
     # Clients that read `user_settings` get no top-level copies of the settings.
     user_settings_object: bool = False
     slim_presence: bool = False
+    max_file_upload_size_mib: int = 25
 
 
 def realm_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
@@ -451,11 +453,6 @@ def stop_words_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
     return {"stop_words": list(STOP_WORDS)}
 
 
-def hotspots_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
-    # The server has no tutorial hotspots to show (Zulip with its tutorial turned off).
-    return {"hotspots": []}
-
-
 def realm_filters_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
     # Since feature level 176 the legacy `realm_filters` is always empty: realm_linkifiers.
     return {"realm_filters": []}
@@ -580,10 +577,11 @@ SECTIONS: dict[str, Callable[[Conn, StateRequest], dict[str, Any]]] = {
     "user_status": user_status_state,
     "default_stream_groups": default_stream_groups_state,
     "stop_words": stop_words_state,
-    "hotspots": hotspots_state,
     "realm_filters": realm_filters_state,
     "video_calls": video_calls_state,
 }
+
+SECTIONS.update(asset_sections(SECTIONS))
 
 
 def initial_state(conn: Conn, req: StateRequest, fetch: list[str] | None) -> dict[str, Any]:

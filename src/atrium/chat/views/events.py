@@ -55,6 +55,7 @@ async def register(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
         include_subscribers=args["include_subscribers"],
         user_settings_object=bool(args["client_capabilities"].get("user_settings_object")),
         slim_presence=args["slim_presence"],
+        max_file_upload_size_mib=req.runtime.settings.max_file_upload_size_mib,
     )
     state = await req.runtime.db.read(initial_state, state_request, fetch)
     return {
