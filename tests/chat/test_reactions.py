@@ -175,3 +175,24 @@ async def test_read_receipts(chat: ChatHarness) -> None:
     await api_ok(chat, "POST", f"/users/me/muted_users/{chat.cordelia.id}", chat.hamlet)
     assert (await api_ok(chat, "GET", path, chat.hamlet))["user_ids"] == [chat.iago.id]
     assert_json_error(await chat.get(path, chat.polonius), "Invalid message(s)")
+
+
+async def test_custom_emoji_reactions_and_status(chat: ChatHarness) -> None:
+    from tests.chat.uploads_helpers import png_bytes, post_files
+
+    resp = await post_files(
+        chat, "/realm/emoji/party_parrot", chat.iago, [("e.png", png_bytes(), "image/png")]
+    )
+    assert_json_success(resp)
+    emoji = (await api_ok(chat, "GET", "/realm/emoji", chat.hamlet))["emoji"]
+    [emoji_id] = [i for i, e in emoji.items() if e["name"] == "party_parrot"]
+    await chat.make_stream("lobby", [chat.hamlet, chat.iago])
+    mid = await chat.send_stream(chat.hamlet, "lobby", "t", "hello")
+    await api_ok(chat, "POST", f"/messages/{mid}/reactions", chat.iago, emoji_name="party_parrot")
+    [reaction] = await reactions_of(chat, chat.hamlet, mid)
+    assert (reaction["emoji_code"], reaction["reaction_type"]) == (emoji_id, "realm_emoji")
+    await api_ok(chat, "POST", "/users/me/status", chat.hamlet, emoji_name="party_parrot")
+    # A deactivated emoji can no longer be chosen.
+    assert_json_success(await chat.delete("/realm/emoji/party_parrot", chat.iago))
+    resp = await chat.post(f"/messages/{mid}/reactions", chat.hamlet, emoji_name="party_parrot")
+    assert_json_error(resp, "Emoji 'party_parrot' does not exist")
