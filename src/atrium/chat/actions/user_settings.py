@@ -49,15 +49,17 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
     "emojiset": tuple(code for code, _ in EMOJISETS),
 }
 
-# Every setting PATCH /settings writes, with its type, in the order it applies them:
-# `timezone` and `enable_drafts_synchronization` first, as before, then the catalogue.
+# Every setting PATCH /settings writes, with its type, in the order it applies them: the four
+# it always took first, then the rest of the catalogue.
 SETTING_TYPES: dict[str, type] = {
     "timezone": str,
+    "translate_emoticons": bool,
     "enable_drafts_synchronization": bool,
+    "default_language": str,
     **{
         name: type(default)
         for name, default in schema.USER_SETTING_DEFAULTS.items()
-        if name != "enable_drafts_synchronization"
+        if name not in {"translate_emoticons", "default_language"}
     },
 }
 # The settings Zulip 7 sent at the top level of /register to clients that do not ask for the

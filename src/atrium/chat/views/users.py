@@ -68,6 +68,9 @@ async def get_me(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
             conn, row, client_gravatar=False, include_custom_profile_fields=True
         )
         record["max_message_id"] = user_queries.max_message_id(conn, req.me.id)
+        if record.get("bot_type") is None:
+            # GET /users/me names a bot type only for bots, as Zulip's does.
+            record.pop("bot_type", None)
         return record
 
     return await req.runtime.db.read(read)
