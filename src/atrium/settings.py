@@ -68,6 +68,9 @@ class Settings:
     web_public_streams_enabled: bool = True
     # Which services this process serves; either can run alone.
     services: tuple[str, ...] = ("chat", "wiki")
+    # The wiki's $wgSecretKey: tools that sign Special:RunJobs requests need to know it. None: a
+    # key generated once into the data directory (see `wiki_secret_key_path`).
+    wiki_secret_key: str | None = None
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -85,6 +88,7 @@ class Settings:
             ),
             web_public_streams_enabled=_env_bool("ATRIUM_WEB_PUBLIC_STREAMS_ENABLED", True),
             services=_env_services(),
+            wiki_secret_key=os.environ.get("ATRIUM_WIKI_SECRET_KEY") or None,
         )
 
     def with_(self, **changes: object) -> Settings:
@@ -102,6 +106,11 @@ class Settings:
         two deployments sharing a Redis server do not collide."""
         source = self.database_url or str(self.data_dir.resolve())
         return "atrium:" + hashlib.sha1(source.encode()).hexdigest()[:10]
+
+    @property
+    def wiki_secret_key_path(self) -> Path:
+        """Where the generated wiki secret key is kept when ATRIUM_WIKI_SECRET_KEY is unset."""
+        return self.data_dir / "wiki-secret-key"
 
     def sqlite_path(self, service: str) -> Path:
         return self.data_dir / f"{service}.sqlite3"

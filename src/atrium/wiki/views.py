@@ -17,7 +17,8 @@ from atrium.core.db import Database
 from atrium.wiki import reading
 from atrium.wiki.site import MAIN_PAGE, SCRIPT_PATH, Site
 from atrium.wiki.timestamps import iso
-from atrium.wiki.titles import NS_CATEGORY, InvalidTitle, Title
+from atrium.wiki.titles import NS_CATEGORY, NS_SPECIAL, InvalidTitle, Title
+from atrium.wiki.web import runjobs
 
 _STYLE = """
 body{font-family:sans-serif;margin:0;color:#202122;background:#f8f9fa}
@@ -32,6 +33,9 @@ pre{background:#f8f9fa;border:1px solid #eaecf0;padding:1em}
 .infobox{float:right;border:1px solid #a2a9b1;background:#f8f9fa;padding:.5em;margin:0 0 .5em 1em}
 #contentSub{color:#54595d;font-size:92%}
 """
+
+
+RUN_JOBS = Title(NS_SPECIAL, "RunJobs")
 
 
 def _page_href(site: Site, title: Title) -> str:
@@ -210,7 +214,13 @@ async def article(request: Request, site: Site, db: Database) -> Response:
 
 async def index(request: Request, site: Site, db: Database) -> Response:
     params = request.query_params
-    text = params.get("title", MAIN_PAGE).replace("_", " ")
+    form: dict[str, str] = {}
+    if request.method == "POST":
+        async with request.form() as fields:
+            form = {k: v for k, v in fields.multi_items() if isinstance(v, str)}
+    text = form.get("title", params.get("title", MAIN_PAGE)).replace("_", " ")
+    if _parse_title(site, text) == RUN_JOBS:
+        return runjobs.run_jobs(request.method, form, site.secret)
     title = _parse_title(site, text)
     if title is None:
         return _bad_title(site, text)
