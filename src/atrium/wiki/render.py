@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
@@ -188,8 +188,10 @@ class Renderer:
         article_path: str = "/wiki/",
         script_path: str = "/w",
         files: FileLookup | None = None,
+        variables: Mapping[str, str] | None = None,
     ) -> None:
         self.parser = parser
+        self.variables = variables
         self.page = page_title
         self.loader = loader
         self.exists = exists
@@ -237,7 +239,7 @@ class Renderer:
     # --- the page ---------------------------------------------------------------------------
 
     def render(self, text: str) -> Rendered:
-        expander = Expander(self.parser, self.loader, self.page)
+        expander = Expander(self.parser, self.loader, self.page, variables=self.variables)
         text = _REDIRECT.sub("", text)
         text = expander.expand(text)
         self.result.templates = expander.used

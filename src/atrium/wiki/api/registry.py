@@ -15,6 +15,7 @@ from atrium.wiki.api.actions import (
     edit,
     pageactions,
     paraminfo,
+    parse,
 )
 from atrium.wiki.api.listmodules import LIST_MODULES
 from atrium.wiki.api.params import BOOLEAN, INTEGER, USER, ModuleSpec, Param, enum
@@ -28,6 +29,7 @@ _ACTION_LIST: list[Action] = [
     *paraminfo.ACTIONS,
     *pageactions.ACTIONS,
     *adminactions.ACTIONS,
+    *parse.ACTIONS,
     Action(query.QUERY, query.execute),
 ]
 ACTIONS: dict[str, Action] = {a.spec.name: a for a in _ACTION_LIST}
