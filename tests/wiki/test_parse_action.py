@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import httpx
 import pytest
-
 from tests.wiki.conftest import WikiHarness
 
 pytestmark = pytest.mark.anyio
