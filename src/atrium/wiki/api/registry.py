@@ -12,6 +12,7 @@ from atrium.wiki.api.actions import (
     accounts,
     adminactions,
     auth,
+    compare,
     edit,
     pageactions,
     paraminfo,
@@ -30,6 +31,7 @@ _ACTION_LIST: list[Action] = [
     *pageactions.ACTIONS,
     *adminactions.ACTIONS,
     *parse.ACTIONS,
+    *compare.ACTIONS,
     Action(query.QUERY, query.execute),
 ]
 ACTIONS: dict[str, Action] = {a.spec.name: a for a in _ACTION_LIST}
