@@ -14,6 +14,7 @@ from atrium.wiki.api.actions import (
     auth,
     compare,
     edit,
+    expandtemplates,
     pageactions,
     paraminfo,
     parse,
@@ -32,6 +33,7 @@ _ACTION_LIST: list[Action] = [
     *adminactions.ACTIONS,
     *parse.ACTIONS,
     *compare.ACTIONS,
+    *expandtemplates.ACTIONS,
     Action(query.QUERY, query.execute),
 ]
 ACTIONS: dict[str, Action] = {a.spec.name: a for a in _ACTION_LIST}
