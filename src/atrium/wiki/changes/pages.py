@@ -538,8 +538,11 @@ def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
         conn, site.parser, title, composed, req.editor.user_id, req.editor.name
     )
     if req.md5 is not None:
+        # As ApiEditPage: appendtext/prependtext override text, for the hash too.
         supplied = (
-            req.text if req.text is not None else (req.prependtext or "") + (req.appendtext or "")
+            (req.prependtext or "") + (req.appendtext or "")
+            if req.prependtext is not None or req.appendtext is not None
+            else req.text or ""
         )
         if hashlib.md5(supplied.encode()).hexdigest() != req.md5.lower():
             raise ChangeError("badmd5", "The supplied MD5 hash was incorrect.")
@@ -639,7 +642,7 @@ def journal_edit(
 
 def _compose(old_text: str, req: EditRequest) -> str:
     section = req.section
-    if req.text is not None:
+    if req.text is not None and req.appendtext is None and req.prependtext is None:
         text = req.text
         if section is None or section == "":
             return text.rstrip()
