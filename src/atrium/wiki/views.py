@@ -18,7 +18,7 @@ from atrium.wiki import reading
 from atrium.wiki.site import MAIN_PAGE, SCRIPT_PATH, Site
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import NS_CATEGORY, NS_SPECIAL, InvalidTitle, Title
-from atrium.wiki.web import runjobs
+from atrium.wiki.web import runjobs, talkseen
 
 _STYLE = """
 body{font-family:sans-serif;margin:0;color:#202122;background:#f8f9fa}
@@ -209,6 +209,7 @@ async def article(request: Request, site: Site, db: Database) -> Response:
     title = _parse_title(site, text)
     if title is None:
         return _bad_title(site, text)
+    await talkseen.clear_if_own_talk(request, db, title)
     return await view(site, db, title, request.query_params.get("redirect") != "no")
 
 
@@ -233,6 +234,7 @@ async def index(request: Request, site: Site, db: Database) -> Response:
     if action == "edit":
         return await edit(site, db, title)
     if action == "view":
+        await talkseen.clear_if_own_talk(request, db, title)
         return await view(site, db, title, params.get("redirect") != "no")
     body = (
         '<div id="mw-content-text"><p>The action specified by the URL is not recognised by '

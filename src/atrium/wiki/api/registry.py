@@ -12,6 +12,7 @@ from atrium.wiki.api.actions import (
     accounts,
     adminactions,
     auth,
+    clearhasmsg,
     compare,
     edit,
     expandtemplates,
@@ -33,6 +34,7 @@ _ACTION_LIST: list[Action] = [
     *adminactions.ACTIONS,
     *parse.ACTIONS,
     *compare.ACTIONS,
+    *clearhasmsg.ACTIONS,
     *expandtemplates.ACTIONS,
     Action(query.QUERY, query.execute),
 ]

@@ -17,7 +17,7 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn, Prepared
 from atrium.wiki import schema, search
-from atrium.wiki.changes import ChangeError, watching
+from atrium.wiki.changes import ChangeError, newtalk, watching
 from atrium.wiki.changes.accounts import ensure_actor
 from atrium.wiki.changes.journal import Performer, log_event, record_edit
 from atrium.wiki.escaping import escape_wikitext
@@ -576,6 +576,9 @@ def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
             .values(ctd_count=schema.change_tag_def.c.ctd_count + 1)
         )
     journal_edit(conn, req, saved, minor, tag_ids)
+    newtalk.notify_talk_edit(
+        conn, title, req.editor.name, minor, frozenset(req.editor.rights), saved.timestamp
+    )
     return EditOutcome(
         saved.page_id,
         title,
