@@ -71,6 +71,8 @@ class Settings:
     # The wiki's $wgSecretKey: tools that sign Special:RunJobs requests need to know it. None: a
     # key generated once into the data directory (see `wiki_secret_key_path`).
     wiki_secret_key: str | None = None
+    # A new wiki gets a Main Page on its first start, as MediaWiki's installer writes one.
+    wiki_main_page: bool = True
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -89,6 +91,7 @@ class Settings:
             web_public_streams_enabled=_env_bool("ATRIUM_WEB_PUBLIC_STREAMS_ENABLED", True),
             services=_env_services(),
             wiki_secret_key=os.environ.get("ATRIUM_WIKI_SECRET_KEY") or None,
+            wiki_main_page=_env_bool("ATRIUM_WIKI_MAIN_PAGE", True),
         )
 
     def with_(self, **changes: object) -> Settings:

@@ -12,6 +12,7 @@ from atrium.core.service import Service
 from atrium.settings import Settings
 from atrium.wiki import filesview, views
 from atrium.wiki.api import main
+from atrium.wiki.changes.mainpage import ensure_main_page
 from atrium.wiki.secret_key import wiki_secret_key
 from atrium.wiki.site import Site, ensure_site_rows, load_site
 
@@ -32,6 +33,8 @@ def open_wiki(settings: Settings) -> tuple[Database, Site]:
     site = db.read_sync(load_site, settings.base_url)
     site.files_dir = settings.data_dir / "wiki-files"
     site.secret = wiki_secret_key(settings)
+    if settings.wiki_main_page:
+        db.write_sync(ensure_main_page, site)
     return db, site
 
 

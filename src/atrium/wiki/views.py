@@ -15,7 +15,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 
 from atrium.core.db import Database
 from atrium.wiki import reading
-from atrium.wiki.site import MAIN_PAGE, SCRIPT_PATH, Site
+from atrium.wiki.site import GENERATOR, MAIN_PAGE, SCRIPT_PATH, Site
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import NS_CATEGORY, NS_SPECIAL, InvalidTitle, Title
 from atrium.wiki.web import runjobs, talkseen
@@ -62,6 +62,11 @@ def _skin(site: Site, heading: str, body: str, title: Title | None, status: int 
     document = (
         '<!DOCTYPE html>\n<html lang="en" dir="ltr"><head><meta charset="UTF-8">'
         f"<title>{esc(page_name)} - {esc(site.sitename)}</title>"
+        # What MediaWiki's skins put in every head: clients (pywikibot's site detection) find
+        # the version and the API here.
+        f'<meta name="generator" content="{GENERATOR}"/>'
+        '<link rel="EditURI" type="application/rsd+xml" '
+        f'href="{esc(site.api_url)}?action=rsd"/>'
         f"<style>{_STYLE}</style></head><body>"
         f'<div id="head"><a href="/wiki/{quote(MAIN_PAGE.replace(" ", "_"))}">Main Page</a>'
         f"{tabs}</div>"

@@ -17,7 +17,7 @@ from atrium.wiki.api.params import BOOLEAN, INTEGER, TEXT, ModuleSpec, Param, en
 from atrium.wiki.changes.pages import split_sections
 from atrium.wiki.pst import transform_for_save
 from atrium.wiki.reads import parsing
-from atrium.wiki.site import LANGUAGE_NAMES, Site
+from atrium.wiki.site import GENERATOR, LANGUAGE_NAMES, Site
 from atrium.wiki.titles import Title
 from atrium.wiki.wikitext import redirect_target
 
@@ -66,7 +66,6 @@ CONTENT_FORMATS = (
     "text/x-wiki",
     "unknown/unknown",
 )
-GENERATOR = "MediaWiki 1.39.17"
 
 PARSE = ModuleSpec(
     "parse",
