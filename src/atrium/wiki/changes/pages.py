@@ -21,15 +21,35 @@ from atrium.wiki.changes import ChangeError, newtalk, watching
 from atrium.wiki.changes.accounts import ensure_actor
 from atrium.wiki.changes.journal import Performer, log_event, record_edit
 from atrium.wiki.escaping import escape_wikitext
+from atrium.wiki.expand import Expander
 from atrium.wiki.linkfilter import make_indexes
 from atrium.wiki.merge import merge3
 from atrium.wiki.pst import transform_for_save
+from atrium.wiki.reading import current_text as current_revision_text
 from atrium.wiki.site import MAX_ARTICLE_SIZE, Site
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_MEDIAWIKI, NS_SPECIAL, Title
 from atrium.wiki.wikitext import Links, extract_links
 
 _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def _add_transcluded_categories(
+    conn: Conn, site: Site, title: Title, text: str, links: Links
+) -> None:
+    """Categories that templates bring in, as MediaWiki records every category of the parsed
+    page in categorylinks, not only the ones written in its text."""
+
+    def loader(ns: int, dbkey: str) -> str | None:
+        found = current_revision_text(conn, ns, dbkey)
+        return found[2] if found else None
+
+    expanded = Expander(site.parser, loader, (title.ns, title.dbkey)).expand(text)
+    if expanded == text:
+        return
+    found = extract_links(expanded, site.parser, site.languages)
+    for name, sortkey in found.categories.items():
+        links.categories.setdefault(name, sortkey)
 
 
 def sha1_base36(text: str) -> str:
@@ -147,6 +167,8 @@ def save_revision(
         "rev_id",
     )
     links = extract_links(text, site.parser, site.languages) if update_links else None
+    if links is not None and "{{" in text:
+        _add_transcluded_categories(conn, site, title, text, links)
     is_redirect = links.redirect is not None if links is not None else False
     conn.execute(
         sa.update(schema.page)
