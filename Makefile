@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench fuzz lint venv clean browser
+.PHONY: run test bench fuzz lint venv clean browser conformance
 
 # The wiki's browser test needs headless Chromium (Debian's package). Where it is missing and
 # we may install system packages (root with apt-get, as on CI), install it; otherwise say so
@@ -35,6 +35,11 @@ test: $(STAMP) browser
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# MediaWiki's own Action API tests against a real server (needs apt and node/npm; a few minutes,
+# so outside `make test`). Writes CONFORMANCE.md.
+conformance: $(STAMP)
+	tools/conformance/atrium.sh
 
 # The long runs of the suite's fuzzing and crash tests (a few minutes of them run in `make test`):
 # 100,000 fuzzed requests per service, then 20 kill -9 cycles per database backend. `-s` shows the

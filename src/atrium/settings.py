@@ -89,6 +89,11 @@ class Settings:
     chat_max_body_bytes: int = 4 * 1024 * 1024
     # Which services this process serves; either can run alone.
     services: tuple[str, ...] = ("chat", "wiki")
+    # The wiki's $wgSecretKey: tools that sign Special:RunJobs requests need to know it. None: a
+    # key generated once into the data directory (see `wiki_secret_key_path`).
+    wiki_secret_key: str | None = None
+    # A new wiki gets a Main Page on its first start, as MediaWiki's installer writes one.
+    wiki_main_page: bool = True
     # The largest file POST /user_uploads accepts (Zulip's MAX_FILE_UPLOAD_SIZE).
     max_file_upload_size_mib: int = 25
     # Apply pending migrations when a service starts. `atrium serve` applies them itself before
@@ -114,6 +119,8 @@ class Settings:
             web_public_streams_enabled=_env_bool("ATRIUM_WEB_PUBLIC_STREAMS_ENABLED", True),
             chat_max_body_bytes=_env_int("ATRIUM_CHAT_MAX_BODY_BYTES", 4 * 1024 * 1024),
             services=_env_services(),
+            wiki_secret_key=os.environ.get("ATRIUM_WIKI_SECRET_KEY") or None,
+            wiki_main_page=_env_bool("ATRIUM_WIKI_MAIN_PAGE", True),
             max_file_upload_size_mib=_env_int("ATRIUM_MAX_FILE_UPLOAD_SIZE_MIB", 25),
             migrate_on_start=_env_bool("ATRIUM_MIGRATE_ON_START", True),
             caches=CacheLimits(
@@ -139,6 +146,11 @@ class Settings:
         two deployments sharing a Redis server do not collide."""
         source = self.database_url or str(self.data_dir.resolve())
         return "atrium:" + hashlib.sha1(source.encode()).hexdigest()[:10]
+
+    @property
+    def wiki_secret_key_path(self) -> Path:
+        """Where the generated wiki secret key is kept when ATRIUM_WIKI_SECRET_KEY is unset."""
+        return self.data_dir / "wiki-secret-key"
 
     def sqlite_path(self, service: str) -> Path:
         return self.data_dir / f"{service}.sqlite3"

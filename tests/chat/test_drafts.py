@@ -102,10 +102,9 @@ async def test_missing_or_foreign_draft(chat: ChatHarness) -> None:
             await chat.patch(f"/drafts/{draft_id}", user, draft=draft(content="x")),
             "Draft does not exist",
             status=404,
-            code=None,
         )
         assert_json_error(
-            await chat.delete(f"/drafts/{draft_id}", user), "Draft does not exist", 404, None
+            await chat.delete(f"/drafts/{draft_id}", user), "Draft does not exist", 404
         )
     listed = await api_ok(chat, "GET", "/drafts", chat.hamlet)
     assert listed["drafts"][0]["content"] == "body"

@@ -497,3 +497,24 @@ async def test_topic_links_follow_the_realm_linkifiers(chat: ChatHarness) -> Non
     await chat.send_stream(chat.hamlet, "Verona", "fix #7", "y")
     [event] = await queue.events()
     assert event["message"]["topic_links"] == [{"text": "#7", "url": "https://tracker.example/7"}]
+
+
+async def test_use_first_unread_anchor_overrides_anchor(chat: ChatHarness) -> None:
+    # zulip-terminal sends anchor=0 with the legacy flag and expects the first unread message.
+    await chat.make_stream("lobby", [chat.hamlet, chat.cordelia])
+    read = await chat.send_stream(chat.cordelia, "lobby", "t", "seen")
+    await api_ok(
+        chat, "POST", "/messages/flags", chat.hamlet, messages=[read], op="add", flag="read"
+    )
+    unread = await chat.send_stream(chat.cordelia, "lobby", "t", "not yet")
+    body = await api_ok(
+        chat,
+        "GET",
+        "/messages",
+        chat.hamlet,
+        anchor=0,
+        use_first_unread_anchor=True,
+        num_before=5,
+        num_after=5,
+    )
+    assert body["anchor"] == unread and body["found_anchor"] is True

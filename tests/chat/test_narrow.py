@@ -420,3 +420,13 @@ async def test_narrow_compiler_matches_brute_force(chat: ChatHarness) -> None:
         assert got == brute_force(world, terms), terms
 
     check()
+
+
+def test_operators_with_underscores_are_the_hyphenated_ones() -> None:
+    # zulip-terminal narrows with `pm_with`; Zulip reads "_" and "-" in operators alike.
+    [term] = parse_narrow([{"operator": "pm_with", "operand": "a@example.com"}])
+    assert term.operator == "dm"
+    [term] = parse_narrow([{"operator": "dm_including", "operand": 5}])
+    assert term.operator == "dm-including"
+    with pytest.raises(ChatError, match="unknown operator no_such"):
+        parse_narrow([{"operator": "no_such", "operand": "x"}])

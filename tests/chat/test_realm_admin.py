@@ -335,10 +335,11 @@ async def test_update_realm(chat: ChatHarness) -> None:
     assert row["message_retention_days"] == 30
     assert row["move_messages_within_stream_limit_seconds"] is None
     events = await q.events()
-    assert all(e["op"] == "update_dict" and e["property"] == "default" for e in events)
-    assert {k: v for e in events for k, v in e["data"].items()} == {
-        "message_content_edit_limit_seconds": 1200,
-        "edit_topic_policy": 2,
+    # Zulip 7: `update` with property and value; `update_dict` only for the editing settings.
+    dict_events = {k: v for e in events if e["op"] == "update_dict" for k, v in e["data"].items()}
+    assert all(e["property"] == "default" for e in events if e["op"] == "update_dict")
+    assert dict_events == {"message_content_edit_limit_seconds": 1200, "edit_topic_policy": 2}
+    assert {e["property"]: e["value"] for e in events if e["op"] == "update"} == {
         "name": "New name",
         "description": "About us",
         "enable_spectator_access": True,

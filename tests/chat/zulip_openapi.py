@@ -78,6 +78,26 @@ def _to_fl185(node: Any) -> None:
         required = [n for n in node.pop("required", []) if n != "can_mention_group"]
         if required:
             node["required"] = required
+    if "web_home_view" in props:
+        # User settings renamed at feature level 219.
+        _rename(node, "web_home_view", "default_view")
+        if "web_escape_navigates_to_home_view" in props:
+            _rename(node, "web_escape_navigates_to_home_view", "escape_navigates_to_default_view")
+    if "realm_new_stream_announcements_stream_id" in props:
+        # /register's realm section: renamed at 241 ...
+        _rename(node, "realm_new_stream_announcements_stream_id", "realm_notifications_stream_id")
+        _rename(
+            node, "realm_signup_announcements_stream_id", "realm_signup_notifications_stream_id"
+        )
+        # ... authentication methods were booleans until 241 ...
+        props["realm_authentication_methods"] = {
+            "type": "object",
+            "additionalProperties": {"type": "boolean"},
+        }
+        # ... the default code block language was null for none until 195 ...
+        props["realm_default_code_block_language"] = {"type": ["string", "null"]}
+        # ... and onboarding_steps (233) were hotspots.
+        _rename(node, "onboarding_steps", "hotspots")
     if "url_template" in props and "pygments_language" in props:
         # A playground's `url_prefix` became the RFC 6570 `url_template` at feature level 196.
         _rename(node, "url_template", "url_prefix")

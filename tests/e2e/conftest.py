@@ -19,6 +19,9 @@ class LiveChat:
     owner: zulip.Client
     member: zulip.Client
     member_email: str
+    # A generic bot owned by the owner: its email and zuliprc text.
+    bot_email: str = ""
+    bot_zuliprc: str = ""
 
 
 def client_from_zuliprc(text: str, path: Path) -> zulip.Client:
@@ -56,6 +59,17 @@ def live_chat(data_dir: Path, database_url: str | None, tmp_path: Path) -> Itera
         "--role",
         "member",
     )
+    atrium(
+        env,
+        "chat",
+        "create-user",
+        "--email",
+        "hello-bot@live.test",
+        "--full-name",
+        "Hello Bot",
+        "--bot-owner",
+        "owner@live.test",
+    )
     with running_server(env) as server:
         site = server.url
         env_site = {**env, "ATRIUM_EXTERNAL_URL": site}
@@ -65,4 +79,5 @@ def live_chat(data_dir: Path, database_url: str | None, tmp_path: Path) -> Itera
         member = client_from_zuliprc(
             atrium(env_site, "chat", "api-key", "member@live.test"), tmp_path / "member.zuliprc"
         )
-        yield LiveChat(site, owner, member, "member@live.test")
+        bot_zuliprc = atrium(env_site, "chat", "api-key", "hello-bot@live.test")
+        yield LiveChat(site, owner, member, "member@live.test", "hello-bot@live.test", bot_zuliprc)

@@ -21,6 +21,8 @@ from tests.conftest import free_port
 def atrium_env(data_dir: Path, database_url: str | None, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("ATRIUM_")}
     env["ATRIUM_DATA_DIR"] = str(data_dir)
+    # No Main Page unless a test asks for one: the tests count the pages they make.
+    env["ATRIUM_WIKI_MAIN_PAGE"] = "0"
     if database_url:
         env["ATRIUM_DATABASE_URL"] = database_url
     env.update(extra)

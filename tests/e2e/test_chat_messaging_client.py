@@ -284,7 +284,7 @@ def test_drafts_and_scheduled_messages_through_call_endpoint(live_chat: LiveChat
     assert (
         missing["result"] == "error"
         and missing["msg"] == "Draft does not exist"
-        and "code" not in missing
+        and missing["code"] == "BAD_REQUEST"
     )
 
     later = int(time.time()) + 3600

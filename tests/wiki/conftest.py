@@ -99,7 +99,10 @@ def _setup_users(conn: Any) -> str:
 
 @pytest.fixture
 async def wiki(data_dir: Path, database_url: str | None) -> AsyncIterator[WikiHarness]:
-    settings = Settings(data_dir=data_dir, database_url=database_url, port=8080)
+    # No Main Page: the tests count the pages they make.
+    settings = Settings(
+        data_dir=data_dir, database_url=database_url, port=8080, wiki_main_page=False
+    )
     app = create_app(settings, services=("wiki",))
     async with app.router.lifespan_context(app):
         # A second handle on the same database for factories (the service keeps its own).

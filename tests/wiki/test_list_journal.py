@@ -346,12 +346,19 @@ async def test_users(journaled: WikiHarness, client: httpx.AsyncClient) -> None:
         "userid", "name", "editcount", "registration", "groups", "groupmemberships",
         "implicitgroups", "rights", "emailable", "gender", "centralids", "attachedlocal",
     ]  # fmt: skip
-    assert alice["editcount"] == 3 and alice["groups"] == ["bot", "user", "autoconfirmed"]
+    assert alice["editcount"] == 3 and alice["groups"] == ["bot", "*", "user", "autoconfirmed"]
     assert alice["groupmemberships"] == [{"group": "bot", "expiry": "infinity"}]
     assert alice["rights"][:3] == ["bot", "autoconfirmed", "editsemiprotected"]
     assert (alice["gender"], alice["emailable"]) == ("unknown", False)
     assert alice["centralids"] == {"local": alice["userid"]}
-    assert admin["groups"] == ["bureaucrat", "interface-admin", "sysop", "user", "autoconfirmed"]
+    assert admin["groups"] == [
+        "bureaucrat",
+        "interface-admin",
+        "sysop",
+        "*",
+        "user",
+        "autoconfirmed",
+    ]
     assert admin["rights"][:2] == ["userrights", "noratelimit"]
     by_id = await journaled.api(client, action="query", list="users", ususerids="1|999",
                                 usprop="editcount")  # fmt: skip
@@ -371,7 +378,14 @@ async def test_allusers(journaled: WikiHarness, client: httpx.AsyncClient) -> No
         "userid", "name", "centralids", "attachedlocal", "editcount", "registration", "groups",
         "implicitgroups", "rights",
     ]  # fmt: skip
-    assert first["groups"] == ["user", "autoconfirmed", "bureaucrat", "interface-admin", "sysop"]
+    assert first["groups"] == [
+        "*",
+        "user",
+        "autoconfirmed",
+        "bureaucrat",
+        "interface-admin",
+        "sysop",
+    ]
     assert first["rights"][:3] == ["createaccount", "read", "edit"]
     assert data["continue"] == {"aufrom": "Robot", "continue": "-||"}
     bots = await _q(journaled, client, list="allusers", augroup="bot")

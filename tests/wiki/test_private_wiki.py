@@ -30,7 +30,9 @@ async def private_client(
             sa.insert(schema.site_config).values(sc_name="private", sc_value="1")
         )
     )
-    settings = Settings(data_dir=data_dir, database_url=database_url, port=8080)
+    settings = Settings(
+        data_dir=data_dir, database_url=database_url, port=8080, wiki_main_page=False
+    )
     app = create_app(settings, services=("wiki",))
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app, client=("127.0.0.1", 12345))

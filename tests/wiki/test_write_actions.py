@@ -189,7 +189,7 @@ async def test_protect_and_refusals(wiki: WikiHarness, client: httpx.AsyncClient
         )
         assert edit["error"]["code"] == "protectedpage"
         create = await wiki.post(alice, action="edit", title="Not yet", text="x", token=alice_token)
-        assert create["error"]["code"] == "protectedtitle"
+        assert create["error"]["code"] == "protectedpage"
     unprotect = await wiki.post(
         client, action="protect", title="Guarded", protections="edit=all|move=all", token=token
     )
@@ -525,3 +525,65 @@ async def test_upload_journal(wiki: WikiHarness, client: httpx.AsyncClient) -> N
         "comment": "Admin uploaded a new version of [[File:Journal.gif]]",
     }  # fmt: skip
     assert (over["logaction"], over["comment"], over["pageid"]) == ("overwrite", "second", page_id)
+
+
+async def test_append_and_prepend_override_text_and_md5(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    """ApiEditPage: with appendtext/prependtext, `text` is ignored and md5 covers them."""
+    import hashlib
+
+    await wiki.login(client, "Admin")
+    token = await wiki.csrf(client)
+    await wiki.post(client, action="edit", title="Layers", text="middle", token=token)
+    md5 = hashlib.md5(b"top\n" + b"\nbottom").hexdigest()
+    done = await wiki.post(
+        client,
+        action="edit",
+        title="Layers",
+        text="ignored",
+        prependtext="top\n",
+        appendtext="\nbottom",
+        md5=md5,
+        token=token,
+    )
+    assert done["edit"]["result"] == "Success", done
+    raw = await client.get("/w/index.php", params={"title": "Layers", "action": "raw"})
+    assert raw.text == "top\nmiddle\nbottom"
+    wrong = await wiki.post(
+        client,
+        action="edit",
+        title="Layers",
+        text="x",
+        appendtext="y",
+        md5=hashlib.md5(b"x").hexdigest(),
+        token=token,
+    )
+    assert wrong["error"]["code"] == "badmd5"
+
+
+async def test_empty_protections_unprotect(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    await wiki.edit_page("Shielded", "x")
+    await wiki.login(client, "Admin")
+    token = await wiki.csrf(client)
+    await wiki.post(
+        client, action="protect", title="Shielded", protections="edit=sysop|move=sysop", token=token
+    )
+    # a type the request leaves out is lifted
+    await wiki.post(
+        client, action="protect", title="Shielded", protections="edit=sysop", token=token
+    )
+    info = await wiki.api(
+        client, action="query", titles="Shielded", prop="info", inprop="protection"
+    )
+    protection = next(iter(info["query"]["pages"].values()))["protection"]
+    assert [p["type"] for p in protection] == ["edit"]
+    done = await wiki.post(client, action="protect", title="Shielded", protections="", token=token)
+    assert done["protect"]["protections"] == []
+    info = await wiki.api(
+        client, action="query", titles="Shielded", prop="info", inprop="protection"
+    )
+    assert next(iter(info["query"]["pages"].values()))["protection"] == []
+    async with wiki.client() as anon:
+        anon_edit = await wiki.post(anon, action="edit", title="Shielded", text="y", token="+\\")
+        assert anon_edit["edit"]["result"] == "Success", anon_edit

@@ -126,9 +126,11 @@ def parse_narrow(raw: Any) -> list[Term]:
             raise ChatError("element is not a dictionary")
         if operator.startswith("-"):
             operator, negated = operator[1:], True
+        # Zulip looks operators up with "-" and "_" alike (`pm_with` is `pm-with`).
+        given, operator = operator, operator.replace("_", "-")
         operator = ALIASES.get(operator, operator)
         if operator not in OPERATORS:
-            raise bad_narrow(f"unknown operator {operator}")
+            raise bad_narrow(f"unknown operator {given}")
         _check_operand(operator, operand)
         terms.append(Term(operator, operand, bool(negated)))
     _check_combination(terms)

@@ -55,3 +55,10 @@ class ChatRuntime:
                 self.credentials.clear()
             await self.events.publish(outcome.notices)
         return outcome.value
+
+    async def announce(self, fn: Callable[..., Outcome[T]], *args: Any) -> T:
+        """Run a read-only function that decides on events (typing), then publish them."""
+        outcome = await self.db.read(fn, *args)
+        if outcome.notices:
+            await self.events.publish(outcome.notices)
+        return outcome.value

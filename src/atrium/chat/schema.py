@@ -68,6 +68,50 @@ realm = sa.Table(
     sa.Column("message_retention_days", sa.Integer, nullable=True),
     sa.Column("email_address_visibility", sa.Integer, nullable=False, server_default="1"),
     sa.Column("default_language", sa.String(50), nullable=False, server_default="en"),
+    # Announcement streams (NULL: none), as Zulip's notifications_stream and
+    # signup_notifications_stream.
+    sa.Column("notifications_stream_id", sa.Integer, nullable=True),
+    sa.Column("signup_notifications_stream_id", sa.Integer, nullable=True),
+    # Who may invite, create bots and add custom emoji; sign-up and e-mail rules.
+    sa.Column("invite_required", sa.Boolean, nullable=False, server_default=sa.true()),
+    sa.Column("invite_to_realm_policy", sa.Integer, nullable=False, server_default="1"),
+    sa.Column("bot_creation_policy", sa.Integer, nullable=False, server_default="1"),
+    sa.Column("add_custom_emoji_policy", sa.Integer, nullable=False, server_default="1"),
+    sa.Column(
+        "emails_restricted_to_domains", sa.Boolean, nullable=False, server_default=sa.false()
+    ),
+    sa.Column(
+        "disallow_disposable_email_addresses", sa.Boolean, nullable=False, server_default=sa.true()
+    ),
+    sa.Column("name_changes_disabled", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("email_changes_disabled", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("avatar_changes_disabled", sa.Boolean, nullable=False, server_default=sa.false()),
+    # Message display and notifications.
+    sa.Column("inline_image_preview", sa.Boolean, nullable=False, server_default=sa.true()),
+    sa.Column("inline_url_embed_preview", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("digest_emails_enabled", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("digest_weekday", sa.Integer, nullable=False, server_default="1"),
+    sa.Column("send_welcome_emails", sa.Boolean, nullable=False, server_default=sa.true()),
+    sa.Column(
+        "message_content_allowed_in_email_notifications",
+        sa.Boolean,
+        nullable=False,
+        server_default=sa.true(),
+    ),
+    sa.Column("default_code_block_language", sa.String(40), nullable=True),
+    sa.Column("video_chat_provider", sa.Integer, nullable=False, server_default="1"),
+    sa.Column("giphy_rating", sa.Integer, nullable=False, server_default="2"),
+    sa.Column(
+        "want_advertise_in_communities_directory",
+        sa.Boolean,
+        nullable=False,
+        server_default=sa.false(),
+    ),
+    sa.Column("enable_read_receipts", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("presence_disabled", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("org_type", sa.Integer, nullable=False, server_default="0"),
+    # The defaults of new users' settings, JSON {name: value} over the catalogue's defaults.
+    sa.Column("user_settings_defaults", sa.Text, nullable=False, server_default="{}"),
     # Bumped by triggers (migration 0007) whenever what a message object shows from outside the
     # message changes: a user's email, name or avatar, or a linkifier. See message_display.
     sa.Column("message_display_version", sa.BigInteger, nullable=False, server_default="0"),
@@ -112,6 +156,8 @@ user = sa.Table(
     sa.Column(
         "enable_drafts_synchronization", sa.Boolean, nullable=False, server_default=sa.true()
     ),
+    # Ids are never reused (migration 0008).
+    sqlite_autoincrement=True,
 )
 sa.Index("ix_user_profile_realm_email", user.c.realm_id, sa.func.lower(user.c.email), unique=True)
 sa.Index("ix_user_profile_bot_owner_id", user.c.bot_owner_id)
@@ -159,6 +205,8 @@ stream = sa.Table(
     sa.Column("can_remove_subscribers_group_id", sa.Integer, nullable=False),
     sa.Column("first_message_id", sa.Integer, nullable=True),
     sa.Column("recipient_id", sa.ForeignKey("recipient.id"), nullable=True),
+    # Ids are never reused (migration 0008).
+    sqlite_autoincrement=True,
 )
 sa.Index("ix_stream_realm_name", stream.c.realm_id, sa.func.lower(stream.c.name), unique=True)
 
@@ -225,6 +273,10 @@ message = sa.Table(
     sa.Column("has_attachment", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("has_image", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("has_link", sa.Boolean, nullable=False, server_default=sa.false()),
+    # Bumped with every reaction added or removed: part of the message's cache version.
+    sa.Column("reaction_version", sa.Integer, nullable=False, server_default="0"),
+    # Ids are never reused (migration 0008).
+    sqlite_autoincrement=True,
 )
 sa.Index(
     "ix_message_stream_topic_id",
@@ -244,6 +296,7 @@ sa.Index(
     message.c.topic,
     message.c.date_sent,
     message.c.last_edit_time,
+    message.c.reaction_version,
 )
 sa.Index("ix_message_sender_id", message.c.sender_id, message.c.id)
 
@@ -268,6 +321,8 @@ user_group = sa.Table(
     sa.Column("is_system_group", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("can_mention_group_id", sa.Integer, nullable=True),
     sa.UniqueConstraint("realm_id", "name"),
+    # Ids are never reused (migration 0008).
+    sqlite_autoincrement=True,
 )
 
 user_group_member = sa.Table(
@@ -303,6 +358,8 @@ draft = sa.Table(
     sa.Column("topic", sa.String(60), nullable=False, server_default=""),
     sa.Column("content", sa.Text, nullable=False),
     sa.Column("last_edit_time", sa.Float, nullable=False),
+    # Ids are never reused (migration 0008).
+    sqlite_autoincrement=True,
 )
 sa.Index("ix_draft_user_id_last_edit_time", draft.c.user_id, draft.c.last_edit_time)
 
@@ -326,6 +383,8 @@ scheduled_message = sa.Table(
     sa.Column("failed", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("failure_message", sa.Text, nullable=True),
     sa.Column("delivered_message_id", sa.Integer, nullable=True),
+    # Ids are never reused (migration 0008).
+    sqlite_autoincrement=True,
 )
 sa.Index("ix_scheduled_message_sender_id", scheduled_message.c.sender_id)
 # The delivery task's query: undelivered, not failed, by time.
@@ -338,15 +397,72 @@ sa.Index(
 
 # --- Issue 5: administration (playgrounds, linkifiers, default streams, user settings, mail) ---
 
-# Per-user settings the administration endpoints read and write (PATCH /settings); the columns
-# themselves are added to user_profile above by migration 0003.
-USER_SETTING_COLUMNS = ("translate_emoticons", "default_language")
-user.append_column(
-    sa.Column("translate_emoticons", sa.Boolean, nullable=False, server_default=sa.false())
-)
-user.append_column(
-    sa.Column("default_language", sa.String(50), nullable=False, server_default="en")
-)
+# Per-user settings (PATCH /settings): the first two added to user_profile by migration 0003, the
+# rest by 0008. Their kinds, choices and validation are in actions/user_settings.py.
+_BOOL_SETTINGS = {
+    "translate_emoticons": False,
+    "twenty_four_hour_time": False,
+    "dense_mode": True,
+    "starred_message_counts": True,
+    "fluid_layout_width": False,
+    "high_contrast_mode": False,
+    "display_emoji_reaction_users": True,
+    "escape_navigates_to_default_view": True,
+    "left_side_userlist": False,
+    "enter_sends": False,
+    "enable_stream_desktop_notifications": False,
+    "enable_stream_email_notifications": False,
+    "enable_stream_push_notifications": False,
+    "enable_stream_audible_notifications": False,
+    "enable_desktop_notifications": True,
+    "enable_sounds": True,
+    "enable_offline_email_notifications": True,
+    "enable_offline_push_notifications": True,
+    "enable_online_push_notifications": True,
+    "enable_digest_emails": True,
+    "enable_marketing_emails": True,
+    "enable_login_emails": True,
+    "message_content_in_email_notifications": True,
+    "pm_content_in_desktop_notifications": True,
+    "wildcard_mentions_notify": True,
+    "presence_enabled": True,
+    "send_private_typing_notifications": True,
+    "send_stream_typing_notifications": True,
+    "send_read_receipts": True,
+}
+_INT_SETTINGS = {
+    "web_mark_read_on_scroll_policy": 1,
+    "color_scheme": 1,
+    "demote_inactive_streams": 1,
+    "user_list_style": 2,
+    "email_notifications_batching_period_seconds": 120,
+    "desktop_icon_count_display": 1,
+    "realm_name_in_email_notifications_policy": 1,
+    "email_address_visibility": 1,
+}
+_STRING_SETTINGS = {
+    "default_language": "en",
+    "default_view": "recent_topics",
+    "emojiset": "google",
+    "notification_sound": "zulip",
+}
+for _name, _flag in _BOOL_SETTINGS.items():
+    user.append_column(
+        sa.Column(
+            _name, sa.Boolean, nullable=False, server_default=sa.true() if _flag else sa.false()
+        )
+    )
+for _name, _number in _INT_SETTINGS.items():
+    user.append_column(sa.Column(_name, sa.Integer, nullable=False, server_default=str(_number)))
+for _name, _text in _STRING_SETTINGS.items():
+    user.append_column(sa.Column(_name, sa.String(50), nullable=False, server_default=_text))
+# name -> default, for every setting stored as a column (timezone and
+# enable_drafts_synchronization are user_profile columns of their own above).
+USER_SETTING_DEFAULTS: dict[str, bool | int | str] = {
+    **_BOOL_SETTINGS,
+    **_INT_SETTINGS,
+    **_STRING_SETTINGS,
+}
 
 realm_playground = sa.Table(
     "realm_playground",
@@ -358,6 +474,8 @@ realm_playground = sa.Table(
     # Feature level 185 stores a URL prefix (a template with `{code}` came at 196).
     sa.Column("url_prefix", sa.Text, nullable=False),
     sa.UniqueConstraint("realm_id", "pygments_language", "name"),
+    # Ids are never reused (migration 0008).
+    sqlite_autoincrement=True,
 )
 
 # Zulip's RealmFilter: a linkifier. Rendering applies them in `order`, then id.
@@ -370,6 +488,8 @@ realm_filter = sa.Table(
     sa.Column("url_template", sa.Text, nullable=False),
     sa.Column("order", sa.Integer, nullable=False, server_default="0"),
     sa.UniqueConstraint("realm_id", "pattern"),
+    # Ids are never reused (migration 0008).
+    sqlite_autoincrement=True,
 )
 
 default_stream = sa.Table(
@@ -540,3 +660,70 @@ sa.Index(
     sa.func.lower(user_topic.c.topic_name),
     unique=True,
 )
+
+
+# --- Reactions, presence, user status, alert words, muted users ----------------------------------
+
+# Zulip's reaction types.
+REACTION_UNICODE = "unicode_emoji"
+REACTION_REALM = "realm_emoji"
+REACTION_ZULIP_EXTRA = "zulip_extra_emoji"
+
+reaction = sa.Table(
+    "reaction",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("message_id", sa.Integer, nullable=False),
+    sa.Column("user_id", sa.ForeignKey("user_profile.id"), nullable=False),
+    sa.Column("emoji_name", sa.String(60), nullable=False),
+    sa.Column("emoji_code", sa.Text, nullable=False),
+    sa.Column("reaction_type", sa.String(30), nullable=False),
+    sa.UniqueConstraint("message_id", "user_id", "reaction_type", "emoji_code"),
+)
+
+# One row per user, overwritten by heartbeats (Zulip 7's UserPresence): a heartbeat is at most
+# one small UPDATE, and none while the stored times are fresh enough.
+user_presence = sa.Table(
+    "user_presence",
+    metadata,
+    sa.Column("user_id", sa.ForeignKey("user_profile.id"), primary_key=True),
+    sa.Column("realm_id", sa.Integer, nullable=False),
+    sa.Column("last_connected_time", sa.Float, nullable=False),
+    sa.Column("last_active_time", sa.Float, nullable=True),
+)
+sa.Index("ix_user_presence_realm_id", user_presence.c.realm_id)
+
+user_status = sa.Table(
+    "user_status",
+    metadata,
+    sa.Column("user_id", sa.ForeignKey("user_profile.id"), primary_key=True),
+    sa.Column("realm_id", sa.Integer, nullable=False),
+    sa.Column("status_text", sa.String(60), nullable=False, server_default=""),
+    sa.Column("emoji_name", sa.String(60), nullable=False, server_default=""),
+    sa.Column("emoji_code", sa.Text, nullable=False, server_default=""),
+    sa.Column("reaction_type", sa.String(30), nullable=False, server_default=REACTION_UNICODE),
+    sa.Column("timestamp", sa.Float, nullable=False),
+)
+sa.Index("ix_user_status_realm_id", user_status.c.realm_id)
+
+alert_word = sa.Table(
+    "alert_word",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("user_id", sa.ForeignKey("user_profile.id"), nullable=False),
+    sa.Column("realm_id", sa.Integer, nullable=False),
+    sa.Column("word", sa.Text, nullable=False),
+)
+sa.Index(
+    "ix_alert_word_user_word", alert_word.c.user_id, sa.func.lower(alert_word.c.word), unique=True
+)
+sa.Index("ix_alert_word_realm_id", alert_word.c.realm_id)
+
+muted_user = sa.Table(
+    "muted_user",
+    metadata,
+    sa.Column("user_id", sa.ForeignKey("user_profile.id"), primary_key=True),
+    sa.Column("muted_user_id", sa.ForeignKey("user_profile.id"), primary_key=True),
+    sa.Column("date_muted", sa.Float, nullable=False),
+)
+sa.Index("ix_muted_user_muted_user_id", muted_user.c.muted_user_id)

@@ -11,6 +11,8 @@ from atrium.core.service import Service
 from atrium.settings import Settings
 from atrium.wiki import filesview, views
 from atrium.wiki.api import main
+from atrium.wiki.changes.mainpage import ensure_main_page
+from atrium.wiki.secret_key import wiki_secret_key
 from atrium.wiki.site import Site, ensure_site_rows, load_site
 
 
@@ -33,6 +35,9 @@ def open_wiki(settings: Settings) -> tuple[Database, Site]:
     db.write_sync(ensure_site_rows)
     site = db.read_sync(load_site, settings.base_url)
     site.files_dir = settings.data_dir / "wiki-files"
+    site.secret = wiki_secret_key(settings)
+    if settings.wiki_main_page:
+        db.write_sync(ensure_main_page, site)
     return db, site
 
 
@@ -65,7 +70,7 @@ def create_service(settings: Settings) -> Service:
 
     routes = [
         Route("/w/api.php", api, methods=["GET", "POST", "HEAD", "PUT", "DELETE", "PATCH"]),
-        Route("/w/index.php", index, methods=["GET", "HEAD"]),
+        Route("/w/index.php", index, methods=["GET", "HEAD", "POST"]),
         Route("/wiki/{title:path}", article, methods=["GET", "HEAD"]),
         Route("/wiki/", article, methods=["GET", "HEAD"]),
         Route("/images/{path:path}", image, methods=["GET", "HEAD"]),

@@ -10,8 +10,9 @@ cut at MediaWiki's limit of 40 levels and a template that includes itself is sho
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
+from urllib.parse import quote
 
 from atrium.wiki.expr import expr_function, ifexpr_function
 from atrium.wiki.titles import NS_TEMPLATE, InvalidTitle, TitleParser
@@ -79,8 +80,11 @@ class Expander:
         loader: TemplateLoader,
         page_title: tuple[int, str],
         sitename: str = "Atrium Wiki",
+        variables: Mapping[str, str] | None = None,
     ) -> None:
         self.parser = parser
+        # Per-revision magic words (REVISIONID, REVISIONUSER, …) of the text being parsed.
+        self.variables = dict(variables or {})
         self.loader = loader
         self.page_ns, self.page_dbkey = page_title
         self.sitename = sitename
@@ -147,7 +151,7 @@ class Expander:
             return "|"
         if head.startswith("#"):
             return self._function(head, parts[1:], match.group(0))
-        magic = self._magic(head)
+        magic = self._magic(head, parts[1:])
         if magic is not None:
             return magic
         try:
@@ -193,7 +197,7 @@ class Expander:
             result = self._function(head, parts[1:], original)
             restored = self.restore(result)
             return None if restored == original else restored
-        return self._magic(head)
+        return self._magic(head, parts[1:])
 
     def _function(self, head: str, rest: list[str], original: str) -> str:
         name, _, first = head.partition(":")
@@ -233,7 +237,7 @@ class Expander:
             return default.strip()
         return self._literal(original)
 
-    def _magic(self, head: str) -> str | None:
+    def _magic(self, head: str, rest: list[str] | None = None) -> str | None:
         word, colon, arg = head.partition(":")
         upper = word.strip().upper()
         text = self.parser.prefixed_text(self.page_ns, self.page_dbkey)
@@ -250,8 +254,31 @@ class Expander:
             "CURRENTDAY": str(now.day),
             "CURRENTTIMESTAMP": now.strftime("%Y%m%d%H%M%S"),
         }
+        for plain in ("PAGENAME", "FULLPAGENAME"):
+            # wfEscapeWikiText(wfUrlencode()) of the name: spaces as underscores, URL-encoded.
+            simple[plain + "E"] = quote(simple[plain].replace(" ", "_"), safe=";:@$!*(),/~")
+        simple.update(self.variables)
         if not colon and upper in simple:
             return simple[upper]
+        if colon and upper == "PLURAL":
+            number = arg.strip().replace(",", "")
+            choices = [f.strip() for f in rest or []]
+            if not choices:
+                return ""
+            try:
+                one = float(number) == 1
+            except ValueError:
+                one = False
+            return choices[0] if one or len(choices) == 1 else choices[1]
+        if colon and upper in {"NS", "NSE"}:
+            value = arg.strip()
+            index = int(value) if value.lstrip("-").isdigit() else None
+            if index is None:
+                index = self.parser.namespaces.lookup(value.replace("_", " "))
+            if index is None or index not in self.parser.namespaces.ids():
+                return ""
+            name = self.parser.namespaces.name(index)
+            return quote(name.replace(" ", "_"), safe=";:@$!*(),/~") if upper == "NSE" else name
         if colon and upper in {"LC", "UC", "LCFIRST", "UCFIRST"}:
             value = arg.strip()
             if upper == "LC":

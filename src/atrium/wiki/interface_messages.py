@@ -5,8 +5,16 @@ A page `MediaWiki:<Key>` overrides a message (MediaWiki's "customised" messages)
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
+from pathlib import Path
+
+# MediaWiki 1.39 core's English messages (tools/extract_core_messages.py); the texts below are
+# the wiki's own and win where both name a key.
+CORE_MESSAGES: dict[str, str] = json.loads(
+    (Path(__file__).parent / "data" / "core_messages_en.json").read_text(encoding="utf-8")
+)
 
 MESSAGES: dict[str, str] = {
     "mainpage": "Main Page",
@@ -79,6 +87,7 @@ MESSAGES: dict[str, str] = {
     "title-invalid-too-long": "The requested page title is too long. It must be no longer than $1 {{PLURAL:$1|byte|bytes}} in UTF-8 encoding.",
     "title-invalid-leading-colon": "The requested page title contains an invalid colon at the beginning.",
 }  # fmt: skip
+MESSAGES = {**CORE_MESSAGES, **MESSAGES}
 
 _PLURAL = re.compile(r"\{\{PLURAL:([^|}]*)\|([^|}]*)(?:\|([^}]*))?\}\}")
 

@@ -6,6 +6,7 @@ template texts and link targets as it goes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,7 +99,9 @@ def file_sizes(conn: Conn, names: set[str]) -> dict[str, FileSize]:
     }
 
 
-def render_text(conn: Conn, site: Site, title: Title, text: str) -> Rendered:
+def render_text(
+    conn: Conn, site: Site, title: Title, text: str, variables: Mapping[str, str] | None = None
+) -> Rendered:
     def loader(ns: int, dbkey: str) -> str | None:
         found = current_text(conn, ns, dbkey)
         return found[2] if found else None
@@ -110,6 +113,7 @@ def render_text(conn: Conn, site: Site, title: Title, text: str) -> Rendered:
         lambda titles: existing(conn, titles),
         languages=site.languages,
         files=lambda names: file_sizes(conn, names),
+        variables=variables,
     )
     return renderer.render(text)
 

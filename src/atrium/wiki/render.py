@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
 from atrium.wiki.expand import Expander, TemplateLoader
+from atrium.wiki.linkfilter import URL_PROTOCOLS
 from atrium.wiki.render_blocks import Paragraphs, serialize, wrap_loose_text
 from atrium.wiki.render_media import FileLookup, FileSize, MediaLinks, parse_options
 from atrium.wiki.render_tables import add_tbody, handle_tables
@@ -28,7 +29,8 @@ from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_MEDIA, InvalidTitle, Tit
 
 ExistenceCheck = Callable[[set[tuple[int, str]]], set[tuple[int, str]]]
 
-_URL_SCHEMES = r"(?:https?://|ftps?://|mailto:|irc://|ircs://|news:|//)"
+# $wgUrlProtocols: none of them can carry a script (no javascript:, data:, vbscript:).
+_URL_SCHEMES = "(?:" + "|".join(re.escape(p) for p in (*URL_PROTOCOLS, "//")) + ")"
 _EXTERNAL = re.compile(r"\[(" + _URL_SCHEMES + r"[^\s\[\]<>\"]+)(?:\s+([^\]\n]*))?\]", re.I)
 _FREE_URL = re.compile(
     r"(?<![\w/\"'=])((?:https?|ftps?)://[^\s\[\]<>\"]+[^\s\[\]<>\".,;:!?)'])", re.I
@@ -188,8 +190,10 @@ class Renderer:
         article_path: str = "/wiki/",
         script_path: str = "/w",
         files: FileLookup | None = None,
+        variables: Mapping[str, str] | None = None,
     ) -> None:
         self.parser = parser
+        self.variables = variables
         self.page = page_title
         self.loader = loader
         self.exists = exists
@@ -237,7 +241,7 @@ class Renderer:
     # --- the page ---------------------------------------------------------------------------
 
     def render(self, text: str) -> Rendered:
-        expander = Expander(self.parser, self.loader, self.page)
+        expander = Expander(self.parser, self.loader, self.page, variables=self.variables)
         text = _REDIRECT.sub("", text)
         text = expander.expand(text)
         self.result.templates = expander.used

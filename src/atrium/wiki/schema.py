@@ -350,6 +350,18 @@ watchlist = sa.Table(
     sa.Index("wl_namespace_title", "wl_namespace", "wl_title"),
 )
 
+# The new-talk notification: a row while the user (or the IP address) has an unseen edit to
+# their talk page (MediaWiki's user_newtalk).
+user_newtalk = sa.Table(
+    "user_newtalk",
+    metadata,
+    sa.Column("user_id", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("user_ip", sa.String(40), nullable=False, server_default=""),
+    sa.Column("user_last_timestamp", TS, nullable=True),
+    sa.Index("un_user_id", "user_id"),
+    sa.Index("un_user_ip", "user_ip"),
+)
+
 archive = sa.Table(
     "archive",
     metadata,

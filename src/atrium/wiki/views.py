@@ -15,9 +15,10 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 
 from atrium.core.db import Database
 from atrium.wiki import reading
-from atrium.wiki.site import MAIN_PAGE, SCRIPT_PATH, Site
+from atrium.wiki.site import GENERATOR, MAIN_PAGE, SCRIPT_PATH, Site
 from atrium.wiki.timestamps import iso
-from atrium.wiki.titles import NS_CATEGORY, InvalidTitle, Title
+from atrium.wiki.titles import NS_CATEGORY, NS_SPECIAL, InvalidTitle, Title
+from atrium.wiki.web import runjobs, talkseen
 
 _STYLE = """
 body{font-family:sans-serif;margin:0;color:#202122;background:#f8f9fa}
@@ -32,6 +33,9 @@ pre{background:#f8f9fa;border:1px solid #eaecf0;padding:1em}
 .infobox{float:right;border:1px solid #a2a9b1;background:#f8f9fa;padding:.5em;margin:0 0 .5em 1em}
 #contentSub{color:#54595d;font-size:92%}
 """
+
+
+RUN_JOBS = Title(NS_SPECIAL, "RunJobs")
 
 
 def _page_href(site: Site, title: Title) -> str:
@@ -58,6 +62,11 @@ def _skin(site: Site, heading: str, body: str, title: Title | None, status: int 
     document = (
         '<!DOCTYPE html>\n<html lang="en" dir="ltr"><head><meta charset="UTF-8">'
         f"<title>{esc(page_name)} - {esc(site.sitename)}</title>"
+        # What MediaWiki's skins put in every head: clients (pywikibot's site detection) find
+        # the version and the API here.
+        f'<meta name="generator" content="{GENERATOR}"/>'
+        '<link rel="EditURI" type="application/rsd+xml" '
+        f'href="{esc(site.api_url)}?action=rsd"/>'
         f"<style>{_STYLE}</style></head><body>"
         f'<div id="head"><a href="/wiki/{quote(MAIN_PAGE.replace(" ", "_"))}">Main Page</a>'
         f"{tabs}</div>"
@@ -205,12 +214,19 @@ async def article(request: Request, site: Site, db: Database) -> Response:
     title = _parse_title(site, text)
     if title is None:
         return _bad_title(site, text)
+    await talkseen.clear_if_own_talk(request, db, title)
     return await view(site, db, title, request.query_params.get("redirect") != "no")
 
 
 async def index(request: Request, site: Site, db: Database) -> Response:
     params = request.query_params
-    text = params.get("title", MAIN_PAGE).replace("_", " ")
+    form: dict[str, str] = {}
+    if request.method == "POST":
+        async with request.form() as fields:
+            form = {k: v for k, v in fields.multi_items() if isinstance(v, str)}
+    text = form.get("title", params.get("title", MAIN_PAGE)).replace("_", " ")
+    if _parse_title(site, text) == RUN_JOBS:
+        return runjobs.run_jobs(request.method, form, site.secret)
     title = _parse_title(site, text)
     if title is None:
         return _bad_title(site, text)
@@ -223,6 +239,7 @@ async def index(request: Request, site: Site, db: Database) -> Response:
     if action == "edit":
         return await edit(site, db, title)
     if action == "view":
+        await talkseen.clear_if_own_talk(request, db, title)
         return await view(site, db, title, params.get("redirect") != "no")
     body = (
         '<div id="mw-content-text"><p>The action specified by the URL is not recognised by '

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import mwparserfromhell
 from mwparserfromhell.nodes import ExternalLink, Template, Wikilink
 
+from atrium.wiki.linkfilter import URL_PROTOCOLS
 from atrium.wiki.render import inline_html
 from atrium.wiki.titles import (
     NS_CATEGORY,
@@ -26,7 +27,8 @@ from atrium.wiki.titles import (
 )
 
 _REDIRECT = re.compile(r"^\s*#REDIRECT\s*:?\s*\[\[([^\]\|\n]+)(?:\|[^\]]*)?\]\]", re.I)
-_URL = re.compile(r"^(?:https?:|ftp:|ftps:|mailto:|news:|irc:|ircs:|//)", re.I)
+# Every protocol of $wgUrlProtocols makes an external link, as in MediaWiki's link tables.
+_URL = re.compile("^(?:" + "|".join(re.escape(p) for p in (*URL_PROTOCOLS, "//")) + ")", re.I)
 _DOUBLE_UNDERSCORE = re.compile(
     r"__(NOTOC|NOGALLERY|FORCETOC|TOC|NOEDITSECTION|NEWSECTIONLINK|NONEWSECTIONLINK|HIDDENCAT|"
     r"EXPECTUNUSEDCATEGORY|INDEX|NOINDEX|STATICREDIRECT|NOTITLECONVERT|NOTC|NOCONTENTCONVERT|NOCC)__"

@@ -42,7 +42,7 @@ class DraftData(pydantic.BaseModel):
 
 def draft_not_found() -> ChatError:
     # The spec for this API: a missing draft is an error without a code.
-    return ChatError("Draft does not exist", None, 404)
+    return ChatError("Draft does not exist", "BAD_REQUEST", 404)
 
 
 def draft_dict(row: Any) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from atrium.chat.actions.messages import (
     normalize_content,
     truncate,
 )
+from atrium.chat.actions.reactions import delete_reactions_of
 from atrium.chat.errors import ChatError
 from atrium.chat.events import Notice, Outcome
 from atrium.chat.models import Realm, User
@@ -621,6 +622,7 @@ def delete_message(conn: Conn, user: User, message_id: int) -> Outcome[None]:
         event["message_type"] = "private"
     attachment_notices = unlink_message(conn, message_id)
     conn.execute(sa.delete(schema.user_message).where(UM.message_id == message_id))
+    delete_reactions_of(conn, [message_id])
     search.unindex_messages(conn, [message_id])
     conn.execute(sa.delete(schema.message).where(M.id == message_id))
     if row["stream_id"] is not None:

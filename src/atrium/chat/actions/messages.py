@@ -22,7 +22,9 @@ from atrium.chat.models import (
 )
 from atrium.chat.narrow import huddle_hash
 from atrium.chat.queries import streams as stream_queries
+from atrium.chat.queries.alert_words import alerted_users
 from atrium.chat.queries.messages import TopicLinks, message_object
+from atrium.chat.queries.muted_users import muters_of
 from atrium.chat.queries.realm import load_realm
 from atrium.chat.rendering import group_member_ids, render_context
 from atrium.core.db import Conn, Prepared
@@ -316,11 +318,18 @@ def send_message(conn: Conn, sender: User, request: SendRequest) -> Outcome[int]
     search.index_new_message(conn, message_id, topic, content)
     mentioned = rendered.mentioned_user_ids | group_member_ids(conn, rendered.mentioned_group_ids)
     wildcard = rendered.stream_wildcard_mentioned or rendered.topic_wildcard_mentioned
+    everyone = set(receivers) | {sender.id}
+    # Muters get the message already read; alert words set their flag (Zulip 7).
+    muters = muters_of(conn, sender.id) & everyone
+    alerted = alerted_users(conn, sender.realm_id, everyone - {sender.id}, content)
     by_flags: dict[int, list[int]] = {}
-    for uid in set(receivers) | {sender.id}:
-        by_flags.setdefault(
-            delivery_flags(uid, sender.id, mentioned, wildcard, base_flags), []
-        ).append(uid)
+    for uid in everyone:
+        bits = delivery_flags(uid, sender.id, mentioned, wildcard, base_flags)
+        if uid in muters:
+            bits |= flags.READ
+        if uid in alerted:
+            bits |= flags.BIT["has_alert_word"]
+        by_flags.setdefault(bits, []).append(uid)
     conn.insert_tuples(
         schema.user_message,
         ("user_id", "message_id", "flags"),

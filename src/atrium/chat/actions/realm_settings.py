@@ -1,7 +1,9 @@
 """PATCH /realm: the organization's name, description, policies and limits.
 
-Each change is announced as a `realm` update_dict event (`property: "default"`, `data:
-{name: value}`), one per setting, to every active user.
+Each change is announced as Zulip 7 announces it, one event per setting to every active user: a
+`realm` event with `op: "update"`, `property` and `value`, except for the three message-editing
+settings whose events keep their historical `update_dict` shape (`property: "default"`,
+`data: {name: value}`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from atrium.chat.events import Notice, Outcome
 from atrium.chat.languages import LANGUAGES
 from atrium.chat.models import User
 from atrium.chat.queries.realm import load_realm
+from atrium.chat.queries.streams import active_subscription, stream_by_id
 from atrium.chat.queries.users import active_user_ids
 from atrium.core.db import Conn
 
@@ -37,12 +40,41 @@ POLICY_SETTINGS: dict[str, tuple[int, ...]] = {
     "delete_own_message_policy": (1, 2, 3, 4, 5),
     "wildcard_mention_policy": (1, 2, 3, 5, 6, 7),
     "private_message_policy": (1, 2),
+    "invite_to_realm_policy": (1, 2, 3, 4, 6),
+    "bot_creation_policy": (1, 2, 3),
+    "add_custom_emoji_policy": COMMON_POLICY_TYPES,
 }
+# Other settings with a fixed set of values.
+CHOICE_SETTINGS: dict[str, tuple[int, ...]] = {
+    "video_chat_provider": (0, 1),
+    "giphy_rating": (0, 1, 2, 3, 4, 5),
+    "digest_weekday": (0, 1, 2, 3, 4, 5, 6),
+    "org_type": (0, 10, 20, 30, 35, 40, 50, 60, 70),
+}
+# Announcement streams: a stream id, or -1 for none.
+STREAM_SETTINGS = ("notifications_stream_id", "signup_notifications_stream_id")
+# The settings whose events keep the `update_dict` shape in Zulip 7.
+UPDATE_DICT_SETTINGS = frozenset(
+    {"allow_message_editing", "edit_topic_policy", "message_content_edit_limit_seconds"}
+)
 BOOLEAN_SETTINGS = (
     "allow_message_editing",
     "allow_edit_history",
     "mandatory_topics",
     "enable_spectator_access",
+    "invite_required",
+    "emails_restricted_to_domains",
+    "disallow_disposable_email_addresses",
+    "name_changes_disabled",
+    "email_changes_disabled",
+    "avatar_changes_disabled",
+    "inline_image_preview",
+    "inline_url_embed_preview",
+    "digest_emails_enabled",
+    "send_welcome_emails",
+    "message_content_allowed_in_email_notifications",
+    "want_advertise_in_communities_directory",
+    "enable_read_receipts",
 )
 # Time limits: a positive number of seconds, or "unlimited" (stored as NULL, shown as null).
 LIMIT_SETTINGS = (
@@ -51,10 +83,12 @@ LIMIT_SETTINGS = (
     "move_messages_within_stream_limit_seconds",
     "move_messages_between_streams_limit_seconds",
 )
-STRING_SETTINGS = ("name", "description", "default_language")
+STRING_SETTINGS = ("name", "description", "default_language", "default_code_block_language")
 OTHER_SETTINGS = ("waiting_period_threshold", "message_retention_days")
 REALM_SETTINGS = (
     *STRING_SETTINGS,
+    *CHOICE_SETTINGS,
+    *STREAM_SETTINGS,
     *BOOLEAN_SETTINGS,
     *POLICY_SETTINGS,
     *LIMIT_SETTINGS,
@@ -121,6 +155,11 @@ def check_realm_changes(actor: User, changes: dict[str, Any]) -> dict[str, Any]:
         elif name in POLICY_SETTINGS:
             if value not in POLICY_SETTINGS[name]:
                 raise ChatError(f"Invalid {name}")
+        elif name in CHOICE_SETTINGS:
+            if value not in CHOICE_SETTINGS[name]:
+                raise ChatError(f"Invalid {name} {value}")
+        elif name == "default_code_block_language":
+            value = value or None
         elif name in LIMIT_SETTINGS:
             parsed = parse_limit(name, value)
             value = None if parsed is UNLIMITED else parsed
@@ -145,7 +184,16 @@ def update_realm(conn: Conn, actor: User, changes: dict[str, Any]) -> Outcome[di
     data: dict[str, Any] = {}
     notices: list[Notice] = []
     audience = active_user_ids(conn, actor.realm_id)
+    for name, stream_id in checked.items():
+        if name in STREAM_SETTINGS and stream_id != -1:
+            stream = stream_by_id(conn, actor.realm_id, stream_id)
+            if stream is None or (
+                stream["invite_only"] and not active_subscription(conn, actor.id, stream_id)
+            ):
+                raise ChatError("Invalid stream ID")
     for name, value in checked.items():
+        if name in STREAM_SETTINGS:
+            value = None if value == -1 else value
         current = realm.setting(name)
         if name == "message_retention_days" and current is None:
             current = -1
@@ -154,12 +202,17 @@ def update_realm(conn: Conn, actor: User, changes: dict[str, Any]) -> Outcome[di
         conn.execute(
             sa.update(schema.realm).where(schema.realm.c.id == actor.realm_id).values({name: value})
         )
-        data[name] = "updated" if isinstance(value, str) else value
-        event = {
-            "type": "realm",
-            "op": "update_dict",
-            "property": "default",
-            "data": {name: value},
-        }
+        shown = -1 if name in STREAM_SETTINGS and value is None else value
+        data[name] = "updated" if isinstance(value, str) else shown
+        event: dict[str, Any]
+        if name in UPDATE_DICT_SETTINGS:
+            event = {
+                "type": "realm",
+                "op": "update_dict",
+                "property": "default",
+                "data": {name: value},
+            }
+        else:
+            event = {"type": "realm", "op": "update", "property": name, "value": shown}
         notices.append(Notice(event, audience))
     return Outcome(data, notices)

@@ -127,7 +127,8 @@ def reactivate_user(conn: Conn, actor: User, user_id: int) -> Outcome[None]:
     """POST /users/{id}/reactivate: administrators, and a bot's owner for the bot."""
     target = target_user(conn, actor, user_id, allow_deactivated=True, allow_bots=True)
     if target.is_active:
-        raise ChatError("User is already active.")
+        # Zulip 7 answers success and changes nothing.
+        return Outcome(None)
     conn.execute(sa.update(schema.user).where(U.id == target.id).values(is_active=True))
     row = user_row(conn, actor.realm_id, target.id)
     notices = [

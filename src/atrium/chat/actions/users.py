@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
+from typing import Any
 
+import orjson
 import sqlalchemy as sa
 
 from atrium.chat import schema
@@ -79,6 +81,7 @@ def create_user(conn: Conn, realm_id: int, new: NewUser) -> int:
             bot_owner_id=new.bot_owner_id,
             timezone=new.timezone,
             date_joined=time.time(),
+            **_realm_setting_defaults(conn, realm_id),
         )
         .returning(schema.user.c.id)
     )
@@ -100,6 +103,15 @@ def create_user(conn: Conn, realm_id: int, new: NewUser) -> int:
     if not is_bot:
         subscribe_to_default_streams(conn, realm_id, user_id)
     return user_id
+
+
+def _realm_setting_defaults(conn: Conn, realm_id: int) -> dict[str, Any]:
+    """The settings the organization chose for new users (PATCH /realm/user_settings_defaults)."""
+    R = schema.realm.c
+    raw = conn.scalar(sa.select(R.user_settings_defaults).where(R.id == realm_id))
+    chosen: dict[str, Any] = orjson.loads(raw or "{}")
+    columns = {*schema.USER_SETTING_DEFAULTS, "enable_drafts_synchronization"}
+    return {name: value for name, value in chosen.items() if name in columns}
 
 
 def subscribe_to_default_streams(conn: Conn, realm_id: int, user_id: int) -> None:

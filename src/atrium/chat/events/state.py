@@ -7,10 +7,12 @@ it current.
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import sqlalchemy as sa
 
@@ -23,15 +25,29 @@ from atrium.chat.actions.messages import (
 )
 from atrium.chat.actions.scheduled_messages import user_scheduled_messages
 from atrium.chat.actions.streams import MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH
-from atrium.chat.actions.user_settings import user_settings
+from atrium.chat.actions.user_settings import (
+    LEGACY_DISPLAY_SETTINGS,
+    LEGACY_NOTIFICATION_SETTINGS,
+    realm_user_defaults,
+    user_settings,
+)
 from atrium.chat.events.state_assets import asset_sections
 from atrium.chat.models import ROLE_MODERATOR, Realm, User
 from atrium.chat.queries import streams as stream_queries
 from atrium.chat.queries import users as user_queries
+from atrium.chat.queries.alert_words import user_alert_words
 from atrium.chat.queries.groups import realm_groups
 from atrium.chat.queries.linkifiers import linkifier_dicts, playground_dicts
+from atrium.chat.queries.muted_users import muted_user_dicts
+from atrium.chat.queries.presence import (
+    OFFLINE_THRESHOLD_SECONDS,
+    PING_INTERVAL_SECONDS,
+    realm_presences,
+)
 from atrium.chat.queries.realm import load_realm
+from atrium.chat.queries.user_status import realm_statuses
 from atrium.chat.queries.user_topics import muted_topic_tuples, user_topic_dicts
+from atrium.chat.stop_words import STOP_WORDS
 from atrium.core.db import Conn
 
 # Realm columns that are not settings clients see under `realm_<name>`.
@@ -46,6 +62,56 @@ _NOT_SETTINGS = {
     "email_address_visibility",
     # Bookkeeping of the fetch caches (chat.queries.message_display).
     "message_display_version",
+    # Shown as its own section, realm_user_settings_defaults.
+    "user_settings_defaults",
+}
+_BOOLEAN_COLUMNS = {c.name for c in schema.realm.c if isinstance(c.type, sa.Boolean)}
+
+# Where the organization's image is served (the default for the icon and both logos).
+REALM_IMAGE_PATH = "/static/images/logo/atrium-icon.png"
+EMOJI_DATA_PATH = "/static/generated/emoji/emoji_api.json"
+MAX_IMAGE_FILE_SIZE_MIB = 5
+PLAN_SELF_HOSTED = 1
+JITSI_SERVER_URL = "https://meet.jit.si"
+# Changes when the server restarts: clients reload when it does (Zulip's server_generation).
+SERVER_GENERATION = int(time.time())
+AUTHENTICATION_METHODS = {
+    "Email": True,
+    "Dev": False,
+    "LDAP": False,
+    "GitHub": False,
+    "GitLab": False,
+    "Google": False,
+    "AzureAD": False,
+    "Apple": False,
+    "SAML": False,
+    "OpenID Connect": False,
+}
+VIDEO_CHAT_PROVIDERS = {
+    "disabled": {"name": "None", "id": 0},
+    "jitsi_meet": {"name": "Jitsi Meet", "id": 1},
+}
+GIPHY_RATING_OPTIONS = {
+    "disabled": {"name": "GIPHY integration disabled", "id": 0},
+    "y": {"name": "Allow GIFs rated Y (Very young audience)", "id": 1},
+    "g": {"name": "Allow GIFs rated G (General audience)", "id": 2},
+    "pg": {"name": "Allow GIFs rated PG (Parental guidance)", "id": 3},
+    "pg13": {"name": "Allow GIFs rated PG-13 (Parental guidance - under 13)", "id": 4},
+    "r": {"name": "Allow GIFs rated R (Restricted)", "id": 5},
+}
+DEFAULT_EXTERNAL_ACCOUNTS = {
+    "twitter": {
+        "text": "Twitter",
+        "url_pattern": "https://twitter.com/%(username)s",
+        "name": "Twitter",
+        "hint": "Enter your Twitter username",
+    },
+    "github": {
+        "text": "GitHub",
+        "url_pattern": "https://github.com/%(username)s",
+        "name": "GitHub",
+        "hint": "Enter your GitHub username",
+    },
 }
 
 
@@ -56,46 +122,82 @@ class StateRequest:
     client_gravatar: bool
     include_subscribers: bool
     user_avatar_url_field_optional: bool = False
+    # Clients that read `user_settings` get no top-level copies of the settings.
+    user_settings_object: bool = False
+    slim_presence: bool = False
     max_file_upload_size_mib: int = 25
 
 
 def realm_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
     realm = load_realm(conn, req.user.realm_id)
     state: dict[str, Any] = {
-        f"realm_{name}": value for name, value in realm.row.items() if name not in _NOT_SETTINGS
+        f"realm_{name}": (bool(value) if name in _BOOLEAN_COLUMNS and value is not None else value)
+        for name, value in realm.row.items()
+        if name not in _NOT_SETTINGS
     }
-    for name in (
-        "allow_message_editing",
-        "allow_edit_history",
-        "mandatory_topics",
-        "enable_spectator_access",
-    ):
-        state[f"realm_{name}"] = bool(state[f"realm_{name}"])
     retention = realm.setting("message_retention_days")
     state["realm_message_retention_days"] = -1 if retention is None else retention
+    for name in ("notifications_stream_id", "signup_notifications_stream_id"):
+        # -1: none (Zulip's convention for these two).
+        stream_id = realm.setting(name)
+        state[f"realm_{name}"] = -1 if stream_id is None else stream_id
+    icon_url = f"{req.base_url}{REALM_IMAGE_PATH}"
     state.update(
         {
             "realm_name": realm.name,
             "realm_description": realm.setting("description"),
             "realm_uri": req.base_url,
+            "realm_bot_domain": urlsplit(req.base_url).hostname or "",
             "realm_date_created": int(realm.setting("date_created")),
+            "realm_icon_url": icon_url,
+            "realm_icon_source": "G",
+            "max_icon_file_size_mib": MAX_IMAGE_FILE_SIZE_MIB,
+            "realm_logo_url": icon_url,
+            "realm_logo_source": "D",
+            "realm_night_logo_url": icon_url,
+            "realm_night_logo_source": "D",
+            "max_logo_file_size_mib": MAX_IMAGE_FILE_SIZE_MIB,
+            "max_avatar_file_size_mib": MAX_IMAGE_FILE_SIZE_MIB,
+            # Password login is the one way in; nothing else is configured.
+            "realm_authentication_methods": AUTHENTICATION_METHODS,
+            "realm_email_auth_enabled": True,
+            "realm_password_auth_enabled": True,
+            "realm_available_video_chat_providers": VIDEO_CHAT_PROVIDERS,
+            "realm_default_external_accounts": DEFAULT_EXTERNAL_ACCOUNTS,
             "realm_is_zephyr_mirror_realm": False,
+            # No push bouncer and no mail transport are configured.
             "realm_push_notifications_enabled": False,
-            "realm_presence_disabled": False,
+            "settings_send_digest_emails": False,
+            "realm_upload_quota_mib": None,
+            "realm_plan_type": PLAN_SELF_HOSTED,
+            "zulip_plan_is_not_limited": True,
+            "upgrade_text_for_wide_organization_logo": "",
+            "jitsi_server_url": JITSI_SERVER_URL,
+            "giphy_api_key": "",
+            "giphy_rating_options": GIPHY_RATING_OPTIONS,
+            "development_environment": False,
+            "server_generation": SERVER_GENERATION,
+            # The server refuses only an empty password.
+            "password_min_length": 1,
+            "password_min_guesses": 0,
             "max_message_length": MAX_MESSAGE_LENGTH,
             "max_topic_length": MAX_TOPIC_LENGTH,
             "max_stream_name_length": MAX_STREAM_NAME_LENGTH,
             "max_stream_description_length": MAX_STREAM_DESCRIPTION_LENGTH,
             "max_file_upload_size_mib": 0,
             "event_queue_longpoll_timeout_seconds": 90,
-            "server_presence_ping_interval_seconds": 60,
-            "server_presence_offline_threshold_seconds": 140,
+            "server_presence_ping_interval_seconds": PING_INTERVAL_SECONDS,
+            "server_presence_offline_threshold_seconds": OFFLINE_THRESHOLD_SECONDS,
             "server_typing_started_expiry_period_milliseconds": 45000,
             "server_typing_stopped_wait_period_milliseconds": 5000,
             "server_typing_started_wait_period_milliseconds": 10000,
+            "server_inline_image_preview": True,
+            "server_inline_url_embed_preview": False,
+            "server_avatar_changes_disabled": False,
+            "server_name_changes_disabled": False,
             "server_needs_upgrade": False,
             "server_web_public_streams_enabled": True,
-            "zulip_plan_is_not_limited": True,
+            "server_emoji_data_url": f"{req.base_url}{EMOJI_DATA_PATH}",
         }
     )
     return state
@@ -119,8 +221,6 @@ def realm_user_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
 
 
 def _identity(user: User, realm: Realm, me: dict[str, Any]) -> dict[str, Any]:
-    import time
-
     now = time.time()
     can_public = user.satisfies_policy(realm.setting("create_public_stream_policy"), realm, now)
     can_private = user.satisfies_policy(realm.setting("create_private_stream_policy"), realm, now)
@@ -299,6 +399,70 @@ def user_settings_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
     return {"user_settings": user_settings(row)}
 
 
+def display_settings_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    """The legacy top-level display settings, for clients without `user_settings_object`."""
+    if req.user_settings_object:
+        return {}
+    settings = user_settings(user_queries.user_row(conn, req.user.realm_id, req.user.id))
+    out = {name: settings[name] for name in LEGACY_DISPLAY_SETTINGS}
+    out["emojiset_choices"] = settings["emojiset_choices"]
+    return out
+
+
+def notification_settings_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    """The legacy top-level notification settings, as above."""
+    if req.user_settings_object:
+        return {}
+    settings = user_settings(user_queries.user_row(conn, req.user.realm_id, req.user.id))
+    out = {name: settings[name] for name in LEGACY_NOTIFICATION_SETTINGS}
+    out["available_notification_sounds"] = settings["available_notification_sounds"]
+    return out
+
+
+def realm_user_settings_defaults_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    realm = load_realm(conn, req.user.realm_id)
+    return {"realm_user_settings_defaults": realm_user_defaults(realm.row)}
+
+
+def presence_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    now = time.time()
+    return {
+        "presences": realm_presences(conn, req.user.realm_id, slim=req.slim_presence, now=now),
+        "server_timestamp": now,
+    }
+
+
+def alert_words_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    return {"alert_words": user_alert_words(conn, req.user.id)}
+
+
+def muted_users_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    return {"muted_users": muted_user_dicts(conn, req.user.id)}
+
+
+def user_status_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    return {"user_status": realm_statuses(conn, req.user.realm_id)}
+
+
+def default_stream_groups_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    # Default stream groups cannot be created on this server, so there are none.
+    return {"realm_default_stream_groups": []}
+
+
+def stop_words_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    return {"stop_words": list(STOP_WORDS)}
+
+
+def realm_filters_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    # Since feature level 176 the legacy `realm_filters` is always empty: realm_linkifiers.
+    return {"realm_filters": []}
+
+
+def video_calls_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    # No Zoom integration is configured, so nobody has a token.
+    return {"has_zoom_token": False}
+
+
 CUSTOM_PROFILE_FIELD_TYPES = {
     "SHORT_TEXT": {"id": 1, "name": "Short text"},
     "LONG_TEXT": {"id": 2, "name": "Long text"},
@@ -404,6 +568,17 @@ SECTIONS: dict[str, Callable[[Conn, StateRequest], dict[str, Any]]] = {
     "scheduled_messages": scheduled_messages_state,
     "user_topic": user_topic_state,
     "muted_topics": muted_topics_state,
+    "update_display_settings": display_settings_state,
+    "update_global_notifications": notification_settings_state,
+    "realm_user_settings_defaults": realm_user_settings_defaults_state,
+    "presence": presence_state,
+    "alert_words": alert_words_state,
+    "muted_users": muted_users_state,
+    "user_status": user_status_state,
+    "default_stream_groups": default_stream_groups_state,
+    "stop_words": stop_words_state,
+    "realm_filters": realm_filters_state,
+    "video_calls": video_calls_state,
 }
 
 SECTIONS.update(asset_sections(SECTIONS))

@@ -244,14 +244,9 @@ def escaped_fallback(content: str) -> str:
 
 
 def is_me_message(content: str, rendered: str) -> bool:
-    """`/me does something`: one line, rendered as one paragraph."""
-    return (
-        content.startswith("/me ")
-        and "\n" not in content
-        and rendered.startswith("<p>/me ")
-        and rendered.endswith("</p>")
-        and rendered.count("<p>") == 1
-    )
+    """`/me does something`: any content that starts so, over one line or several, as Zulip 7
+    decides (the rendering does not matter)."""
+    return content.startswith("/me ")
 
 
 def convert(content: str, ctx: RenderContext) -> RenderResult:

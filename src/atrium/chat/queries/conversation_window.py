@@ -34,14 +34,14 @@ MAX_SQL_ID = 2**31 - 1
 # cache version (see message_cache), then the reader's flags. The rest of what a message object
 # depends on (sender, recipient, stream, topic) changes only with that version, so it comes from
 # the cache too: each column read here costs about a tenth of a 100-row window's SQL.
-LIGHT_COLUMNS = (M.id, M.date_sent, M.last_edit_time)
+LIGHT_COLUMNS = (M.id, M.date_sent, M.last_edit_time, M.reaction_version)
 
 
 class LIGHT_ROW:
     """Positions in a light row: `LIGHT_COLUMNS`, then the reader's flags (None: not received)."""
 
-    ID, DATE_SENT, LAST_EDIT, FLAGS = range(4)
-    VERSION = slice(0, 3)  # (id, date_sent, last_edit_time): see message_cache
+    ID, DATE_SENT, LAST_EDIT, REACTION_VERSION, FLAGS = range(5)
+    VERSION = slice(0, 4)  # (id, date_sent, last_edit_time, reaction_version): see message_cache
 
 
 def conversation_operands(terms: Sequence[Term]) -> tuple[Any, str | None] | None:

@@ -3,8 +3,9 @@
 A 100-message fetch spends most of its time building and serialising the same message objects
 again and again. Here the part of each object that depends on the message alone
 (`message_core`) is kept as JSON bytes, keyed by the message's version (id, date_sent,
-last_edit_time) and apply_markdown: an edit or a move changes `last_edit_time`, so a changed
-message is never served from here, on any worker; `date_sent` keeps apart the messages of two
+last_edit_time, reaction_version) and apply_markdown: an edit or a move changes
+`last_edit_time` and a reaction `reaction_version`, so a changed message is never served from
+here, on any worker; `date_sent` keeps apart the messages of two
 databases in one process (tests), and a SQLite id reused after the newest message was deleted.
 Beside it is the message's head (sender, recipient, stream, topic), which changes with the same
 version, so that a fetch need not read those columns.
@@ -25,11 +26,11 @@ import orjson
 
 from atrium.core.bounded_cache import BoundedCache
 
-# (id, date_sent, last_edit_time): what changes when the message object does.
-Version = tuple[int, float, float | None]
+# (id, date_sent, last_edit_time, reaction_version): what changes when the message object does.
+Version = tuple[int, float, float | None, int]
 # A version and the reader's flags (None: a message of a public history the reader did not
 # receive): the light row of `conversation_window.LIGHT_ROW`.
-LightRow = tuple[int, float, float | None, int | None]
+LightRow = tuple[int, float, float | None, int, int | None]
 # (sender_id, recipient_id, stream_id, topic) of the message at that version.
 Head = tuple[int, int, int | None, str]
 

@@ -29,6 +29,7 @@ from atrium.chat.queries.conversation_window import (
 )
 from atrium.chat.queries.linkifiers import realm_linkifiers
 from atrium.chat.queries.message_display import sender_fields
+from atrium.chat.queries.reactions import reactions_of_rows
 from atrium.chat.queries.user_topics import muted_topics_condition
 from atrium.core.db import Conn
 
@@ -41,9 +42,11 @@ MAX_MESSAGES_PER_FETCH = 5000
 
 
 def parse_anchor(raw: str | None, use_first_unread_anchor: bool) -> int | str:
+    # The legacy flag wins over any anchor given with it, as in Zulip (zulip-terminal sends
+    # anchor=0 with it and expects the first unread message).
+    if use_first_unread_anchor:
+        return "first_unread"
     if raw is None:
-        if use_first_unread_anchor:
-            return "first_unread"
         raise ChatError("Missing 'anchor' argument.")
     if raw in {"newest", "oldest", "first_unread"}:
         return raw
@@ -361,10 +364,17 @@ class _Recipients:
         return [self._entry(u) for u in sorted(ids)]
 
 
-def message_core(row: Mapping[str, Any], *, apply_markdown: bool) -> dict[str, Any]:
-    """The fields of a message object that depend on the message alone (and its last edit).
+def message_core(
+    row: Mapping[str, Any],
+    *,
+    apply_markdown: bool,
+    reactions: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The fields of a message object that depend on the message alone (its last edit and its
+    reactions).
 
-    What `messages_fragment` caches: nothing here changes unless `last_edit_time` does.
+    What `messages_fragment` caches: nothing here changes unless `last_edit_time` or
+    `reaction_version` does.
     """
     kind = "stream" if row["stream_id"] is not None else "private"
     core: dict[str, Any] = {
@@ -375,7 +385,7 @@ def message_core(row: Mapping[str, Any], *, apply_markdown: bool) -> dict[str, A
         "client": row["sending_client"],
         "subject": row["topic"] if kind == "stream" else "",
         "is_me_message": bool(row["is_me_message"]),
-        "reactions": [],
+        "reactions": reactions or [],
         "submessages": [],
         "type": kind,
         "content_type": "text/html" if apply_markdown else "text/x-markdown",
@@ -399,6 +409,7 @@ def message_object(
     *,
     apply_markdown: bool,
     client_gravatar: bool,
+    reactions: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """A message as Zulip shows it, from its row (message columns) and its sender's row.
 
@@ -407,7 +418,7 @@ def message_object(
     linkifiers (display_recipient, flags, topic_links).
     """
     return {
-        **message_core(row, apply_markdown=apply_markdown),
+        **message_core(row, apply_markdown=apply_markdown, reactions=reactions),
         **sender_fields(sender, realm_str, client_gravatar=client_gravatar),
         "display_recipient": display_recipient,
         "flags": flag_names,
@@ -469,6 +480,7 @@ def message_dicts(
     )
     recipients = _Recipients(conn, rows)
     topic_links = TopicLinks(realm_linkifiers(conn, user.realm_id))
+    reactions = reactions_of_rows(conn, rows)
     out = []
     for row in rows:
         bits = row["user_flags"]
@@ -482,6 +494,7 @@ def message_dicts(
                 topic_links.of(row),
                 apply_markdown=apply_markdown,
                 client_gravatar=client_gravatar,
+                reactions=reactions.get(row["id"]),
             )
         )
     return out
@@ -555,9 +568,10 @@ def _fill_cache(
     unknown = {v[L.ID]: v for v in missing.values() if v not in cores}
     if unknown:
         full = conn.all(sa.select(schema.message).where(M.id.in_(list(unknown))))
+        reactions = reactions_of_rows(conn, full)
         built = {
             unknown[r["id"]]: (
-                message_core(r, apply_markdown=apply_markdown),
+                message_core(r, apply_markdown=apply_markdown, reactions=reactions.get(r["id"])),
                 message_cache.head_of(r),
             )
             for r in full

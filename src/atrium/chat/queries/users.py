@@ -50,8 +50,10 @@ def user_dict(row: Any, *, client_gravatar: bool) -> dict[str, Any]:
         "delivery_email": row["delivery_email"],
         "avatar_url": avatar_url(row, client_gravatar),
     }
-    if row["is_bot"]:  # humans carry neither field, as Zulip's responses show
-        record["bot_type"] = row["bot_type"]
+    # `bot_type` is null for humans (the User schema: "Null for non-bots"); only bots have an
+    # owner field.
+    record["bot_type"] = row["bot_type"] if row["is_bot"] else None
+    if row["is_bot"]:
         record["bot_owner_id"] = row["bot_owner_id"]
     return record
 
@@ -147,8 +149,8 @@ def all_users(
             "delivery_email": delivery_email,
             "avatar_url": avatar,
         }
+        record["bot_type"] = bot_type if is_bot else None
         if is_bot:
-            record["bot_type"] = bot_type
             record["bot_owner_id"] = bot_owner_id
         elif include_custom_profile_fields:
             record["profile_data"] = profiles.get(user_id, {})

@@ -29,6 +29,7 @@ def bad_queue(queue_id: str) -> ChatError:
             Param("client_gravatar", bool, False),
             Param("include_subscribers", bool, False),
             Param("client_capabilities", dict[str, bool], {}),
+            Param("slim_presence", bool, False),
         )
     )
 )
@@ -52,6 +53,8 @@ async def register(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
         base_url=req.runtime.settings.base_url,
         client_gravatar=args["client_gravatar"],
         include_subscribers=args["include_subscribers"],
+        user_settings_object=bool(args["client_capabilities"].get("user_settings_object")),
+        slim_presence=args["slim_presence"],
         max_file_upload_size_mib=req.runtime.settings.max_file_upload_size_mib,
     )
     state = await req.runtime.db.read(initial_state, state_request, fetch)

@@ -11,10 +11,17 @@ from atrium.chat.actions.linkifiers import add_linkifier, remove_linkifier, upda
 from atrium.chat.actions.playgrounds import add_playground, remove_playground
 from atrium.chat.actions.realm_settings import (
     BOOLEAN_SETTINGS,
+    CHOICE_SETTINGS,
     LIMIT_SETTINGS,
     POLICY_SETTINGS,
+    STREAM_SETTINGS,
     STRING_SETTINGS,
     update_realm,
+)
+from atrium.chat.actions.user_settings import (
+    DEFAULT_SETTING_NAMES,
+    SETTING_TYPES,
+    change_realm_user_defaults,
 )
 from atrium.chat.errors import ChatError
 from atrium.chat.guards import guarded, realm_admin
@@ -37,6 +44,8 @@ _REALM_PARAMS = (
     *(Param(name) for name in STRING_SETTINGS),
     *(Param(name, bool) for name in BOOLEAN_SETTINGS),
     *(Param(name, int) for name in POLICY_SETTINGS),
+    *(Param(name, int) for name in CHOICE_SETTINGS),
+    *(Param(name, int) for name in STREAM_SETTINGS),
     *(Param(name, default=None, converter=_int_or_string) for name in LIMIT_SETTINGS),
     Param("waiting_period_threshold", int),
     Param("message_retention_days", default=None, converter=_int_or_string),
@@ -46,6 +55,15 @@ _REALM_PARAMS = (
 @guarded(realm_admin, Endpoint(_REALM_PARAMS))
 async def update(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     return await req.runtime.write(update_realm, req.me, args)
+
+
+@guarded(
+    realm_admin,
+    Endpoint(tuple(Param(name, SETTING_TYPES[name]) for name in DEFAULT_SETTING_NAMES)),
+)
+async def update_user_settings_defaults(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    await req.runtime.write(change_realm_user_defaults, req.me, args)
+    return {}
 
 
 @guarded(

@@ -11,7 +11,7 @@ from atrium.chat.actions.user_admin import (
     deactivate_user,
     reactivate_user,
 )
-from atrium.chat.actions.user_settings import change_settings
+from atrium.chat.actions.user_settings import SETTING_TYPES, change_settings
 from atrium.chat.actions.users import NewUser, add_user
 from atrium.chat.errors import ChatError, no_such_user
 from atrium.chat.guards import guarded, realm_admin
@@ -79,6 +79,9 @@ async def get_me(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
             conn, row, client_gravatar=False, include_custom_profile_fields=True
         )
         record["max_message_id"] = user_queries.max_message_id(conn, req.me.id)
+        if record.get("bot_type") is None:
+            # GET /users/me names a bot type only for bots, as Zulip's does.
+            record.pop("bot_type", None)
         return record
 
     return await req.runtime.db.read(read)
@@ -167,10 +170,7 @@ async def update(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     Endpoint(
         (
             Param("full_name"),
-            Param("timezone"),
-            Param("default_language"),
-            Param("translate_emoticons", bool),
-            Param("enable_drafts_synchronization", bool),
+            *(Param(name, kind) for name, kind in SETTING_TYPES.items()),
         )
     )
 )

@@ -13,11 +13,13 @@ import html
 import json
 from typing import Any
 
+from starlette.exceptions import HTTPException
+from starlette.formparsers import MultiPartException
 from starlette.requests import Request
 from starlette.responses import Response
 
 from atrium.core.db import Database
-from atrium.wiki.api import jsonout, readmode
+from atrium.wiki.api import jsonout, multipart, readmode
 from atrium.wiki.api import messages as msg
 from atrium.wiki.api.context import SESSION_COOKIE, ApiContext, Out
 from atrium.wiki.api.errors import ApiUsageError
@@ -75,13 +77,25 @@ async def _raw_params(
     if request.method == "POST":
         # A text field may hold a whole page: 2 MiB ($wgMaxArticleSize) of up to 4-byte characters,
         # so that an oversized edit is refused as `contenttoobig`, not by the form parser.
-        form = await request.form(max_part_size=MAX_FIELD_BYTES)
-        for key, value in form.multi_items():
-            if isinstance(value, str):
-                params[key] = value
-            elif uploads is not None:
-                uploads[key] = (value.filename or "", await value.read())
-        await form.close()
+        content_type = request.headers.get("content-type", "")
+        boundary = multipart.boundary_of(content_type)
+        if content_type.lower().startswith("multipart/"):
+            await request.body()  # kept, for the lenient reading should the strict one refuse
+        try:
+            form = await request.form(max_part_size=MAX_FIELD_BYTES)
+        except (HTTPException, MultiPartException):
+            body = await request.body()
+            fields, files = multipart.parse(body, boundary) if boundary else ({}, {})
+            params.update(fields)
+            if uploads is not None:
+                uploads.update(files)
+        else:
+            for key, value in form.multi_items():
+                if isinstance(value, str):
+                    params[key] = value
+                elif uploads is not None:
+                    uploads[key] = (value.filename or "", await value.read())
+            await form.close()
     for key, value in query.items():
         params.setdefault(key, value)
     return params, frozenset(query)

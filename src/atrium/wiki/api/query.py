@@ -70,6 +70,8 @@ def build_query_spec() -> ModuleSpec:
                 enum(*generators),
                 submodules=_submodules(generators),
                 submoduleparamprefix="g",
+                # ApiQuery looks the generator up itself: an unknown one is `badgenerator`.
+                checked_by_module=True,
             ),
             Param("redirects", BOOLEAN),
             # Accepted and without effect: it converts titles between the variants of the
@@ -92,6 +94,14 @@ QUERY = build_query_spec()
 async def execute(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     params = ctx.read(spec)
     generator_name: str | None = params["generator"]
+    if generator_name is not None and (
+        generator_name not in RUNNABLE or RUNNABLE[generator_name].generate is None
+    ):
+        raise ApiUsageError(
+            "badgenerator",
+            msg.api("apierror-badgenerator-unknown", msg.plain(generator_name)),
+            module="query",
+        )
     sources = [name for name in ("titles", "pageids", "revids") if params[name]]
     if generator_name is None and len(sources) > 1:
         raise ApiUsageError(

@@ -12,9 +12,14 @@ from atrium.wiki.api.actions import (
     accounts,
     adminactions,
     auth,
+    clearhasmsg,
+    compare,
     edit,
+    expandtemplates,
     pageactions,
     paraminfo,
+    parse,
+    rsd,
 )
 from atrium.wiki.api.listmodules import LIST_MODULES
 from atrium.wiki.api.params import BOOLEAN, INTEGER, USER, ModuleSpec, Param, enum
@@ -28,6 +33,11 @@ _ACTION_LIST: list[Action] = [
     *paraminfo.ACTIONS,
     *pageactions.ACTIONS,
     *adminactions.ACTIONS,
+    *parse.ACTIONS,
+    *compare.ACTIONS,
+    *clearhasmsg.ACTIONS,
+    *expandtemplates.ACTIONS,
+    *rsd.ACTIONS,
     Action(query.QUERY, query.execute),
 ]
 ACTIONS: dict[str, Action] = {a.spec.name: a for a in _ACTION_LIST}

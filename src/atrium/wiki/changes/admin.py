@@ -205,7 +205,9 @@ def tag_change(
         tag_id = ids[name]
         if rev_id is not None:
             conn.execute(sa.insert(schema.change_tag).values(ct_rev_id=rev_id, ct_tag_id=tag_id))
-        elif rc_id is not None or log_id is not None:
+        # The recent change (or log entry) carries the tag too, as an edit's own tags do, so
+        # that list=recentchanges shows it.
+        if rc_id is not None or (rev_id is None and log_id is not None):
             conn.execute(
                 sa.insert(schema.change_tag_event).values(
                     cte_rc_id=rc_id, cte_log_id=log_id, cte_tag_id=tag_id

@@ -704,8 +704,10 @@ def protect(
             conn.scalar(sa.select(sa.func.count()).select_from(pr).where(pr.c.pr_page == page_id))
             > 0
         )
+        # WikiPage::doUpdateRestrictions: a restriction type the request leaves out is lifted,
+        # so an empty `protections=` unprotects the page.
+        conn.execute(sa.delete(pr).where(pr.c.pr_page == page_id))
         for p in items:
-            conn.execute(sa.delete(pr).where(pr.c.pr_page == page_id, pr.c.pr_type == p.action))
             if p.level:
                 conn.execute(
                     sa.insert(pr).values(
@@ -776,24 +778,10 @@ def check_protection(conn: Conn, title: Title, who: Performer, action: str) -> N
         return
     if who.allowed(right):
         return
+    # MediaWiki 1.39 refuses creating a create-protected title as it refuses editing a
+    # protected page: `protectedpage`, with the right and the `create` action.
     if not exists:
-        pt = schema.protected_titles
-        row = conn.one(
-            sa.select(schema.actor.c.actor_name, schema.comment.c.comment_text)
-            .select_from(pt)
-            .join(schema.user, schema.user.c.user_id == pt.c.pt_user, isouter=True)
-            .join(schema.actor, schema.actor.c.actor_user == schema.user.c.user_id, isouter=True)
-            .join(schema.comment, schema.comment.c.comment_id == pt.c.pt_reason_id, isouter=True)
-            .where(pt.c.pt_namespace == title.ns, pt.c.pt_title == title.dbkey)
-        )
-        by = str(row["actor_name"] or "") if row is not None else ""
-        why = str(row["comment_text"] or "") if row is not None else ""
-        raise ChangeError(
-            "protectedtitle",
-            "This title has been protected from creation.",
-            "titleprotected",
-            (by, why),
-        )
+        action = "create"
     # PermissionManager::checkPageRestrictions: the right the level asks for, and the action.
     raise ChangeError(
         "protectedpage",

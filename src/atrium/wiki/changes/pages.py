@@ -17,19 +17,39 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn, Prepared
 from atrium.wiki import schema, search
-from atrium.wiki.changes import ChangeError, watching
+from atrium.wiki.changes import ChangeError, newtalk, watching
 from atrium.wiki.changes.accounts import ensure_actor
 from atrium.wiki.changes.journal import Performer, log_event, record_edit
 from atrium.wiki.escaping import escape_wikitext
+from atrium.wiki.expand import Expander
 from atrium.wiki.linkfilter import make_indexes
 from atrium.wiki.merge import merge3
 from atrium.wiki.pst import transform_for_save
+from atrium.wiki.reading import current_text as current_revision_text
 from atrium.wiki.site import MAX_ARTICLE_SIZE, Site
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_MEDIAWIKI, NS_SPECIAL, Title
 from atrium.wiki.wikitext import Links, extract_links
 
 _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def _add_transcluded_categories(
+    conn: Conn, site: Site, title: Title, text: str, links: Links
+) -> None:
+    """Categories that templates bring in, as MediaWiki records every category of the parsed
+    page in categorylinks, not only the ones written in its text."""
+
+    def loader(ns: int, dbkey: str) -> str | None:
+        found = current_revision_text(conn, ns, dbkey)
+        return found[2] if found else None
+
+    expanded = Expander(site.parser, loader, (title.ns, title.dbkey)).expand(text)
+    if expanded == text:
+        return
+    found = extract_links(expanded, site.parser, site.languages)
+    for name, sortkey in found.categories.items():
+        links.categories.setdefault(name, sortkey)
 
 
 def sha1_base36(text: str) -> str:
@@ -147,6 +167,8 @@ def save_revision(
         "rev_id",
     )
     links = extract_links(text, site.parser, site.languages) if update_links else None
+    if links is not None and "{{" in text:
+        _add_transcluded_categories(conn, site, title, text, links)
     is_redirect = links.redirect is not None if links is not None else False
     conn.execute(
         sa.update(schema.page)
@@ -538,8 +560,11 @@ def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
         conn, site.parser, title, composed, req.editor.user_id, req.editor.name
     )
     if req.md5 is not None:
+        # As ApiEditPage: appendtext/prependtext override text, for the hash too.
         supplied = (
-            req.text if req.text is not None else (req.prependtext or "") + (req.appendtext or "")
+            (req.prependtext or "") + (req.appendtext or "")
+            if req.prependtext is not None or req.appendtext is not None
+            else req.text or ""
         )
         if hashlib.md5(supplied.encode()).hexdigest() != req.md5.lower():
             raise ChangeError("badmd5", "The supplied MD5 hash was incorrect.")
@@ -573,6 +598,9 @@ def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
             .values(ctd_count=schema.change_tag_def.c.ctd_count + 1)
         )
     journal_edit(conn, req, saved, minor, tag_ids)
+    newtalk.notify_talk_edit(
+        conn, title, req.editor.name, minor, frozenset(req.editor.rights), saved.timestamp
+    )
     return EditOutcome(
         saved.page_id,
         title,
@@ -639,7 +667,7 @@ def journal_edit(
 
 def _compose(old_text: str, req: EditRequest) -> str:
     section = req.section
-    if req.text is not None:
+    if req.text is not None and req.appendtext is None and req.prependtext is None:
         text = req.text
         if section is None or section == "":
             return text.rstrip()

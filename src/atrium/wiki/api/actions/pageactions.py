@@ -285,6 +285,11 @@ async def move(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
                 ]
     if params["movesubpages"]:
         result["subpages"] = await _move_subpages(ctx, source, dest, params)
+        if params["movetalk"] and source.ns >= 0 and source.ns % 2 == 0 and dest.ns % 2 == 0:
+            # ApiMove: with movetalk, the talk page's subpages move too.
+            talk_source = Title(source.ns + 1, source.dbkey)
+            talk_dest = Title(dest.ns + 1, dest.dbkey)
+            result["subpages-talk"] = await _move_subpages(ctx, talk_source, talk_dest, params)
     await apply_watchlist(ctx, source, params["watchlist"], "watchmoves")
     await apply_watchlist(ctx, dest, params["watchlist"], "watchmoves")
     return {"move": result}

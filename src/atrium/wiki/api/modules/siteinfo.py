@@ -182,7 +182,9 @@ def _general(ctx: ApiContext, out: Out) -> dict[str, Any]:
         }
     )
     out.flag(g, "misermode", False)
-    out.flag(g, "uploadsenabled", False)
+    # $wgEnableUploads: on when the wiki has somewhere to keep files (pywikibot refuses to
+    # upload otherwise).
+    out.flag(g, "uploadsenabled", site.files_dir is not None)
     g.update({"maxuploadsize": 104857600, "minuploadchunksize": 1024})
     gallery: dict[str, Any] = {"imagesPerRow": 0, "imageWidth": 120, "imageHeight": 120}
     for key in ("captionLength", "showBytes", "showDimensions"):

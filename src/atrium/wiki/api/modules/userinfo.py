@@ -18,6 +18,7 @@ from atrium.wiki.api.querybase import QueryModule, QueryRun
 from atrium.wiki.api.querymodules import USERINFO
 from atrium.wiki.changes import blocks as block_changes
 from atrium.wiki.changes.expiry import api_expiry
+from atrium.wiki.reads.newtalk import has_new_talk
 from atrium.wiki.sessions import TOKEN_SALTS, make_token
 from atrium.wiki.timestamps import iso, now14
 from atrium.wiki.users import DEFAULT_OPTIONS, latest_contribution, options
@@ -38,7 +39,9 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
         if found:
             info.update(block_info(ctx, found[0]))
     if "hasmsg" in props:
-        out.flag(info, "messages", False)
+        ip = "" if user.registered else ctx.client_ip
+        has = await ctx.db.read(has_new_talk, user.id if user.registered else None, ip)
+        out.flag(info, "messages", has)
     if "groups" in props:
         info["groups"] = user.all_groups
     if "groupmemberships" in props:

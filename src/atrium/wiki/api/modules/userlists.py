@@ -38,7 +38,8 @@ U = schema.user
 UG = schema.user_groups
 UP = schema.user_properties
 B = schema.ipblocks
-IMPLICIT = ["user", "autoconfirmed"]
+# MediaWiki lists `*` among every user's groups (User::getEffectiveGroups).
+IMPLICIT = ["*", "user", "autoconfirmed"]
 ACTIVE_DAYS = 30  # $wgActiveUserDays
 
 
@@ -208,7 +209,7 @@ def _user_entry(q: QueryRun, f: UserFacts, props: set[str]) -> dict[str, Any]:
     if "implicitgroups" in props:
         data["implicitgroups"] = list(IMPLICIT)
     if "rights" in props:
-        data["rights"] = group_rights.rights_of([*explicit, "*", *IMPLICIT])
+        data["rights"] = group_rights.rights_of([*explicit, *IMPLICIT])
     if f.hidden:
         out.flag_if(data, "hidden", True)
     if "blockinfo" in props and f.block is not None:
@@ -345,7 +346,7 @@ async def allusers_run(q: QueryRun, params: dict[str, Any]) -> None:
         if "implicitgroups" in props:
             data["implicitgroups"] = list(IMPLICIT)
         if "rights" in props:
-            data["rights"] = group_rights.rights_of(["*", *IMPLICIT, *explicit])
+            data["rights"] = group_rights.rights_of([*IMPLICIT, *explicit])
         items.append(data)
     q.data["allusers"] = items
     if following is not None:

@@ -1,0 +1,83 @@
+"""POST /users/me/presence, GET /users/{user}/presence, GET /realm/presence."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from atrium.chat.actions.presence import needs_write, record_presence
+from atrium.chat.errors import ChatError, no_such_user
+from atrium.chat.http import ApiRequest, api
+from atrium.chat.params import REQUIRED, Endpoint, Param
+from atrium.chat.queries import users as user_queries
+from atrium.chat.queries.presence import realm_presences, stored_presence, user_presence
+from atrium.core.db import Conn
+
+
+@api(
+    Endpoint(
+        (
+            Param("status", default=REQUIRED),
+            Param("ping_only", bool, False),
+            Param("new_user_input", bool, False),
+            Param("slim_presence", bool, False),
+        )
+    )
+)
+async def update_own(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    status = args["status"]
+    if status not in ("active", "idle"):
+        raise ChatError(f"Invalid status: {status}")
+    now = time.time()
+    active = status == "active"
+
+    def check(conn: Conn) -> bool:
+        enabled = user_queries.user_row(conn, req.me.realm_id, req.me.id)["presence_enabled"]
+        return bool(enabled) and needs_write(stored_presence(conn, req.me.id), active, now)
+
+    # Most heartbeats of a client that polls more often than the stored times need refreshing
+    # only read; the rest take the writer for one row.
+    if await req.runtime.db.read(check):
+        await req.runtime.write(record_presence, req.me, active, now)
+    if args["ping_only"]:
+        return {}
+    slim = args["slim_presence"]
+    presences = await req.runtime.db.read(
+        lambda conn: realm_presences(conn, req.me.realm_id, slim=slim, now=now)
+    )
+    return {"presences": presences, "server_timestamp": now}
+
+
+@api(Endpoint((Param("user", path=True),)))
+async def get_for_user(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    key: str = args["user"]
+    now = time.time()
+
+    def read(conn: Conn) -> dict[str, Any]:
+        if key.isdigit():
+            row = user_queries.user_row(conn, req.me.realm_id, int(key))
+        else:
+            row = user_queries.user_row_by_email(conn, req.me.realm_id, key)
+        if row is None:
+            raise no_such_user()
+        if row["is_bot"]:
+            raise ChatError("Presence is not supported for bot users.")
+        presence = user_presence(conn, req.me.realm_id, row["id"], now)
+        if presence is None:
+            raise ChatError(f"No presence data for {key}")
+        # This endpoint shows only status and time, as Zulip's does.
+        return {
+            name: {"status": entry["status"], "timestamp": entry["timestamp"]}
+            for name, entry in presence.items()
+        }
+
+    return {"presence": await req.runtime.db.read(read)}
+
+
+@api(Endpoint())
+async def get_realm(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    now = time.time()
+    presences = await req.runtime.db.read(
+        lambda conn: realm_presences(conn, req.me.realm_id, slim=False, now=now)
+    )
+    return {"presences": presences, "server_timestamp": now}

@@ -1,0 +1,1 @@
+"""The wiki's read side: pages, revisions, links and renderings, read inside one transaction."""

@@ -1,0 +1,1 @@
+"""The wiki's browser-facing pages and index.php endpoints."""
