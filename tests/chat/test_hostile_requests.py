@@ -109,6 +109,8 @@ async def test_a_view_may_declare_its_own_body_limit() -> None:
         ("PATCH", "/messages/{huge}"),
         ("DELETE", "/messages/{huge}"),
         ("GET", "/messages/{huge}/history"),
+        ("POST", "/messages/{huge}/reactions"),
+        ("GET", "/messages/{huge}/read_receipts"),
     ],
 )
 async def test_message_id_beyond_64_bits_is_an_invalid_message(

@@ -7,13 +7,13 @@ from typing import Any
 from atrium.chat.actions.reactions import add_reaction, remove_reaction
 from atrium.chat.errors import ChatError
 from atrium.chat.http import ApiRequest, api
-from atrium.chat.params import REQUIRED, Endpoint, Param
+from atrium.chat.params import REQUIRED, Endpoint, Param, invalid_message
 from atrium.chat.queries.messages import readable_message
 from atrium.chat.queries.read_receipts import read_by
 from atrium.chat.queries.realm import load_realm
 from atrium.core.db import Conn
 
-_MESSAGE = Param("message_id", path=True)
+_MESSAGE = Param("message_id", path=True, out_of_range=invalid_message)
 _EMOJI = (Param("emoji_code"), Param("reaction_type"))
 
 
