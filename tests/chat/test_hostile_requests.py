@@ -137,6 +137,8 @@ async def test_user_id_beyond_64_bits_is_no_such_user(chat: ChatHarness) -> None
         ("PATCH", f"/users/{HUGE}"),
         ("DELETE", f"/users/{HUGE}"),
         ("POST", f"/users/{HUGE}/reactivate"),
+        ("GET", "/users/\u00b2/presence"),
+        ("GET", f"/users/{HUGE}/presence"),
         ("GET", "/users/\u00b2"),  # a superscript two: str.isdigit() says yes, int() says no
     ]:
         resp = await chat.request(method, path, chat.desdemona, {"full_name": "x"})

@@ -19,7 +19,7 @@ from urllib.parse import unquote
 import orjson
 import pydantic
 
-from atrium.chat.errors import ChatError, invalid_argument, missing_argument
+from atrium.chat.errors import ChatError, invalid_argument, missing_argument, no_such_user
 
 
 class _Required:
@@ -279,3 +279,14 @@ def _unquote_plus(text: str) -> str:
         else:
             return raw.decode("utf-8", "replace")
     return unquote(text, errors="replace")
+
+
+def user_key(name: str, raw: str) -> int | str:
+    """`/users/{user}`: an id in ASCII digits, or (where the route takes one) an email."""
+    if raw.isascii() and raw.isdigit():
+        return int(raw)
+    return raw
+
+
+# The path's user: an id beyond 32 bits names no user, as any other unknown id.
+USER_PATH = Param("user", path=True, converter=user_key, out_of_range=no_such_user)

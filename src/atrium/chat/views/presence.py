@@ -8,7 +8,7 @@ from typing import Any
 from atrium.chat.actions.presence import needs_write, record_presence
 from atrium.chat.errors import ChatError, no_such_user
 from atrium.chat.http import ApiRequest, api
-from atrium.chat.params import REQUIRED, Endpoint, Param
+from atrium.chat.params import REQUIRED, USER_PATH, Endpoint, Param
 from atrium.chat.queries import users as user_queries
 from atrium.chat.queries.presence import realm_presences, stored_presence, user_presence
 from atrium.core.db import Conn
@@ -48,14 +48,14 @@ async def update_own(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     return {"presences": presences, "server_timestamp": now}
 
 
-@api(Endpoint((Param("user", path=True),)))
+@api(Endpoint((USER_PATH,)))
 async def get_for_user(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    key: str = args["user"]
+    key: int | str = args["user"]
     now = time.time()
 
     def read(conn: Conn) -> dict[str, Any]:
-        if key.isdigit():
-            row = user_queries.user_row(conn, req.me.realm_id, int(key))
+        if isinstance(key, int):
+            row = user_queries.user_row(conn, req.me.realm_id, key)
         else:
             row = user_queries.user_row_by_email(conn, req.me.realm_id, key)
         if row is None:

@@ -80,7 +80,11 @@ def body_within_limit(req: ApiRequest) -> None:
     """Refuse a body whose declared length already exceeds the limit, before receiving it."""
     limit_mib = req.runtime.settings.max_file_upload_size_mib
     declared = req.http.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit_mib * 1024 * 1024 + MULTIPART_ALLOWANCE:
+    if (
+        declared.isascii()
+        and declared.isdigit()
+        and int(declared) > limit_mib * 1024 * 1024 + MULTIPART_ALLOWANCE
+    ):
         raise too_large(limit_mib)
 
 

@@ -16,7 +16,7 @@ from atrium.chat.actions.users import NewUser, add_user
 from atrium.chat.errors import ChatError, no_such_user
 from atrium.chat.guards import guarded, realm_admin
 from atrium.chat.http import ApiRequest, api
-from atrium.chat.params import REQUIRED, Endpoint, Param
+from atrium.chat.params import REQUIRED, USER_PATH, Endpoint, Param
 from atrium.chat.queries import users as user_queries
 from atrium.core.db import Conn
 
@@ -39,15 +39,7 @@ async def get_users(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     return {"members": members}
 
 
-def _user_key(name: str, raw: str) -> int | str:
-    """`/users/{user}`: an id in digits, or (for GET) an email."""
-    if raw.isascii() and raw.isdigit():
-        return int(raw)
-    return raw
-
-
-# An id beyond 64 bits names no user, as any other unknown id.
-_USER_ID = Param("user", path=True, converter=_user_key, out_of_range=no_such_user)
+_USER_ID = USER_PATH
 
 
 @api(Endpoint((_USER_ID, *_LISTING)))
