@@ -133,7 +133,7 @@ def export_command(output: Path | None, current: bool) -> None:
 )
 def create_user_command(name: str, password: str, groups: str) -> None:
     """Create a wiki account (the first administrator in particular)."""
-    from atrium.wiki.api.params import normalize_username
+    from atrium.wiki.usernames import normalize_username
 
     username = normalize_username(name)
     if username is None:

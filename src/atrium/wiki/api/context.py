@@ -18,6 +18,15 @@ from atrium.wiki.users import Account
 SESSION_COOKIE = "atriumwiki_session"
 
 
+@dataclass(frozen=True)
+class ModuleIndex:
+    """Every module the API serves, by path (`main`, `query+info`) and by parent. Main hands it to
+    the modules that describe modules (`paraminfo`, `help`), which are themselves in the index."""
+
+    lookup: Callable[[str], ModuleSpec | None]
+    children: Callable[[str], list[ModuleSpec]]
+
+
 class Out:
     """The differences between formatversion 1 and 2, applied where results are built."""
 
@@ -52,6 +61,7 @@ class ApiContext:
     method: str
     query_keys: frozenset[str]
     client_ip: str
+    modules: ModuleIndex
     new_session: tuple[str, str] | None = None  # (id, secret) to set as cookie
     end_session: bool = False
     extra_headers: dict[str, str] = field(default_factory=dict)

@@ -21,6 +21,7 @@ from atrium.wiki.changes.expiry import INFINITY, api_expiry, is_active
 from atrium.wiki.changes.journal import Performer, actor_id, comment_id, log_event
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import NS_USER, NS_USER_TALK, Title
+from atrium.wiki.usernames import is_ip_or_range
 
 B = schema.ipblocks
 R = schema.ipblocks_restrictions
@@ -59,14 +60,6 @@ def hex_to_ip(value: str) -> str:
     if value.startswith("v6-"):
         return str(ipaddress.IPv6Address(int(value[3:], 16)))
     return str(ipaddress.IPv4Address(int(value, 16)))
-
-
-def is_ip_target(target: str) -> bool:
-    try:
-        ipaddress.ip_network(target, strict=False)
-    except ValueError:
-        return False
-    return True
 
 
 @dataclass
@@ -305,7 +298,7 @@ def blocks_of(conn: Conn, user_id: int | None, ip: str | None) -> list[ActiveBlo
     conditions = []
     if user_id:
         conditions.append(B.c.ipb_user == user_id)
-    if ip and is_ip_target(ip):
+    if ip and is_ip_or_range(ip):
         hx = ip_hex(ip)
         ip_cond = sa.and_(B.c.ipb_user == 0, B.c.ipb_range_start <= hx, B.c.ipb_range_end >= hx)
         if user_id:

@@ -27,7 +27,6 @@ free), and pages, comments, texts, revisions, page updates and link rows go in w
 
 from __future__ import annotations
 
-import ipaddress
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -45,6 +44,7 @@ from atrium.wiki.changes.pages import (
 )
 from atrium.wiki.site import Site
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, InvalidTitle, Title
+from atrium.wiki.usernames import is_ip
 from atrium.wiki.wikitext import Links, extract_links
 
 DEFAULT_USERNAME_PREFIX = "imported"
@@ -88,17 +88,9 @@ class ImportOptions:
     actors: dict[str, int] = field(default_factory=dict)  # name -> actor id, across batches
 
 
-def _is_ip(name: str) -> bool:
-    try:
-        ipaddress.ip_address(name)
-    except ValueError:
-        return False
-    return True
-
-
 def _usable_name(site: Site, name: str) -> bool:
     """MediaWiki's `UserNameUtils::getCanonical(…, RIGOR_USABLE) !== false`, in substance."""
-    if not name or _is_ip(name) or any(c in name for c in "#<>[]|{}/@:\n"):
+    if not name or is_ip(name) or any(c in name for c in "#<>[]|{}/@:\n"):
         return False
     return site.parser.parse_or_none(name) is not None
 

@@ -19,8 +19,9 @@ from atrium.core.db import Conn
 from atrium.wiki import mediameta, schema
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.journal import Performer, actor_id, comment_id, log_event
-from atrium.wiki.changes.pageops import null_revision, page_row
+from atrium.wiki.changes.pageops import null_revision
 from atrium.wiki.changes.pages import Editor, save_revision
+from atrium.wiki.changes.protection import page_row
 from atrium.wiki.filepaths import archive_path, hash_path
 from atrium.wiki.site import Site
 from atrium.wiki.timestamps import now14

@@ -41,6 +41,7 @@ from atrium.wiki.filepaths import hash_path, url_name
 from atrium.wiki.rights import CHANGEABLE_BY
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import NS_FILE, NS_USER, Title
+from atrium.wiki.usernames import is_ip_or_range
 from atrium.wiki.users import account_by_id, account_by_name
 
 
@@ -177,7 +178,7 @@ async def _block_target(
             )
         user = UNKNOWN_USER
     name = str(user)
-    if block_changes.is_ip_target(name):
+    if is_ip_or_range(name):
         return block_changes.sanitize_target(name), 0
     account = await ctx.db.read(account_by_name, name)
     if account is None:

@@ -9,9 +9,10 @@ from atrium.wiki.api.actions import Action
 from atrium.wiki.api.actions.authresponse import fail
 from atrium.wiki.api.context import ApiContext
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.params import BOOLEAN, PASSWORD, ModuleSpec, Param, normalize_username
+from atrium.wiki.api.params import BOOLEAN, PASSWORD, ModuleSpec, Param
 from atrium.wiki.changes.sessions import create_session, destroy_session
 from atrium.wiki.sessions import TOKEN_SALTS, check_token
+from atrium.wiki.usernames import normalize_username
 from atrium.wiki.users import Account, account_by_name, bot_password, password_hash, verify_password
 
 LOGIN = ModuleSpec(

@@ -22,7 +22,7 @@ from atrium.wiki.api.params import (
     Param,
     enum,
 )
-from atrium.wiki.changes import ChangeError, pageops
+from atrium.wiki.changes import ChangeError, protection
 from atrium.wiki.changes.pages import Editor, EditRequest, edit_page
 from atrium.wiki.changes.undo import plan_undo
 from atrium.wiki.timestamps import iso
@@ -163,7 +163,7 @@ async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         )
     await check_blocked(ctx, "edit", title)
     try:
-        await ctx.db.read(pageops.check_protection, title, performer(ctx), "edit")
+        await ctx.db.read(protection.check_protection, title, performer(ctx), "edit")
     except ChangeError as exc:
         raise change_error(exc, "edit") from exc
     editor = Editor(caller.id or None, caller.name, frozenset(caller.rights))

@@ -36,7 +36,7 @@ from atrium.wiki.api.params import (
     Param,
     enum,
 )
-from atrium.wiki.changes import ChangeError, pageops, watching
+from atrium.wiki.changes import ChangeError, pageops, protection, watching
 from atrium.wiki.changes.expiry import api_expiry, checked_expiry
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import NS_FILE, Title
@@ -178,7 +178,7 @@ async def delete(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         done = await ctx.db.write(pageops.delete_page, ctx.site, who, title, params["reason"])
         if params["deletetalk"] and title.ns % 2 == 0:
             talk = Title(title.ns + 1, title.dbkey)
-            if await ctx.db.read(pageops.page_row, talk) is not None:
+            if await ctx.db.read(protection.page_row, talk) is not None:
                 await ctx.db.write(pageops.delete_page, ctx.site, who, talk, params["reason"])
     except ChangeError as exc:
         raise fail(exc, spec.name) from exc
@@ -232,7 +232,7 @@ async def move(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     params = ctx.read(spec)
     source = await target(ctx, params, spec.name, "from")
     # ApiMove refuses a missing source before it reads `to`.
-    if await ctx.db.read(pageops.page_row, source) is None:
+    if await ctx.db.read(protection.page_row, source) is None:
         raise ApiUsageError("missingtitle", msg.api("apierror-missingtitle"), module=spec.name)
     dest = parse_title(ctx, params["to"], spec.name)
     await check_blocked(ctx, spec.name, source)
@@ -259,7 +259,7 @@ async def move(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     out.flag(result, "moveoverredirect", moved.over_redirect)
     if params["movetalk"] and source.ns >= 0 and source.ns % 2 == 0 and dest.ns % 2 == 0:
         talk_from, talk_to = Title(source.ns + 1, source.dbkey), Title(dest.ns + 1, dest.dbkey)
-        if await ctx.db.read(pageops.page_row, talk_from) is not None:
+        if await ctx.db.read(protection.page_row, talk_from) is not None:
             try:
                 talk = await ctx.db.write(
                     pageops.move_page,
@@ -344,7 +344,7 @@ async def protect(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     params = ctx.read(spec)
     title = await target(ctx, params, spec.name)
     await check_blocked(ctx, spec.name, title)
-    exists = await ctx.db.read(pageops.page_row, title) is not None
+    exists = await ctx.db.read(protection.page_row, title) is not None
     expiries: list[str] = params["expiry"]
     protections: list[str] = params["protections"]
     if len(expiries) != len(protections) and len(expiries) != 1:
@@ -384,7 +384,7 @@ async def protect(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             )
         if level == "all":
             level = ""
-        if level not in pageops.LEVELS:
+        if level not in protection.LEVELS:
             raise ApiUsageError(
                 "protect-invalidlevel",
                 msg.api("apierror-protect-invalidlevel", level),
