@@ -305,7 +305,7 @@ async def test_extmetadata_uploadwarning_filemissing_badfile(
 
 
 def _hash(name: str) -> str:
-    from atrium.wiki.filepaths import hash_path
+    from atrium.wiki.files.paths import hash_path
 
     return hash_path(name).rstrip("/")
 

@@ -15,9 +15,9 @@ import httpx
 import pytest
 from tests.wiki.conftest import WikiHarness
 
-from atrium.wiki.api import messages as msg
-from atrium.wiki.api.language import language
 from atrium.wiki.dump import export_dump, import_dump
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.messages.language import language
 
 pytestmark = pytest.mark.anyio
 

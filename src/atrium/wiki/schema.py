@@ -233,7 +233,7 @@ externallinks = sa.Table(
     sa.Column("el_id", sa.Integer, primary_key=True),
     sa.Column("el_from", sa.Integer, sa.ForeignKey("page.page_id"), nullable=False),
     sa.Column("el_to", sa.Text, nullable=False),
-    # LinkFilter's reversed-domain index (atrium.wiki.linkfilter); one row per index.
+    # LinkFilter's reversed-domain index (atrium.wiki.wikitext.linkfilter); one row per index.
     sa.Column("el_index", sa.Text, nullable=False, server_default=""),
     sa.Column(
         "el_index_60",

@@ -8,12 +8,12 @@ from typing import Any
 
 from atrium.core.db import Database
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.messages import Message
 from atrium.wiki.api.params import ModuleSpec, ParamReader
 from atrium.wiki.changes import ChangeError
-from atrium.wiki.sessions import Session
+from atrium.wiki.messages.messages import Message
+from atrium.wiki.reads.sessions import Session
+from atrium.wiki.reads.users import Account
 from atrium.wiki.site import Site
-from atrium.wiki.users import Account
 
 SESSION_COOKIE = "atriumwiki_session"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from atrium.wiki.api.messages import Message
+from atrium.wiki.messages.messages import Message
 
 
 class ApiUsageError(Exception):

@@ -18,19 +18,19 @@ from starlette.responses import Response
 
 from atrium.core.db import Database
 from atrium.wiki.api import jsonout, readmode
-from atrium.wiki.api import messages as msg
 from atrium.wiki.api.context import SESSION_COOKIE, ApiContext, ModuleIndex, Out
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.language import CONTENT_LANGUAGE, Language, english, language
-from atrium.wiki.api.msghtml import MessageHtml, link_targets
 from atrium.wiki.api.params import ParamReader, WarningEntry
 from atrium.wiki.api.registry import ACTIONS, JSON_FORMAT, MAIN, children, lookup
-from atrium.wiki.reading import link_states
-from atrium.wiki.sessions import TOKEN_SALTS, Session, check_token, load_session
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.messages.language import CONTENT_LANGUAGE, Language, english, language
+from atrium.wiki.reads.page_view import link_states
+from atrium.wiki.reads.sessions import TOKEN_SALTS, Session, check_token, load_session
+from atrium.wiki.reads.users import Account, anonymous
+from atrium.wiki.reads.users import options as user_options
 from atrium.wiki.site import MAX_ARTICLE_SIZE, Site
 from atrium.wiki.timestamps import iso, now14
-from atrium.wiki.users import Account, anonymous
-from atrium.wiki.users import options as user_options
+from atrium.wiki.wikitext.html.message import MessageHtml, link_targets
 
 ERROR_FORMATS = ("plaintext", "wikitext", "html", "raw", "none", "bc")
 MAX_FIELD_BYTES = 4 * MAX_ARTICLE_SIZE + 1024 * 1024

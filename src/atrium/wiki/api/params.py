@@ -14,11 +14,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from atrium.wiki.api import messages as msg
+from atrium.wiki.accounts.usernames import is_ip, normalize_username
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.messages import Message
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.messages.messages import Message
 from atrium.wiki.timestamps import parse_timestamp
-from atrium.wiki.usernames import is_ip, normalize_username
 
 STRING = "string"
 TEXT = "text"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from atrium.wiki.accounts.rights import ALL_RIGHTS, EXPLICIT_GROUPS
 from atrium.wiki.api.params import (
     BOOLEAN,
     INTEGER,
@@ -20,7 +21,6 @@ from atrium.wiki.api.params import (
     limit,
 )
 from atrium.wiki.api.querymodules import CONTENT_FORMATS, REVISION_PROPS, TRANSCLUDEDIN
-from atrium.wiki.rights import ALL_RIGHTS, EXPLICIT_GROUPS
 
 CATEGORYINFO = ModuleSpec(
     "categoryinfo",

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from atrium.wiki import pages as page_reads
-from atrium.wiki.api import messages as msg
 from atrium.wiki.api.context import ApiContext
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.modules import RUNNABLE
@@ -32,6 +30,8 @@ from atrium.wiki.api.querybase import (
     QueryRun,
 )
 from atrium.wiki.dump import export_pages
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.reads import pages as page_reads
 from atrium.wiki.titles import NS_MEDIA, NS_SPECIAL, InvalidTitle
 
 

@@ -12,10 +12,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from atrium.wiki.api import messages as msg
 from atrium.wiki.api.context import ApiContext
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import ModuleSpec
+from atrium.wiki.messages import messages as msg
 
 
 @dataclass

@@ -9,6 +9,7 @@ revisions and users, five content formats, no watchlist `expiry`, userinfo's dep
 
 from __future__ import annotations
 
+from atrium.wiki.accounts.rights import ALL_RIGHTS, EXPLICIT_GROUPS
 from atrium.wiki.api.params import (
     BOOLEAN,
     INTEGER,
@@ -20,7 +21,6 @@ from atrium.wiki.api.params import (
     enum,
     limit,
 )
-from atrium.wiki.rights import ALL_RIGHTS, EXPLICIT_GROUPS
 
 CONTENT_FORMATS = enum(
     "application/json", "text/css", "text/javascript", "text/plain", "text/x-wiki"

@@ -13,7 +13,7 @@ import dataclasses
 from atrium.wiki.api.context import ApiContext
 from atrium.wiki.api.modules import RUNNABLE
 from atrium.wiki.api.query import QUERY
-from atrium.wiki.users import Account
+from atrium.wiki.reads.users import Account
 
 # Query parameters that never expose anything (frameworks send them unconditionally).
 _HARMLESS = ("rawcontinue", "indexpageids")

@@ -16,12 +16,12 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn
 from atrium.wiki import schema
+from atrium.wiki.accounts.usernames import is_ip_or_range
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.expiry import INFINITY, api_expiry, is_active
 from atrium.wiki.changes.journal import Performer, actor_id, comment_id, log_event
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import NS_USER, NS_USER_TALK, Title
-from atrium.wiki.usernames import is_ip_or_range
 
 B = schema.ipblocks
 R = schema.ipblocks_restrictions

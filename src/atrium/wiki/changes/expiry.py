@@ -11,8 +11,8 @@ import re
 from datetime import UTC, datetime, timedelta
 
 from atrium.wiki.changes import ChangeError
-from atrium.wiki.escaping import escape_wikitext
 from atrium.wiki.timestamps import parse_timestamp
+from atrium.wiki.wikitext.escaping import escape_wikitext
 
 INFINITY = "infinity"
 _INFINITE = {"infinite", "indefinite", "infinity", "never"}

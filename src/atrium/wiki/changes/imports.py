@@ -36,6 +36,7 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn
 from atrium.wiki import schema, search
+from atrium.wiki.accounts.usernames import is_ip
 from atrium.wiki.changes.pages import (
     category_sortkey,
     external_link_rows,
@@ -44,8 +45,7 @@ from atrium.wiki.changes.pages import (
 )
 from atrium.wiki.site import Site
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, InvalidTitle, Title
-from atrium.wiki.usernames import is_ip
-from atrium.wiki.wikitext import Links, extract_links
+from atrium.wiki.wikitext.links import Links, extract_links
 
 DEFAULT_USERNAME_PREFIX = "imported"
 

@@ -11,9 +11,9 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn
 from atrium.wiki import schema
+from atrium.wiki.accounts.rights import GROUP_RIGHTS
 from atrium.wiki.changes import ChangeError, protection
 from atrium.wiki.changes.journal import Performer
-from atrium.wiki.rights import GROUP_RIGHTS
 from atrium.wiki.site import Site
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_MEDIAWIKI, NS_SPECIAL, NS_USER, Title
 

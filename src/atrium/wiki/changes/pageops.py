@@ -41,7 +41,7 @@ from atrium.wiki.changes.watching import pair
 from atrium.wiki.site import Site
 from atrium.wiki.timestamps import formatted, now14
 from atrium.wiki.titles import NS_FILE, Title
-from atrium.wiki.wikitext import extract_links
+from atrium.wiki.wikitext.links import extract_links
 
 P = schema.page
 REV = schema.revision

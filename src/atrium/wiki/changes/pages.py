@@ -20,14 +20,14 @@ from atrium.wiki import schema, search
 from atrium.wiki.changes import ChangeError, watching
 from atrium.wiki.changes.accounts import ensure_actor
 from atrium.wiki.changes.journal import Performer, log_event, record_edit
-from atrium.wiki.escaping import escape_wikitext
-from atrium.wiki.linkfilter import make_indexes
 from atrium.wiki.merge import merge3
-from atrium.wiki.pst import transform_for_save
+from atrium.wiki.reads.pst_inputs import transform_for_save
 from atrium.wiki.site import MAX_ARTICLE_SIZE, Site
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_MEDIAWIKI, NS_SPECIAL, Title
-from atrium.wiki.wikitext import Links, extract_links
+from atrium.wiki.wikitext.escaping import escape_wikitext
+from atrium.wiki.wikitext.linkfilter import make_indexes
+from atrium.wiki.wikitext.links import Links, extract_links
 
 _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 

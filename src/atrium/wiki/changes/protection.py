@@ -10,11 +10,11 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn
 from atrium.wiki import schema
-from atrium.wiki.api.messages import GroupLinks
+from atrium.wiki.accounts.rights import GROUP_RIGHTS, IMPLICIT_GROUPS
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.expiry import INFINITY
 from atrium.wiki.changes.journal import Performer
-from atrium.wiki.rights import GROUP_RIGHTS, IMPLICIT_GROUPS
+from atrium.wiki.messages.messages import GroupLinks
 from atrium.wiki.site import Site
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import Title

@@ -6,9 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from atrium.wiki import mediameta
-from atrium.wiki import pages as page_reads
-from atrium.wiki.api import messages as msg
+from atrium.wiki.accounts.rights import CHANGEABLE_BY
+from atrium.wiki.accounts.usernames import is_ip_or_range
 from atrium.wiki.api.actions import Action
 from atrium.wiki.api.actions.common import (
     UNKNOWN_USER,
@@ -37,12 +36,13 @@ from atrium.wiki.api.params import (
 from atrium.wiki.changes import ChangeError, admin, uploads
 from atrium.wiki.changes import blocks as block_changes
 from atrium.wiki.changes.expiry import INFINITY, api_expiry, checked_expiry
-from atrium.wiki.filepaths import hash_path, url_name
-from atrium.wiki.rights import CHANGEABLE_BY
+from atrium.wiki.files import metadata as mediameta
+from atrium.wiki.files.paths import hash_path, url_name
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.reads import pages as page_reads
+from atrium.wiki.reads.users import account_by_id, account_by_name
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import NS_FILE, NS_USER, Title
-from atrium.wiki.usernames import is_ip_or_range
-from atrium.wiki.users import account_by_id, account_by_name
 
 
 def _spec(name: str, classname: str, params: tuple[Param, ...]) -> ModuleSpec:

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from atrium.wiki import pages as page_reads
-from atrium.wiki.api import messages as msg
 from atrium.wiki.api.context import ApiContext, change_error
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.changes import ChangeError, watching
 from atrium.wiki.changes import blocks as block_changes
 from atrium.wiki.changes.expiry import INFINITY, api_expiry
 from atrium.wiki.changes.journal import Performer
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.reads import pages as page_reads
+from atrium.wiki.reads.users import options
 from atrium.wiki.timestamps import formatted
 from atrium.wiki.titles import InvalidTitle, Title
-from atrium.wiki.users import options
 
 WATCHLIST_VALUES = ("nochange", "preferences", "unwatch", "watch")
 # The name User::newFromId gives an id of no account (a `#id` user parameter).

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from atrium.wiki import pages as page_reads
-from atrium.wiki.api import messages as msg
 from atrium.wiki.api.actions import Action
 from atrium.wiki.api.actions.common import apply_watchlist, check_blocked, performer
 from atrium.wiki.api.context import ApiContext, change_error
@@ -25,6 +23,8 @@ from atrium.wiki.api.params import (
 from atrium.wiki.changes import ChangeError, protection
 from atrium.wiki.changes.pages import Editor, EditRequest, edit_page
 from atrium.wiki.changes.undo import plan_undo
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.reads import pages as page_reads
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import InvalidTitle, Title
 

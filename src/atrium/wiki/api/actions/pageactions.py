@@ -9,9 +9,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from atrium.core.db import Conn
-from atrium.wiki import pages as page_reads
 from atrium.wiki import schema
-from atrium.wiki.api import messages as msg
 from atrium.wiki.api.actions import Action
 from atrium.wiki.api.actions.common import (
     UNKNOWN_USER,
@@ -38,9 +36,11 @@ from atrium.wiki.api.params import (
 )
 from atrium.wiki.changes import ChangeError, pageops, protection, watching
 from atrium.wiki.changes.expiry import api_expiry, checked_expiry
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.reads import pages as page_reads
+from atrium.wiki.reads.users import account_by_id
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import NS_FILE, Title
-from atrium.wiki.users import account_by_id
 
 
 def _token(kind: str = "csrf") -> Param:

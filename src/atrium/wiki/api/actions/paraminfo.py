@@ -5,10 +5,10 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from atrium.wiki.api import messages as msg
 from atrium.wiki.api.actions import Action
 from atrium.wiki.api.context import ApiContext
 from atrium.wiki.api.params import BOOLEAN, ModuleSpec, Param, enum, module_info
+from atrium.wiki.messages import messages as msg
 
 PARAMINFO = ModuleSpec(
     "paraminfo",

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn, Row
 from atrium.wiki import schema
-from atrium.wiki.api import messages as msg
+from atrium.wiki.accounts.usernames import is_ip
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.modules.journalrows import check_show, keyset, time_window, timestamp
 from atrium.wiki.api.modules.listing import prefixed, split_page
@@ -20,8 +20,8 @@ from atrium.wiki.api.querybase import QueryModule, QueryRun
 from atrium.wiki.api.querymodules import BLOCKS, TAGS
 from atrium.wiki.changes.blocks import hex_to_ip, ip_hex, range_bounds, sanitize_target
 from atrium.wiki.changes.expiry import api_expiry
+from atrium.wiki.messages import messages as msg
 from atrium.wiki.timestamps import now14
-from atrium.wiki.usernames import is_ip
 
 B = schema.ipblocks
 BR = schema.ipblocks_restrictions

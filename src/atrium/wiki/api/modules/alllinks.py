@@ -15,7 +15,6 @@ import sqlalchemy as sa
 
 from atrium.core.db import Row
 from atrium.wiki import schema
-from atrium.wiki.api import messages as msg
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.modules.listing import (
     from_key,
@@ -28,6 +27,7 @@ from atrium.wiki.api.modules.listing import (
 from atrium.wiki.api.params import ModuleSpec
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun
 from atrium.wiki.api.querymodules import ALLFILEUSAGES, ALLLINKS, ALLREDIRECTS, ALLTRANSCLUSIONS
+from atrium.wiki.messages import messages as msg
 from atrium.wiki.titles import NS_FILE
 
 

@@ -10,7 +10,7 @@ from atrium.core.db import Conn
 from atrium.wiki import schema
 from atrium.wiki.api.querybase import QueryModule, QueryRun
 from atrium.wiki.api.querymodules import ALLMESSAGES
-from atrium.wiki.interface_messages import MESSAGES, format_message
+from atrium.wiki.messages.store import MESSAGES, format_message
 from atrium.wiki.titles import NS_MEDIAWIKI
 
 

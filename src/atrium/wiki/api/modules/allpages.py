@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from atrium.wiki import pages as page_reads
 from atrium.wiki import schema
-from atrium.wiki.api import messages as msg
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
 from atrium.wiki.api.querymodules import ALLPAGES
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.reads import pages as page_reads
 from atrium.wiki.titles import InvalidTitle
 
 

@@ -15,7 +15,6 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn, Row
 from atrium.wiki import schema
-from atrium.wiki.api import messages as msg
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.listmodules import EMBEDDEDIN, IMAGEUSAGE
 from atrium.wiki.api.modules.listing import (
@@ -29,6 +28,7 @@ from atrium.wiki.api.modules.listing import (
 from atrium.wiki.api.params import ModuleSpec
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun
 from atrium.wiki.api.querymodules import BACKLINKS
+from atrium.wiki.messages import messages as msg
 from atrium.wiki.titles import InvalidTitle, Title
 
 P = schema.page

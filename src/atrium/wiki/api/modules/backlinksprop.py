@@ -12,13 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from atrium.wiki import linkreads
-from atrium.wiki.api import messages as msg
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import ModuleSpec
 from atrium.wiki.api.propmodules import FILEUSAGE, LINKSHERE
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
 from atrium.wiki.api.querymodules import REDIRECTS, TRANSCLUDEDIN
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.reads import links as linkreads
 from atrium.wiki.titles import NS_FILE
 
 

@@ -10,11 +10,12 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from atrium.wiki import linkreads, schema
-from atrium.wiki.api import messages as msg
+from atrium.wiki import schema
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
 from atrium.wiki.api.querymodules import CATEGORIES
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.reads import links as linkreads
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import NS_CATEGORY, InvalidTitle
 

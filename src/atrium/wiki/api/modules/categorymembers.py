@@ -13,7 +13,6 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn, Row
 from atrium.wiki import schema
-from atrium.wiki.api import messages as msg
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.listmodules import CATEGORYMEMBERS
 from atrium.wiki.api.modules.listing import (
@@ -25,6 +24,7 @@ from atrium.wiki.api.modules.listing import (
 )
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
 from atrium.wiki.changes.pages import category_sortkey
+from atrium.wiki.messages import messages as msg
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import NS_CATEGORY, InvalidTitle
 

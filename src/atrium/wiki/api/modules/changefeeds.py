@@ -15,7 +15,6 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn, Row
 from atrium.wiki import schema
-from atrium.wiki.api import messages as msg
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.listmodules import RECENTCHANGES
 from atrium.wiki.api.modules.journalrows import (
@@ -39,6 +38,7 @@ from atrium.wiki.api.modules.journalrows import (
 from atrium.wiki.api.modules.listing import event_tags, prefixed, split_page, tag_id
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun
 from atrium.wiki.api.querymodules import WATCHLIST
+from atrium.wiki.messages import messages as msg
 from atrium.wiki.titles import InvalidTitle
 
 RC = schema.recentchanges

@@ -14,9 +14,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from atrium.core.db import Conn, Row
-from atrium.wiki import pages as page_reads
 from atrium.wiki import schema
-from atrium.wiki.api import messages as msg
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.modules.journalrows import (
     DELETED_COMMENT,
@@ -47,6 +45,8 @@ from atrium.wiki.api.modules.listing import (
 )
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
 from atrium.wiki.api.querymodules import ALLREVISIONS, USERCONTRIBS
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.reads import pages as page_reads
 
 R = schema.revision
 A = schema.actor

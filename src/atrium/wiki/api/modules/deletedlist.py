@@ -17,7 +17,6 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn, Row
 from atrium.wiki import schema
-from atrium.wiki.api import messages as msg
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.modules.contribs import content_slots, revision_entry, revision_limit
 from atrium.wiki.api.modules.journalrows import DELETED_USER, actor_of, time_window
@@ -32,6 +31,7 @@ from atrium.wiki.api.modules.listing import (
 )
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun
 from atrium.wiki.api.querymodules import ALLDELETEDREVISIONS
+from atrium.wiki.messages import messages as msg
 
 AR = schema.archive
 A = schema.actor

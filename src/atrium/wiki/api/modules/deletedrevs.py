@@ -12,8 +12,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from atrium.core.db import Conn, Row
-from atrium.wiki import revreads, schema
-from atrium.wiki.api import messages as msg
+from atrium.wiki import schema
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.modules.revisions import (
     _legacy_content,
@@ -24,6 +23,8 @@ from atrium.wiki.api.modules.revisions import (
 from atrium.wiki.api.propmodules import DELETEDREVISIONS
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
 from atrium.wiki.changes.pages import split_sections
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.reads import revisions as revreads
 
 AR = schema.archive
 _MODULE = "query+deletedrevisions"

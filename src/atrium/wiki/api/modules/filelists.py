@@ -13,8 +13,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from atrium.core.db import Row
-from atrium.wiki import mediameta, schema
-from atrium.wiki.api import messages as msg
+from atrium.wiki import schema
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.listmodules import FILEARCHIVE
 from atrium.wiki.api.modules.files import info as image_info
@@ -40,6 +39,8 @@ from atrium.wiki.api.modules.listing import (
 )
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun
 from atrium.wiki.api.querymodules import ALLIMAGES
+from atrium.wiki.files import metadata as mediameta
+from atrium.wiki.messages import messages as msg
 from atrium.wiki.titles import NS_FILE
 
 IMG = schema.image

@@ -14,16 +14,17 @@ from typing import Any
 import sqlalchemy as sa
 
 from atrium.core.db import Conn, Row
-from atrium.wiki import mediameta, schema
-from atrium.wiki.api import messages as msg
+from atrium.wiki import schema
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.propmodules import DUPLICATEFILES
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
 from atrium.wiki.api.querymodules import STASHIMAGEINFO
 from atrium.wiki.changes.uploads import STASH_KEY
-from atrium.wiki.filepaths import archive_path, hash_path, url_name
+from atrium.wiki.files import metadata as mediameta
+from atrium.wiki.files.paths import archive_path, hash_path, url_name
+from atrium.wiki.files.thumbs import scaled_height
+from atrium.wiki.messages import messages as msg
 from atrium.wiki.site import SCRIPT_PATH, Site
-from atrium.wiki.thumbs import scaled_height
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import NS_FILE
 

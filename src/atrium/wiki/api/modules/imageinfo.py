@@ -12,9 +12,9 @@ from atrium.core.db import Row
 from atrium.wiki.api.modules.files import file_rows, file_titles, info, old_versions
 from atrium.wiki.api.propmodules import IMAGEINFO
 from atrium.wiki.api.querybase import QueryModule, QueryRun, badcontinue
+from atrium.wiki.reads.upload_warning import exists_warning_html
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import NS_FILE, Title
-from atrium.wiki.uploadwarning import exists_warning_html
 
 
 def extmetadata(row: Row, wanted: list[str] | None) -> dict[str, Any]:

@@ -7,10 +7,10 @@ from typing import Any
 import sqlalchemy as sa
 
 from atrium.core.db import Conn, Row
-from atrium.wiki import pages as page_reads
 from atrium.wiki import schema
 from atrium.wiki.api.querybase import PageRow, QueryModule, QueryRun
 from atrium.wiki.api.querymodules import INFO
+from atrium.wiki.reads import pages as page_reads
 from atrium.wiki.site import SCRIPT_PATH
 from atrium.wiki.timestamps import iso, now14
 from atrium.wiki.titles import NS_FILE, NS_MEDIA, NS_SPECIAL

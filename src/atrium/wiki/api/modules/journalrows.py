@@ -14,11 +14,11 @@ import sqlalchemy as sa
 
 from atrium.core.db import Row
 from atrium.wiki import schema
-from atrium.wiki.api import messages as msg
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.modules.listing import from_key, order, parse_continue
 from atrium.wiki.api.params import ModuleSpec
 from atrium.wiki.api.querybase import QueryRun
+from atrium.wiki.messages import messages as msg
 from atrium.wiki.timestamps import iso
 
 # rev_deleted / rc_deleted / log_deleted bits (RevisionRecord::DELETED_*, LogPage::DELETED_*).

@@ -13,12 +13,13 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from atrium.wiki import linkreads, schema
-from atrium.wiki.api import messages as msg
+from atrium.wiki import schema
 from atrium.wiki.api.params import ModuleSpec
 from atrium.wiki.api.propmodules import IMAGES, LINKS
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
 from atrium.wiki.api.querymodules import TEMPLATES
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.reads import links as linkreads
 from atrium.wiki.titles import NS_FILE, InvalidTitle
 
 

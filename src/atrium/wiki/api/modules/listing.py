@@ -14,10 +14,10 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn, Row
 from atrium.wiki import schema
-from atrium.wiki.api import messages as msg
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import ModuleSpec
 from atrium.wiki.api.querybase import QueryRun, badcontinue
+from atrium.wiki.messages import messages as msg
 from atrium.wiki.titles import InvalidTitle
 
 

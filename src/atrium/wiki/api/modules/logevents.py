@@ -9,7 +9,6 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn, Row
 from atrium.wiki import schema
-from atrium.wiki.api import messages as msg
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.listmodules import LOGEVENTS
 from atrium.wiki.api.modules.journalrows import (
@@ -27,6 +26,7 @@ from atrium.wiki.api.modules.journalrows import (
 )
 from atrium.wiki.api.modules.listing import event_tags, prefixed, split_page, tag_id
 from atrium.wiki.api.querybase import QueryModule, QueryRun
+from atrium.wiki.messages import messages as msg
 from atrium.wiki.titles import InvalidTitle
 
 LG = schema.logging

@@ -2,7 +2,7 @@
 interwiki links of each page of the set (MediaWiki's ApiQueryExternalLinks, ApiQueryLangLinks and
 ApiQueryIWLinks).
 
-External links sort by their stored `el_index` (atrium.wiki.linkfilter: the host's labels
+External links sort by their stored `el_index` (atrium.wiki.wikitext.linkfilter: the host's labels
 reversed, so links group by domain), a protocol-relative one shown once; their continuation is
 `from|index|id`, without `from` when the set has one page.
 """
@@ -14,12 +14,13 @@ from urllib.parse import quote
 
 import sqlalchemy as sa
 
-from atrium.wiki import linkreads, schema
-from atrium.wiki.api import messages as msg
+from atrium.wiki import schema
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import ModuleSpec
 from atrium.wiki.api.propmodules import EXTLINKS, IWLINKS, LANGLINKS
 from atrium.wiki.api.querybase import QueryModule, QueryRun, badcontinue
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.reads import links as linkreads
 from atrium.wiki.site import LANGUAGE_NAMES
 
 # English names of the interlanguage prefixes (langname with the default inlanguagecode).

@@ -13,7 +13,6 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn, Row
 from atrium.wiki import schema
-from atrium.wiki.api import messages as msg
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.listmodules import (
     EXTURLUSAGE,
@@ -41,9 +40,10 @@ from atrium.wiki.api.modules.listing import (
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
 from atrium.wiki.api.querymodules import ALLCATEGORIES, WATCHLISTRAW
 from atrium.wiki.changes.expiry import api_expiry
-from atrium.wiki.linkfilter import URL_PROTOCOLS, like_prefix
+from atrium.wiki.messages import messages as msg
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import NS_CATEGORY, InvalidTitle
+from atrium.wiki.wikitext.linkfilter import URL_PROTOCOLS, like_prefix
 
 P = schema.page
 WL = schema.watchlist

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from atrium.wiki import linkreads
-from atrium.wiki.api import messages as msg
+from atrium.wiki.accounts.rights import implicit_groups, rights_of
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.propmodules import CATEGORYINFO, CONTRIBUTORS, PAGEPROPS
 from atrium.wiki.api.querybase import QueryModule, QueryRun, badcontinue
-from atrium.wiki.rights import implicit_groups, rights_of
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.reads import links as linkreads
 from atrium.wiki.titles import NS_CATEGORY
 
 

@@ -15,11 +15,11 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn, Row
 from atrium.wiki import schema
-from atrium.wiki.api import messages as msg
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.listmodules import QUERYPAGE
 from atrium.wiki.api.modules.listing import prefixed
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun
+from atrium.wiki.messages import messages as msg
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_MEDIA, NS_MEDIAWIKI, NS_TEMPLATE
 

@@ -12,20 +12,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from atrium.wiki import pages as page_reads
-from atrium.wiki import reading, revreads
-from atrium.wiki.api import messages as msg
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import ModuleSpec
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
 from atrium.wiki.api.querymodules import REVISIONS
 from atrium.wiki.changes.pages import split_sections
 from atrium.wiki.diff import table_rows
-from atrium.wiki.expand import expand_text
-from atrium.wiki.preprocess import preprocess, source, to_xml
-from atrium.wiki.pst import transform_for_save
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.reads import page_view as reading
+from atrium.wiki.reads import pages as page_reads
+from atrium.wiki.reads import revisions as revreads
+from atrium.wiki.reads.pst_inputs import transform_for_save
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import Title
+from atrium.wiki.wikitext.expand import expand_text
+from atrium.wiki.wikitext.preprocess import preprocess, source, to_xml
 
 _SINGLE_PAGE = ("limit", "startid", "endid", "user", "excludeuser", "start", "end")
 _MODULE = "query+revisions"

@@ -11,10 +11,12 @@ from typing import Any
 import sqlalchemy as sa
 
 from atrium.core.db import Conn
-from atrium.wiki import rights, schema
+from atrium.wiki import schema
+from atrium.wiki.accounts import rights
 from atrium.wiki.api.context import ApiContext, Out
 from atrium.wiki.api.querybase import QueryModule, QueryRun
 from atrium.wiki.api.querymodules import SITEINFO
+from atrium.wiki.reads.users import DEFAULT_OPTIONS
 from atrium.wiki.site import (
     ARTICLE_PATH,
     GENERATOR,
@@ -26,7 +28,6 @@ from atrium.wiki.site import (
     WIKI_ID,
 )
 from atrium.wiki.timestamps import iso, now14
-from atrium.wiki.users import DEFAULT_OPTIONS
 
 URL_PROTOCOLS = (
     "bitcoin:", "ftp://", "ftps://", "geo:", "git://", "gopher://", "http://", "https://",

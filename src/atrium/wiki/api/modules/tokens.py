@@ -7,7 +7,7 @@ from typing import Any
 from atrium.wiki.api.querybase import QueryModule, QueryRun
 from atrium.wiki.api.querymodules import TOKENS
 from atrium.wiki.changes.sessions import create_session
-from atrium.wiki.sessions import ANON_TOKEN, SESSION_BOUND_TYPES, TOKEN_SALTS, make_token
+from atrium.wiki.reads.sessions import ANON_TOKEN, SESSION_BOUND_TYPES, TOKEN_SALTS, make_token
 
 
 async def run(q: QueryRun, params: dict[str, Any]) -> None:

@@ -12,15 +12,16 @@ from typing import Any
 import sqlalchemy as sa
 
 from atrium.core.db import Conn
-from atrium.wiki import rights, schema
+from atrium.wiki import schema
+from atrium.wiki.accounts import rights
 from atrium.wiki.api.actions.common import block_info
 from atrium.wiki.api.querybase import QueryModule, QueryRun
 from atrium.wiki.api.querymodules import USERINFO
 from atrium.wiki.changes import blocks as block_changes
 from atrium.wiki.changes.expiry import api_expiry
-from atrium.wiki.sessions import TOKEN_SALTS, make_token
+from atrium.wiki.reads.sessions import TOKEN_SALTS, make_token
+from atrium.wiki.reads.users import DEFAULT_OPTIONS, latest_contribution, options
 from atrium.wiki.timestamps import iso, now14
-from atrium.wiki.users import DEFAULT_OPTIONS, latest_contribution, options
 
 
 async def run(q: QueryRun, params: dict[str, Any]) -> None:

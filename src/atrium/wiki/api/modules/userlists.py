@@ -19,9 +19,9 @@ from typing import Any
 import sqlalchemy as sa
 
 from atrium.core.db import Conn, Row
-from atrium.wiki import rights as group_rights
 from atrium.wiki import schema
-from atrium.wiki.api import messages as msg
+from atrium.wiki.accounts import rights as group_rights
+from atrium.wiki.accounts.usernames import is_creatable, is_ip, normalize_username
 from atrium.wiki.api.actions.common import block_info
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.modules.listing import split_page
@@ -29,9 +29,9 @@ from atrium.wiki.api.querybase import QueryModule, QueryRun
 from atrium.wiki.api.querymodules import ALLUSERS, USERS
 from atrium.wiki.changes import blocks as block_changes
 from atrium.wiki.changes.expiry import api_expiry
+from atrium.wiki.messages import messages as msg
 from atrium.wiki.timestamps import iso, now14
 from atrium.wiki.titles import NS_MAIN, InvalidTitle
-from atrium.wiki.usernames import is_creatable, is_ip, normalize_username
 
 U = schema.user
 UG = schema.user_groups

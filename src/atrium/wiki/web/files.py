@@ -12,7 +12,7 @@ from urllib.parse import unquote
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 
-from atrium.wiki import thumbs
+from atrium.wiki.files import thumbs
 from atrium.wiki.site import Site
 
 _THUMB = re.compile(r"thumb/((?:archive/)?[0-9a-f]/[0-9a-f]{2}/[^/]+)/(\d+)px-[^/]+")

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
-from atrium.wiki.filepaths import hash_path, url_name
+from atrium.wiki.files.paths import hash_path, url_name
 
 DEFAULT_THUMB_WIDTH = 300  # $wgThumbLimits[$wgDefaultUserOptions['thumbsize']]
 MISSING_THUMB_WIDTH = 180

@@ -9,7 +9,8 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from atrium.core.db import Conn, Prepared, Row
-from atrium.wiki import grants, rights, schema
+from atrium.wiki import schema
+from atrium.wiki.accounts import grants, rights
 
 _hasher = PasswordHasher()
 

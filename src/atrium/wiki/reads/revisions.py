@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn, Row
 from atrium.wiki import schema
-from atrium.wiki.pages import P, R, _revision_select, tagged_revisions
+from atrium.wiki.reads.pages import P, R, _revision_select, tagged_revisions
 
 
 def tag_id(conn: Conn, name: str) -> int | None:

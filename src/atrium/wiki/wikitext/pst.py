@@ -15,13 +15,10 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from atrium.core.db import Conn
-from atrium.wiki import users
-from atrium.wiki.expand import MAX_DEPTH, Expander, TemplateLoader
-from atrium.wiki.preprocess import Element, Node, preprocess, source
-from atrium.wiki.reading import current_text
 from atrium.wiki.timestamps import formatted
 from atrium.wiki.titles import NS_TEMPLATE, NS_USER, NS_USER_TALK, InvalidTitle, Title, TitleParser
+from atrium.wiki.wikitext.expand import MAX_DEPTH, Expander, TemplateLoader
+from atrium.wiki.wikitext.preprocess import Element, Node, preprocess, source
 
 _MARK = "\ue002"
 _MARK_RE = re.compile(_MARK + r"(\d+)" + _MARK)
@@ -246,27 +243,3 @@ def pre_save_transform(
         text = _SIGNATURES.sub(lambda m: forms[m[0]], text)
     text = _pipe_tricks(text, page)
     return substituter.unstrip(text).rstrip()
-
-
-def signer_of(conn: Conn, user_id: int | None, name: str) -> Signer:
-    """The signer for a user id (None or 0: anonymous, named by IP), with the signature
-    options of their preferences."""
-    if not user_id:
-        return Signer(name, False)
-    prefs = users.options(conn, user_id)
-    fancy = str(prefs.get("fancysig", "0")) not in ("0", "", "False")
-    return Signer(name, True, str(prefs.get("nickname") or ""), fancy)
-
-
-def transform_for_save(
-    conn: Conn, parser: TitleParser, page: Title, text: str, user_id: int | None, name: str
-) -> str:
-    """`pre_save_transform` for an edit by this user, templates read from the current pages."""
-
-    def loader(ns: int, dbkey: str) -> str | None:
-        found = current_text(conn, ns, dbkey)
-        return found[2] if found else None
-
-    return pre_save_transform(
-        text, parser=parser, page=page, signer=signer_of(conn, user_id, name), loader=loader
-    )

@@ -12,13 +12,13 @@ from typing import Any
 import sqlalchemy as sa
 
 from atrium.core.db import Conn
-from atrium.wiki import pages as page_reads
 from atrium.wiki import schema
-from atrium.wiki.render import Rendered, Renderer
-from atrium.wiki.render_media import FileSize
+from atrium.wiki.reads import pages as page_reads
 from atrium.wiki.site import Site
 from atrium.wiki.titles import Title
-from atrium.wiki.wikitext import redirect_target
+from atrium.wiki.wikitext.html.media import FileSize
+from atrium.wiki.wikitext.html.page import Rendered, Renderer
+from atrium.wiki.wikitext.links import redirect_target
 
 
 @dataclass

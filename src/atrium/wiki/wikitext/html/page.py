@@ -19,12 +19,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
-from atrium.wiki.expand import Expander, TemplateLoader
-from atrium.wiki.render_blocks import Paragraphs, serialize, wrap_loose_text
-from atrium.wiki.render_media import FileLookup, FileSize, MediaLinks, parse_options
-from atrium.wiki.render_tables import add_tbody, handle_tables
-from atrium.wiki.render_toc import TocSwitches, add_toc, take_switches
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_MEDIA, InvalidTitle, TitleParser
+from atrium.wiki.wikitext.expand import Expander, TemplateLoader
+from atrium.wiki.wikitext.html.blocks import Paragraphs, serialize, wrap_loose_text
+from atrium.wiki.wikitext.html.media import FileLookup, FileSize, MediaLinks, parse_options
+from atrium.wiki.wikitext.html.tables import add_tbody, handle_tables
+from atrium.wiki.wikitext.html.toc import TocSwitches, add_toc, take_switches
 
 ExistenceCheck = Callable[[set[tuple[int, str]]], set[tuple[int, str]]]
 

@@ -19,8 +19,8 @@ import re
 from html.entities import name2codepoint
 from urllib.parse import quote
 
-from atrium.wiki.render import attrs, do_quotes
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_MEDIA, InvalidTitle, TitleParser
+from atrium.wiki.wikitext.html.page import attrs, do_quotes
 
 Known = set[tuple[int, str]]
 

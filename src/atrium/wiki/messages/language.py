@@ -24,7 +24,7 @@ _INVALID_CODE = re.compile(r"[:/\\\x00&<>'\"\s]")
 
 @cache
 def _texts(code: str) -> dict[str, str]:
-    path = resources.files("atrium.wiki.api").joinpath("i18n", f"{code}.json")
+    path = resources.files("atrium.wiki.messages").joinpath("i18n", f"{code}.json")
     if not path.is_file():
         return {}
     data: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
@@ -33,7 +33,7 @@ def _texts(code: str) -> dict[str, str]:
 
 @cache
 def _languages() -> dict[str, dict[str, Any]]:
-    path = resources.files("atrium.wiki.api").joinpath("i18n", "languages.json")
+    path = resources.files("atrium.wiki.messages").joinpath("i18n", "languages.json")
     data: dict[str, dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
     return data
 

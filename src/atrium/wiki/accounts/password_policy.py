@@ -14,8 +14,8 @@ account straight in. Bot passwords are generated and never checked.
 
 from __future__ import annotations
 
-from atrium.wiki.api.messages import Message
-from atrium.wiki.common_passwords import is_common
+from atrium.wiki.accounts.common_passwords import is_common
+from atrium.wiki.messages.messages import Message
 
 MAX_PASSWORD_BYTES = 4096
 

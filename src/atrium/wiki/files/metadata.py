@@ -18,8 +18,10 @@ import zlib
 from datetime import datetime
 from typing import Any
 
-from atrium.wiki.exif import Meta as Meta  # re-exported: the shape the API modules pass around
-from atrium.wiki.exif import read_exif, utf8_or_1252
+from atrium.wiki.files.exif import (
+    Meta as Meta,  # re-exported: the shape the API modules pass around
+)
+from atrium.wiki.files.exif import read_exif, utf8_or_1252
 
 EXIF_VERSION = 2  # Exif::version()
 GIF_VERSION = 1  # GIFMetadataExtractor::VERSION

@@ -11,8 +11,8 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn, Prepared
 from atrium.wiki import schema
-from atrium.wiki.grants import allowed_rights
-from atrium.wiki.users import Account, account_by_id, bot_password_grants
+from atrium.wiki.accounts.grants import allowed_rights
+from atrium.wiki.reads.users import Account, account_by_id, bot_password_grants
 
 TOKEN_SUFFIX = "+\\"
 ANON_TOKEN = TOKEN_SUFFIX

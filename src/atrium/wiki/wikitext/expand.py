@@ -13,8 +13,8 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from atrium.wiki.expr import expr_function, ifexpr_function
 from atrium.wiki.titles import NS_TEMPLATE, InvalidTitle, TitleParser
+from atrium.wiki.wikitext.expr import expr_function, ifexpr_function
 
 MAX_DEPTH = 40
 TemplateLoader = Callable[[int, str], str | None]

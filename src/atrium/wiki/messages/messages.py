@@ -2,7 +2,7 @@
 
 A `Message` holds no text. `errorformat=raw` shows the key and the typed parameters; the other
 formats render the message at response time in the error language (`errorlang`, by default
-`uselang`; always English in `bc`), from MediaWiki's own texts in `atrium/wiki/api/i18n/`
+`uselang`; always English in `bc`), from MediaWiki's own texts in `atrium/wiki/messages/i18n/`
 (see `language.py`). Parameters are MediaWiki's typed parameters: `{"plaintext": s}`,
 `{"num": n}`, `{"list": [...], "type": "text"|"comma"|...}`, or a bare string or number.
 """
@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from atrium.wiki.api.language import Language, english, language
-from atrium.wiki.api.msghtml import MessageHtml
-from atrium.wiki.escaping import escape_wikitext as escape_wikitext
+from atrium.wiki.messages.language import Language, english, language
 from atrium.wiki.site import SITENAME
 from atrium.wiki.titles import Namespaces, TitleParser, standard_namespaces
+from atrium.wiki.wikitext.escaping import escape_wikitext as escape_wikitext
+from atrium.wiki.wikitext.html.message import MessageHtml
 
 #  `api-usage-mailinglist-ref` as `plaintext` renders it (bc warnings).
 DEPRECATION_NOTICE = (

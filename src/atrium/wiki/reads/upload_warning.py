@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn
 from atrium.wiki import schema
-from atrium.wiki.reading import render_text
+from atrium.wiki.reads.page_view import render_text
 from atrium.wiki.site import Site
 from atrium.wiki.titles import NS_FILE, Title
 

@@ -11,7 +11,7 @@ import math
 
 from PIL import Image, UnidentifiedImageError
 
-from atrium.wiki.mediameta import jpeg_rotation
+from atrium.wiki.files.metadata import jpeg_rotation
 
 JPEG_QUALITY = 80  # $wgJpegQuality
 _FORMATS = {"PNG": "image/png", "JPEG": "image/jpeg", "GIF": "image/gif", "WEBP": "image/webp"}

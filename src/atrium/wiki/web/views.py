@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 
 from atrium.core.db import Database
-from atrium.wiki import reading
+from atrium.wiki.reads import page_view as reading
 from atrium.wiki.site import MAIN_PAGE, SCRIPT_PATH, Site
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import NS_CATEGORY, InvalidTitle, Title

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 import mwparserfromhell
 from mwparserfromhell.nodes import ExternalLink, Template, Wikilink
 
-from atrium.wiki.render import inline_html
 from atrium.wiki.titles import (
     NS_CATEGORY,
     NS_FILE,
@@ -24,6 +23,7 @@ from atrium.wiki.titles import (
     Title,
     TitleParser,
 )
+from atrium.wiki.wikitext.html.page import inline_html
 
 _REDIRECT = re.compile(r"^\s*#REDIRECT\s*:?\s*\[\[([^\]\|\n]+)(?:\|[^\]]*)?\]\]", re.I)
 _URL = re.compile(r"^(?:https?:|ftp:|ftps:|mailto:|news:|irc:|ircs:|//)", re.I)

@@ -1,0 +1,1 @@
+"""The wiki in a browser: `/wiki/{title}` and `/w/index.php` pages, and the file pages."""
