@@ -1,55 +1,82 @@
-"""Query modules whose body exists, by name: the only ones `action=query` dispatches to.
+"""Every `action=query` module (`prop=`, `list=`, `meta=`), each declared beside its body: this
+tuple is the one list that dispatch (`RUNNABLE`), the `query` parameters and `action=paraminfo`
+all read, so adding a module is its file and one line here.
 
-One file per module or module family; each exposes `MODULE`, its declaration plus its body.
+Where the API specification and MediaWiki 1.39 differ, the declarations follow the specification
+(the `token` parameters of revisions and users, five content formats, no watchlist `expiry`,
+userinfo's deprecated `preferencestoken`, the `engineering` group, no usercontribs `iprange`).
 """
 
 from __future__ import annotations
 
 from atrium.wiki.api.modules import (
+    adminlists,
+    alllinks,
     allmessages,
     allpages,
     authmanagerinfo,
+    backlinks,
     backlinksprop,
     categories,
+    categorymembers,
+    changefeeds,
+    contribs,
+    deletedlist,
+    deletedrevs,
+    filelists,
+    files,
+    imageinfo,
     info,
     links,
+    logevents,
     outlinks,
+    pagelists,
     pagemeta,
+    querypage,
     revisions,
+    search,
     siteinfo,
     tokens,
     userinfo,
+    userlists,
 )
 from atrium.wiki.api.querybase import QueryModule
 
-RUNNABLE: dict[str, QueryModule] = {
-    module.MODULE.spec.name: module.MODULE
-    for module in (
-        allmessages,
-        allpages,
-        authmanagerinfo,
-        info,
-        links,
-        revisions,
-        siteinfo,
-        tokens,
-        userinfo,
+MODULES: tuple[QueryModule, ...] = tuple(
+    sorted(
+        (
+            *adminlists.MODULES,
+            *alllinks.MODULES,
+            allmessages.MODULE,
+            allpages.MODULE,
+            authmanagerinfo.MODULE,
+            *backlinks.MODULES,
+            *backlinksprop.MODULES,
+            categories.MODULE,
+            categorymembers.MODULE,
+            *changefeeds.MODULES,
+            *contribs.MODULES,
+            deletedlist.MODULE,
+            deletedrevs.MODULE,
+            *filelists.MODULES,
+            *files.MODULES,
+            imageinfo.MODULE,
+            info.MODULE,
+            *links.MODULES,
+            logevents.MODULE,
+            *outlinks.MODULES,
+            *pagelists.MODULES,
+            *pagemeta.MODULES,
+            querypage.MODULE,
+            revisions.MODULE,
+            *search.MODULES,
+            siteinfo.MODULE,
+            tokens.MODULE,
+            userinfo.MODULE,
+            *userlists.MODULES,
+        ),
+        key=lambda module: module.spec.name,
     )
-}
+)
 
-# Module families: one file serving several modules exposes `MODULES`.
-for _family in (links, backlinksprop, outlinks, pagemeta):
-    RUNNABLE.update({module.spec.name: module for module in _family.MODULES})
-RUNNABLE[categories.MODULE.spec.name] = categories.MODULE
-
-# issue 9: the file prop modules and deleted revisions
-from atrium.wiki.api.modules import deletedrevs, files, imageinfo  # noqa: E402
-
-RUNNABLE.update({module.spec.name: module for module in files.MODULES})
-RUNNABLE[imageinfo.MODULE.spec.name] = imageinfo.MODULE
-RUNNABLE[deletedrevs.MODULE.spec.name] = deletedrevs.MODULE
-
-# issue 8: the list modules
-from atrium.wiki.api.modules.lists import LIST_RUNNABLE  # noqa: E402
-
-RUNNABLE.update(LIST_RUNNABLE)
+RUNNABLE: dict[str, QueryModule] = {module.spec.name: module for module in MODULES}

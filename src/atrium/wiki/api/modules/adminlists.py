@@ -16,8 +16,16 @@ from atrium.wiki.accounts.usernames import is_ip
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.modules.journalrows import check_show, keyset, time_window, timestamp
 from atrium.wiki.api.modules.listing import prefixed, split_page
+from atrium.wiki.api.params import (
+    INTEGER,
+    TIMESTAMP,
+    USER,
+    ModuleSpec,
+    Param,
+    enum,
+    limit,
+)
 from atrium.wiki.api.querybase import QueryModule, QueryRun
-from atrium.wiki.api.querymodules import BLOCKS, TAGS
 from atrium.wiki.changes.blocks import hex_to_ip, ip_hex, range_bounds, sanitize_target
 from atrium.wiki.changes.expiry import api_expiry
 from atrium.wiki.messages import messages as msg
@@ -34,6 +42,47 @@ CTD = schema.change_tag_def
 CIDR_LIMIT = {4: 16, 6: 19}
 
 _SHOW_PAIRS = (("account", "!account"), ("ip", "!ip"), ("range", "!range"), ("temp", "!temp"))
+
+
+BLOCKS = ModuleSpec(
+    "blocks",
+    "ApiQueryBlocks",
+    "list",
+    "bk",
+    (
+        Param("start", TIMESTAMP),
+        Param("end", TIMESTAMP),
+        Param("dir", enum("newer", "older"), default="older"),
+        Param("ids", INTEGER, multi=True),
+        Param("users", USER, multi=True, subtypes=("name", "ip", "cidr")),
+        Param("ip"),
+        limit(default=10),
+        Param(
+            "prop",
+            enum(
+                "by",
+                "byid",
+                "expiry",
+                "flags",
+                "id",
+                "range",
+                "reason",
+                "restrictions",
+                "timestamp",
+                "user",
+                "userid",
+            ),
+            default="id|user|by|timestamp|expiry|reason|flags",
+            multi=True,
+        ),
+        Param(
+            "show",
+            enum("!account", "!ip", "!range", "!temp", "account", "ip", "range", "temp"),
+            multi=True,
+        ),
+        Param("continue"),
+    ),
+)
 
 
 def _cidr_error(version: int) -> ApiUsageError:
@@ -240,6 +289,24 @@ SOFTWARE_TAGS: dict[str, tuple[str, str]] = {
     ),
     "mw-undo": ("Undo", "Edits that undo previous edits using the undo link"),
 }
+
+
+TAGS = ModuleSpec(
+    "tags",
+    "ApiQueryTags",
+    "list",
+    "tg",
+    (
+        Param("continue"),
+        limit(default=10),
+        Param(
+            "prop",
+            enum("active", "defined", "description", "displayname", "hitcount", "source"),
+            default="",
+            multi=True,
+        ),
+    ),
+)
 
 
 async def tags_run(q: QueryRun, params: dict[str, Any]) -> None:

@@ -24,9 +24,15 @@ from atrium.wiki.api.modules.listing import (
     split_page,
     title_key,
 )
-from atrium.wiki.api.params import ModuleSpec
+from atrium.wiki.api.params import (
+    BOOLEAN,
+    NAMESPACE,
+    ModuleSpec,
+    Param,
+    enum,
+    limit,
+)
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun
-from atrium.wiki.api.querymodules import ALLFILEUSAGES, ALLLINKS, ALLREDIRECTS, ALLTRANSCLUSIONS
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.titles import NS_FILE
 
@@ -38,6 +44,85 @@ class LinkKind:
     from_col: str
     ns_col: str | None  # None: the namespace is fixed (imagelinks: File)
     title_col: str
+
+
+ALLTRANSCLUSIONS = ModuleSpec(
+    "alltransclusions",
+    "ApiQueryAllLinks",
+    "list",
+    "at",
+    (
+        Param("continue"),
+        Param("from"),
+        Param("to"),
+        Param("prefix"),
+        Param("unique", BOOLEAN),
+        Param("prop", enum("ids", "title"), default="title", multi=True),
+        Param("namespace", NAMESPACE, default=10, extranamespaces=(-2, -1)),
+        limit(default=10),
+        Param("dir", enum("ascending", "descending"), default="ascending"),
+    ),
+    generator=True,
+)
+
+
+ALLREDIRECTS = ModuleSpec(
+    "allredirects",
+    "ApiQueryAllLinks",
+    "list",
+    "ar",
+    (
+        Param("continue"),
+        Param("from"),
+        Param("to"),
+        Param("prefix"),
+        Param("unique", BOOLEAN),
+        Param("prop", enum("fragment", "ids", "interwiki", "title"), default="title", multi=True),
+        Param("namespace", NAMESPACE, default=0, extranamespaces=(-2, -1)),
+        limit(default=10),
+        Param("dir", enum("ascending", "descending"), default="ascending"),
+    ),
+    generator=True,
+)
+
+
+ALLLINKS = ModuleSpec(
+    "alllinks",
+    "ApiQueryAllLinks",
+    "list",
+    "al",
+    (
+        Param("continue"),
+        Param("from"),
+        Param("to"),
+        Param("prefix"),
+        Param("unique", BOOLEAN),
+        Param("prop", enum("ids", "title"), default="title", multi=True),
+        Param("namespace", NAMESPACE, default=0, extranamespaces=(-2, -1)),
+        limit(default=10),
+        Param("dir", enum("ascending", "descending"), default="ascending"),
+    ),
+    generator=True,
+)
+
+
+ALLFILEUSAGES = ModuleSpec(
+    "allfileusages",
+    "ApiQueryAllLinks",
+    "list",
+    "af",
+    (
+        Param("continue"),
+        Param("from"),
+        Param("to"),
+        Param("prefix"),
+        Param("unique", BOOLEAN),
+        Param("prop", enum("ids", "title"), default="title", multi=True),
+        limit(default=10),
+        Param("dir", enum("ascending", "descending"), default="ascending"),
+    ),
+    generator=True,
+)
 
 
 KINDS = {

@@ -8,8 +8,13 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn
 from atrium.wiki import schema
+from atrium.wiki.api.params import (
+    BOOLEAN,
+    ModuleSpec,
+    Param,
+    enum,
+)
 from atrium.wiki.api.querybase import QueryModule, QueryRun
-from atrium.wiki.api.querymodules import ALLMESSAGES
 from atrium.wiki.messages.store import MESSAGES, format_message
 from atrium.wiki.titles import NS_MEDIAWIKI
 
@@ -77,6 +82,29 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
                 entry["default"] = default
         result.append(entry)
     q.data["allmessages"] = result
+
+
+ALLMESSAGES = ModuleSpec(
+    "allmessages",
+    "ApiQueryAllMessages",
+    "meta",
+    "am",
+    (
+        Param("messages", default="*", multi=True),
+        Param("prop", enum("default"), multi=True),
+        Param("enableparser", BOOLEAN),
+        Param("nocontent", BOOLEAN),
+        Param("includelocal", BOOLEAN),
+        Param("args", multi=True, allowsduplicates=True),
+        Param("filter"),
+        Param("customised", enum("all", "modified", "unmodified"), default="all"),
+        Param("lang"),
+        Param("from"),
+        Param("to"),
+        Param("title"),
+        Param("prefix"),
+    ),
+)
 
 
 MODULE = QueryModule(ALLMESSAGES, run)

@@ -6,8 +6,15 @@ from typing import Any
 
 from atrium.wiki import schema
 from atrium.wiki.api.errors import ApiUsageError
+from atrium.wiki.api.params import (
+    INTEGER,
+    NAMESPACE,
+    ModuleSpec,
+    Param,
+    enum,
+    limit,
+)
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
-from atrium.wiki.api.querymodules import ALLPAGES
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads import pages as page_reads
 from atrium.wiki.titles import InvalidTitle
@@ -67,6 +74,32 @@ async def _fetch(q: QueryRun, params: dict[str, Any]) -> tuple[list[tuple[int, s
         following = str(rows[limit][1])
         rows = rows[:limit]
     return rows, following
+
+
+ALLPAGES = ModuleSpec(
+    "allpages",
+    "ApiQueryAllPages",
+    "list",
+    "ap",
+    (
+        Param("from"),
+        Param("continue"),
+        Param("to"),
+        Param("prefix"),
+        Param("namespace", NAMESPACE, default=0),
+        Param("filterredir", enum("all", "redirects", "nonredirects"), default="all"),
+        Param("minsize", INTEGER),
+        Param("maxsize", INTEGER),
+        Param("prtype", enum("edit", "move", "upload"), multi=True),
+        Param("prlevel", enum("", "autoconfirmed", "sysop"), multi=True),
+        Param("prfiltercascade", enum("all", "cascading", "noncascading"), default="all"),
+        limit(default=10),
+        Param("dir", enum("ascending", "descending"), default="ascending"),
+        Param("filterlanglinks", enum("all", "withlanglinks", "withoutlanglinks"), default="all"),
+        Param("prexpiry", enum("all", "definite", "indefinite"), default="all"),
+    ),
+    generator=True,
+)
 
 
 async def run(q: QueryRun, params: dict[str, Any]) -> None:

@@ -5,8 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from atrium.wiki.api.context import Out
+from atrium.wiki.api.params import (
+    BOOLEAN,
+    ModuleSpec,
+    Param,
+    enum,
+)
 from atrium.wiki.api.querybase import QueryModule, QueryRun
-from atrium.wiki.api.querymodules import AUTHMANAGERINFO
 
 _FIELD_TEXT = {
     "username": ("string", "Username", "Username for authentication."),
@@ -71,6 +76,34 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
         else:
             info["requests"] = requests
     q.data["authmanagerinfo"] = info
+
+
+AUTHMANAGERINFO = ModuleSpec(
+    "authmanagerinfo",
+    "ApiQueryAuthManagerInfo",
+    "meta",
+    "ami",
+    (
+        Param("securitysensitiveoperation"),
+        Param(
+            "requestsfor",
+            enum(
+                "change",
+                "create",
+                "create-continue",
+                "link",
+                "link-continue",
+                "login",
+                "login-continue",
+                "remove",
+                "unlink",
+            ),
+        ),
+        Param("mergerequestfields", BOOLEAN),
+        Param("messageformat", enum("html", "none", "raw", "wikitext"), default="wikitext"),
+    ),
+    readrights=False,
+)
 
 
 MODULE = QueryModule(AUTHMANAGERINFO, run)

@@ -16,7 +16,6 @@ import sqlalchemy as sa
 from atrium.core.db import Conn, Row
 from atrium.wiki import schema
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.listmodules import EMBEDDEDIN, IMAGEUSAGE
 from atrium.wiki.api.modules.listing import (
     from_key,
     order,
@@ -25,9 +24,16 @@ from atrium.wiki.api.modules.listing import (
     require_one,
     split_page,
 )
-from atrium.wiki.api.params import ModuleSpec
+from atrium.wiki.api.params import (
+    BOOLEAN,
+    INTEGER,
+    NAMESPACE,
+    ModuleSpec,
+    Param,
+    enum,
+    limit,
+)
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun
-from atrium.wiki.api.querymodules import BACKLINKS
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.titles import InvalidTitle, Title
 
@@ -195,6 +201,62 @@ def _runner(spec: ModuleSpec) -> Any:
         return GeneratedPages(page_ids=list(dict.fromkeys(ids)))
 
     return QueryModule(spec, run, generate)
+
+
+IMAGEUSAGE = ModuleSpec(
+    "imageusage",
+    "ApiQueryBacklinks",
+    "list",
+    "iu",
+    (
+        Param("title"),
+        Param("pageid", INTEGER),
+        Param("continue"),
+        Param("namespace", NAMESPACE, multi=True, allspecifier="*"),
+        Param("dir", enum("ascending", "descending"), default="ascending"),
+        Param("filterredir", enum("all", "nonredirects", "redirects"), default="all"),
+        limit(),
+        Param("redirect", BOOLEAN),
+    ),
+    generator=True,
+)
+
+
+EMBEDDEDIN = ModuleSpec(
+    "embeddedin",
+    "ApiQueryBacklinks",
+    "list",
+    "ei",
+    (
+        Param("title"),
+        Param("pageid", INTEGER),
+        Param("continue"),
+        Param("namespace", NAMESPACE, multi=True, allspecifier="*"),
+        Param("dir", enum("ascending", "descending"), default="ascending"),
+        Param("filterredir", enum("all", "nonredirects", "redirects"), default="all"),
+        limit(),
+    ),
+    generator=True,
+)
+
+
+BACKLINKS = ModuleSpec(
+    "backlinks",
+    "ApiQueryBacklinks",
+    "list",
+    "bl",
+    (
+        Param("title"),
+        Param("pageid", INTEGER),
+        Param("continue"),
+        Param("namespace", NAMESPACE, multi=True, allspecifier="*"),
+        Param("dir", enum("ascending", "descending"), default="ascending"),
+        Param("filterredir", enum("all", "nonredirects", "redirects"), default="all"),
+        limit(default=10),
+        Param("redirect", BOOLEAN),
+    ),
+    generator=True,
+)
 
 
 MODULES = tuple(_runner(spec) for spec in (BACKLINKS, EMBEDDEDIN, IMAGEUSAGE))

@@ -8,15 +8,20 @@ span several namespaces and its title only when there are several titles, then t
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.params import ModuleSpec
-from atrium.wiki.api.propmodules import FILEUSAGE, LINKSHERE
+from atrium.wiki.api.params import (
+    NAMESPACE,
+    ModuleSpec,
+    Param,
+    enum,
+    limit,
+)
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
-from atrium.wiki.api.querymodules import REDIRECTS, TRANSCLUDEDIN
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads import links as linkreads
 from atrium.wiki.titles import NS_FILE
@@ -27,6 +32,48 @@ class _Kind:
     spec: ModuleSpec
     table: str  # what linkreads.incoming reads
     result_key: str
+
+
+TRANSCLUDEDIN = ModuleSpec(
+    "transcludedin",
+    "ApiQueryBacklinksprop",
+    "prop",
+    "ti",
+    (
+        Param(
+            "prop", enum("pageid", "redirect", "title"), default="pageid|title|redirect", multi=True
+        ),
+        Param("namespace", NAMESPACE, multi=True, allspecifier="*"),
+        Param("show", enum("!redirect", "redirect"), multi=True),
+        limit(default=10),
+        Param("continue"),
+    ),
+    generator=True,
+)
+
+
+# MediaWiki serves it with the same class and parameters as the spec's transcludedin.
+LINKSHERE = dataclasses.replace(TRANSCLUDEDIN, name="linkshere", prefix="lh")
+
+
+# MediaWiki serves it with the same class and parameters as the spec's transcludedin.
+FILEUSAGE = dataclasses.replace(TRANSCLUDEDIN, name="fileusage", prefix="fu")
+
+
+REDIRECTS = ModuleSpec(
+    "redirects",
+    "ApiQueryBacklinksprop",
+    "prop",
+    "rd",
+    (
+        Param("prop", enum("fragment", "pageid", "title"), default="pageid|title", multi=True),
+        Param("namespace", NAMESPACE, multi=True, allspecifier="*"),
+        Param("show", enum("!fragment", "fragment"), multi=True),
+        limit(default=10),
+        Param("continue"),
+    ),
+    generator=True,
+)
 
 
 _KINDS = (

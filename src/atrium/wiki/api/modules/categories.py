@@ -12,8 +12,13 @@ import sqlalchemy as sa
 
 from atrium.wiki import schema
 from atrium.wiki.api.errors import ApiUsageError
+from atrium.wiki.api.params import (
+    ModuleSpec,
+    Param,
+    enum,
+    limit,
+)
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
-from atrium.wiki.api.querymodules import CATEGORIES
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads import links as linkreads
 from atrium.wiki.timestamps import iso
@@ -28,6 +33,23 @@ def _show_error() -> ApiUsageError:
         msg.api("apierror-show"),
         module="query+categories",
     )
+
+
+CATEGORIES = ModuleSpec(
+    "categories",
+    "ApiQueryCategories",
+    "prop",
+    "cl",
+    (
+        Param("prop", enum("hidden", "sortkey", "timestamp"), multi=True),
+        Param("show", enum("!hidden", "hidden"), multi=True),
+        limit(default=10),
+        Param("continue"),
+        Param("categories", multi=True),
+        Param("dir", enum("ascending", "descending"), default="ascending"),
+    ),
+    generator=True,
+)
 
 
 async def _fetch(q: QueryRun, params: dict[str, Any]) -> tuple[list[Any], str | None, set[str]]:

@@ -14,13 +14,21 @@ import sqlalchemy as sa
 from atrium.core.db import Conn, Row
 from atrium.wiki import schema
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.listmodules import CATEGORYMEMBERS
 from atrium.wiki.api.modules.listing import (
     from_key,
     order,
     parse_continue,
     require_one,
     split_page,
+)
+from atrium.wiki.api.params import (
+    INTEGER,
+    NAMESPACE,
+    TIMESTAMP,
+    ModuleSpec,
+    Param,
+    enum,
+    limit,
 )
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
 from atrium.wiki.changes.pages import category_sortkey
@@ -32,19 +40,53 @@ P = schema.page
 CL = schema.categorylinks
 TYPES = ("page", "subcat", "file")
 _RANK = sa.case({t: i for i, t in enumerate(TYPES)}, value=CL.c.cl_type)
-SPEC = CATEGORYMEMBERS
+CATEGORYMEMBERS = ModuleSpec(
+    "categorymembers",
+    "ApiQueryCategoryMembers",
+    "list",
+    "cm",
+    (
+        Param("title"),
+        Param("pageid", INTEGER),
+        Param(
+            "prop",
+            enum("ids", "sortkey", "sortkeyprefix", "timestamp", "title", "type"),
+            default="ids|title",
+            multi=True,
+        ),
+        Param("namespace", NAMESPACE, multi=True, allspecifier="*"),
+        Param("type", enum("file", "page", "subcat"), default="page|subcat|file", multi=True),
+        Param("continue"),
+        limit(),
+        Param("sort", enum("sortkey", "timestamp"), default="sortkey"),
+        Param(
+            "dir",
+            enum("asc", "ascending", "desc", "descending", "newer", "older"),
+            default="ascending",
+        ),
+        Param("start", TIMESTAMP),
+        Param("end", TIMESTAMP),
+        Param("starthexsortkey"),
+        Param("endhexsortkey"),
+        Param("startsortkeyprefix"),
+        Param("endsortkeyprefix"),
+        Param("startsortkey", deprecated=True),
+        Param("endsortkey", deprecated=True),
+    ),
+    generator=True,
+)
 
 
 def _bad_category(name: str) -> ApiUsageError:
     return ApiUsageError(
         "invalidcategory",
         msg.api("apierror-invalidcategory"),
-        module=SPEC.path,
+        module=CATEGORYMEMBERS.path,
     )
 
 
 async def _category(q: QueryRun, params: dict[str, Any]) -> str:
-    require_one(SPEC, params, "title", "pageid")
+    require_one(CATEGORYMEMBERS, params, "title", "pageid")
     if params["pageid"] is not None:
         page_id = params["pageid"]
         row = await q.ctx.db.read(
@@ -56,7 +98,7 @@ async def _category(q: QueryRun, params: dict[str, Any]) -> str:
             raise ApiUsageError(
                 "nosuchpageid",
                 msg.api("apierror-nosuchpageid", page_id),
-                module=SPEC.path,
+                module=CATEGORYMEMBERS.path,
             )
         if int(row["page_namespace"]) != NS_CATEGORY:
             raise _bad_category(str(row["page_title"]))
@@ -147,7 +189,7 @@ def _sortkey_bound(params: dict[str, Any], side: str) -> str | None:
             raise ApiUsageError(
                 "badvalue",
                 msg.api("apierror-badparameter", f"cm{side}hexsortkey"),
-                module=SPEC.path,
+                module=CATEGORYMEMBERS.path,
             ) from exc
     prefix = params[f"{side}sortkeyprefix"]
     if prefix is not None:
@@ -185,14 +227,14 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
         items.append(entry)
     q.data["categorymembers"] = items
     if cont is not None:
-        q.continuation.add(SPEC, "continue", cont)
+        q.continuation.add(CATEGORYMEMBERS, "continue", cont)
 
 
 async def generate(q: QueryRun, params: dict[str, Any]) -> GeneratedPages:
     rows, cont = await _fetch(q, params)
     if cont is not None:
-        q.continuation.add_generator(SPEC, "continue", cont)
+        q.continuation.add_generator(CATEGORYMEMBERS, "continue", cont)
     return GeneratedPages(page_ids=[int(r["page_id"]) for r in rows])
 
 
-MODULE = QueryModule(SPEC, run, generate)
+MODULE = QueryModule(CATEGORYMEMBERS, run, generate)

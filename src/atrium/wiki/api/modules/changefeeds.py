@@ -16,7 +16,6 @@ import sqlalchemy as sa
 from atrium.core.db import Conn, Row
 from atrium.wiki import schema
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.listmodules import RECENTCHANGES
 from atrium.wiki.api.modules.journalrows import (
     DELETED_RESTRICTED,
     DELETED_TEXT,
@@ -36,8 +35,17 @@ from atrium.wiki.api.modules.journalrows import (
     timestamp,
 )
 from atrium.wiki.api.modules.listing import event_tags, prefixed, split_page, tag_id
+from atrium.wiki.api.params import (
+    BOOLEAN,
+    NAMESPACE,
+    TIMESTAMP,
+    USER,
+    ModuleSpec,
+    Param,
+    enum,
+    limit,
+)
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun
-from atrium.wiki.api.querymodules import WATCHLIST
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.titles import InvalidTitle
 
@@ -214,6 +222,103 @@ def _entry(q: QueryRun, row: Row, props: set[str], tags: dict[int, list[str]]) -
 # list=recentchanges
 
 
+RECENTCHANGES = ModuleSpec(
+    "recentchanges",
+    "ApiQueryRecentChanges",
+    "list",
+    "rc",
+    (
+        Param("start", TIMESTAMP),
+        Param("end", TIMESTAMP),
+        Param("dir", enum("newer", "older"), default="older"),
+        Param(
+            "namespace",
+            NAMESPACE,
+            multi=True,
+            allspecifier="*",
+            extranamespaces=(
+                -2,
+                -1,
+            ),
+        ),
+        Param(
+            "user",
+            USER,
+            subtypes=(
+                "name",
+                "ip",
+                "interwiki",
+                "id",
+            ),
+        ),
+        Param(
+            "excludeuser",
+            USER,
+            subtypes=(
+                "name",
+                "ip",
+                "interwiki",
+                "id",
+            ),
+        ),
+        Param("tag"),
+        Param(
+            "prop",
+            enum(
+                "comment",
+                "flags",
+                "ids",
+                "loginfo",
+                "parsedcomment",
+                "patrolled",
+                "redirect",
+                "sha1",
+                "sizes",
+                "tags",
+                "timestamp",
+                "title",
+                "user",
+                "userid",
+            ),
+            default="title|timestamp|ids",
+            multi=True,
+        ),
+        Param(
+            "show",
+            enum(
+                "!anon",
+                "!autopatrolled",
+                "!bot",
+                "!minor",
+                "!patrolled",
+                "!redirect",
+                "anon",
+                "autopatrolled",
+                "bot",
+                "minor",
+                "patrolled",
+                "redirect",
+                "unpatrolled",
+            ),
+            multi=True,
+        ),
+        limit(),
+        Param(
+            "type",
+            enum("categorize", "edit", "external", "log", "new"),
+            default="edit|new|log|categorize",
+            multi=True,
+        ),
+        Param("toponly", BOOLEAN),
+        Param("title"),
+        Param("continue"),
+        Param("generaterevisions", BOOLEAN),
+        Param("slot", enum("main")),
+    ),
+    generator=True,
+)
+
+
 async def _rc_rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str | None]:
     spec = RECENTCHANGES
     show = set(params["show"] or ())
@@ -337,6 +442,72 @@ async def watchlist_owner(q: QueryRun, spec: Any, params: dict[str, Any]) -> int
             module=spec.path,
         )
     return caller.id
+
+
+WATCHLIST = ModuleSpec(
+    "watchlist",
+    "ApiQueryWatchlist",
+    "list",
+    "wl",
+    (
+        Param("allrev", BOOLEAN),
+        Param("start", TIMESTAMP),
+        Param("end", TIMESTAMP),
+        Param("namespace", NAMESPACE, multi=True, allspecifier="*"),
+        Param("user", USER, subtypes=("name", "ip", "interwiki", "id")),
+        Param("excludeuser", USER, subtypes=("name", "ip", "interwiki", "id")),
+        Param("dir", enum("newer", "older"), default="older"),
+        limit(default=10),
+        Param(
+            "prop",
+            enum(
+                "comment",
+                "flags",
+                "ids",
+                "loginfo",
+                "notificationtimestamp",
+                "parsedcomment",
+                "patrol",
+                "sizes",
+                "tags",
+                "timestamp",
+                "title",
+                "user",
+                "userid",
+            ),
+            default="ids|title|flags",
+            multi=True,
+        ),
+        Param(
+            "show",
+            enum(
+                "!anon",
+                "!autopatrolled",
+                "!bot",
+                "!minor",
+                "!patrolled",
+                "!unread",
+                "anon",
+                "autopatrolled",
+                "bot",
+                "minor",
+                "patrolled",
+                "unread",
+            ),
+            multi=True,
+        ),
+        Param(
+            "type",
+            enum("categorize", "edit", "external", "log", "new"),
+            default="edit|new|log|categorize",
+            multi=True,
+        ),
+        Param("owner", USER, subtypes=("name",)),
+        Param("token", sensitive=True),
+        Param("continue"),
+    ),
+    generator=True,
+)
 
 
 async def _wl_rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str | None]:

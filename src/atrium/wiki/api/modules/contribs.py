@@ -43,8 +43,19 @@ from atrium.wiki.api.modules.listing import (
     split_page,
     tag_id,
 )
+from atrium.wiki.api.modules.revision_params import CONTENT_FORMATS, REVISION_PROPS
+from atrium.wiki.api.params import (
+    BOOLEAN,
+    INTEGER,
+    NAMESPACE,
+    TIMESTAMP,
+    USER,
+    ModuleSpec,
+    Param,
+    enum,
+    limit,
+)
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
-from atrium.wiki.api.querymodules import ALLREVISIONS, USERCONTRIBS
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads import pages as page_reads
 
@@ -78,6 +89,60 @@ def _hidden_user_filter(q: QueryRun, query: Any) -> Any:
 
 
 # list=usercontribs
+
+
+USERCONTRIBS = ModuleSpec(
+    "usercontribs",
+    "ApiQueryUserContribs",
+    "list",
+    "uc",
+    (
+        limit(default=10),
+        Param("start", TIMESTAMP),
+        Param("end", TIMESTAMP),
+        Param("continue"),
+        Param("user", USER, multi=True, subtypes=("name", "ip", "interwiki")),
+        Param("userids", INTEGER, multi=True),
+        Param("userprefix"),
+        Param("dir", enum("newer", "older"), default="older"),
+        Param("namespace", NAMESPACE, multi=True, allspecifier="*"),
+        Param(
+            "prop",
+            enum(
+                "comment",
+                "flags",
+                "ids",
+                "parsedcomment",
+                "patrolled",
+                "size",
+                "sizediff",
+                "tags",
+                "timestamp",
+                "title",
+            ),
+            default="ids|title|timestamp|comment|size|flags",
+            multi=True,
+        ),
+        Param(
+            "show",
+            enum(
+                "!autopatrolled",
+                "!minor",
+                "!new",
+                "!patrolled",
+                "!top",
+                "autopatrolled",
+                "minor",
+                "new",
+                "patrolled",
+                "top",
+            ),
+            multi=True,
+        ),
+        Param("tag"),
+        Param("toponly", BOOLEAN, deprecated=True),
+    ),
+)
 
 
 async def _uc_rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str | None]:
@@ -280,6 +345,42 @@ def revision_limit(q: QueryRun, spec: Any, params: dict[str, Any], with_text: bo
         if raw == "max" or limit > ceiling:
             return ceiling
     return int(limit)
+
+
+ALLREVISIONS = ModuleSpec(
+    "allrevisions",
+    "ApiQueryAllRevisions",
+    "list",
+    "arv",
+    (
+        Param(
+            "prop",
+            REVISION_PROPS,
+            default="ids|timestamp|flags|comment|user",
+            multi=True,
+            deprecatedvalues=("parsetree",),
+        ),
+        Param("slots", enum("main"), multi=True, allspecifier="*"),
+        limit(default=None),
+        Param("expandtemplates", BOOLEAN, deprecated=True),
+        Param("generatexml", BOOLEAN, deprecated=True),
+        Param("parse", BOOLEAN, deprecated=True),
+        Param("section"),
+        Param("diffto", deprecated=True),
+        Param("difftotext", deprecated=True),
+        Param("difftotextpst", BOOLEAN, deprecated=True),
+        Param("contentformat", CONTENT_FORMATS, deprecated=True),
+        Param("user", USER, subtypes=("name", "ip", "interwiki", "id")),
+        Param("namespace", NAMESPACE, multi=True, allspecifier="*"),
+        Param("start", TIMESTAMP),
+        Param("end", TIMESTAMP),
+        Param("dir", enum("newer", "older"), default="older"),
+        Param("excludeuser", USER, subtypes=("name", "ip", "interwiki", "id")),
+        Param("continue"),
+        Param("generatetitles", BOOLEAN),
+    ),
+    generator=True,
+)
 
 
 async def _arv_rows(

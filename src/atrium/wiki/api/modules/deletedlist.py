@@ -29,8 +29,18 @@ from atrium.wiki.api.modules.listing import (
     tag_id,
     title_key,
 )
+from atrium.wiki.api.modules.revision_params import CONTENT_FORMATS, REVISION_PROPS
+from atrium.wiki.api.params import (
+    BOOLEAN,
+    NAMESPACE,
+    TIMESTAMP,
+    USER,
+    ModuleSpec,
+    Param,
+    enum,
+    limit,
+)
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun
-from atrium.wiki.api.querymodules import ALLDELETEDREVISIONS
 from atrium.wiki.messages import messages as msg
 
 AR = schema.archive
@@ -40,13 +50,57 @@ P = schema.page
 T = schema.text
 AT = schema.archive_tag
 CTD = schema.change_tag_def
-SPEC = ALLDELETEDREVISIONS
+ALLDELETEDREVISIONS = ModuleSpec(
+    "alldeletedrevisions",
+    "ApiQueryAllDeletedRevisions",
+    "list",
+    "adr",
+    (
+        Param(
+            "prop",
+            REVISION_PROPS,
+            default="ids|timestamp|flags|comment|user",
+            multi=True,
+            deprecatedvalues=("parsetree",),
+        ),
+        Param("slots", enum("main"), multi=True, allspecifier="*"),
+        limit(default=None),
+        Param("expandtemplates", BOOLEAN, deprecated=True),
+        Param("generatexml", BOOLEAN, deprecated=True),
+        Param("parse", BOOLEAN, deprecated=True),
+        Param("section"),
+        Param("diffto", deprecated=True),
+        Param("difftotext", deprecated=True),
+        Param("difftotextpst", BOOLEAN, deprecated=True),
+        Param("contentformat", CONTENT_FORMATS, deprecated=True),
+        Param("user", USER, subtypes=("name", "ip", "interwiki", "id")),
+        Param("namespace", NAMESPACE, multi=True, allspecifier="*"),
+        Param("start", TIMESTAMP, info=(("useronly", None),)),
+        Param("end", TIMESTAMP, info=(("useronly", None),)),
+        Param("dir", enum("newer", "older"), default="older"),
+        Param("from", info=(("nonuseronly", None),)),
+        Param("to", info=(("nonuseronly", None),)),
+        Param("prefix", info=(("nonuseronly", None),)),
+        Param(
+            "excludeuser",
+            USER,
+            subtypes=("name", "ip", "interwiki", "id"),
+            info=(("nonuseronly", None),),
+        ),
+        Param("tag"),
+        Param("continue"),
+        Param("generatetitles", BOOLEAN),
+    ),
+    generator=True,
+)
+
+
 _CONTENT = {"content", "parsetree"}
 
 
 def _mix(key: str, param: str) -> ApiUsageError:
     return ApiUsageError(
-        "invalidparammix", msg.api(key, f"adr{param}", "adruser"), module=SPEC.path
+        "invalidparammix", msg.api(key, f"adr{param}", "adruser"), module=ALLDELETEDREVISIONS.path
     )
 
 
@@ -66,13 +120,13 @@ def _check(q: QueryRun, params: dict[str, Any], props: set[str]) -> bool:
         raise ApiUsageError(
             "permissiondenied",
             msg.api("apierror-cantview-deleted-comment"),
-            module=SPEC.path,
+            module=ALLDELETEDREVISIONS.path,
         )
     if props & _CONTENT and not (caller.allowed("deletedtext") or caller.allowed("undelete")):
         raise ApiUsageError(
             "permissiondenied",
             msg.api("apierror-cantview-deleted-revision-content"),
-            module=SPEC.path,
+            module=ALLDELETEDREVISIONS.path,
         )
     return user_mode
 
@@ -88,9 +142,9 @@ async def _rows(
     distinct = generating and params["generatetitles"] and not user_mode and newer
     if generating and params["generatetitles"] and not user_mode and not newer:
         q.ctx.warn(
-            SPEC,
+            ALLDELETEDREVISIONS,
             "performance",
-            msg.api("apiwarn-alldeletedrevisions-performance", SPEC.prefix),
+            msg.api("apiwarn-alldeletedrevisions-performance", ALLDELETEDREVISIONS.prefix),
         )
     columns: list[Any] = [
         AR.c.ar_id,
@@ -158,7 +212,7 @@ async def _rows(
     cont = parse_continue(params["continue"], kinds)
     if cont is not None:
         query = query.where(from_key(keys, cont, not newer))
-    limit = revision_limit(q, SPEC, params, with_text)
+    limit = revision_limit(q, ALLDELETEDREVISIONS, params, with_text)
     query = query.order_by(*order(keys, not newer)).limit(limit + 1)
     tag = params["tag"]
 
@@ -202,7 +256,7 @@ def _archive_tags(conn: Conn, rev_ids: list[int]) -> dict[int, list[str]]:
 async def run(q: QueryRun, params: dict[str, Any]) -> None:
     props = set(params["prop"])
     rows, cont = await _rows(q, params, props, False)
-    slots = content_slots(q, SPEC, params, props)
+    slots = content_slots(q, ALLDELETEDREVISIONS, params, props)
     tags: dict[int, list[str]] = {}
     if "tags" in props:
         ids = [int(r["rev_id"]) for r in rows]
@@ -222,7 +276,7 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
         group["revisions"].append(revision_entry(q, row, props, slots, tags))
     q.data["alldeletedrevisions"] = list(groups.values())
     if cont is not None:
-        q.continuation.add(SPEC, "continue", cont)
+        q.continuation.add(ALLDELETEDREVISIONS, "continue", cont)
 
 
 async def generate(q: QueryRun, params: dict[str, Any]) -> GeneratedPages:
@@ -230,11 +284,11 @@ async def generate(q: QueryRun, params: dict[str, Any]) -> GeneratedPages:
     `deletedhistory`), or with `generatetitles` their titles."""
     rows, cont = await _rows(q, params, set(), True)
     if cont is not None:
-        q.continuation.add_generator(SPEC, "continue", cont)
+        q.continuation.add_generator(ALLDELETEDREVISIONS, "continue", cont)
     if not params["generatetitles"]:
         return GeneratedPages(revids=[int(r["rev_id"]) for r in rows])
     titles = [(int(r["ar_namespace"]), str(r["ar_title"])) for r in rows]
     return GeneratedPages(titles=list(dict.fromkeys(titles)))
 
 
-MODULE = QueryModule(SPEC, run, generate)
+MODULE = QueryModule(ALLDELETEDREVISIONS, run, generate)

@@ -14,13 +14,22 @@ import sqlalchemy as sa
 from atrium.core.db import Conn, Row
 from atrium.wiki import schema
 from atrium.wiki.api.errors import ApiUsageError
+from atrium.wiki.api.modules.revision_params import CONTENT_FORMATS, REVISION_PROPS
 from atrium.wiki.api.modules.revisions import (
     _legacy_content,
     _revision,
     _visible,
     parse_options,
 )
-from atrium.wiki.api.propmodules import DELETEDREVISIONS
+from atrium.wiki.api.params import (
+    BOOLEAN,
+    TIMESTAMP,
+    USER,
+    ModuleSpec,
+    Param,
+    enum,
+    limit,
+)
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
 from atrium.wiki.changes.pages import split_sections
 from atrium.wiki.messages import messages as msg
@@ -153,6 +162,41 @@ def _continue(value: str | None, by_revision: bool) -> tuple[Any, ...] | None:
     if len(parts) != 4 or not parts[0].lstrip("-").isdigit() or not parts[3].isdigit():
         raise badcontinue()
     return int(parts[0]), parts[1], parts[2], int(parts[3])
+
+
+DELETEDREVISIONS = ModuleSpec(
+    "deletedrevisions",
+    "ApiQueryDeletedRevisions",
+    "prop",
+    "drv",
+    (
+        Param(
+            "prop",
+            REVISION_PROPS,
+            default="ids|timestamp|flags|comment|user",
+            multi=True,
+            deprecatedvalues=("parsetree",),
+        ),
+        Param("slots", enum("main"), multi=True, allspecifier="*"),
+        limit(default=None),
+        Param("expandtemplates", BOOLEAN, deprecated=True),
+        Param("generatexml", BOOLEAN, deprecated=True),
+        Param("parse", BOOLEAN, deprecated=True),
+        Param("section"),
+        Param("diffto", deprecated=True),
+        Param("difftotext", deprecated=True),
+        Param("difftotextpst", BOOLEAN, deprecated=True),
+        Param("contentformat", CONTENT_FORMATS, deprecated=True),
+        Param("start", TIMESTAMP),
+        Param("end", TIMESTAMP),
+        Param("dir", enum("newer", "older"), default="older"),
+        Param("tag"),
+        Param("user", USER, subtypes=("name", "ip", "interwiki", "id")),
+        Param("excludeuser", USER, subtypes=("name", "ip", "interwiki", "id")),
+        Param("continue"),
+    ),
+    generator=True,
+)
 
 
 async def _rows(

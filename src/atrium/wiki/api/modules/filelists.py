@@ -15,7 +15,6 @@ import sqlalchemy as sa
 from atrium.core.db import Row
 from atrium.wiki import schema
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.listmodules import FILEARCHIVE
 from atrium.wiki.api.modules.files import info as image_info
 from atrium.wiki.api.modules.journalrows import (
     DELETED_COMMENT,
@@ -37,8 +36,16 @@ from atrium.wiki.api.modules.listing import (
     split_page,
     title_key,
 )
+from atrium.wiki.api.params import (
+    INTEGER,
+    TIMESTAMP,
+    USER,
+    ModuleSpec,
+    Param,
+    enum,
+    limit,
+)
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun
-from atrium.wiki.api.querymodules import ALLIMAGES
 from atrium.wiki.files import metadata as mediameta
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.titles import NS_FILE
@@ -96,6 +103,57 @@ def _like(prefix: str) -> str:
 
 
 # list=allimages
+
+
+ALLIMAGES = ModuleSpec(
+    "allimages",
+    "ApiQueryAllImages",
+    "list",
+    "ai",
+    (
+        Param("sort", enum("name", "timestamp"), default="name"),
+        Param("dir", enum("ascending", "descending", "newer", "older"), default="ascending"),
+        Param("from"),
+        Param("to"),
+        Param("continue"),
+        Param("start", TIMESTAMP),
+        Param("end", TIMESTAMP),
+        Param(
+            "prop",
+            enum(
+                "badfile",
+                "bitdepth",
+                "canonicaltitle",
+                "comment",
+                "commonmetadata",
+                "dimensions",
+                "extmetadata",
+                "mediatype",
+                "metadata",
+                "mime",
+                "parsedcomment",
+                "sha1",
+                "size",
+                "timestamp",
+                "url",
+                "user",
+                "userid",
+            ),
+            default="timestamp|url",
+            multi=True,
+        ),
+        Param("prefix"),
+        Param("minsize", INTEGER),
+        Param("maxsize", INTEGER),
+        Param("sha1"),
+        Param("sha1base36"),
+        Param("user", USER, subtypes=("name", "ip", "interwiki", "id")),
+        Param("filterbots", enum("all", "bots", "nobots"), default="all"),
+        Param("mime", multi=True),
+        limit(default=10),
+    ),
+    generator=True,
+)
 
 
 async def _ai_rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str | None]:
@@ -209,6 +267,43 @@ ALLIMAGES_MODULE = QueryModule(ALLIMAGES, ai_run, ai_generate)
 
 
 # list=filearchive
+
+
+FILEARCHIVE = ModuleSpec(
+    "filearchive",
+    "ApiQueryFilearchive",
+    "list",
+    "fa",
+    (
+        Param("from"),
+        Param("to"),
+        Param("prefix"),
+        Param("dir", enum("ascending", "descending"), default="ascending"),
+        Param("sha1"),
+        Param("sha1base36"),
+        Param(
+            "prop",
+            enum(
+                "archivename",
+                "bitdepth",
+                "description",
+                "dimensions",
+                "mediatype",
+                "metadata",
+                "mime",
+                "parseddescription",
+                "sha1",
+                "size",
+                "timestamp",
+                "user",
+            ),
+            default="timestamp",
+            multi=True,
+        ),
+        limit(),
+        Param("continue"),
+    ),
+)
 
 
 async def _fa_rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str | None]:

@@ -16,9 +16,15 @@ import sqlalchemy as sa
 from atrium.core.db import Conn, Row
 from atrium.wiki import schema
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.propmodules import DUPLICATEFILES
+from atrium.wiki.api.params import (
+    BOOLEAN,
+    INTEGER,
+    ModuleSpec,
+    Param,
+    enum,
+    limit,
+)
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
-from atrium.wiki.api.querymodules import STASHIMAGEINFO
 from atrium.wiki.changes.uploads import STASH_KEY
 from atrium.wiki.files import metadata as mediameta
 from atrium.wiki.files.paths import archive_path, hash_path, url_name
@@ -246,6 +252,41 @@ def _stash_metadata(row: Row, mime: str) -> mediameta.Meta | None:
     return mediameta.extract(path.read_bytes(), mime) if path.is_file() else None
 
 
+STASHIMAGEINFO = ModuleSpec(
+    "stashimageinfo",
+    "ApiQueryStashImageInfo",
+    "prop",
+    "sii",
+    (
+        Param("filekey", multi=True),
+        Param("sessionkey", multi=True, deprecated=True),
+        Param(
+            "prop",
+            enum(
+                "badfile",
+                "bitdepth",
+                "canonicaltitle",
+                "commonmetadata",
+                "dimensions",
+                "extmetadata",
+                "metadata",
+                "mime",
+                "sha1",
+                "size",
+                "thumbmime",
+                "timestamp",
+                "url",
+            ),
+            default="timestamp|url",
+            multi=True,
+        ),
+        Param("urlwidth", INTEGER, default=-1),
+        Param("urlheight", INTEGER, default=-1),
+        Param("urlparam", default=""),
+    ),
+)
+
+
 async def stashimageinfo(q: QueryRun, params: dict[str, Any]) -> None:
     ctx = q.ctx
     if not ctx.caller.registered:
@@ -375,6 +416,21 @@ async def _duplicate_pairs(
         following = (nxt[1], str(nxt[2]["img_name"]))
         pairs = pairs[:limit]
     return pairs, following
+
+
+DUPLICATEFILES = ModuleSpec(
+    "duplicatefiles",
+    "ApiQueryDuplicateFiles",
+    "prop",
+    "df",
+    (
+        limit(default=10),
+        Param("continue"),
+        Param("dir", enum("ascending", "descending"), default="ascending"),
+        Param("localonly", BOOLEAN),
+    ),
+    generator=True,
+)
 
 
 async def duplicatefiles(q: QueryRun, params: dict[str, Any]) -> None:

@@ -10,7 +10,15 @@ from typing import Any
 
 from atrium.core.db import Row
 from atrium.wiki.api.modules.files import file_rows, file_titles, info, old_versions
-from atrium.wiki.api.propmodules import IMAGEINFO
+from atrium.wiki.api.params import (
+    BOOLEAN,
+    INTEGER,
+    TIMESTAMP,
+    ModuleSpec,
+    Param,
+    enum,
+    limit,
+)
 from atrium.wiki.api.querybase import QueryModule, QueryRun, badcontinue
 from atrium.wiki.reads.upload_warning import exists_warning_html
 from atrium.wiki.timestamps import iso
@@ -42,6 +50,56 @@ def _continue(value: str | None) -> tuple[str, str] | None:
     if not sep or "|" in ts:
         raise badcontinue()
     return name, ts
+
+
+IMAGEINFO = ModuleSpec(
+    "imageinfo",
+    "ApiQueryImageInfo",
+    "prop",
+    "ii",
+    (
+        Param(
+            "prop",
+            enum(
+                "archivename",
+                "badfile",
+                "bitdepth",
+                "canonicaltitle",
+                "comment",
+                "commonmetadata",
+                "dimensions",
+                "extmetadata",
+                "mediatype",
+                "metadata",
+                "mime",
+                "parsedcomment",
+                "sha1",
+                "size",
+                "thumbmime",
+                "timestamp",
+                "uploadwarning",
+                "url",
+                "user",
+                "userid",
+            ),
+            default="timestamp|user",
+            multi=True,
+        ),
+        limit(default=1),
+        Param("start", TIMESTAMP),
+        Param("end", TIMESTAMP),
+        Param("urlwidth", INTEGER, default=-1),
+        Param("urlheight", INTEGER, default=-1),
+        Param("metadataversion", default="1"),
+        Param("extmetadatalanguage", default="en"),
+        Param("extmetadatamultilang", BOOLEAN),
+        Param("extmetadatafilter", multi=True),
+        Param("urlparam", default=""),
+        Param("badfilecontexttitle"),
+        Param("continue"),
+        Param("localonly", BOOLEAN),
+    ),
+)
 
 
 async def imageinfo(q: QueryRun, params: dict[str, Any]) -> None:

@@ -8,8 +8,12 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn, Row
 from atrium.wiki import schema
+from atrium.wiki.api.params import (
+    ModuleSpec,
+    Param,
+    enum,
+)
 from atrium.wiki.api.querybase import PageRow, QueryModule, QueryRun
-from atrium.wiki.api.querymodules import INFO
 from atrium.wiki.reads import pages as page_reads
 from atrium.wiki.site import SCRIPT_PATH
 from atrium.wiki.timestamps import iso, now14
@@ -276,6 +280,42 @@ async def _associated_ids(q: QueryRun, props: set[str]) -> None:
         key = "talkid" if is_talk else "subjectid"
         if key in props:
             q.page_entry(owner)[key] = int(row["page_id"])
+
+
+# Modules outside the specification that clients need to read pages back.
+INFO = ModuleSpec(
+    "info",
+    "ApiQueryInfo",
+    "prop",
+    "in",
+    (
+        Param(
+            "prop",
+            enum(
+                "associatedpage",
+                "displaytitle",
+                "linkclasses",
+                "notificationtimestamp",
+                "preload",
+                "protection",
+                "subjectid",
+                "talkid",
+                "url",
+                "varianttitles",
+                "visitingwatchers",
+                "watched",
+                "watchers",
+                "readable",
+            ),
+            multi=True,
+            deprecatedvalues=("readable",),
+        ),
+        Param("linkcontext", "title", default="Main Page"),
+        Param("testactions", multi=True),
+        Param("testactionsdetail", enum("boolean", "full", "quick"), default="boolean"),
+        Param("continue"),
+    ),
+)
 
 
 MODULE = QueryModule(INFO, run)

@@ -14,10 +14,14 @@ from typing import Any
 import sqlalchemy as sa
 
 from atrium.wiki import schema
-from atrium.wiki.api.params import ModuleSpec
-from atrium.wiki.api.propmodules import IMAGES, LINKS
+from atrium.wiki.api.params import (
+    NAMESPACE,
+    ModuleSpec,
+    Param,
+    enum,
+    limit,
+)
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
-from atrium.wiki.api.querymodules import TEMPLATES
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads import links as linkreads
 from atrium.wiki.titles import NS_FILE, InvalidTitle
@@ -46,8 +50,55 @@ class _Kind:
         return NS_FILE, str(row["il_to"])
 
 
+LINKS = ModuleSpec(
+    "links",
+    "ApiQueryLinks",
+    "prop",
+    "pl",
+    (
+        Param("namespace", NAMESPACE, multi=True, allspecifier="*", extranamespaces=(-2, -1)),
+        limit(default=10),
+        Param("continue"),
+        Param("titles", multi=True),
+        Param("dir", enum("ascending", "descending"), default="ascending"),
+    ),
+    generator=True,
+)
+
+
 _LINKS = _Kind(LINKS, schema.pagelinks, "pl", "titles", "links")
+TEMPLATES = ModuleSpec(
+    "templates",
+    "ApiQueryLinks",
+    "prop",
+    "tl",
+    (
+        Param("namespace", NAMESPACE, multi=True, allspecifier="*", extranamespaces=(-2, -1)),
+        limit(default=10),
+        Param("continue"),
+        Param("templates", multi=True),
+        Param("dir", enum("ascending", "descending"), default="ascending"),
+    ),
+    generator=True,
+)
+
+
 _TEMPLATES = _Kind(TEMPLATES, schema.templatelinks, "tl", "templates", "templates")
+IMAGES = ModuleSpec(
+    "images",
+    "ApiQueryImages",
+    "prop",
+    "im",
+    (
+        limit(default=10),
+        Param("continue"),
+        Param("images", multi=True),
+        Param("dir", enum("ascending", "descending"), default="ascending"),
+    ),
+    generator=True,
+)
+
+
 _IMAGES = _Kind(IMAGES, schema.imagelinks, "il", "images", "images")
 
 

@@ -10,7 +10,6 @@ import sqlalchemy as sa
 from atrium.core.db import Conn, Row
 from atrium.wiki import schema
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.listmodules import LOGEVENTS
 from atrium.wiki.api.modules.journalrows import (
     DELETED_RESTRICTED,
     DELETED_TEXT,
@@ -25,6 +24,15 @@ from atrium.wiki.api.modules.journalrows import (
     timestamp,
 )
 from atrium.wiki.api.modules.listing import event_tags, prefixed, split_page, tag_id
+from atrium.wiki.api.params import (
+    NAMESPACE,
+    TIMESTAMP,
+    USER,
+    ModuleSpec,
+    Param,
+    enum,
+    limit,
+)
 from atrium.wiki.api.querybase import QueryModule, QueryRun
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.titles import InvalidTitle
@@ -33,7 +41,128 @@ LG = schema.logging
 A = schema.actor
 C = schema.comment
 P = schema.page
-SPEC = LOGEVENTS
+LOGEVENTS = ModuleSpec(
+    "logevents",
+    "ApiQueryLogEvents",
+    "list",
+    "le",
+    (
+        Param(
+            "prop",
+            enum(
+                "comment",
+                "details",
+                "ids",
+                "parsedcomment",
+                "tags",
+                "timestamp",
+                "title",
+                "type",
+                "user",
+                "userid",
+            ),
+            default="ids|title|type|user|timestamp|comment|details",
+            multi=True,
+        ),
+        Param(
+            "type",
+            enum(
+                "",
+                "block",
+                "contentmodel",
+                "create",
+                "delete",
+                "import",
+                "managetags",
+                "merge",
+                "move",
+                "newusers",
+                "patrol",
+                "protect",
+                "rights",
+                "suppress",
+                "tag",
+                "upload",
+            ),
+        ),
+        Param(
+            "action",
+            enum(
+                "block/block",
+                "block/reblock",
+                "block/unblock",
+                "contentmodel/change",
+                "contentmodel/new",
+                "create/create",
+                "delete/delete",
+                "delete/delete_redir",
+                "delete/delete_redir2",
+                "delete/event",
+                "delete/restore",
+                "delete/revision",
+                "import/interwiki",
+                "import/upload",
+                "managetags/activate",
+                "managetags/create",
+                "managetags/deactivate",
+                "managetags/delete",
+                "merge/merge",
+                "move/move",
+                "move/move_redir",
+                "newusers/autocreate",
+                "newusers/byemail",
+                "newusers/create",
+                "newusers/create2",
+                "newusers/newusers",
+                "patrol/autopatrol",
+                "patrol/patrol",
+                "protect/modify",
+                "protect/move_prot",
+                "protect/protect",
+                "protect/unprotect",
+                "rights/autopromote",
+                "rights/rights",
+                "suppress/block",
+                "suppress/delete",
+                "suppress/event",
+                "suppress/reblock",
+                "suppress/revision",
+                "tag/update",
+                "upload/overwrite",
+                "upload/revert",
+                "upload/upload",
+            ),
+            checked_by_module=True,
+        ),
+        Param("start", TIMESTAMP),
+        Param("end", TIMESTAMP),
+        Param("dir", enum("newer", "older"), default="older"),
+        Param(
+            "user",
+            USER,
+            subtypes=(
+                "name",
+                "ip",
+                "interwiki",
+                "id",
+            ),
+        ),
+        Param("title"),
+        Param(
+            "namespace",
+            NAMESPACE,
+            extranamespaces=(
+                -2,
+                -1,
+            ),
+        ),
+        Param("prefix"),
+        Param("tag"),
+        limit(),
+        Param("continue"),
+    ),
+)
+
 
 # $wgLogRestrictions: log types only some users may read.
 LOG_RESTRICTIONS = {"suppress": "suppressionlog"}
@@ -43,20 +172,20 @@ def _invalid_title(text: str) -> ApiUsageError:
     return ApiUsageError(
         "invalidtitle",
         msg.api("apierror-invalidtitle", msg.escape_wikitext(text)),
-        module=SPEC.path,
+        module=LOGEVENTS.path,
     )
 
 
 def _check_action(value: str) -> None:
     """ApiQueryLogEvents: a known `type/action`, or one whose type allows any (`type/*`)."""
-    allowed = next(p for p in SPEC.params if p.name == "action").enum_values
+    allowed = next(p for p in LOGEVENTS.params if p.name == "action").enum_values
     log_type = value.partition("/")[0]
     if "/" in value and (value in allowed or f"{log_type}/*" in allowed):
         return
     raise ApiUsageError(
         "unknown_leaction",
         msg.badvalue_enum("leaction", value, list(allowed)),
-        module=SPEC.path,
+        module=LOGEVENTS.path,
     )
 
 
@@ -66,7 +195,7 @@ async def _rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str | N
         raise ApiUsageError(
             "invalidparammix",
             msg.invalidparammix(["letitle", "leprefix"]),
-            module=SPEC.path,
+            module=LOGEVENTS.path,
         )
     query = sa.select(
         LG, A.c.actor_name, A.c.actor_user, C.c.comment_text, P.c.page_id
@@ -181,7 +310,7 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
         tags = await q.ctx.db.read(lambda conn: event_tags(conn, "cte_log_id", ids))
     q.data["logevents"] = [_entry(q, row, props, tags) for row in rows]
     if cont is not None:
-        q.continuation.add(SPEC, "continue", cont)
+        q.continuation.add(LOGEVENTS, "continue", cont)
 
 
-MODULE = QueryModule(SPEC, run)
+MODULE = QueryModule(LOGEVENTS, run)

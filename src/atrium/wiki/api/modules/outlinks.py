@@ -16,8 +16,13 @@ import sqlalchemy as sa
 
 from atrium.wiki import schema
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.params import ModuleSpec
-from atrium.wiki.api.propmodules import EXTLINKS, IWLINKS, LANGLINKS
+from atrium.wiki.api.params import (
+    BOOLEAN,
+    ModuleSpec,
+    Param,
+    enum,
+    limit,
+)
 from atrium.wiki.api.querybase import QueryModule, QueryRun, badcontinue
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads import links as linkreads
@@ -36,6 +41,55 @@ _ENGLISH_NAMES = {
 
 def interwiki_url(prefix: str, title: str) -> str:
     return f"https://{prefix}.wikipedia.org/wiki/" + quote(title.replace(" ", "_"), safe=":/()")
+
+
+EXTLINKS = ModuleSpec(
+    "extlinks",
+    "ApiQueryExternalLinks",
+    "prop",
+    "el",
+    (
+        limit(default=10),
+        Param("continue"),
+        Param(
+            "protocol",
+            enum(
+                "",
+                "bitcoin",
+                "ftp",
+                "ftps",
+                "geo",
+                "git",
+                "gopher",
+                "http",
+                "https",
+                "irc",
+                "ircs",
+                "magnet",
+                "mailto",
+                "matrix",
+                "mms",
+                "news",
+                "nntp",
+                "redis",
+                "sftp",
+                "sip",
+                "sips",
+                "sms",
+                "ssh",
+                "svn",
+                "tel",
+                "telnet",
+                "urn",
+                "worldwind",
+                "xmpp",
+            ),
+            default="",
+        ),
+        Param("query"),
+        Param("expandurl", BOOLEAN),
+    ),
+)
 
 
 async def run_extlinks(q: QueryRun, params: dict[str, Any]) -> None:
@@ -107,6 +161,24 @@ def _url_deprecation(q: QueryRun, spec: ModuleSpec, params: dict[str, Any]) -> s
     return props
 
 
+LANGLINKS = ModuleSpec(
+    "langlinks",
+    "ApiQueryLangLinks",
+    "prop",
+    "ll",
+    (
+        Param("prop", enum("autonym", "langname", "url"), multi=True),
+        Param("lang"),
+        Param("title"),
+        Param("dir", enum("ascending", "descending"), default="ascending"),
+        Param("inlanguagecode", default="en"),
+        limit(default=10),
+        Param("continue"),
+        Param("url", BOOLEAN, deprecated=True),
+    ),
+)
+
+
 async def run_langlinks(q: QueryRun, params: dict[str, Any]) -> None:
     if params["title"] is not None and params["lang"] is None:
         raise _mustusewith(LANGLINKS, "title", "lang")
@@ -157,6 +229,23 @@ async def run_langlinks(q: QueryRun, params: dict[str, Any]) -> None:
             item["autonym"] = LANGUAGE_NAMES.get(lang, lang)
         q.ctx.out.content(item, "title", title)
         q.page_entry(int(row["ll_from"])).setdefault("langlinks", []).append(item)
+
+
+IWLINKS = ModuleSpec(
+    "iwlinks",
+    "ApiQueryIWLinks",
+    "prop",
+    "iw",
+    (
+        Param("prop", enum("url"), multi=True),
+        Param("prefix"),
+        Param("title"),
+        Param("dir", enum("ascending", "descending"), default="ascending"),
+        limit(default=10),
+        Param("continue"),
+        Param("url", BOOLEAN, deprecated=True),
+    ),
+)
 
 
 async def run_iwlinks(q: QueryRun, params: dict[str, Any]) -> None:

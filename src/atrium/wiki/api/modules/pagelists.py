@@ -14,13 +14,6 @@ import sqlalchemy as sa
 from atrium.core.db import Conn, Row
 from atrium.wiki import schema
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.listmodules import (
-    EXTURLUSAGE,
-    PAGEPROPNAMES,
-    PAGESWITHPROP,
-    PROTECTEDTITLES,
-    RANDOM,
-)
 from atrium.wiki.api.modules.changefeeds import watchlist_owner
 from atrium.wiki.api.modules.journalrows import (
     check_show,
@@ -37,8 +30,18 @@ from atrium.wiki.api.modules.listing import (
     split_page,
     title_key,
 )
+from atrium.wiki.api.params import (
+    BOOLEAN,
+    INTEGER,
+    NAMESPACE,
+    TIMESTAMP,
+    USER,
+    ModuleSpec,
+    Param,
+    enum,
+    limit,
+)
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
-from atrium.wiki.api.querymodules import ALLCATEGORIES, WATCHLISTRAW
 from atrium.wiki.changes.expiry import api_expiry
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.timestamps import now14
@@ -58,6 +61,27 @@ def _like_prefix(text: str) -> str:
 
 
 # list=watchlistraw
+
+
+WATCHLISTRAW = ModuleSpec(
+    "watchlistraw",
+    "ApiQueryWatchlistRaw",
+    "list",
+    "wr",
+    (
+        Param("continue"),
+        Param("namespace", NAMESPACE, multi=True, allspecifier="*"),
+        limit(default=10),
+        Param("prop", enum("changed"), multi=True),
+        Param("show", enum("!changed", "changed"), multi=True),
+        Param("owner", USER, subtypes=("name",)),
+        Param("token", sensitive=True),
+        Param("dir", enum("ascending", "descending"), default="ascending"),
+        Param("fromtitle"),
+        Param("totitle"),
+    ),
+    generator=True,
+)
 
 
 async def _wr_rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str | None]:
@@ -181,6 +205,26 @@ async def _ac_rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str 
     return rows, None if following is None else str(following["cat"])
 
 
+ALLCATEGORIES = ModuleSpec(
+    "allcategories",
+    "ApiQueryAllCategories",
+    "list",
+    "ac",
+    (
+        Param("from"),
+        Param("continue"),
+        Param("to"),
+        Param("prefix"),
+        Param("dir", enum("ascending", "descending"), default="ascending"),
+        Param("min", INTEGER),
+        Param("max", INTEGER),
+        limit(default=10),
+        Param("prop", enum("hidden", "size"), default="", multi=True),
+    ),
+    generator=True,
+)
+
+
 async def ac_run(q: QueryRun, params: dict[str, Any]) -> None:
     rows, cont = await _ac_rows(q, params)
     props = set(params["prop"] or ())
@@ -230,6 +274,18 @@ ALLCATEGORIES_MODULE = QueryModule(ALLCATEGORIES, ac_run, ac_generate)
 # list=pagepropnames
 
 
+PAGEPROPNAMES = ModuleSpec(
+    "pagepropnames",
+    "ApiQueryPagePropNames",
+    "list",
+    "ppn",
+    (
+        Param("continue"),
+        limit(),
+    ),
+)
+
+
 async def ppn_run(q: QueryRun, params: dict[str, Any]) -> None:
     query = sa.select(PP.c.pp_propname).distinct()
     if params["continue"] is not None:
@@ -262,6 +318,22 @@ async def _pwp_rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str
     query = query.order_by(*order([PP.c.pp_page], descending)).limit(limit + 1)
     rows, following = split_page(await q.ctx.db.read(lambda conn: conn.all(query)), limit)
     return rows, None if following is None else str(following["pp_page"])
+
+
+PAGESWITHPROP = ModuleSpec(
+    "pageswithprop",
+    "ApiQueryPagesWithProp",
+    "list",
+    "pwp",
+    (
+        Param("propname", required=True),
+        Param("prop", enum("ids", "title", "value"), default="ids|title", multi=True),
+        Param("continue"),
+        limit(),
+        Param("dir", enum("ascending", "descending"), default="ascending"),
+    ),
+    generator=True,
+)
 
 
 async def pwp_run(q: QueryRun, params: dict[str, Any]) -> None:
@@ -366,6 +438,22 @@ async def _rn_rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str 
     return await q.ctx.db.read(read)
 
 
+RANDOM = ModuleSpec(
+    "random",
+    "ApiQueryRandom",
+    "list",
+    "rn",
+    (
+        Param("namespace", NAMESPACE, multi=True, allspecifier="*"),
+        Param("filterredir", enum("all", "nonredirects", "redirects"), default="nonredirects"),
+        Param("redirect", BOOLEAN, deprecated=True),
+        limit(default=1),
+        Param("continue"),
+    ),
+    generator=True,
+)
+
+
 async def rn_run(q: QueryRun, params: dict[str, Any]) -> None:
     rows, cont = await _rn_rows(q, params)
     q.data["random"] = [
@@ -420,6 +508,30 @@ async def _pt_rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str 
     if following is not None:
         nxt = f"{following['pt_timestamp']}|{following['pt_namespace']}|{following['pt_title']}"
     return rows, nxt
+
+
+PROTECTEDTITLES = ModuleSpec(
+    "protectedtitles",
+    "ApiQueryProtectedTitles",
+    "list",
+    "pt",
+    (
+        Param("namespace", NAMESPACE, multi=True, allspecifier="*"),
+        Param("level", enum("autoconfirmed", "sysop"), multi=True),
+        limit(),
+        Param("dir", enum("newer", "older"), default="older"),
+        Param("start", TIMESTAMP),
+        Param("end", TIMESTAMP),
+        Param(
+            "prop",
+            enum("comment", "expiry", "level", "parsedcomment", "timestamp", "user", "userid"),
+            default="timestamp|level",
+            multi=True,
+        ),
+        Param("continue"),
+    ),
+    generator=True,
+)
 
 
 async def pt_run(q: QueryRun, params: dict[str, Any]) -> None:
@@ -478,6 +590,58 @@ def _protocol_prefix(protocol: str) -> str | None:
     if not protocol:
         return None
     return next((p for p in URL_PROTOCOLS if p.startswith(protocol)), protocol)
+
+
+EXTURLUSAGE = ModuleSpec(
+    "exturlusage",
+    "ApiQueryExtLinksUsage",
+    "list",
+    "eu",
+    (
+        Param("prop", enum("ids", "title", "url"), default="ids|title|url", multi=True),
+        Param("continue"),
+        Param(
+            "protocol",
+            enum(
+                "",
+                "bitcoin",
+                "ftp",
+                "ftps",
+                "geo",
+                "git",
+                "gopher",
+                "http",
+                "https",
+                "irc",
+                "ircs",
+                "magnet",
+                "mailto",
+                "matrix",
+                "mms",
+                "news",
+                "nntp",
+                "redis",
+                "sftp",
+                "sip",
+                "sips",
+                "sms",
+                "ssh",
+                "svn",
+                "tel",
+                "telnet",
+                "urn",
+                "worldwind",
+                "xmpp",
+            ),
+            default="",
+        ),
+        Param("query"),
+        Param("namespace", NAMESPACE, multi=True, allspecifier="*"),
+        limit(),
+        Param("expandurl", BOOLEAN),
+    ),
+    generator=True,
+)
 
 
 async def _eu_rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str | None]:

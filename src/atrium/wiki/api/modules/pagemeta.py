@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from atrium.wiki.accounts.rights import implicit_groups, rights_of
+from atrium.wiki.accounts.rights import ALL_RIGHTS, EXPLICIT_GROUPS, implicit_groups, rights_of
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.propmodules import CATEGORYINFO, CONTRIBUTORS, PAGEPROPS
+from atrium.wiki.api.params import (
+    ModuleSpec,
+    Param,
+    limit,
+)
 from atrium.wiki.api.querybase import QueryModule, QueryRun, badcontinue
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads import links as linkreads
@@ -81,6 +85,22 @@ def _contributor_filter(params: dict[str, Any]) -> tuple[str, set[str]] | None:
     return given[0], set(params[given[0]])
 
 
+CONTRIBUTORS = ModuleSpec(
+    "contributors",
+    "ApiQueryContributors",
+    "prop",
+    "pc",
+    (
+        Param("group", EXPLICIT_GROUPS, multi=True),
+        Param("excludegroup", EXPLICIT_GROUPS, multi=True),
+        Param("rights", ALL_RIGHTS, multi=True),
+        Param("excluderights", ALL_RIGHTS, multi=True),
+        limit(default=10),
+        Param("continue"),
+    ),
+)
+
+
 async def run_contributors(q: QueryRun, params: dict[str, Any]) -> None:
     ids = sorted(q.pages.good)
     cont: tuple[int, int] | None = None
@@ -133,6 +153,27 @@ async def run_contributors(q: QueryRun, params: dict[str, Any]) -> None:
             if cont is not None and page == cont[0] and cont[1] > 0:
                 continue
             q.page_entry(page)["anoncontributors"] = anon[page]
+
+
+PAGEPROPS = ModuleSpec(
+    "pageprops",
+    "ApiQueryPageProps",
+    "prop",
+    "pp",
+    (
+        Param("continue"),
+        Param("prop", multi=True),
+    ),
+)
+
+
+CATEGORYINFO = ModuleSpec(
+    "categoryinfo",
+    "ApiQueryCategoryInfo",
+    "prop",
+    "ci",
+    (Param("continue"),),
+)
 
 
 MODULES = (

@@ -16,8 +16,14 @@ import sqlalchemy as sa
 from atrium.core.db import Conn, Row
 from atrium.wiki import schema
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.listmodules import QUERYPAGE
 from atrium.wiki.api.modules.listing import prefixed
+from atrium.wiki.api.params import (
+    INTEGER,
+    ModuleSpec,
+    Param,
+    enum,
+    limit,
+)
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.timestamps import iso
@@ -358,6 +364,56 @@ REPORTS: dict[str, Report] = {
         lambda: _pages(_no_rows(LL, "ll_from"), CONTENT), by_value=False, descending=False
     ),
 }
+
+
+QUERYPAGE = ModuleSpec(
+    "querypage",
+    "ApiQueryQueryPage",
+    "list",
+    "qp",
+    (
+        Param(
+            "page",
+            enum(
+                "Ancientpages",
+                "BrokenRedirects",
+                "Deadendpages",
+                "DoubleRedirects",
+                "Fewestrevisions",
+                "ListDuplicatedFiles",
+                "Listredirects",
+                "Lonelypages",
+                "Longpages",
+                "MediaStatistics",
+                "Mostcategories",
+                "Mostimages",
+                "Mostinterwikis",
+                "Mostlinked",
+                "Mostlinkedcategories",
+                "Mostlinkedtemplates",
+                "Mostrevisions",
+                "Shortpages",
+                "Uncategorizedcategories",
+                "Uncategorizedimages",
+                "Uncategorizedpages",
+                "Uncategorizedtemplates",
+                "Unusedcategories",
+                "Unusedimages",
+                "Unusedtemplates",
+                "Unwatchedpages",
+                "Wantedcategories",
+                "Wantedfiles",
+                "Wantedpages",
+                "Wantedtemplates",
+                "Withoutinterwiki",
+            ),
+            required=True,
+        ),
+        Param("offset", INTEGER, default=0),
+        limit(),
+    ),
+    generator=True,
+)
 
 
 async def _rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], int | None]:

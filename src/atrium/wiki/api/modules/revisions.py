@@ -13,9 +13,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.params import ModuleSpec
+from atrium.wiki.api.modules.revision_params import CONTENT_FORMATS, REVISION_PROPS
+from atrium.wiki.api.params import (
+    BOOLEAN,
+    INTEGER,
+    TIMESTAMP,
+    USER,
+    ModuleSpec,
+    Param,
+    enum,
+    limit,
+)
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
-from atrium.wiki.api.querymodules import REVISIONS
 from atrium.wiki.changes.pages import split_sections
 from atrium.wiki.diff import table_rows
 from atrium.wiki.messages import messages as msg
@@ -68,6 +77,54 @@ def _visible(q: QueryRun, deleted: int) -> Callable[[int], bool]:
 
 def _sha1_hex(base36: str) -> str:
     return f"{int(base36, 36):040x}"
+
+
+REVISIONS = ModuleSpec(
+    "revisions",
+    "ApiQueryRevisions",
+    "prop",
+    "rv",
+    (
+        Param(
+            "prop",
+            REVISION_PROPS,
+            default="ids|timestamp|flags|comment|user",
+            multi=True,
+            deprecatedvalues=("parsetree",),
+        ),
+        Param("slots", enum("main"), multi=True, allspecifier="*"),
+        limit(default=None, info=(("singlepageonly", None),)),
+        Param("expandtemplates", BOOLEAN, deprecated=True),
+        Param("generatexml", BOOLEAN, deprecated=True),
+        Param("parse", BOOLEAN, deprecated=True),
+        Param("section"),
+        Param("diffto", deprecated=True),
+        Param("difftotext", deprecated=True),
+        Param("difftotextpst", BOOLEAN, deprecated=True),
+        Param("contentformat", CONTENT_FORMATS, deprecated=True),
+        Param("startid", INTEGER, info=(("singlepageonly", None),)),
+        Param("endid", INTEGER, info=(("singlepageonly", None),)),
+        Param("start", TIMESTAMP, info=(("singlepageonly", None),)),
+        Param("end", TIMESTAMP, info=(("singlepageonly", None),)),
+        Param("dir", enum("newer", "older"), default="older", info=(("singlepageonly", None),)),
+        Param(
+            "user",
+            USER,
+            subtypes=("name", "ip", "interwiki", "id"),
+            info=(("singlepageonly", None),),
+        ),
+        Param(
+            "excludeuser",
+            USER,
+            subtypes=("name", "ip", "interwiki", "id"),
+            info=(("singlepageonly", None),),
+        ),
+        Param("tag"),
+        Param("token", enum("rollback"), multi=True, deprecated=True),
+        Param("continue"),
+    ),
+    generator=True,
+)
 
 
 @dataclass

@@ -9,10 +9,17 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn, Row
 from atrium.wiki import schema, search
-from atrium.wiki.api.listmodules import PREFIXSEARCH
 from atrium.wiki.api.modules.listing import prefixed
+from atrium.wiki.api.params import (
+    BOOLEAN,
+    INTEGER,
+    NAMESPACE,
+    ModuleSpec,
+    Param,
+    enum,
+    limit,
+)
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun
-from atrium.wiki.api.querymodules import SEARCH
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import InvalidTitle
 
@@ -85,6 +92,53 @@ async def _run_search(
     hits, latest = await q.ctx.db.read(read)
     following = offset + limit if len(hits.rows) > limit else None
     return hits.rows[:limit], hits.total, latest, following
+
+
+SEARCH = ModuleSpec(
+    "search",
+    "ApiQuerySearch",
+    "list",
+    "sr",
+    (
+        Param("search", required=True),
+        Param("namespace", NAMESPACE, default=0, multi=True, allspecifier="*"),
+        limit(default=10),
+        Param("offset", INTEGER, default=0),
+        Param("what", enum("nearmatch", "text", "title")),
+        Param(
+            "info",
+            enum("rewrittenquery", "suggestion", "totalhits"),
+            default="totalhits|suggestion|rewrittenquery",
+            multi=True,
+        ),
+        Param(
+            "prop",
+            enum(
+                "categorysnippet",
+                "extensiondata",
+                "isfilematch",
+                "redirectsnippet",
+                "redirecttitle",
+                "sectionsnippet",
+                "sectiontitle",
+                "size",
+                "snippet",
+                "timestamp",
+                "titlesnippet",
+                "wordcount",
+                "hasrelated",
+                "score",
+            ),
+            default="size|wordcount|timestamp|snippet",
+            multi=True,
+            deprecatedvalues=("hasrelated", "score"),
+        ),
+        Param("interwiki", BOOLEAN),
+        Param("enablerewrites", BOOLEAN),
+        Param("sort", enum("relevance"), default="relevance"),
+    ),
+    generator=True,
+)
 
 
 async def run(q: QueryRun, params: dict[str, Any]) -> None:
@@ -177,6 +231,21 @@ async def _prefix(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], int |
     rows = await q.ctx.db.read(read)
     following = offset + limit if len(rows) > limit else None
     return rows[:limit], following
+
+
+PREFIXSEARCH = ModuleSpec(
+    "prefixsearch",
+    "ApiQueryPrefixSearch",
+    "list",
+    "ps",
+    (
+        Param("search", required=True),
+        Param("namespace", NAMESPACE, default=0, multi=True, allspecifier="*"),
+        limit(),
+        Param("offset", INTEGER, default=0),
+    ),
+    generator=True,
+)
 
 
 async def prefix_run(q: QueryRun, params: dict[str, Any]) -> None:

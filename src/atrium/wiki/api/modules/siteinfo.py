@@ -14,8 +14,13 @@ from atrium.core.db import Conn
 from atrium.wiki import schema
 from atrium.wiki.accounts import rights
 from atrium.wiki.api.context import ApiContext, Out
+from atrium.wiki.api.params import (
+    BOOLEAN,
+    ModuleSpec,
+    Param,
+    enum,
+)
 from atrium.wiki.api.querybase import QueryModule, QueryRun
-from atrium.wiki.api.querymodules import SITEINFO
 from atrium.wiki.reads.users import DEFAULT_OPTIONS
 from atrium.wiki.site import (
     ARTICLE_PATH,
@@ -437,6 +442,51 @@ def _upload_dialog() -> dict[str, Any]:
             "uncategorized": "",
         },
     }
+
+
+SITEINFO = ModuleSpec(
+    "siteinfo",
+    "ApiQuerySiteinfo",
+    "meta",
+    "si",
+    (
+        Param(
+            "prop",
+            enum(
+                "dbrepllag",
+                "defaultoptions",
+                "extensions",
+                "extensiontags",
+                "fileextensions",
+                "functionhooks",
+                "general",
+                "interwikimap",
+                "languages",
+                "languagevariants",
+                "libraries",
+                "magicwords",
+                "namespacealiases",
+                "namespaces",
+                "protocols",
+                "restrictions",
+                "rightsinfo",
+                "showhooks",
+                "skins",
+                "specialpagealiases",
+                "statistics",
+                "uploaddialog",
+                "usergroups",
+                "variables",
+            ),
+            default="general",
+            multi=True,
+        ),
+        Param("filteriw", enum("!local", "local")),
+        Param("showalldb", BOOLEAN),
+        Param("numberingroup", BOOLEAN),
+        Param("inlanguagecode"),
+    ),
+)
 
 
 MODULE = QueryModule(SITEINFO, run)

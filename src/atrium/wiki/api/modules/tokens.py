@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from atrium.wiki.api.params import (
+    ModuleSpec,
+    Param,
+    enum,
+)
 from atrium.wiki.api.querybase import QueryModule, QueryRun
-from atrium.wiki.api.querymodules import TOKENS
 from atrium.wiki.changes.sessions import create_session
 from atrium.wiki.reads.sessions import ANON_TOKEN, SESSION_BOUND_TYPES, TOKEN_SALTS, make_token
 
@@ -26,6 +30,24 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
             assert secret is not None
             tokens[f"{kind}token"] = make_token(secret, TOKEN_SALTS[kind])
     q.data["tokens"] = tokens
+
+
+TOKENS = ModuleSpec(
+    "tokens",
+    "ApiQueryTokens",
+    "meta",
+    "",
+    (
+        Param(
+            "type",
+            enum("createaccount", "csrf", "login", "patrol", "rollback", "userrights", "watch"),
+            default="csrf",
+            multi=True,
+            allspecifier="*",
+        ),
+    ),
+    readrights=False,
+)
 
 
 MODULE = QueryModule(TOKENS, run)

@@ -15,8 +15,12 @@ from atrium.core.db import Conn
 from atrium.wiki import schema
 from atrium.wiki.accounts import rights
 from atrium.wiki.api.actions.common import block_info
+from atrium.wiki.api.params import (
+    ModuleSpec,
+    Param,
+    enum,
+)
 from atrium.wiki.api.querybase import QueryModule, QueryRun
-from atrium.wiki.api.querymodules import USERINFO
 from atrium.wiki.changes import blocks as block_changes
 from atrium.wiki.changes.expiry import api_expiry
 from atrium.wiki.reads.sessions import TOKEN_SALTS, make_token
@@ -100,6 +104,43 @@ def _memberships(conn: Conn, user_id: int) -> list[dict[str, str]]:
         {"group": str(r["ug_group"]), "expiry": api_expiry(r["ug_expiry"], "infinity")}
         for r in rows
     ]
+
+
+USERINFO = ModuleSpec(
+    "userinfo",
+    "ApiQueryUserInfo",
+    "meta",
+    "ui",
+    (
+        Param(
+            "prop",
+            enum(
+                "acceptlang",
+                "blockinfo",
+                "centralids",
+                "changeablegroups",
+                "editcount",
+                "email",
+                "groupmemberships",
+                "groups",
+                "hasmsg",
+                "implicitgroups",
+                "latestcontrib",
+                "options",
+                "ratelimits",
+                "realname",
+                "registrationdate",
+                "rights",
+                "unreadcount",
+                "preferencestoken",
+            ),
+            multi=True,
+            allspecifier="*",
+            deprecatedvalues=("preferencestoken",),
+        ),
+        Param("attachedwiki"),
+    ),
+)
 
 
 MODULE = QueryModule(USERINFO, run)

@@ -21,12 +21,20 @@ import sqlalchemy as sa
 from atrium.core.db import Conn, Row
 from atrium.wiki import schema
 from atrium.wiki.accounts import rights as group_rights
+from atrium.wiki.accounts.rights import ALL_RIGHTS, EXPLICIT_GROUPS
 from atrium.wiki.accounts.usernames import is_creatable, is_ip, normalize_username
 from atrium.wiki.api.actions.common import block_info
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.modules.listing import split_page
+from atrium.wiki.api.params import (
+    BOOLEAN,
+    INTEGER,
+    ModuleSpec,
+    Param,
+    enum,
+    limit,
+)
 from atrium.wiki.api.querybase import QueryModule, QueryRun
-from atrium.wiki.api.querymodules import ALLUSERS, USERS
 from atrium.wiki.changes import blocks as block_changes
 from atrium.wiki.changes.expiry import api_expiry
 from atrium.wiki.messages import messages as msg
@@ -135,6 +143,37 @@ async def _cancreate(q: QueryRun, entry: dict[str, Any], name: str) -> None:
     entry["cancreateerror"] = [error]
 
 
+USERS = ModuleSpec(
+    "users",
+    "ApiQueryUsers",
+    "list",
+    "us",
+    (
+        Param(
+            "prop",
+            enum(
+                "blockinfo",
+                "cancreate",
+                "centralids",
+                "editcount",
+                "emailable",
+                "gender",
+                "groupmemberships",
+                "groups",
+                "implicitgroups",
+                "registration",
+                "rights",
+            ),
+            multi=True,
+        ),
+        Param("attachedwiki"),
+        Param("users", multi=True),
+        Param("userids", INTEGER, multi=True),
+        Param("token", enum("userrights"), multi=True, deprecated=True),
+    ),
+)
+
+
 async def users_run(q: QueryRun, params: dict[str, Any]) -> None:
     spec = USERS
     out = q.ctx.out
@@ -229,6 +268,40 @@ USERS_MODULE = QueryModule(USERS, users_run)
 
 
 # list=allusers
+
+
+ALLUSERS = ModuleSpec(
+    "allusers",
+    "ApiQueryAllUsers",
+    "list",
+    "au",
+    (
+        Param("from"),
+        Param("to"),
+        Param("prefix"),
+        Param("dir", enum("ascending", "descending"), default="ascending"),
+        Param("group", EXPLICIT_GROUPS, multi=True),
+        Param("excludegroup", EXPLICIT_GROUPS, multi=True),
+        Param("rights", ALL_RIGHTS, multi=True),
+        Param(
+            "prop",
+            enum(
+                "blockinfo",
+                "centralids",
+                "editcount",
+                "groups",
+                "implicitgroups",
+                "registration",
+                "rights",
+            ),
+            multi=True,
+        ),
+        limit(default=10),
+        Param("witheditsonly", BOOLEAN),
+        Param("activeusers", BOOLEAN),
+        Param("attachedwiki"),
+    ),
+)
 
 
 async def allusers_run(q: QueryRun, params: dict[str, Any]) -> None:
