@@ -11,7 +11,7 @@ import pytest
 from tests.wiki.conftest import WikiHarness
 from tests.wiki.seed import seed
 
-from atrium.wiki.api.modules.querypage import REPORTS
+from atrium.wiki.api.query.list.querypage import REPORTS
 
 pytestmark = pytest.mark.anyio
 

@@ -16,8 +16,8 @@ from atrium.wiki.api.actions import (
     pageactions,
     paraminfo,
 )
-from atrium.wiki.api.modules import MODULES
 from atrium.wiki.api.params import BOOLEAN, INTEGER, USER, ModuleSpec, Param, enum
+from atrium.wiki.api.query.modules import MODULES
 
 _ACTION_LIST: list[Action] = [
     *auth.ACTIONS,
