@@ -26,7 +26,6 @@ from atrium.wiki.api.params import (
     ModuleSpec,
     Param,
     enum,
-    limit,
 )
 from atrium.wiki.api.query.journal import DELETED_USER, actor_of, time_window
 from atrium.wiki.api.query.list.contribs import content_slots, revision_entry, revision_limit
@@ -40,7 +39,7 @@ from atrium.wiki.api.query.listing import (
     title_key,
 )
 from atrium.wiki.api.query.pageset import GeneratedPages, QueryModule, QueryRun
-from atrium.wiki.api.query.revision_params import CONTENT_FORMATS, REVISION_PROPS
+from atrium.wiki.api.query.revision_params import revision_params
 from atrium.wiki.messages import messages as msg
 
 AR = schema.archive
@@ -56,23 +55,7 @@ ALLDELETEDREVISIONS = ModuleSpec(
     "list",
     "adr",
     (
-        Param(
-            "prop",
-            REVISION_PROPS,
-            default="ids|timestamp|flags|comment|user",
-            multi=True,
-            deprecatedvalues=("parsetree",),
-        ),
-        Param("slots", enum("main"), multi=True, allspecifier="*"),
-        limit(default=None),
-        Param("expandtemplates", BOOLEAN, deprecated=True),
-        Param("generatexml", BOOLEAN, deprecated=True),
-        Param("parse", BOOLEAN, deprecated=True),
-        Param("section"),
-        Param("diffto", deprecated=True),
-        Param("difftotext", deprecated=True),
-        Param("difftotextpst", BOOLEAN, deprecated=True),
-        Param("contentformat", CONTENT_FORMATS, deprecated=True),
+        *revision_params(),
         Param("user", USER, subtypes=("name", "ip", "interwiki", "id")),
         Param("namespace", NAMESPACE, multi=True, allspecifier="*"),
         Param("start", TIMESTAMP, info=(("useronly", None),)),

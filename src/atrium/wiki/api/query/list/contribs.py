@@ -55,7 +55,7 @@ from atrium.wiki.api.query.listing import (
     tag_id,
 )
 from atrium.wiki.api.query.pageset import GeneratedPages, QueryModule, QueryRun, badcontinue
-from atrium.wiki.api.query.revision_params import CONTENT_FORMATS, REVISION_PROPS
+from atrium.wiki.api.query.revision_params import revision_params
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads import pages as page_reads
 
@@ -353,23 +353,7 @@ ALLREVISIONS = ModuleSpec(
     "list",
     "arv",
     (
-        Param(
-            "prop",
-            REVISION_PROPS,
-            default="ids|timestamp|flags|comment|user",
-            multi=True,
-            deprecatedvalues=("parsetree",),
-        ),
-        Param("slots", enum("main"), multi=True, allspecifier="*"),
-        limit(default=None),
-        Param("expandtemplates", BOOLEAN, deprecated=True),
-        Param("generatexml", BOOLEAN, deprecated=True),
-        Param("parse", BOOLEAN, deprecated=True),
-        Param("section"),
-        Param("diffto", deprecated=True),
-        Param("difftotext", deprecated=True),
-        Param("difftotextpst", BOOLEAN, deprecated=True),
-        Param("contentformat", CONTENT_FORMATS, deprecated=True),
+        *revision_params(),
         Param("user", USER, subtypes=("name", "ip", "interwiki", "id")),
         Param("namespace", NAMESPACE, multi=True, allspecifier="*"),
         Param("start", TIMESTAMP),

@@ -15,17 +15,15 @@ from atrium.core.db import Conn, Row
 from atrium.wiki import schema
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import (
-    BOOLEAN,
     TIMESTAMP,
     USER,
     ModuleSpec,
     Param,
     enum,
-    limit,
 )
 from atrium.wiki.api.query.pageset import GeneratedPages, QueryModule, QueryRun, badcontinue
 from atrium.wiki.api.query.prop.revisions import _legacy_content, _revision, _visible, parse_options
-from atrium.wiki.api.query.revision_params import CONTENT_FORMATS, REVISION_PROPS
+from atrium.wiki.api.query.revision_params import revision_params
 from atrium.wiki.changes.pages import split_sections
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads import revisions as revreads
@@ -165,23 +163,7 @@ DELETEDREVISIONS = ModuleSpec(
     "prop",
     "drv",
     (
-        Param(
-            "prop",
-            REVISION_PROPS,
-            default="ids|timestamp|flags|comment|user",
-            multi=True,
-            deprecatedvalues=("parsetree",),
-        ),
-        Param("slots", enum("main"), multi=True, allspecifier="*"),
-        limit(default=None),
-        Param("expandtemplates", BOOLEAN, deprecated=True),
-        Param("generatexml", BOOLEAN, deprecated=True),
-        Param("parse", BOOLEAN, deprecated=True),
-        Param("section"),
-        Param("diffto", deprecated=True),
-        Param("difftotext", deprecated=True),
-        Param("difftotextpst", BOOLEAN, deprecated=True),
-        Param("contentformat", CONTENT_FORMATS, deprecated=True),
+        *revision_params(),
         Param("start", TIMESTAMP),
         Param("end", TIMESTAMP),
         Param("dir", enum("newer", "older"), default="older"),

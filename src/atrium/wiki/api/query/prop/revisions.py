@@ -14,17 +14,15 @@ from typing import Any
 
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import (
-    BOOLEAN,
     INTEGER,
     TIMESTAMP,
     USER,
     ModuleSpec,
     Param,
     enum,
-    limit,
 )
 from atrium.wiki.api.query.pageset import GeneratedPages, QueryModule, QueryRun, badcontinue
-from atrium.wiki.api.query.revision_params import CONTENT_FORMATS, REVISION_PROPS
+from atrium.wiki.api.query.revision_params import revision_params
 from atrium.wiki.changes.pages import split_sections
 from atrium.wiki.diff import table_rows
 from atrium.wiki.messages import messages as msg
@@ -85,23 +83,7 @@ REVISIONS = ModuleSpec(
     "prop",
     "rv",
     (
-        Param(
-            "prop",
-            REVISION_PROPS,
-            default="ids|timestamp|flags|comment|user",
-            multi=True,
-            deprecatedvalues=("parsetree",),
-        ),
-        Param("slots", enum("main"), multi=True, allspecifier="*"),
-        limit(default=None, info=(("singlepageonly", None),)),
-        Param("expandtemplates", BOOLEAN, deprecated=True),
-        Param("generatexml", BOOLEAN, deprecated=True),
-        Param("parse", BOOLEAN, deprecated=True),
-        Param("section"),
-        Param("diffto", deprecated=True),
-        Param("difftotext", deprecated=True),
-        Param("difftotextpst", BOOLEAN, deprecated=True),
-        Param("contentformat", CONTENT_FORMATS, deprecated=True),
+        *revision_params(limit_info=(("singlepageonly", None),)),
         Param("startid", INTEGER, info=(("singlepageonly", None),)),
         Param("endid", INTEGER, info=(("singlepageonly", None),)),
         Param("start", TIMESTAMP, info=(("singlepageonly", None),)),
