@@ -545,3 +545,18 @@ iwlinks = sa.Table(
     sa.Column("iwl_title", Key, primary_key=True),
     sa.Index("iwl_prefix_title_from", "iwl_prefix", "iwl_title", "iwl_from"),
 )
+
+
+# The tables a page's text determines, each with the column naming the page: an edit replaces a
+# page's rows in all of them, a deletion drops them.
+LINK_TABLES: tuple[tuple[sa.Table, str], ...] = (
+    (pagelinks, "pl_from"),
+    (templatelinks, "tl_from"),
+    (categorylinks, "cl_from"),
+    (imagelinks, "il_from"),
+    (externallinks, "el_from"),
+    (langlinks, "ll_from"),
+    (redirect, "rd_from"),
+    (iwlinks, "iwl_from"),
+    (page_props, "pp_page"),
+)

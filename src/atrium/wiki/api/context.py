@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -109,3 +110,12 @@ def change_error(exc: ChangeError, module: str) -> ApiUsageError:
     so for each further refusal it carries)."""
     more = tuple(change_error(other, module) for other in exc.more)
     return ApiUsageError(exc.code, Message(exc.key, exc.params), module=module, more=more)
+
+
+@contextmanager
+def change_errors(module: str) -> Iterator[None]:
+    """Run changes whose refusal (`ChangeError`) is this module's API error."""
+    try:
+        yield
+    except ChangeError as exc:
+        raise change_error(exc, module) from exc

@@ -28,6 +28,7 @@ from atrium.wiki.changes.journal import (
 from atrium.wiki.changes.pages import (
     Editor,
     EditRequest,
+    clear_links,
     journal_edit,
     save_revision,
     software_tag_id,
@@ -143,7 +144,7 @@ def delete_page(
             [{"at_rev_id": t["ct_rev_id"], "at_tag_id": t["ct_tag_id"]} for t in tags],
         )
         conn.execute(sa.delete(ct).where(ct.c.ct_rev_id.in_(rev_ids)))
-    _drop_links(conn, page_id)
+    clear_links(conn, page_id)
     if title.ns == NS_FILE:
         _archive_file(conn, who, title, reason)
     search.unindex_page(conn, page_id)
@@ -203,21 +204,6 @@ def _archive_file(conn: Conn, who: Performer, title: Title, reason: str) -> None
             )
         )
     conn.execute(sa.delete(old).where(old.c.oi_name == title.dbkey))
-
-
-def _drop_links(conn: Conn, page_id: int) -> None:
-    for table, column in (
-        (schema.pagelinks, "pl_from"),
-        (schema.templatelinks, "tl_from"),
-        (schema.categorylinks, "cl_from"),
-        (schema.imagelinks, "il_from"),
-        (schema.externallinks, "el_from"),
-        (schema.langlinks, "ll_from"),
-        (schema.redirect, "rd_from"),
-        (schema.iwlinks, "iwl_from"),
-        (schema.page_props, "pp_page"),
-    ):
-        conn.execute(sa.delete(table).where(table.c[column] == page_id))
 
 
 @dataclass
@@ -530,7 +516,7 @@ def _purge_page(conn: Conn, page_id: int) -> None:
             )
         )
     )
-    _drop_links(conn, page_id)
+    clear_links(conn, page_id)
     search.unindex_page(conn, page_id)
     rc = schema.recentchanges
     conn.execute(sa.delete(rc).where(rc.c.rc_cur_id == page_id, rc.c.rc_type != 3))

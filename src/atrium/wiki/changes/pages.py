@@ -197,41 +197,24 @@ def external_link_rows(page_id: int, urls: Iterable[str]) -> list[dict[str, obje
     ]
 
 
-def write_links(conn: Conn, page_id: int, title: Title, links: Links, ts: str) -> None:
-    """Replace the link-table rows of one page with those of its current text."""
-    for table, column in (
-        (schema.pagelinks, "pl_from"),
-        (schema.templatelinks, "tl_from"),
-        (schema.categorylinks, "cl_from"),
-        (schema.imagelinks, "il_from"),
-        (schema.externallinks, "el_from"),
-        (schema.langlinks, "ll_from"),
-        (schema.redirect, "rd_from"),
-        (schema.iwlinks, "iwl_from"),
-        (schema.page_props, "pp_page"),
-    ):
-        conn.execute(sa.delete(table).where(table.c[column] == page_id))
+def link_rows(
+    page_id: int, title: Title, links: Links, ts: str, page_targets: set[tuple[int, str]]
+) -> dict[str, list[dict[str, Any]]]:
+    """The rows of every link table for one page, by table name; `page_targets` are its
+    pagelinks (the links of its text, and for an edit also the missing templates it uses)."""
     ns = title.ns
-    # A transclusion of a missing template renders as a link to it, so MediaWiki records one.
-    page_targets = set(links.pages) | _missing_pages(conn, links.templates)
-    conn.executemany(
-        sa.insert(schema.pagelinks),
-        [
+    cl_type = "subcat" if ns == NS_CATEGORY else "file" if ns == NS_FILE else "page"
+    target = links.redirect
+    return {
+        "pagelinks": [
             {"pl_from": page_id, "pl_namespace": t_ns, "pl_title": t, "pl_from_namespace": ns}
             for t_ns, t in sorted(page_targets)
         ],
-    )
-    conn.executemany(
-        sa.insert(schema.templatelinks),
-        [
+        "templatelinks": [
             {"tl_from": page_id, "tl_namespace": t_ns, "tl_title": t, "tl_from_namespace": ns}
             for t_ns, t in sorted(links.templates)
         ],
-    )
-    cl_type = "subcat" if ns == NS_CATEGORY else "file" if ns == NS_FILE else "page"
-    conn.executemany(
-        sa.insert(schema.categorylinks),
-        [
+        "categorylinks": [
             {
                 "cl_from": page_id,
                 "cl_to": category,
@@ -243,47 +226,52 @@ def write_links(conn: Conn, page_id: int, title: Title, links: Links, ts: str) -
             }
             for category, prefix in sorted(links.categories.items())
         ],
-    )
-    conn.executemany(
-        sa.insert(schema.imagelinks),
-        [
+        "imagelinks": [
             {"il_from": page_id, "il_to": name, "il_from_namespace": ns}
             for name in sorted(links.images)
         ],
-    )
-    conn.executemany(sa.insert(schema.externallinks), external_link_rows(page_id, links.external))
-    conn.executemany(
-        sa.insert(schema.langlinks),
-        [
+        "externallinks": external_link_rows(page_id, links.external),
+        "langlinks": [
             {"ll_from": page_id, "ll_lang": lang, "ll_title": target}
             for lang, target in sorted(links.langlinks.items())
         ],
-    )
-    conn.executemany(
-        sa.insert(schema.iwlinks),
-        [
+        "redirect": []
+        if target is None
+        else [
+            {
+                "rd_from": page_id,
+                "rd_namespace": target.ns,
+                "rd_title": target.dbkey,
+                "rd_interwiki": target.interwiki,
+                "rd_fragment": target.fragment,
+            }
+        ],
+        "iwlinks": [
             {"iwl_from": page_id, "iwl_prefix": prefix, "iwl_title": target}
             for prefix, target in sorted(links.interwiki)
         ],
-    )
-    conn.executemany(
-        sa.insert(schema.page_props),
-        [
+        "page_props": [
             {"pp_page": page_id, "pp_propname": name, "pp_value": value}
             for name, value in sorted(links.props.items())
         ],
-    )
-    if links.redirect is not None:
-        target = links.redirect
-        conn.execute(
-            sa.insert(schema.redirect).values(
-                rd_from=page_id,
-                rd_namespace=target.ns,
-                rd_title=target.dbkey,
-                rd_interwiki=target.interwiki,
-                rd_fragment=target.fragment,
-            )
-        )
+    }
+
+
+def clear_links(conn: Conn, page_id: int) -> None:
+    """Drop a page's rows from every link table."""
+    for table, column in schema.LINK_TABLES:
+        conn.execute(sa.delete(table).where(table.c[column] == page_id))
+
+
+def write_links(conn: Conn, page_id: int, title: Title, links: Links, ts: str) -> None:
+    """Replace the link-table rows of one page with those of its current text."""
+    clear_links(conn, page_id)
+    # A transclusion of a missing template renders as a link to it, so MediaWiki records one.
+    page_targets = set(links.pages) | _missing_pages(conn, links.templates)
+    rows = link_rows(page_id, title, links, ts, page_targets)
+    for table, _ in schema.LINK_TABLES:
+        if rows[table.name]:
+            conn.executemany(sa.insert(table), rows[table.name])
 
 
 # --- action=edit --------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn, Row
 from atrium.wiki import schema
+from atrium.wiki.titles import Title
 
 P = schema.page
 R = schema.revision
@@ -276,3 +277,22 @@ def templates_of(
     columns = (tl.c.tl_from, tl.c.tl_namespace, tl.c.tl_title)
     order = [c.desc() for c in columns] if descending else list(columns)
     return conn.all(query.order_by(*order).limit(limit))
+
+
+def subpages(conn: Conn, title: Title) -> list[str]:
+    """The first 100 subpages of a page (`Title/…` in its namespace): what a move takes along."""
+    p = schema.page
+    prefix = title.dbkey + "/"
+    return [
+        str(r["page_title"])
+        for r in conn.all(
+            sa.select(p.c.page_title)
+            .where(
+                p.c.page_namespace == title.ns,
+                p.c.page_title >= prefix,
+                p.c.page_title < prefix[:-1] + "0",
+            )
+            .order_by(p.c.page_title)
+            .limit(100)
+        )
+    ]

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from atrium.wiki.api.context import ApiContext, change_error
+from atrium.wiki.api.context import ApiContext
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.changes import ChangeError, watching
 from atrium.wiki.changes import blocks as block_changes
+from atrium.wiki.changes import watching
 from atrium.wiki.changes.expiry import INFINITY, api_expiry
 from atrium.wiki.changes.journal import Performer
 from atrium.wiki.messages import messages as msg
@@ -106,10 +106,6 @@ async def check_blocked(ctx: ApiContext, module: str, title: Title | None) -> No
     raise ApiUsageError(
         "blocked", message, module=module, extra={"blockinfo": block_info(ctx, found)}
     )
-
-
-def fail(exc: ChangeError, module: str) -> ApiUsageError:
-    return change_error(exc, module)
 
 
 async def apply_watchlist(

@@ -6,7 +6,7 @@ from typing import Any
 
 from atrium.wiki.api.actions import Action
 from atrium.wiki.api.actions.common import apply_watchlist, check_blocked, performer
-from atrium.wiki.api.context import ApiContext, change_error
+from atrium.wiki.api.context import ApiContext, change_errors
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import (
     BOOLEAN,
@@ -20,7 +20,7 @@ from atrium.wiki.api.params import (
     Param,
     enum,
 )
-from atrium.wiki.changes import ChangeError, protection
+from atrium.wiki.changes import protection
 from atrium.wiki.changes.pages import Editor, EditRequest, edit_page
 from atrium.wiki.changes.undo import plan_undo
 from atrium.wiki.messages import messages as msg
@@ -140,7 +140,7 @@ async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         # ApiEditPage: the undone text replaces `text`; the revision is tagged `mw-undo`.
         rows = await ctx.db.read(page_reads.pages_by_titles, [(title.ns, title.dbkey)])
         page_id = int(rows[0]["page_id"]) if rows else None
-        try:
+        with change_errors("edit"):
             plan = await ctx.db.read(
                 plan_undo,
                 page_id,
@@ -148,8 +148,6 @@ async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
                 params["undo"],
                 params["undoafter"],
             )
-        except ChangeError as exc:
-            raise change_error(exc, "edit") from exc
         params["text"] = plan.text
         if params["summary"] is None:
             params["summary"] = plan.summary
@@ -162,10 +160,8 @@ async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             module="edit",
         )
     await check_blocked(ctx, "edit", title)
-    try:
+    with change_errors("edit"):
         await ctx.db.read(protection.check_protection, title, performer(ctx), "edit")
-    except ChangeError as exc:
-        raise change_error(exc, "edit") from exc
     editor = Editor(caller.id or None, caller.name, frozenset(caller.rights))
     request = EditRequest(
         title=title,
@@ -188,10 +184,8 @@ async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         tags=tuple(params["tags"]),
         software_tags=software_tags,
     )
-    try:
+    with change_errors("edit"):
         outcome = await ctx.db.write(edit_page, ctx.site, request)
-    except ChangeError as exc:
-        raise change_error(exc, "edit") from exc
     out = ctx.out
     result: dict[str, Any] = {
         "result": "Success",
