@@ -367,3 +367,19 @@ def blocking(
         elif b.applies_to(title, page_id, name):
             return b
     return None
+
+
+class Blocked(ChangeError):
+    """A change refused because a block stops its performer; the API shows the block."""
+
+    def __init__(self, block: ActiveBlock) -> None:
+        code = "blocked" if block.sitewide else "blocked-partial"
+        super().__init__("blocked", "You have been blocked from editing.", f"apierror-{code}")
+        self.block = block
+
+
+def refuse_blocked(conn: Conn, who: Performer, title: Title | None) -> None:
+    """Raise `Blocked` when a block stops `who` from changing `title`."""
+    found = blocking(conn, who.user_id, who.name, who.ip, title)
+    if found is not None:
+        raise Blocked(found)

@@ -19,7 +19,9 @@ from atrium.core.db import Conn, Prepared
 from atrium.wiki import schema, search
 from atrium.wiki.changes import ChangeError, watching
 from atrium.wiki.changes.accounts import ensure_actor
+from atrium.wiki.changes.blocks import refuse_blocked
 from atrium.wiki.changes.journal import Performer, log_event, record_edit
+from atrium.wiki.changes.protection import check_protection
 from atrium.wiki.merge import merge3
 from atrium.wiki.reads.pst_inputs import transform_for_save
 from atrium.wiki.site import MAX_ARTICLE_SIZE, Site
@@ -332,6 +334,9 @@ class EditRequest:
     software_tags: tuple[str, ...] = ()  # tags the software adds (`mw-undo`), not the user
     watch: bool | None = None  # issue 8: add to (True) or remove from (False) the watchlist
     ip: str = "127.0.0.1"
+    # Whose block and page protection the edit checks, in its own transaction (the API's edit);
+    # None for writes whose caller has no such checks (the importer, the demo, tests).
+    performer: Performer | None = None
 
 
 @dataclass
@@ -477,6 +482,11 @@ def _interface_protected() -> ChangeError:
 def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
     """What `action=edit` changes, checked and applied in one transaction."""
     title = req.title
+    if req.performer is not None:
+        # Checked here rather than before the write, so a block or protection that lands
+        # meanwhile is honoured.
+        refuse_blocked(conn, req.performer, title)
+        check_protection(conn, title, req.performer, "edit")
     if title.ns < 0 or title.ns == NS_SPECIAL:
         raise ChangeError(
             "invalidtitle",

@@ -100,11 +100,15 @@ async def check_blocked(ctx: ApiContext, module: str, title: Title | None) -> No
     found = await ctx.db.read(
         block_changes.blocking, caller.id or None, caller.name, ctx.client_ip, title
     )
-    if found is None:
-        return
-    message = msg.api("apierror-blocked" if found.sitewide else "apierror-blocked-partial")
-    raise ApiUsageError(
-        "blocked", message, module=module, extra={"blockinfo": block_info(ctx, found)}
+    if found is not None:
+        raise blocked_error(ctx, module, found)
+
+
+def blocked_error(ctx: ApiContext, module: str, block: block_changes.ActiveBlock) -> ApiUsageError:
+    """MediaWiki's `blocked` error, with the block's `blockinfo`."""
+    message = msg.api("apierror-blocked" if block.sitewide else "apierror-blocked-partial")
+    return ApiUsageError(
+        "blocked", message, module=module, extra={"blockinfo": block_info(ctx, block)}
     )
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from atrium.wiki.api.actions import Action
-from atrium.wiki.api.actions.common import apply_watchlist, check_blocked, performer
-from atrium.wiki.api.context import ApiContext, change_errors
+from atrium.wiki.api.actions.common import apply_watchlist, blocked_error, performer
+from atrium.wiki.api.context import ApiContext, change_error, change_errors
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import (
     BOOLEAN,
@@ -20,7 +20,8 @@ from atrium.wiki.api.params import (
     Param,
     enum,
 )
-from atrium.wiki.changes import protection
+from atrium.wiki.changes import ChangeError
+from atrium.wiki.changes.blocks import Blocked
 from atrium.wiki.changes.pages import Editor, EditRequest, edit_page
 from atrium.wiki.changes.undo import plan_undo
 from atrium.wiki.messages import messages as msg
@@ -159,9 +160,6 @@ async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             msg.api("apierror-permissiondenied", msg.message("action-edit")),
             module="edit",
         )
-    await check_blocked(ctx, "edit", title)
-    with change_errors("edit"):
-        await ctx.db.read(protection.check_protection, title, performer(ctx), "edit")
     editor = Editor(caller.id or None, caller.name, frozenset(caller.rights))
     request = EditRequest(
         title=title,
@@ -183,9 +181,14 @@ async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         baserevid=params["baserevid"],
         tags=tuple(params["tags"]),
         software_tags=software_tags,
+        performer=performer(ctx),
     )
-    with change_errors("edit"):
+    try:
         outcome = await ctx.db.write(edit_page, ctx.site, request)
+    except Blocked as exc:
+        raise blocked_error(ctx, "edit", exc.block) from exc
+    except ChangeError as exc:
+        raise change_error(exc, "edit") from exc
     out = ctx.out
     result: dict[str, Any] = {
         "result": "Success",
