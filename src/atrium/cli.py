@@ -157,10 +157,11 @@ def create_user_command(
     realm_string_id: str | None,
 ) -> None:
     """Create a user (or, with --bot-owner, a bot)."""
-    from atrium.chat.actions.realm import realm_id_by_string_id
-    from atrium.chat.actions.users import NewUser, create_user, user_id_by_email
+    from atrium.chat.actions.users import NewUser, create_user
     from atrium.chat.errors import ChatError
     from atrium.chat.models import ROLE_NAMES
+    from atrium.chat.queries.realm import realm_id_by_string_id
+    from atrium.chat.queries.users import user_id_by_email
     from atrium.core.db import Conn
 
     def write(conn: Conn) -> int:

@@ -55,16 +55,6 @@ def check_settings(changes: dict[str, Any]) -> dict[str, Any]:
     return checked
 
 
-def user_settings(row: Any) -> dict[str, Any]:
-    """The `user_settings` state of these settings."""
-    return {
-        "timezone": row["timezone"],
-        "translate_emoticons": bool(row["translate_emoticons"]),
-        "enable_drafts_synchronization": bool(row["enable_drafts_synchronization"]),
-        "default_language": row["default_language"],
-    }
-
-
 def change_settings(conn: Conn, actor: User, changes: dict[str, Any]) -> Outcome[None]:
     checked = check_settings(changes)
     row = user_row(conn, actor.realm_id, actor.id)

@@ -15,22 +15,23 @@ from typing import Any
 import sqlalchemy as sa
 
 from atrium.chat import flags, schema
-from atrium.chat.actions.default_streams import default_stream_dicts
-from atrium.chat.actions.drafts import user_drafts
-from atrium.chat.actions.messages import (
+from atrium.chat.limits import (
     MAX_MESSAGE_LENGTH,
+    MAX_STREAM_DESCRIPTION_LENGTH,
+    MAX_STREAM_NAME_LENGTH,
     MAX_TOPIC_LENGTH,
 )
-from atrium.chat.actions.scheduled_messages import user_scheduled_messages
-from atrium.chat.actions.streams import MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH
-from atrium.chat.actions.user_settings import user_settings
 from atrium.chat.models import ROLE_MODERATOR, Realm, User
 from atrium.chat.queries import streams as stream_queries
 from atrium.chat.queries import users as user_queries
+from atrium.chat.queries.default_streams import default_stream_dicts
+from atrium.chat.queries.drafts import user_drafts
 from atrium.chat.queries.groups import realm_groups
 from atrium.chat.queries.linkifiers import linkifier_dicts, playground_dicts
 from atrium.chat.queries.realm import load_realm
+from atrium.chat.queries.scheduled_messages import user_scheduled_messages
 from atrium.chat.queries.user_topics import muted_topic_tuples, user_topic_dicts
+from atrium.chat.queries.users import user_settings
 from atrium.core.db import Conn
 
 # Realm columns that are not settings clients see under `realm_<name>`.

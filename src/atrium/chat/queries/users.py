@@ -207,3 +207,23 @@ def admin_user_ids(conn: Conn, realm_id: int) -> list[int]:
         .where(U.realm_id == realm_id, U.is_active.is_(True), U.role <= ROLE_ADMINISTRATOR)
         .order_by(U.id)
     )
+
+
+def user_settings(row: Any) -> dict[str, Any]:
+    """The `user_settings` state of these settings."""
+    return {
+        "timezone": row["timezone"],
+        "translate_emoticons": bool(row["translate_emoticons"]),
+        "enable_drafts_synchronization": bool(row["enable_drafts_synchronization"]),
+        "default_language": row["default_language"],
+    }
+
+
+def user_id_by_email(conn: Conn, realm_id: int, email: str) -> int | None:
+    user_id = conn.scalar(
+        sa.select(schema.user.c.id).where(
+            schema.user.c.realm_id == realm_id,
+            sa.func.lower(schema.user.c.email) == email.strip().lower(),
+        )
+    )
+    return None if user_id is None else int(user_id)
