@@ -285,7 +285,7 @@ user_group_subgroup = sa.Table(
     sa.Column("subgroup_id", sa.ForeignKey("user_group.id"), primary_key=True),
 )
 
-# --- Issue 3: messaging (drafts, scheduled messages) ---------------------------------------------
+# --- messaging (drafts, scheduled messages) ---------------------------------------------
 # The full-text index over messages is dialect-specific (an FTS5 virtual table on SQLite, a
 # tsvector table on PostgreSQL), so it lives in chat/search.py and in migration 0002, not here.
 
@@ -336,7 +336,7 @@ sa.Index(
     scheduled_message.c.scheduled_timestamp,
 )
 
-# --- Issue 5: administration (playgrounds, linkifiers, default streams, user settings, mail) ---
+# --- administration (playgrounds, linkifiers, default streams, user settings, mail) ---
 
 # Per-user settings the administration endpoints read and write (PATCH /settings); the columns
 # themselves are added to user_profile above by migration 0003.

@@ -266,7 +266,7 @@ redirect = sa.Table(
 )
 
 
-# --- issue 8: lists and the write actions that feed them --------------------------------------
+# --- lists and the write actions that feed them -----------------------------------------------
 # recent changes and the log, watchlists, deleted revisions, blocks, protections, files (current, deleted and stashed). The full-text index lives in `search.py` (an FTS5 virtual
 # table or a tsvector column, which differ too much per dialect to describe here).
 

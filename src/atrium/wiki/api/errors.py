@@ -1,4 +1,4 @@
-"""The one error type of the wiki API; `main.render_error` turns it into MediaWiki's error shapes."""
+"""The one error type of the wiki API; `main._error_body` turns it into MediaWiki's error shapes."""
 
 from __future__ import annotations
 

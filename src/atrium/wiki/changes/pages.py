@@ -65,7 +65,7 @@ class SavedRevision:
     parent_id: int
     timestamp: str
     created: bool
-    # issue 8: what the journals (recent changes) need
+    # What the journals (recent changes) need.
     actor_id: int = 0
     comment_id: int = 0
     old_len: int | None = None
@@ -332,7 +332,7 @@ class EditRequest:
     baserevid: int | None = None
     tags: tuple[str, ...] = ()
     software_tags: tuple[str, ...] = ()  # tags the software adds (`mw-undo`), not the user
-    watch: bool | None = None  # issue 8: add to (True) or remove from (False) the watchlist
+    watch: bool | None = None  # add to (True) or remove from (False) the watchlist
     ip: str = "127.0.0.1"
     # Whose block and page protection the edit checks, in its own transaction (the API's edit);
     # None for writes whose caller has no such checks (the importer, the demo, tests).
@@ -594,7 +594,7 @@ def journal_watch(conn: Conn, req: EditRequest) -> None:
 def journal_edit(
     conn: Conn, req: EditRequest, saved: SavedRevision, minor: bool, tag_ids: list[int]
 ) -> None:
-    """Recent changes, change tags and the watchlist of a saved edit (issue 8)."""
+    """Recent changes, change tags and the watchlist of a saved edit."""
     rc_id = record_edit(
         conn,
         _performer(req),

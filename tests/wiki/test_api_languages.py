@@ -1,13 +1,10 @@
-"""Issue 7's last gaps: `export`/`exportnowrap`/`exportschema`, `iwurl`, `converttitles`; the API's
-messages in `uselang`/`errorlang` (de, fr, fallbacks); siteinfo `extensions`, `libraries`,
-`showhooks`, `languagevariants`. Shapes and texts as MediaWiki 1.39 answers them."""
+"""The API's messages in `uselang`/`errorlang` (de, fr, fallbacks) and `responselanginfo`: shapes
+and texts as MediaWiki 1.39 answers them, and every message key of the source in the store."""
 
 from __future__ import annotations
 
-import io
 import json
 import re
-import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +12,6 @@ import httpx
 import pytest
 from tests.wiki.conftest import WikiHarness
 
-from atrium.wiki.dump import export_dump, import_dump
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.messages.language import language
 
@@ -31,119 +27,6 @@ def _sample(name: str) -> tuple[dict[str, Any], Any]:
     case = json.loads((SAMPLES / "_index.json").read_text())[name]
     body = json.loads((SAMPLES / f"{name}.json").read_text().replace(MW_HOST, OUR_HOST))
     return case, body
-
-
-# --- export ------------------------------------------------------------------------------------
-
-
-async def test_export_in_both_formatversions(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
-    await wiki.edit_page("Apple", "first [[Banana]]", summary="one")
-    second = await wiki.edit_page("Apple", "second & <b>", user="Alice", summary="two")
-    fv1 = await wiki.api(client, action="query", titles="Apple|Nope", export="1")
-    xml = fv1["query"]["export"]["*"]
-    fv2 = await wiki.api(client, action="query", titles="Apple|Nope", export="1", formatversion="2")
-    assert fv2["query"]["export"] == xml
-    assert len(fv2["query"]["pages"]) == 2  # the page set is still there
-    root = ET.fromstring(xml)
-    assert root.attrib["version"] == "0.11"
-    pages = root.findall(f"{NS}page")
-    assert [p.findtext(f"{NS}title") for p in pages] == ["Apple"]  # missing pages are not
-    revisions = pages[0].findall(f"{NS}revision")
-    assert len(revisions) == 1  # the current revision only, as WikiExporter::CURRENT
-    rev = revisions[0]
-    assert rev.findtext(f"{NS}id") == str(second)
-    assert rev.findtext(f"{NS}origin") == str(second)
-    text = rev.find(f"{NS}text")
-    assert text is not None and text.text == "second & <b>"
-    assert text.attrib["sha1"] == rev.findtext(f"{NS}sha1")
-    assert text.attrib["bytes"] == str(len(b"second & <b>"))
-
-
-async def test_exportschema_010_and_exportnowrap(
-    wiki: WikiHarness, client: httpx.AsyncClient
-) -> None:
-    await wiki.edit_page("Apple", "text")
-    response = await client.get(
-        "/w/api.php",
-        params={
-            "action": "query",
-            "titles": "Apple",
-            "export": "1",
-            "exportnowrap": "1",
-            "exportschema": "0.10",
-            "format": "json",
-        },
-    )
-    assert response.status_code == 200
-    assert response.headers["content-type"] == "text/xml; charset=utf-8"
-    assert response.headers["content-disposition"] == "inline; filename=export.xml"
-    assert response.text.startswith('<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.10/"')
-    assert "<origin>" not in response.text
-    assert 'sha1="' not in response.text  # 0.10 has no sha1 attribute on <text>
-    assert "<sha1>" in response.text
-    # exportnowrap without export is ignored: an ordinary JSON answer.
-    plain = await wiki.api(client, action="query", titles="Apple", exportnowrap="1")
-    assert "export" not in plain["query"] and plain["query"]["pages"]
-    bad = await wiki.api(client, action="query", titles="Apple", export="1", exportschema="0.9")
-    assert bad["error"]["code"] == "badvalue"
-
-
-async def test_import_accepts_schema_010_and_011(wiki: WikiHarness) -> None:
-    await wiki.edit_page("Apple", "one")
-    await wiki.edit_page("Apple", "two [[Banana]]", user="Alice")
-    dumps = {}
-    for schema in ("0.10", "0.11"):
-        out = io.StringIO()
-        assert export_dump(wiki.db, wiki.site, out, schema=schema) == 1
-        dumps[schema] = out.getvalue()
-    assert "<origin>" in dumps["0.11"] and "<origin>" not in dumps["0.10"]
-    for schema, dump in dumps.items():
-        renamed = dump.replace("<title>Apple</title>", f"<title>Apple {schema}</title>")
-        renamed = re.sub(r"<id>\d+</id>\n    <revision>", "<id>0</id>\n    <revision>", renamed)
-        stats = import_dump(wiki.db, wiki.site, io.BytesIO(renamed.encode()))
-        assert (stats.pages, stats.revisions) == (1, 2), schema
-    async with wiki.client() as client:
-        data = await wiki.api(
-            client,
-            action="query",
-            prop="revisions",
-            rvprop="content",
-            rvslots="main",
-            titles="Apple 0.10|Apple 0.11",
-            formatversion="2",
-        )
-    texts = {
-        p["title"]: p["revisions"][0]["slots"]["main"]["content"] for p in data["query"]["pages"]
-    }
-    assert texts == {"Apple 0.10": "two [[Banana]]", "Apple 0.11": "two [[Banana]]"}
-
-
-# --- iwurl, converttitles ----------------------------------------------------------------------
-
-
-async def test_iwurl_and_converttitles(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
-    await wiki.edit_page("Apple", "text")
-    without = await wiki.api(client, action="query", titles="fr:Foo bar|Apple", formatversion="2")
-    assert without["query"]["interwiki"] == [{"title": "fr:Foo bar", "iw": "fr"}]
-    data = await wiki.api(
-        client, action="query", titles="fr:Foo bar/é|Apple", iwurl="1", formatversion="2"
-    )
-    assert data["query"]["interwiki"] == [
-        {
-            "title": "fr:Foo bar/é",
-            "iw": "fr",
-            "url": "https://fr.wikipedia.org/wiki/Foo_bar/%C3%A9",
-        }
-    ]
-    plain = await wiki.api(client, action="query", titles="apple", formatversion="2")
-    converted = await wiki.api(
-        client, action="query", titles="apple", converttitles="1", formatversion="2"
-    )
-    assert converted == plain  # English has no variants: nothing converted, no warning
-    assert "converted" not in converted["query"]
-
-
-# --- uselang / errorlang -----------------------------------------------------------------------
 
 
 @pytest.mark.skipif(not SAMPLES.exists(), reason="reference samples not present")
@@ -278,26 +161,3 @@ def test_every_message_key_in_the_source_is_in_the_store() -> None:
     assert len(keys) > 30
     english = language("en")
     assert sorted(k for k in keys if english.template(k) is None) == []
-
-
-# --- siteinfo ----------------------------------------------------------------------------------
-
-
-async def test_siteinfo_extensions_libraries_hooks_variants(
-    wiki: WikiHarness, client: httpx.AsyncClient
-) -> None:
-    props = "extensions|libraries|showhooks|languagevariants"
-    for fv in ("1", "2"):
-        data = await wiki.api(
-            client, action="query", meta="siteinfo", siprop=props, formatversion=fv
-        )
-        query = data["query"]
-        assert query["extensions"] == []
-        assert query["showhooks"] == []
-        assert query["languagevariants"] == {}
-        libraries = query["libraries"]
-        names = [lib["name"] for lib in libraries]
-        assert names == sorted(names, key=str.lower)
-        assert all(set(lib) == {"name", "version"} for lib in libraries)
-        assert {"starlette", "sqlalchemy", "mwparserfromhell"} <= set(names)
-        assert all(re.match(r"\d", lib["version"]) for lib in libraries)
