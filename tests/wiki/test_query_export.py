@@ -7,18 +7,18 @@ import io
 import json
 import re
 import xml.etree.ElementTree as ET
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from tests.reference import reference_path
 from tests.wiki.conftest import WikiHarness
 
 from atrium.wiki.dump import export_dump, import_dump
 
 pytestmark = pytest.mark.anyio
 
-SAMPLES = Path("/work/shared/reference/mediawiki/samples")
+SAMPLES = reference_path("mediawiki-samples")
 MW_HOST = "http://127.0.0.1:8181/w/api.php"
 OUR_HOST = "http://127.0.0.1:8080/w/api.php"
 NS = "{http://www.mediawiki.org/xml/export-0.11/}"
