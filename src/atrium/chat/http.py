@@ -53,6 +53,7 @@ class ApiRequest:
 
 
 View = Callable[[ApiRequest, dict[str, Any]], Awaitable[dict[str, Any]]]
+Guard = Callable[[ApiRequest], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,8 @@ class ViewSpec:
     endpoint: Endpoint
     auth: bool = True
     rate_limited: bool = True
+    # Checked before the parameters are read, as Zulip's permission decorators are (guards.py).
+    guard: Guard | None = None
 
 
 def api(
@@ -128,8 +131,11 @@ async def run_view(runtime: ChatRuntime, spec: ViewSpec, request: Request) -> Re
                 if verdict is not None:
                     headers = verdict.headers()
         values = await request_values(request)
+        req = ApiRequest(runtime, request, user)
+        if spec.guard is not None:
+            await spec.guard(req)
         args, ignored = spec.endpoint.parse(values, request.path_params)
-        data = await spec.view(ApiRequest(runtime, request, user), args)
+        data = await spec.view(req, args)
     except ChatError as error:
         return error_response(error, headers)
     except Exception:
