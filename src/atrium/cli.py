@@ -56,7 +56,7 @@ def serve(host: str | None, port: int | None, workers: int) -> None:
             "--workers > 1 needs the scale-out mode: set ATRIUM_DATABASE_URL=postgresql://… "
             "and ATRIUM_REDIS_URL=redis://… (embedded SQLite is one process)."
         )
-    for service in settings.services:
+    for service in ("core", *settings.services):
         migrations.upgrade(service, settings.database_url, settings.sqlite_path(service))
     click.echo(f"Atrium listening on {settings.base_url} (chat: /api/v1, wiki: /w/api.php)")
     Granian(

@@ -8,31 +8,51 @@ from starlette.routing import BaseRoute, Route
 
 from atrium.chat.delivery import ScheduledDelivery
 from atrium.chat.events import event_queues
-from atrium.chat.http import API_PREFIX, not_found, rest
+from atrium.chat.http import API_PREFIX, RestRoute, not_found, rest, with_json_twins
 from atrium.chat.runtime import ChatRuntime
 from atrium.chat.views import (
+    bots,
+    devices,
+    domains,
     drafts,
+    emoji,
     events,
+    files,
+    images,
+    invites,
     message_edit,
     message_flags,
     messages,
+    own_account,
+    profile_fields,
     realm,
     scheduled_messages,
     server,
     stream_settings,
     streams,
+    uploads,
+    user_group_subgroups,
     user_groups,
     user_topics,
     users,
 )
+from atrium.chat.web.pages import web_routes
+from atrium.chat.web.signup import signup_routes
 from atrium.core import migrations
 from atrium.core.db import open_database
 from atrium.core.ratelimit import rate_limiter
 from atrium.core.service import Service
+from atrium.core.sessions import SessionStore
 from atrium.settings import Settings
 
 
 def routes(rt: ChatRuntime) -> list[BaseRoute]:
+    api = api_routes(rt)
+    paths = {route.rest_path for route in api if isinstance(route, RestRoute)}
+    return [*with_json_twins(rt, api), *web_routes(rt, paths)]
+
+
+def api_routes(rt: ChatRuntime) -> list[BaseRoute]:
     return [
         rest(rt, "/server_settings", GET=server.server_settings),
         rest(rt, "/register", POST=events.register),
@@ -69,12 +89,13 @@ def routes(rt: ChatRuntime) -> list[BaseRoute]:
             DELETE=scheduled_messages.delete,
         ),
         rest(rt, "/users", GET=users.get_users, POST=users.create),
-        rest(rt, "/users/me", GET=users.get_me),
+        rest(rt, "/users/me", GET=users.get_me, DELETE=own_account.deactivate),
         rest(
             rt,
             "/users/me/subscriptions",
             GET=streams.get_subscriptions,
             POST=streams.add_subscriptions,
+            PATCH=own_account.update_subscriptions,
             DELETE=streams.remove_subscriptions,
         ),
         rest(rt, "/users/me/subscriptions/muted_topics", PATCH=user_topics.update_muted_topic),
@@ -135,6 +156,66 @@ def routes(rt: ChatRuntime) -> list[BaseRoute]:
             POST=realm.create_default_stream,
             DELETE=realm.delete_default_stream,
         ),
+        rest(rt, "/user_uploads", POST=uploads.upload_file),
+        rest(rt, "/user_uploads/{realm_id:int}/{path:path}", GET=uploads.temporary_url),
+        rest(rt, "/attachments", GET=uploads.get_attachments),
+        rest(rt, "/attachments/{attachment_id:int}", DELETE=uploads.delete_attachment),
+        rest(rt, "/users/me/avatar", POST=images.upload_avatar, DELETE=images.delete_avatar),
+        rest(rt, "/realm/icon", POST=images.upload_icon, DELETE=images.delete_icon),
+        rest(rt, "/realm/logo", POST=images.upload_logo, DELETE=images.delete_logo),
+        rest(rt, "/realm/emoji", GET=emoji.get_emoji),
+        rest(rt, "/realm/emoji/{emoji_name}", POST=emoji.upload_emoji, DELETE=emoji.delete_emoji),
+        rest(
+            rt,
+            "/realm/profile_fields",
+            GET=profile_fields.get_fields,
+            POST=profile_fields.create,
+            PATCH=profile_fields.reorder,
+        ),
+        rest(
+            rt,
+            "/realm/profile_fields/{field_id:int}",
+            PATCH=profile_fields.update,
+            DELETE=profile_fields.delete,
+        ),
+        rest(rt, "/bots", GET=bots.get_bots, POST=bots.create),
+        rest(rt, "/bots/{bot_id:int}", PATCH=bots.update, DELETE=bots.deactivate),
+        rest(rt, "/bots/{bot_id:int}/api_key/regenerate", POST=bots.regenerate_bot_key),
+        rest(rt, "/users/me/api_key/regenerate", POST=bots.regenerate_own_key),
+        rest(rt, "/invites", GET=invites.get_invites, POST=invites.invite),
+        rest(rt, "/invites/multiuse", POST=invites.create_multiuse),
+        rest(rt, "/invites/multiuse/{invite_id:int}", DELETE=invites.revoke_multiuse),
+        rest(rt, "/invites/{invite_id:int}", DELETE=invites.revoke),
+        rest(rt, "/invites/{invite_id:int}/resend", POST=invites.resend),
+        rest(
+            rt,
+            "/users/{user_id:int}/subscriptions/{stream_id:int}",
+            GET=own_account.subscription_status,
+        ),
+        rest(rt, "/realm/domains", GET=domains.get_domains, POST=domains.create),
+        rest(rt, "/realm/domains/{domain}", PATCH=domains.update, DELETE=domains.delete),
+        rest(
+            rt,
+            "/user_groups/{user_group_id:int}/subgroups",
+            GET=user_group_subgroups.get_subgroups,
+            POST=user_group_subgroups.update,
+        ),
+        rest(
+            rt,
+            "/user_groups/{user_group_id:int}/members/{user_id:int}",
+            GET=user_group_subgroups.is_member,
+        ),
+        rest(rt, "/users/me/hotspots", POST=devices.mark_hotspot),
+        rest(rt, "/users/me/apns_device_token", POST=devices.add_apns, DELETE=devices.remove_apns),
+        rest(rt, "/users/me/android_gcm_reg_id", POST=devices.add_gcm, DELETE=devices.remove_gcm),
+        rest(
+            rt,
+            "/users/me/profile_data",
+            PATCH=profile_fields.update_own,
+            DELETE=profile_fields.remove_own,
+        ),
+        *files.file_routes(rt),
+        *signup_routes(rt),
         Route(
             API_PREFIX + "/{path:path}",
             not_found,
@@ -143,13 +224,14 @@ def routes(rt: ChatRuntime) -> list[BaseRoute]:
     ]
 
 
-def create_service(settings: Settings) -> Service:
+def create_service(settings: Settings, sessions: SessionStore | None = None) -> Service:
     db = open_database(settings.database_url, settings.sqlite_path("chat"), "chat")
     runtime = ChatRuntime(
         settings=settings,
         db=db,
         limiter=rate_limiter(settings.redis_url, settings.redis_namespace),
         events=event_queues(settings.redis_url, settings.redis_namespace),
+        sessions=sessions,
     )
 
     background: list[asyncio.Task[None]] = []

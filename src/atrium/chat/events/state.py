@@ -15,6 +15,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from atrium.chat import flags, schema
+from atrium.chat.events.state_assets import asset_sections
 from atrium.chat.limits import (
     MAX_MESSAGE_LENGTH,
     MAX_STREAM_DESCRIPTION_LENGTH,
@@ -56,6 +57,7 @@ class StateRequest:
     client_gravatar: bool
     include_subscribers: bool
     user_avatar_url_field_optional: bool = False
+    max_file_upload_size_mib: int = 25
 
 
 def realm_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
@@ -404,6 +406,8 @@ SECTIONS: dict[str, Callable[[Conn, StateRequest], dict[str, Any]]] = {
     "user_topic": user_topic_state,
     "muted_topics": muted_topics_state,
 }
+
+SECTIONS.update(asset_sections(SECTIONS))
 
 
 def initial_state(conn: Conn, req: StateRequest, fetch: list[str] | None) -> dict[str, Any]:
