@@ -39,7 +39,7 @@ def test_invite_and_list_print_working_links(
     from atrium.chat.actions.streams import StreamOptions, subscribe
     from atrium.chat.models import User
     from atrium.chat.queries.users import user_row_by_email
-    from atrium.cli import chat_database
+    from atrium.chat.cli import chat_database
     from atrium.settings import Settings
 
     with chat_database(Settings.from_env()) as db:
