@@ -9,7 +9,6 @@ from collections.abc import AsyncIterator
 
 from starlette.applications import Starlette
 
-from atrium.core import migrations
 from atrium.core.db import open_database
 from atrium.core.service import Service
 from atrium.core.sessions import SessionStore
@@ -31,7 +30,11 @@ def session_service(settings: Settings) -> Service:
             await store.purge_expired()
 
     async def startup() -> None:
-        migrations.upgrade("core", settings.database_url, settings.sqlite_path("core"))
+        if settings.migrate_on_start:
+            # Imported here: Alembic stays out of processes that do not migrate.
+            from atrium.core import migrations
+
+            migrations.upgrade("core", settings.database_url, settings.sqlite_path("core"))
         tasks.append(asyncio.create_task(purge_loop()))
 
     async def shutdown() -> None:
