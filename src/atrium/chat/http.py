@@ -59,6 +59,7 @@ class ApiRequest:
 
 
 View = Callable[[ApiRequest, dict[str, Any]], Awaitable[dict[str, Any]]]
+Guard = Callable[[ApiRequest], Awaitable[None]]
 
 
 # Checks a request before its body is read (an upload's declared size), so that an oversized
@@ -73,6 +74,8 @@ class ViewSpec:
     auth: bool = True
     rate_limited: bool = True
     precheck: Precheck | None = None
+    # Checked before the parameters are parsed, as Zulip's permission decorators are (guards.py).
+    guard: Guard | None = None
 
 
 def api(
@@ -174,6 +177,8 @@ async def _run_view(
         if spec.precheck is not None:
             spec.precheck(api_request)
         values = await request_values(request)
+        if spec.guard is not None:
+            await spec.guard(api_request)
         args, ignored = spec.endpoint.parse(values, request.path_params)
         data = await spec.view(api_request, args)
     except ChatError as error:

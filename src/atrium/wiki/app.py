@@ -9,11 +9,12 @@ from starlette.routing import Route
 from atrium.core.db import Database, open_database
 from atrium.core.service import Service
 from atrium.settings import Settings
-from atrium.wiki import filesview, views
 from atrium.wiki.api import main
 from atrium.wiki.changes.mainpage import ensure_main_page
 from atrium.wiki.secret_key import wiki_secret_key
 from atrium.wiki.site import Site, ensure_site_rows, load_site
+from atrium.wiki.web import files as filesview
+from atrium.wiki.web import views
 
 
 class WikiState:

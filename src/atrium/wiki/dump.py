@@ -20,7 +20,6 @@ from xml.sax.saxutils import escape, quoteattr
 import sqlalchemy as sa
 
 from atrium.core.db import Conn, Database
-from atrium.wiki import pages as page_reads
 from atrium.wiki.changes.imports import (
     DEFAULT_USERNAME_PREFIX,
     ImportedPage,
@@ -29,6 +28,7 @@ from atrium.wiki.changes.imports import (
     ImportResult,
     import_pages,
 )
+from atrium.wiki.reads import pages as page_reads
 from atrium.wiki.site import GENERATOR, Site
 from atrium.wiki.timestamps import from_iso, iso
 

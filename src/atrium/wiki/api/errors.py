@@ -1,10 +1,10 @@
-"""The one error type of the wiki API; `main.render_error` turns it into MediaWiki's error shapes."""
+"""The one error type of the wiki API; `main._error_body` turns it into MediaWiki's error shapes."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from atrium.wiki.api.messages import Message
+from atrium.wiki.messages.messages import Message
 
 
 class ApiUsageError(Exception):

@@ -20,23 +20,24 @@ from starlette.responses import Response
 
 from atrium.core.db import Database
 from atrium.wiki.api import jsonout, multipart, readmode
-from atrium.wiki.api import messages as msg
-from atrium.wiki.api.context import SESSION_COOKIE, ApiContext, Out
+from atrium.wiki.api.context import SESSION_COOKIE, ApiContext, ModuleIndex, Out
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.language import CONTENT_LANGUAGE, Language, english, language
-from atrium.wiki.api.msghtml import MessageHtml, link_targets
 from atrium.wiki.api.params import ParamReader, WarningEntry
-from atrium.wiki.api.registry import ACTIONS, JSON_FORMAT, MAIN
-from atrium.wiki.reading import link_states
-from atrium.wiki.sessions import TOKEN_SALTS, Session, check_token, load_session
+from atrium.wiki.api.registry import ACTIONS, JSON_FORMAT, MAIN, children, lookup
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.messages.language import CONTENT_LANGUAGE, Language, english, language
+from atrium.wiki.reads.page_view import link_states
+from atrium.wiki.reads.sessions import TOKEN_SALTS, Session, check_token, load_session
+from atrium.wiki.reads.users import Account, anonymous
+from atrium.wiki.reads.users import options as user_options
 from atrium.wiki.site import MAX_ARTICLE_SIZE, Site
 from atrium.wiki.timestamps import iso, now14
-from atrium.wiki.users import Account, anonymous
-from atrium.wiki.users import options as user_options
+from atrium.wiki.wikitext.html.message import MessageHtml, link_targets
 
 ERROR_FORMATS = ("plaintext", "wikitext", "html", "raw", "none", "bc")
 MAX_FIELD_BYTES = 4 * MAX_ARTICLE_SIZE + 1024 * 1024
 DB_LAG = -1  # one database server: MediaWiki reports a lag of -1
+MODULE_INDEX = ModuleIndex(lookup, children)
 BASE_HEADERS = {
     "Cache-Control": "private, must-revalidate, max-age=0",
     "X-Frame-Options": "DENY",
@@ -142,6 +143,7 @@ async def handle(request: Request, site: Site, db: Database) -> Response:
         method=request.method,
         query_keys=query_keys,
         client_ip=request.client.host if request.client else "127.0.0.1",
+        modules=MODULE_INDEX,
         uploads=uploads,
     )
     ctx.message_formatter = functools.partial(_format_in_result, ctx, fmt)

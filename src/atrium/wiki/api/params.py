@@ -12,12 +12,13 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
 from typing import Any
 
-from atrium.wiki.api import messages as msg
+from atrium.wiki.accounts.usernames import is_ip, normalize_username
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.messages import Message
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.messages.messages import Message
+from atrium.wiki.timestamps import parse_timestamp
 
 STRING = "string"
 TEXT = "text"
@@ -132,60 +133,7 @@ def split_multi(value: str) -> list[str]:
 
 
 _INTEGER = re.compile(r"^[+-]?\d+$")
-_TS14 = re.compile(r"^\d{14}$")
-_ISO = re.compile(r"^(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d)(?:\.\d+)?(?:Z|[+-]00:?00)?$")
-_ISO_DATE = re.compile(r"^(\d{4})-(\d\d)-(\d\d)$")
-_IPV4 = re.compile(r"^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)$")
-_IPV6 = re.compile(r"^[0-9A-Fa-f:]+(?::(?:\d{1,3}\.){3}\d{1,3})?$")
 _CIDR = re.compile(r"^(.+)/(\d{1,3})$")
-_BAD_USERNAME = re.compile(r"[@:>#<\[\]|{}\x00-\x1f\x7f/]")
-
-
-def parse_timestamp(value: str) -> str | None:
-    """MediaWiki's accepted input forms -> `YYYYMMDDHHMMSS`; None when unparseable."""
-    value = value.strip()
-    if value == "now":
-        return datetime.now(UTC).strftime("%Y%m%d%H%M%S")
-    if _TS14.match(value):
-        try:
-            datetime.strptime(value, "%Y%m%d%H%M%S")
-        except ValueError:
-            return None
-        return value
-    match = _ISO.match(value)
-    if match:
-        y, mo, d, h, mi, s = (int(g) for g in match.groups())
-        try:
-            return datetime(y, mo, d, h, mi, s).strftime("%Y%m%d%H%M%S")
-        except ValueError:
-            return None
-    match = _ISO_DATE.match(value)
-    if match:
-        try:
-            y, mo, d = (int(g) for g in match.groups())
-            return datetime(y, mo, d).strftime("%Y%m%d%H%M%S")
-        except ValueError:
-            return None
-    if _INTEGER.match(value):
-        try:
-            return datetime.fromtimestamp(int(value), UTC).strftime("%Y%m%d%H%M%S")
-        except (OverflowError, ValueError, OSError):
-            return None
-    return None
-
-
-def is_ip(value: str) -> bool:
-    if _IPV4.match(value):
-        return True
-    return ":" in value and bool(_IPV6.match(value)) and value.count("::") <= 1
-
-
-def normalize_username(value: str) -> str | None:
-    """A user name as stored (spaces, first letter upper-cased) or None when it cannot exist."""
-    name = re.sub(r"[ _]+", " ", value).strip()
-    if not name or _BAD_USERNAME.search(name) or len(name.encode()) > 255:
-        return None
-    return name[0].upper() + name[1:]
 
 
 def _user_value(value: str, subtypes: tuple[str, ...]) -> str | None:

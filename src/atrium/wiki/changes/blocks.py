@@ -16,6 +16,7 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn
 from atrium.wiki import schema
+from atrium.wiki.accounts.usernames import is_ip_or_range
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.expiry import INFINITY, api_expiry, is_active
 from atrium.wiki.changes.journal import Performer, actor_id, comment_id, log_event
@@ -59,14 +60,6 @@ def hex_to_ip(value: str) -> str:
     if value.startswith("v6-"):
         return str(ipaddress.IPv6Address(int(value[3:], 16)))
     return str(ipaddress.IPv4Address(int(value, 16)))
-
-
-def is_ip_target(target: str) -> bool:
-    try:
-        ipaddress.ip_network(target, strict=False)
-    except ValueError:
-        return False
-    return True
 
 
 @dataclass
@@ -305,7 +298,7 @@ def blocks_of(conn: Conn, user_id: int | None, ip: str | None) -> list[ActiveBlo
     conditions = []
     if user_id:
         conditions.append(B.c.ipb_user == user_id)
-    if ip and is_ip_target(ip):
+    if ip and is_ip_or_range(ip):
         hx = ip_hex(ip)
         ip_cond = sa.and_(B.c.ipb_user == 0, B.c.ipb_range_start <= hx, B.c.ipb_range_end >= hx)
         if user_id:
@@ -374,3 +367,19 @@ def blocking(
         elif b.applies_to(title, page_id, name):
             return b
     return None
+
+
+class Blocked(ChangeError):
+    """A change refused because a block stops its performer; the API shows the block."""
+
+    def __init__(self, block: ActiveBlock) -> None:
+        code = "blocked" if block.sitewide else "blocked-partial"
+        super().__init__("blocked", "You have been blocked from editing.", f"apierror-{code}")
+        self.block = block
+
+
+def refuse_blocked(conn: Conn, who: Performer, title: Title | None) -> None:
+    """Raise `Blocked` when a block stops `who` from changing `title`."""
+    found = blocking(conn, who.user_id, who.name, who.ip, title)
+    if found is not None:
+        raise Blocked(found)
