@@ -37,6 +37,10 @@ LIMIT_MAX = 500
 LIMIT_HIGHMAX = 5000
 MULTI_LIMIT = 50
 MULTI_HIGHLIMIT = 500
+# PHP's integer range: MediaWiki refuses any integer parameter outside it as `badinteger`, so no
+# value a request names can overflow a 64-bit database column.
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -172,6 +176,21 @@ def parse_timestamp(value: str) -> str | None:
         except (OverflowError, ValueError, OSError):
             return None
     return None
+
+
+def parse_int64(value: str) -> int | None:
+    """A decimal integer that PHP's `intval` represents exactly (IntegerDef), else None.
+
+    At the range's ends an explicit `+` is refused too: MediaWiki detects saturation by comparing
+    the digits without sign or leading zeros, and `+` is not stripped."""
+    if not _INTEGER.match(value):
+        return None
+    number = int(value)
+    if number < INT64_MIN or number > INT64_MAX:
+        return None
+    if number in (INT64_MIN, INT64_MAX) and value.startswith("+"):
+        return None
+    return number
 
 
 def is_ip(value: str) -> bool:
@@ -352,9 +371,10 @@ class ParamReader:
         if kind == LIMIT:
             return self._limit(module, p, key, value)
         if kind == INTEGER:
-            if not _INTEGER.match(value):
+            parsed = parse_int64(value)
+            if parsed is None:
                 raise ApiUsageError("badinteger", msg.badinteger(key, value), module=module.path)
-            number = int(value)
+            number = parsed
             low = p.min
             high = p.max
             if p.highmax is not None and self.high_limits:
@@ -393,9 +413,10 @@ class ParamReader:
         if value == "max":
             self.limits_used[module.name] = ceiling
             return ceiling
-        if not _INTEGER.match(value):
+        parsed = parse_int64(value)
+        if parsed is None:
             raise ApiUsageError("badinteger", msg.badinteger(key, value), module=module.path)
-        number = int(value)
+        number = parsed
         if number < low or number > ceiling:
             self.warn(
                 module,
