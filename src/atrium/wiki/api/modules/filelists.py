@@ -36,6 +36,7 @@ from atrium.wiki.api.modules.listing import (
     parse_continue,
     prefixed,
     split_page,
+    starts_with,
     title_key,
 )
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun
@@ -90,10 +91,6 @@ def _mix(spec: Any, key: str, *params: str, code: str = "invalidparammix") -> Ap
     return ApiUsageError(code, msg.api(key, *params), module=spec.path)
 
 
-def _like(prefix: str) -> str:
-    return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-
-
 # list=allimages
 
 
@@ -137,7 +134,7 @@ async def _ai_rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str 
         if end is not None:
             query = query.where(IMG.c.img_name <= end if ascending else IMG.c.img_name >= end)
         if prefix is not None:
-            query = query.where(IMG.c.img_name.like(_like(prefix), escape="\\"))
+            query = query.where(starts_with(IMG.c.img_name, prefix))
     else:
         keys = [IMG.c.img_timestamp, IMG.c.img_name]
         kinds = (str, str)
@@ -224,7 +221,7 @@ async def _fa_rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str 
     if end is not None:
         query = query.where(FA.c.fa_name >= end if descending else FA.c.fa_name <= end)
     if prefix is not None:
-        query = query.where(FA.c.fa_name.like(_like(prefix), escape="\\"))
+        query = query.where(starts_with(FA.c.fa_name, prefix))
     sha1 = _sha1_condition(spec, FA.c.fa_sha1, params)
     if sha1 is not None:
         query = query.where(sha1)

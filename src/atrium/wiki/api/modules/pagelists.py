@@ -36,6 +36,7 @@ from atrium.wiki.api.modules.listing import (
     parse_continue,
     prefixed,
     split_page,
+    starts_with,
     title_key,
 )
 from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
@@ -143,7 +144,7 @@ def _ac_bounds(column: Any, start: str | None, end: str | None, prefix: str | No
     if end is not None:
         where.append(column >= end if descending else column <= end)
     if prefix is not None:
-        where.append(column.like(_like_prefix(prefix), escape="\\"))
+        where.append(starts_with(column, prefix))
     return where
 
 

@@ -24,7 +24,7 @@ from atrium.wiki import schema
 from atrium.wiki.api import messages as msg
 from atrium.wiki.api.actions.common import block_info
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.modules.listing import split_page
+from atrium.wiki.api.modules.listing import split_page, starts_with
 from atrium.wiki.api.params import is_ip, normalize_username
 from atrium.wiki.api.querybase import QueryModule, QueryRun
 from atrium.wiki.api.querymodules import ALLUSERS, USERS
@@ -264,8 +264,7 @@ async def allusers_run(q: QueryRun, params: dict[str, Any]) -> None:
         query = query.where(U.c.user_name >= end if descending else U.c.user_name <= end)
     if params["prefix"] is not None:
         prefix = (normalize_username(params["prefix"]) or params["prefix"]).replace("_", " ")
-        escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        query = query.where(U.c.user_name.like(escaped + "%", escape="\\"))
+        query = query.where(starts_with(U.c.user_name, prefix))
     now = now14()
     live = sa.or_(UG.c.ug_expiry.is_(None), UG.c.ug_expiry > now)
     if groups:
