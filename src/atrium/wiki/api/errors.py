@@ -40,3 +40,26 @@ class ApiUsageError(Exception):
     @property
     def all_errors(self) -> tuple[ApiUsageError, ...]:
         return (self, *self.more)
+
+
+def exception_class(exc: BaseException) -> str:
+    """The exception's class as MediaWiki's `errorclass` names it: qualified by its module."""
+    kind = type(exc)
+    if kind.__module__ == "builtins":
+        return kind.__qualname__
+    return f"{kind.__module__}.{kind.__qualname__}"
+
+
+class InternalApiError(ApiUsageError):
+    """An unexpected exception, answered as ApiMain::errorMessagesFromException does without
+    `$wgShowExceptionDetails`: `internal_api_error_<Class>`, the request id and the class name
+    only (the details go to the log under that id), no `docref`, no module."""
+
+    def __init__(self, exc: BaseException, request_id: str) -> None:
+        errorclass = exception_class(exc)
+        super().__init__(
+            f"internal_api_error_{type(exc).__name__}",
+            Message("apierror-exceptioncaughttype", (request_id, errorclass)),
+            extra={"errorclass": errorclass},
+        )
+        self.request_id = request_id

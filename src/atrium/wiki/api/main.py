@@ -11,8 +11,12 @@ from __future__ import annotations
 import functools
 import html
 import json
+import logging
+import secrets
 from typing import Any
 
+from starlette.datastructures import FormData
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -20,7 +24,7 @@ from atrium.core.db import Database
 from atrium.wiki.api import jsonout, readmode
 from atrium.wiki.api import messages as msg
 from atrium.wiki.api.context import SESSION_COOKIE, ApiContext, Out
-from atrium.wiki.api.errors import ApiUsageError
+from atrium.wiki.api.errors import ApiUsageError, InternalApiError, exception_class
 from atrium.wiki.api.language import CONTENT_LANGUAGE, Language, english, language
 from atrium.wiki.api.msghtml import MessageHtml, link_targets
 from atrium.wiki.api.params import ParamReader, WarningEntry
@@ -31,6 +35,8 @@ from atrium.wiki.site import MAX_ARTICLE_SIZE, Site
 from atrium.wiki.timestamps import iso, now14
 from atrium.wiki.users import Account, anonymous
 from atrium.wiki.users import options as user_options
+
+log = logging.getLogger(__name__)
 
 ERROR_FORMATS = ("plaintext", "wikitext", "html", "raw", "none", "bc")
 MAX_FIELD_BYTES = 4 * MAX_ARTICLE_SIZE + 1024 * 1024
@@ -75,7 +81,12 @@ async def _raw_params(
     if request.method == "POST":
         # A text field may hold a whole page: 2 MiB ($wgMaxArticleSize) of up to 4-byte characters,
         # so that an oversized edit is refused as `contenttoobig`, not by the form parser.
-        form = await request.form(max_part_size=MAX_FIELD_BYTES)
+        try:
+            form = await request.form(max_part_size=MAX_FIELD_BYTES)
+        except HTTPException:
+            # A body the form parser refuses (multipart without a boundary, a part over the
+            # limit) leaves PHP's `$_POST` empty: the request goes on with its query string.
+            form = FormData()
         for key, value in form.multi_items():
             if isinstance(value, str):
                 params[key] = value
@@ -97,8 +108,41 @@ async def _caller(request: Request, db: Database) -> tuple[Session | None, Accou
     return None, anonymous(ip)
 
 
+def internal_error(request: Request, exc: Exception) -> InternalApiError:
+    """An unexpected exception as MediaWiki's error, logged with its traceback under a new
+    request id (WebRequest::getRequestId: 24 random hex digits), the id the client sees."""
+    request_id = secrets.token_hex(12)
+    log.error(
+        "[%s] %s %s: caught exception of type %s",
+        request_id,
+        request.method,
+        request.url.path,
+        exception_class(exc),
+        exc_info=exc,
+    )
+    return InternalApiError(exc, request_id)
+
+
 async def handle(request: Request, site: Site, db: Database) -> Response:
+    """api.php. An exception that escapes the request's own handling (while reading the body or
+    the session, or while rendering) still gets MediaWiki's error envelope, in the format read
+    so far."""
     fmt = _Format()
+    try:
+        return await _handle(request, site, db, fmt)
+    except Exception as exc:
+        error = internal_error(request, exc)
+    bare = _Format()
+    bare.name, bare.fv, bare.callback = fmt.name, fmt.fv, fmt.callback
+    if (
+        request.query_params.get("format") == "json"
+    ):  # failed before reading it (createErrorPrinter)
+        bare.name = "json"
+    bare.errorformat = fmt.errorformat if fmt.errorformat != "html" else "plaintext"
+    return _render(site, bare, {}, [], error, {})
+
+
+async def _handle(request: Request, site: Site, db: Database, fmt: _Format) -> Response:
     if request.method not in ("GET", "POST", "HEAD"):
         refused = ApiUsageError(
             "invalidmethod",
@@ -164,6 +208,8 @@ async def handle(request: Request, site: Site, db: Database) -> Response:
         await _execute(ctx, main, result)
     except ApiUsageError as exc:
         error = exc
+    except Exception as exc:
+        error = internal_error(request, exc)
     if error is None:
         unused = {i: k for i, k in enumerate(raw) if k not in reader.used}
         if unused:
@@ -441,7 +487,8 @@ def _error_body(site: Site, fmt: _Format, error: ApiUsageError) -> dict[str, Any
         info = error.message.localized(fmt.uselang).text
         body: dict[str, Any] = {"code": error.code, "info": info}
         body.update(error.extra)
-        body["*" if fmt.fv < 2 else "docref"] = docref(site)
+        if not isinstance(error, InternalApiError):
+            body["*" if fmt.fv < 2 else "docref"] = docref(site)
         return {"error": body}
     items: list[dict[str, Any]] = []
     for each in error.all_errors:
@@ -452,9 +499,12 @@ def _error_body(site: Site, fmt: _Format, error: ApiUsageError) -> dict[str, Any
             data.update(each.message.data)
         if data:
             item["data"] = data
-        item["module"] = each.module or "main"
+        if not isinstance(each, InternalApiError):  # MediaWiki names no module for those
+            item["module"] = each.module or "main"
         if item not in items:  # ApiErrorFormatter::addWarningOrError skips an equal entry
             items.append(item)
+    if isinstance(error, InternalApiError):
+        return {"errors": items}
     # ApiMain adds `docref` as a content value: `*` in formatversion=1.
     return {"errors": items, "*" if fmt.fv < 2 else "docref": docref(site, fmt.lang)}
 
