@@ -155,6 +155,9 @@ async def raw(site: Site, db: Database, title: Title) -> Response:
     return Response(text, media_type="text/x-wiki; charset=UTF-8")
 
 
+_DELETED_COMMENT, _DELETED_USER = 2, 4  # RevisionRecord's bits
+
+
 async def history(site: Site, db: Database, title: Title, limit: int) -> Response:
     found = await db.read(reading.current_text, title.ns, title.dbkey)
     shown = html.escape(site.parser.prefixed_text(title.ns, title.dbkey))
@@ -166,8 +169,19 @@ async def history(site: Site, db: Database, title: Title, limit: int) -> Respons
     for row in rows:
         oldid = int(row["rev_id"])
         href = html.escape(_index_href(site, title, oldid=str(oldid)))
-        user = html.escape(str(row["actor_name"]))
-        comment = html.escape(str(row["comment_text"]))
+        # Pages are read as an anonymous reader: a deleted user or summary is not shown
+        # (HistoryPager with Linker::revUserTools and Linker::revComment).
+        deleted = int(row["rev_deleted"] or 0)
+        user = (
+            '<span class="history-deleted">(username removed)</span>'
+            if deleted & _DELETED_USER
+            else html.escape(str(row["actor_name"]))
+        )
+        comment = (
+            '<span class="history-deleted">edit summary removed</span>'
+            if deleted & _DELETED_COMMENT
+            else html.escape(str(row["comment_text"]))
+        )
         minor = (
             ' <abbr class="minoredit" title="This is a minor edit">m</abbr>'
             if row["rev_minor_edit"]

@@ -163,6 +163,9 @@ async def users_run(q: QueryRun, params: dict[str, Any]) -> None:
         return _facts(conn, rows, props)
 
     facts = await q.ctx.db.read(read) if (wanted or ids) else {}
+    if not q.ctx.caller.allowed("hideuser"):
+        # ApiQueryBase::showHiddenUsersAddBlockInfo: a hidden user is not found at all.
+        facts = {user_id: f for user_id, f in facts.items() if not f.hidden}
     by_name = {str(f.row["user_name"]): f for f in facts.values()}
     if wanted:
         for name in wanted:
