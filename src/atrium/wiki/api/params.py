@@ -209,7 +209,8 @@ def normalize_username(value: str) -> str | None:
 
 def _user_value(value: str, subtypes: tuple[str, ...]) -> str | None:
     if "id" in subtypes and re.match(r"^#\d+$", value):
-        return value
+        # UserDef reads the id with PHP's (int), which saturates: beyond it is nobody.
+        return value if parse_int64(value[1:]) is not None else f"#{INT64_MAX}"
     if "interwiki" in subtypes and ">" in value:
         prefix, _, rest = value.partition(">")
         norm = normalize_username(rest)

@@ -17,7 +17,7 @@ from atrium.wiki.api import messages as msg
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import ModuleSpec
 from atrium.wiki.api.propmodules import FILEUSAGE, LINKSHERE
-from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
+from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue, cont_int
 from atrium.wiki.api.querymodules import REDIRECTS, TRANSCLUDEDIN
 from atrium.wiki.titles import NS_FILE
 
@@ -87,10 +87,8 @@ async def _fetch(
         for name, part in zip(key, parts, strict=True):
             if name == "target_title":
                 cont.append(part)
-            elif part.lstrip("-").isdigit():
-                cont.append(int(part))
             else:
-                raise badcontinue()
+                cont.append(cont_int(part))
     limit = params["limit"]
     rows = await q.ctx.db.read(
         lambda conn: linkreads.incoming(

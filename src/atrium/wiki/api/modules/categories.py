@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from atrium.wiki import linkreads, schema
 from atrium.wiki.api import messages as msg
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
+from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue, cont_int
 from atrium.wiki.api.querymodules import CATEGORIES
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import NS_CATEGORY, InvalidTitle
@@ -41,7 +41,7 @@ async def _fetch(q: QueryRun, params: dict[str, Any]) -> tuple[list[Any], str | 
         parts = params["continue"].split("|", 1)
         if len(parts) != 2 or not parts[0].isdigit():
             raise badcontinue()
-        cont = [int(parts[0]), parts[1]]
+        cont = [cont_int(parts[0]), parts[1]]
     where: list[sa.ColumnElement[bool]] = []
     if params["categories"]:
         names = []

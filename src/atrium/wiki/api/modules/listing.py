@@ -17,7 +17,7 @@ from atrium.wiki import schema
 from atrium.wiki.api import messages as msg
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import ModuleSpec
-from atrium.wiki.api.querybase import QueryRun, badcontinue
+from atrium.wiki.api.querybase import QueryRun, badcontinue, cont_int
 from atrium.wiki.titles import InvalidTitle
 
 
@@ -31,10 +31,7 @@ def parse_continue(value: str | None, kinds: Sequence[type]) -> list[Any] | None
     out: list[Any] = []
     for part, kind in zip(parts, kinds, strict=True):
         if kind is int:
-            try:
-                out.append(int(part))
-            except ValueError as exc:
-                raise badcontinue() from exc
+            out.append(cont_int(part))
         else:
             out.append(part)
     return out

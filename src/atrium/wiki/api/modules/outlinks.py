@@ -19,7 +19,7 @@ from atrium.wiki.api import messages as msg
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import ModuleSpec
 from atrium.wiki.api.propmodules import EXTLINKS, IWLINKS, LANGLINKS
-from atrium.wiki.api.querybase import QueryModule, QueryRun, badcontinue
+from atrium.wiki.api.querybase import QueryModule, QueryRun, badcontinue, cont_int
 from atrium.wiki.site import LANGUAGE_NAMES
 
 # English names of the interlanguage prefixes (langname with the default inlanguagecode).
@@ -74,7 +74,7 @@ async def run_extlinks(q: QueryRun, params: dict[str, Any]) -> None:
             parts = [str(ids[0]), *parts]
         if len(parts) != 3 or not parts[0].isdigit() or not parts[2].isdigit():
             raise badcontinue()
-        start = (int(parts[0]), parts[1], int(parts[2]))
+        start = (cont_int(parts[0]), parts[1], cont_int(parts[2]))
         entries = [e for e in entries if e[:3] >= start]
     limit = params["limit"]
     if len(entries) > limit:
@@ -123,7 +123,7 @@ async def run_langlinks(q: QueryRun, params: dict[str, Any]) -> None:
         parts = params["continue"].split("|", 1)
         if len(parts) != 2 or not parts[0].isdigit():
             raise badcontinue()
-        cont = [int(parts[0]), parts[1]]
+        cont = [cont_int(parts[0]), parts[1]]
     limit = params["limit"]
     rows = await q.ctx.db.read(
         lambda conn: linkreads.outgoing(
@@ -175,7 +175,7 @@ async def run_iwlinks(q: QueryRun, params: dict[str, Any]) -> None:
         parts = params["continue"].split("|", 2)
         if len(parts) != 3 or not parts[0].isdigit():
             raise badcontinue()
-        cont = [int(parts[0]), parts[1], parts[2]]
+        cont = [cont_int(parts[0]), parts[1], parts[2]]
     limit = params["limit"]
     rows = await q.ctx.db.read(
         lambda conn: linkreads.outgoing(

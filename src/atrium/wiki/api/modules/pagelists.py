@@ -39,7 +39,7 @@ from atrium.wiki.api.modules.listing import (
     starts_with,
     title_key,
 )
-from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
+from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue, cont_int
 from atrium.wiki.api.querymodules import ALLCATEGORIES, WATCHLISTRAW
 from atrium.wiki.changes.expiry import api_expiry
 from atrium.wiki.linkfilter import URL_PROTOCOLS, like_prefix
@@ -332,7 +332,7 @@ async def _rn_rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str 
             or parts[3] not in ("0", "1")
         ):
             raise badcontinue()
-        rand, start, start_id = float(parts[0]), float(parts[1]), int(parts[2])
+        rand, start, start_id = float(parts[0]), float(parts[1]), cont_int(parts[2])
         end: float | None = rand if parts[3] == "1" else None
     else:
         rand = float(f"{random_numbers.random():.12f}")
@@ -521,10 +521,7 @@ async def _eu_rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str 
         if len(parts) != len(keys):
             raise badcontinue()
         values: list[Any] = [unquote(part) for part in parts]
-        try:
-            values[-1] = int(values[-1])
-        except ValueError as exc:
-            raise badcontinue() from exc
+        values[-1] = cont_int(values[-1])
         query = query.where(from_key(keys, values, False))
     limit = params["limit"]
     query = query.order_by(*keys).limit(limit + 1)

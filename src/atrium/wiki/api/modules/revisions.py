@@ -16,8 +16,8 @@ from atrium.wiki import pages as page_reads
 from atrium.wiki import reading, revreads
 from atrium.wiki.api import messages as msg
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.params import ModuleSpec
-from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue
+from atrium.wiki.api.params import INT64_MAX, INT64_MIN, ModuleSpec
+from atrium.wiki.api.querybase import GeneratedPages, QueryModule, QueryRun, badcontinue, cont_int
 from atrium.wiki.api.querymodules import REVISIONS
 from atrium.wiki.changes.pages import split_sections
 from atrium.wiki.diff import table_rows
@@ -496,7 +496,7 @@ async def _rows(
             ts, _, rev = cont_value.partition("|")
             if not (len(ts) == 14 and ts.isdigit() and rev.isdigit()):
                 raise badcontinue()
-            cont = (ts, int(rev))
+            cont = (ts, cont_int(rev))
         rows = await ctx.db.read(
             lambda conn: page_reads.page_history(
                 conn,
@@ -556,7 +556,8 @@ async def _rows(
 def _php_int(value: str) -> int:
     """PHP's (int) cast: the leading integer, 0 when there is none."""
     match = re.match(r"\s*[+-]?\d+", value)
-    return int(match.group(0)) if match else 0
+    # PHP's (int) saturates at the ends of its range.
+    return min(max(int(match.group(0)), INT64_MIN), INT64_MAX) if match else 0
 
 
 async def generate(q: QueryRun, params: dict[str, Any]) -> GeneratedPages:
