@@ -12,6 +12,7 @@ import httpx
 import pytest
 from tests.wiki.conftest import WikiHarness
 
+from atrium.wiki import views
 from atrium.wiki.api import main
 from atrium.wiki.api.params import INTEGER, LIMIT
 from atrium.wiki.api.registry import ACTIONS
@@ -248,3 +249,29 @@ async def test_exception_outside_the_action_is_still_an_api_error(
     error = response.json()["error"]
     assert error["code"] == "internal_api_error_ZeroDivisionError"
     assert error["errorclass"] == "ZeroDivisionError"
+
+
+async def test_page_failure_is_an_html_error_page(
+    wiki: WikiHarness,
+    client: httpx.AsyncClient,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Pages answer as MWExceptionRenderer does: an HTML "Internal error" page with the request
+    id, the time and the class, the details in the log only."""
+    monkeypatch.setattr(views, "view", _boom)
+    monkeypatch.setattr(views, "history", _boom)
+    with caplog.at_level(logging.ERROR, logger="atrium.wiki.views"):
+        for path in ("/wiki/Sandbox", "/w/index.php?title=Sandbox&action=history"):
+            response = await client.get(path)
+            assert response.status_code == 500
+            assert response.headers["content-type"].startswith("text/html")
+            assert "<h1" in response.text and "Internal error" in response.text
+            assert "secret detail" not in response.text
+            match = re.search(
+                r"\[([0-9a-f]{24})\] \d{4}-\d\d-\d\d \d\d:\d\d:\d\d: "
+                r"Fatal exception of type \"ZeroDivisionError\"",
+                response.text,
+            )
+            assert match is not None, response.text
+            assert any(match.group(1) in r.getMessage() for r in caplog.records)

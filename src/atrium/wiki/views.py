@@ -8,6 +8,10 @@ or by the renderer.
 from __future__ import annotations
 
 import html
+import logging
+import secrets
+from collections.abc import Awaitable
+from datetime import UTC, datetime
 from urllib.parse import quote, unquote
 
 from starlette.requests import Request
@@ -15,6 +19,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 
 from atrium.core.db import Database
 from atrium.wiki import reading
+from atrium.wiki.api.errors import exception_class
 from atrium.wiki.site import MAIN_PAGE, SCRIPT_PATH, Site
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import NS_CATEGORY, InvalidTitle, Title
@@ -65,6 +70,35 @@ def _skin(site: Site, heading: str, body: str, title: Title | None, status: int 
         f"{heading}</h1>{body}</div></body></html>"
     )
     return HTMLResponse(document, status_code=status)
+
+
+log = logging.getLogger(__name__)
+
+
+async def guarded(request: Request, site: Site, page: Awaitable[Response]) -> Response:
+    """The page, or when rendering it raised, MediaWiki's "Internal error" page as
+    MWExceptionRenderer shows it without `$wgShowExceptionDetails`: the request id, the time and
+    the exception's class; the traceback is logged under that id."""
+    try:
+        return await page
+    except Exception as exc:
+        request_id = secrets.token_hex(12)
+        errorclass = exception_class(exc)
+        log.error(
+            "[%s] %s %s: caught exception of type %s",
+            request_id,
+            request.method,
+            request.url.path,
+            errorclass,
+            exc_info=exc,
+        )
+    now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")
+    body = (
+        '<div id="mw-content-text"><div class="errorbox mw-content-ltr">'
+        f'<p>[{request_id}] {now}: Fatal exception of type "{html.escape(errorclass)}"</p>'
+        "</div></div>"
+    )
+    return _skin(site, "Internal error", body, None, status=500)
 
 
 def _categories_box(site: Site, view: reading.PageView) -> str:
