@@ -302,3 +302,21 @@ async def test_hidename_blocks_are_permanent_and_sitewide(
     partial = await wiki.post(oversight, **common, expiry="infinite", partial="1", namespaces="0")
     assert partial["error"]["code"] == "ipb_hide_partial"
     await oversight.aclose()
+
+
+async def test_userrights_does_not_find_a_hidden_user(
+    wiki: WikiHarness, viewers: dict[str, httpx.AsyncClient]
+) -> None:
+    """UserrightsPage::fetchUser: without `hideuser` a hidden user is nobody, by name or id."""
+    facts = await _setup(wiki)
+    admin = viewers["admin"]
+    token = (await wiki.api(admin, action="query", meta="tokens", type="userrights"))["query"][
+        "tokens"
+    ]["userrightstoken"]
+    by_name = await wiki.post(admin, action="userrights", user=HIDDEN, add="bot", token=token)
+    assert by_name["error"]["code"] == "nosuchuser"
+    by_id = await wiki.post(
+        admin, action="userrights", userid=str(facts["hidden_id"]), add="bot", token=token
+    )
+    assert by_id["error"]["code"] == "nosuchuser"
+    assert HIDDEN not in json.dumps(by_id)

@@ -41,7 +41,7 @@ from atrium.wiki.filepaths import hash_path, url_name
 from atrium.wiki.rights import CHANGEABLE_BY
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import NS_FILE, NS_USER, Title
-from atrium.wiki.users import account_by_id, account_by_name
+from atrium.wiki.users import account_by_id, account_by_name, is_hidden
 
 
 def _spec(name: str, classname: str, params: tuple[Param, ...]) -> ModuleSpec:
@@ -317,6 +317,12 @@ async def userrights(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         )
     else:
         account = await ctx.db.read(account_by_name, str(user))
+    if (
+        account is not None
+        and not ctx.caller.allowed("hideuser")
+        and await ctx.db.read(is_hidden, account.id)
+    ):
+        account = None  # UserrightsPage::fetchUser: a hidden user is nobody to them
     if account is None:
         raise ApiUsageError(
             "nosuchuser",
