@@ -39,20 +39,33 @@ def pages_by_titles(conn: Conn, titles: Iterable[tuple[int, str]]) -> list[Row]:
     return conn.all(sa.select(*PAGE_COLUMNS).where(sa.or_(*clauses)))
 
 
+# The id columns are 32-bit on PostgreSQL (`integer`), whose driver refuses a larger value
+# outright; no row can have such an id, so a lookup leaves it out.
+ID_MIN, ID_MAX = -(2**31), 2**31 - 1
+
+
+def storable(ids: Sequence[int]) -> list[int]:
+    """The ids a row could have (the others name nothing)."""
+    return [i for i in ids if ID_MIN <= i <= ID_MAX]
+
+
 def pages_by_ids(conn: Conn, ids: Sequence[int]) -> list[Row]:
+    ids = storable(ids)
     if not ids:
         return []
-    return conn.all(sa.select(*PAGE_COLUMNS).where(P.c.page_id.in_(list(ids))))
+    return conn.all(sa.select(*PAGE_COLUMNS).where(P.c.page_id.in_(ids)))
 
 
 def pages_of_revisions(conn: Conn, revids: Sequence[int]) -> list[Row]:
+    revids = storable(revids)
     if not revids:
         return []
-    return conn.all(sa.select(R.c.rev_id, R.c.rev_page).where(R.c.rev_id.in_(list(revids))))
+    return conn.all(sa.select(R.c.rev_id, R.c.rev_page).where(R.c.rev_id.in_(revids)))
 
 
 def archived_titles_of_revisions(conn: Conn, revids: Sequence[int]) -> list[Row]:
     """The titles of deleted revisions (`archive`), in revision id order."""
+    revids = storable(revids)
     if not revids:
         return []
     ar = schema.archive
@@ -99,6 +112,7 @@ def _revision_select(with_text: bool) -> sa.Select[Any]:
 
 
 def revisions_by_ids(conn: Conn, revids: Sequence[int], with_text: bool) -> list[Row]:
+    revids = storable(revids)
     if not revids:
         return []
     return conn.all(
