@@ -5,16 +5,16 @@ data set does not matter (error cases), and with MediaWiki's rules elsewhere."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from tests.reference import reference_path, skip_without
 from tests.wiki.conftest import WikiHarness
 
 pytestmark = pytest.mark.anyio
 
-SAMPLES = Path("/work/shared/reference/mediawiki/samples")
+SAMPLES = reference_path("mediawiki-samples")
 MW_DOCREF_HOST = "http://127.0.0.1:8181/w/api.php"
 OUR_DOCREF_HOST = "http://127.0.0.1:8080/w/api.php"
 
@@ -56,7 +56,7 @@ def _expected(name: str) -> Any:
     return json.loads(text)
 
 
-@pytest.mark.skipif(not SAMPLES.exists(), reason="reference samples not present")
+@skip_without("mediawiki-samples")
 @pytest.mark.parametrize("name", SAMPLE_ERRORS)
 async def test_error_matches_mediawiki(
     wiki: WikiHarness, client: httpx.AsyncClient, name: str

@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
+from tests.reference import reference_path, skip_without
 from tests.wiki.conftest import WikiHarness
 
 from atrium.wiki.api import messages as msg
@@ -21,7 +22,7 @@ from atrium.wiki.dump import export_dump, import_dump
 
 pytestmark = pytest.mark.anyio
 
-SAMPLES = Path("/work/shared/reference/mediawiki/samples")
+SAMPLES = reference_path("mediawiki-samples")
 MW_HOST = "http://127.0.0.1:8181/w/api.php"
 OUR_HOST = "http://127.0.0.1:8080/w/api.php"
 NS = "{http://www.mediawiki.org/xml/export-0.11/}"
@@ -146,7 +147,7 @@ async def test_iwurl_and_converttitles(wiki: WikiHarness, client: httpx.AsyncCli
 # --- uselang / errorlang -----------------------------------------------------------------------
 
 
-@pytest.mark.skipif(not SAMPLES.exists(), reason="reference samples not present")
+@skip_without("mediawiki-samples")
 @pytest.mark.parametrize(
     "name",
     [
@@ -162,14 +163,14 @@ async def test_language_samples(client: httpx.AsyncClient, name: str) -> None:
     assert response.json() == expected
 
 
-@pytest.mark.skipif(not SAMPLES.exists(), reason="reference samples not present")
+@skip_without("mediawiki-samples")
 async def test_warnings_in_german_wikitext(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
     case, expected = _sample("warn-multi-wikitext-uselang-de")
     data = (await client.get("/w/api.php", params=case["params"])).json()
     assert data["warnings"] == expected["warnings"]  # unrecognizedparams stays English
 
 
-@pytest.mark.skipif(not SAMPLES.exists(), reason="reference samples not present")
+@skip_without("mediawiki-samples")
 @pytest.mark.parametrize("name", ["misc-uselang-bogus-langinfo", "misc-uselang-content-langinfo"])
 async def test_responselanginfo_samples(client: httpx.AsyncClient, name: str) -> None:
     case, expected = _sample(name)

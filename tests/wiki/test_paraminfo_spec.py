@@ -10,21 +10,20 @@ from __future__ import annotations
 import copy
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.reference import reference_path, skip_without
 from tests.wiki.conftest import WikiHarness
 
 from atrium.wiki.api.params import ParamReader, module_info
 from atrium.wiki.api.registry import QUERY_MODULE_SPECS
 
-SHARED = Path("/work/shared")
-SPEC = SHARED / "spec" / "wiki-query-modules.md"
-SAMPLES = SHARED / "reference" / "mediawiki" / "samples"
+SPEC = reference_path("wiki-spec")
+SAMPLES = reference_path("mediawiki-samples")
 DROPPED_FIELDS = ("source", "sourcename", "licenselink", "helpurls")
 
-pytestmark = pytest.mark.skipif(not SAMPLES.exists(), reason="reference samples not present")
+pytestmark = [skip_without("mediawiki-samples"), skip_without("wiki-spec")]
 
 
 def _samples(fv: int) -> dict[str, dict[str, Any]]:

@@ -1,0 +1,21 @@
+"""Atrium's chat response schemas agree with Zulip's OpenAPI document (an optional comparison)."""
+
+from __future__ import annotations
+
+from tests.chat.zulip_openapi import SCHEMAS_PATH, dumps, from_zulip
+from tests.reference import skip_without
+
+
+@skip_without("zulip-openapi")
+def test_response_schemas_are_zulips_at_feature_level_185() -> None:
+    # On a mismatch: `python -m tests.chat.zulip_openapi` rewrites the file from Zulip's document.
+    assert SCHEMAS_PATH.read_text() == dumps(from_zulip())
+
+
+def test_feature_level_185_shapes() -> None:
+    """The shapes that changed after 185 are described as 185 has them."""
+    text = SCHEMAS_PATH.read_text()
+    assert '"can_remove_subscribers_group"' not in text
+    assert '"can_remove_subscribers_group_id"' in text
+    assert '"can_mention_group"' not in text
+    assert '"url_prefix"' in text
