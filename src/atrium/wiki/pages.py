@@ -9,6 +9,7 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn, Row
 from atrium.wiki import schema
+from atrium.wiki.schema import storable
 
 P = schema.page
 R = schema.revision
@@ -37,16 +38,6 @@ def pages_by_titles(conn: Conn, titles: Iterable[tuple[int, str]]) -> list[Row]:
         sa.and_(P.c.page_namespace == ns, P.c.page_title.in_(keys)) for ns, keys in by_ns.items()
     ]
     return conn.all(sa.select(*PAGE_COLUMNS).where(sa.or_(*clauses)))
-
-
-# The id columns are 32-bit on PostgreSQL (`integer`), whose driver refuses a larger value
-# outright; no row can have such an id, so a lookup leaves it out.
-ID_MIN, ID_MAX = -(2**31), 2**31 - 1
-
-
-def storable(ids: Sequence[int]) -> list[int]:
-    """The ids a row could have (the others name nothing)."""
-    return [i for i in ids if ID_MIN <= i <= ID_MAX]
 
 
 def pages_by_ids(conn: Conn, ids: Sequence[int]) -> list[Row]:
