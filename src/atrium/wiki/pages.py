@@ -9,7 +9,6 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn, Row
 from atrium.wiki import schema
-from atrium.wiki.schema import storable
 
 P = schema.page
 R = schema.revision
@@ -41,22 +40,19 @@ def pages_by_titles(conn: Conn, titles: Iterable[tuple[int, str]]) -> list[Row]:
 
 
 def pages_by_ids(conn: Conn, ids: Sequence[int]) -> list[Row]:
-    ids = storable(ids)
     if not ids:
         return []
-    return conn.all(sa.select(*PAGE_COLUMNS).where(P.c.page_id.in_(ids)))
+    return conn.all(sa.select(*PAGE_COLUMNS).where(P.c.page_id.in_(list(ids))))
 
 
 def pages_of_revisions(conn: Conn, revids: Sequence[int]) -> list[Row]:
-    revids = storable(revids)
     if not revids:
         return []
-    return conn.all(sa.select(R.c.rev_id, R.c.rev_page).where(R.c.rev_id.in_(revids)))
+    return conn.all(sa.select(R.c.rev_id, R.c.rev_page).where(R.c.rev_id.in_(list(revids))))
 
 
 def archived_titles_of_revisions(conn: Conn, revids: Sequence[int]) -> list[Row]:
     """The titles of deleted revisions (`archive`), in revision id order."""
-    revids = storable(revids)
     if not revids:
         return []
     ar = schema.archive
@@ -103,7 +99,6 @@ def _revision_select(with_text: bool) -> sa.Select[Any]:
 
 
 def revisions_by_ids(conn: Conn, revids: Sequence[int], with_text: bool) -> list[Row]:
-    revids = storable(revids)
     if not revids:
         return []
     return conn.all(

@@ -6,8 +6,6 @@ they stand for and are what the API and dumps convert from. Booleans are real bo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql
 
@@ -547,13 +545,3 @@ iwlinks = sa.Table(
     sa.Column("iwl_title", Key, primary_key=True),
     sa.Index("iwl_prefix_title_from", "iwl_prefix", "iwl_title", "iwl_from"),
 )
-
-
-# The id columns are 32-bit on PostgreSQL (`integer`), whose driver refuses a larger value
-# outright; no row can have such an id, so a lookup by id leaves it out.
-ID_MIN, ID_MAX = -(2**31), 2**31 - 1
-
-
-def storable(ids: Sequence[int]) -> list[int]:
-    """The ids a row could have (the others name nothing)."""
-    return [i for i in ids if ID_MIN <= i <= ID_MAX]

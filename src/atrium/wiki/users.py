@@ -129,8 +129,6 @@ def is_hidden(conn: Conn, user_id: int) -> bool:
 
 
 def account_by_id(conn: Conn, user_id: int) -> Account | None:
-    if not schema.storable([user_id]):
-        return None
     return _account(conn, conn.one(_by_id, {"id": user_id}))
 
 
