@@ -204,6 +204,89 @@ def api_key_command(email: str) -> None:
     click.echo(f"[api]\nemail={row['email']}\nkey={row['api_key']}\nsite={settings.base_url}")
 
 
+@chat.command("invite")
+@click.argument("emails", nargs=-1, required=True)
+@click.option(
+    "--by", "inviter", required=True, metavar="EMAIL", help="Who invites (their rights apply)."
+)
+@click.option(
+    "--as",
+    "role",
+    type=click.Choice(["owner", "administrator", "moderator", "member", "guest"]),
+    default="member",
+    show_default=True,
+)
+@click.option(
+    "--stream", "streams", multiple=True, required=True, help="A stream to join (repeat)."
+)
+def invite_command(
+    emails: tuple[str, ...], inviter: str, role: str, streams: tuple[str, ...]
+) -> None:
+    """Invite people by email and print each one's sign-up link (no mail is sent)."""
+    from atrium.chat.actions.invites import DEFAULT_VALIDITY_MINUTES, invite_users
+    from atrium.chat.errors import ChatError
+    from atrium.chat.models import ROLE_NAMES, User
+    from atrium.chat.queries import streams as stream_queries
+    from atrium.chat.queries.invites import visible_invites
+    from atrium.chat.queries.realm import default_realm
+    from atrium.chat.queries.users import user_row_by_email
+    from atrium.core.db import Conn
+
+    settings = Settings.from_env()
+
+    def write(conn: Conn) -> list[dict[str, Any]]:
+        realm = default_realm(conn)
+        row = None if realm is None else user_row_by_email(conn, realm.id, inviter)
+        if realm is None or row is None:
+            raise ChatError(f"No user with the email {inviter!r}.")
+        actor = User.from_row(row)
+        stream_ids = []
+        for name in streams:
+            stream = stream_queries.stream_by_name(conn, realm.id, name)
+            if stream is None:
+                raise ChatError(f"No stream named {name!r}.")
+            stream_ids.append(stream["id"])
+        outcome = invite_users(
+            conn, actor, ",".join(emails), ROLE_NAMES[role], stream_ids, DEFAULT_VALIDITY_MINUTES
+        )
+        for email, reason, _deactivated in outcome.value.skipped:
+            click.echo(f"skipped {email}: {reason}", err=True)
+        wanted = {e.lower() for e in emails}
+        return [
+            i
+            for i in visible_invites(conn, actor, settings.base_url)
+            if i.get("email", "").lower() in wanted
+        ]
+
+    for invite in run_write(settings, write):
+        click.echo(f"{invite['email']}\t{invite['link_url']}")
+
+
+@chat.command("invites")
+def invites_command() -> None:
+    """List the usable invitations with their sign-up links."""
+    from atrium.chat.models import ROLE_OWNER, User
+    from atrium.chat.queries.invites import visible_invites
+    from atrium.chat.queries.realm import default_realm
+    from atrium.core.db import Conn
+
+    settings = Settings.from_env()
+
+    def read(conn: Conn) -> list[dict[str, Any]]:
+        realm = default_realm(conn)
+        if realm is None:
+            return []
+        # Every invitation, as an owner of the organization would see them.
+        viewer = User(0, realm.id, "", "", ROLE_OWNER, True, False, None, 0.0)
+        return visible_invites(conn, viewer, settings.base_url)
+
+    with chat_database(settings) as db:
+        invites = db.read_sync(read)
+    for invite in invites:
+        who = invite.get("email") or "(reusable link)"
+        click.echo(f"{invite['id']}\t{who}\t{invite['link_url']}")
+
+
 def _add_wiki_commands() -> None:
     from atrium.wiki.cli import wiki
 

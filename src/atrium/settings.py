@@ -68,6 +68,8 @@ class Settings:
     web_public_streams_enabled: bool = True
     # Which services this process serves; either can run alone.
     services: tuple[str, ...] = ("chat", "wiki")
+    # The largest file POST /user_uploads accepts (Zulip's MAX_FILE_UPLOAD_SIZE).
+    max_file_upload_size_mib: int = 25
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -85,6 +87,7 @@ class Settings:
             ),
             web_public_streams_enabled=_env_bool("ATRIUM_WEB_PUBLIC_STREAMS_ENABLED", True),
             services=_env_services(),
+            max_file_upload_size_mib=_env_int("ATRIUM_MAX_FILE_UPLOAD_SIZE_MIB", 25),
         )
 
     def with_(self, **changes: object) -> Settings:

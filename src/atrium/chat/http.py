@@ -15,6 +15,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from starlette.datastructures import UploadFile
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -55,19 +57,29 @@ class ApiRequest:
 View = Callable[[ApiRequest, dict[str, Any]], Awaitable[dict[str, Any]]]
 
 
+# Checks a request before its body is read (an upload's declared size), so that an oversized
+# body is refused without being received and spooled first.
+Precheck = Callable[[ApiRequest], None]
+
+
 @dataclass(frozen=True)
 class ViewSpec:
     view: View
     endpoint: Endpoint
     auth: bool = True
     rate_limited: bool = True
+    precheck: Precheck | None = None
 
 
 def api(
-    endpoint: Endpoint, *, auth: bool = True, rate_limited: bool = True
+    endpoint: Endpoint,
+    *,
+    auth: bool = True,
+    rate_limited: bool = True,
+    precheck: Precheck | None = None,
 ) -> Callable[[View], ViewSpec]:
     def wrap(view: View) -> ViewSpec:
-        return ViewSpec(view, endpoint, auth, rate_limited)
+        return ViewSpec(view, endpoint, auth, rate_limited, precheck)
 
     return wrap
 
@@ -85,7 +97,10 @@ async def request_values(request: Request) -> dict[str, str]:
     if request.method in {"POST", "PATCH", "PUT", "DELETE"}:
         content_type = request.headers.get("content-type", "")
         if content_type.startswith("multipart/form-data"):
-            form = await request.form()
+            try:
+                form = await request.form()
+            except HTTPException as exc:  # a malformed multipart body
+                raise ChatError(f"Malformed request body: {exc.detail}") from None
             for key, value in form.multi_items():
                 if isinstance(value, str):
                     values[key] = value
@@ -94,6 +109,15 @@ async def request_values(request: Request) -> dict[str, str]:
             if body:
                 values.update(parse_form(body))
     return values
+
+
+async def request_files(request: Request) -> list[UploadFile]:
+    """The files of a multipart body (Starlette spools each past 1 MB to disk, so memory stays
+    flat); the form is parsed once per request and cached, so this costs nothing more."""
+    if not request.headers.get("content-type", "").startswith("multipart/form-data"):
+        return []
+    form = await request.form()
+    return [value for _key, value in form.multi_items() if isinstance(value, UploadFile)]
 
 
 async def check_rate_limit(
@@ -115,6 +139,14 @@ async def check_rate_limit(
 
 
 async def run_view(runtime: ChatRuntime, spec: ViewSpec, request: Request) -> Response:
+    try:
+        return await _run_view(runtime, spec, request)
+    finally:
+        # Closes a parsed multipart form: its spooled temporary files are removed at once.
+        await request.close()
+
+
+async def _run_view(runtime: ChatRuntime, spec: ViewSpec, request: Request) -> Response:
     headers: dict[str, str] = {}
     try:
         user = None
@@ -127,9 +159,12 @@ async def run_view(runtime: ChatRuntime, spec: ViewSpec, request: Request) -> Re
                 )
                 if verdict is not None:
                     headers = verdict.headers()
+        api_request = ApiRequest(runtime, request, user)
+        if spec.precheck is not None:
+            spec.precheck(api_request)
         values = await request_values(request)
         args, ignored = spec.endpoint.parse(values, request.path_params)
-        data = await spec.view(ApiRequest(runtime, request, user), args)
+        data = await spec.view(api_request, args)
     except ChatError as error:
         return error_response(error, headers)
     except Exception:

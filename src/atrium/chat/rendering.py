@@ -25,6 +25,7 @@ from atrium.chat.markdown import (
     render_stream_description,
 )
 from atrium.chat.models import User
+from atrium.chat.queries.emoji import active_emoji_urls
 from atrium.chat.queries.linkifiers import realm_linkifiers
 from atrium.core.db import Conn, InIdList, Prepared
 
@@ -147,11 +148,13 @@ def render_context(
         translate_emoticons = False
     elif translate_emoticons is None:
         translate_emoticons = bool(conn.scalar(_TRANSLATE_EMOTICONS, {"user_id": sender_id}))
+    realm_emoji = active_emoji_urls(conn, realm_id) if ":" in content else {}
     return RenderContext(
         users=users,
         groups=groups,
         streams=streams,
         linkifiers=linkifiers,
+        realm_emoji=realm_emoji,
         translate_emoticons=translate_emoticons,
         sender_id=sender_id,
         # Math renders through KaTeX, as on Zulip (the renderer's default is off).

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, TypeVar
 
 from atrium.chat.credentials import CredentialCache
 from atrium.chat.events import EventQueues, MemoryEventQueues, Outcome
+from atrium.core.blobs import BlobStore
 from atrium.core.db import Database
 from atrium.core.ratelimit import RateLimiter
+from atrium.core.signing import server_secret
 from atrium.settings import Settings
 
 T = TypeVar("T")
@@ -27,6 +30,15 @@ class ChatRuntime:
     # An idle long-poll is answered with a heartbeat after about this long (Zulip: 45-55 s).
     heartbeat_seconds: float = 45.0
     credentials: CredentialCache = field(default_factory=CredentialCache)
+
+    @cached_property
+    def blobs(self) -> BlobStore:
+        """Uploaded files, avatars, realm images and emoji, by content hash."""
+        return BlobStore(self.settings.data_dir / "uploads")
+
+    @cached_property
+    def secret(self) -> bytes:
+        return server_secret(self.settings.data_dir)
 
     async def write(self, fn: Callable[..., Outcome[T]], *args: Any, rerunnable: bool = False) -> T:
         """Run an action in one transaction, then publish the events it caused.

@@ -379,6 +379,132 @@ default_stream = sa.Table(
     sa.Column("stream_id", sa.ForeignKey("stream.id"), primary_key=True),
 )
 
+# --- Files, images, emoji, bots, invitations, domains, devices -----------------------------------
+# Uploaded bytes live in the data directory's content-addressed store (core/blobs.py); these rows
+# keep only the SHA-256 that names them.
+
+attachment = sa.Table(
+    "attachment",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("realm_id", sa.ForeignKey("realm.id"), nullable=False),
+    sa.Column("owner_id", sa.ForeignKey("user_profile.id"), nullable=False),
+    sa.Column("file_name", sa.Text, nullable=False),
+    # "<realm_id>/<2 hex>/<random>/<sanitized name>": the URL path after /user_uploads/.
+    sa.Column("path_id", sa.Text, nullable=False, unique=True),
+    sa.Column("sha256", sa.String(64), nullable=False),
+    sa.Column("content_type", sa.String(255), nullable=False),
+    sa.Column("size", sa.BigInteger, nullable=False),
+    sa.Column("create_time", sa.Float, nullable=False),
+)
+sa.Index("ix_attachment_owner_id", attachment.c.owner_id)
+sa.Index("ix_attachment_sha256", attachment.c.sha256)
+
+# Which messages link which upload (Zulip's Attachment.messages).
+attachment_message = sa.Table(
+    "attachment_message",
+    metadata,
+    sa.Column("attachment_id", sa.ForeignKey("attachment.id"), primary_key=True),
+    sa.Column("message_id", sa.Integer, primary_key=True),
+)
+sa.Index("ix_attachment_message_message_id", attachment_message.c.message_id)
+
+# An uploaded avatar (user_profile.avatar_source "U" points here).
+user_avatar = sa.Table(
+    "user_avatar",
+    metadata,
+    sa.Column("user_id", sa.ForeignKey("user_profile.id"), primary_key=True),
+    sa.Column("sha256", sa.String(64), nullable=False),
+    sa.Column("content_type", sa.String(255), nullable=False),
+)
+
+# The realm's icon, day logo and night logo; no row means the default image.
+realm_image = sa.Table(
+    "realm_image",
+    metadata,
+    sa.Column("realm_id", sa.ForeignKey("realm.id"), primary_key=True),
+    sa.Column("kind", sa.String(12), primary_key=True),
+    sa.Column("sha256", sa.String(64), nullable=True),
+    sa.Column("content_type", sa.String(255), nullable=True),
+    sa.Column("version", sa.Integer, nullable=False, server_default="1"),
+)
+
+realm_emoji = sa.Table(
+    "realm_emoji",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("realm_id", sa.ForeignKey("realm.id"), nullable=False),
+    sa.Column("name", sa.String(60), nullable=False),
+    sa.Column("author_id", sa.ForeignKey("user_profile.id"), nullable=True),
+    sa.Column("sha256", sa.String(64), nullable=False),
+    sa.Column("content_type", sa.String(255), nullable=False),
+    sa.Column("file_ext", sa.String(10), nullable=False),
+    sa.Column("deactivated", sa.Boolean, nullable=False, server_default=sa.false()),
+)
+sa.Index("ix_realm_emoji_realm_id_name", realm_emoji.c.realm_id, realm_emoji.c.name)
+
+# A bot's defaults (Zulip keeps them on the UserProfile; a side table keeps users narrow).
+bot_settings = sa.Table(
+    "bot_settings",
+    metadata,
+    sa.Column("user_id", sa.ForeignKey("user_profile.id"), primary_key=True),
+    sa.Column("default_sending_stream_id", sa.Integer, nullable=True),
+    sa.Column("default_events_register_stream_id", sa.Integer, nullable=True),
+    sa.Column("default_all_public_streams", sa.Boolean, nullable=False, server_default=sa.false()),
+)
+
+invitation = sa.Table(
+    "invitation",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("realm_id", sa.ForeignKey("realm.id"), nullable=False),
+    sa.Column("invited_by_id", sa.ForeignKey("user_profile.id"), nullable=False),
+    # NULL for a reusable (multiuse) link.
+    sa.Column("email", sa.String(254), nullable=True),
+    sa.Column("invite_as", sa.SmallInteger, nullable=False),
+    sa.Column("stream_ids", sa.Text, nullable=False, server_default="[]"),
+    sa.Column("token", sa.String(64), nullable=False, unique=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("expires", sa.Float, nullable=True),
+    # 0 pending, 1 used (an email invitation), 2 revoked.
+    sa.Column("status", sa.SmallInteger, nullable=False, server_default="0"),
+)
+sa.Index("ix_invitation_realm_id", invitation.c.realm_id)
+
+realm_domain = sa.Table(
+    "realm_domain",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("realm_id", sa.ForeignKey("realm.id"), nullable=False),
+    sa.Column("domain", sa.String(80), nullable=False),
+    sa.Column("allow_subdomains", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.UniqueConstraint("realm_id", "domain"),
+)
+
+# Mobile push registrations: stored for a push bouncer, which this server does not configure.
+PUSH_APNS = 1
+PUSH_GCM = 2
+
+push_device_token = sa.Table(
+    "push_device_token",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("user_id", sa.ForeignKey("user_profile.id"), nullable=False),
+    sa.Column("kind", sa.SmallInteger, nullable=False),
+    sa.Column("token", sa.String(4096), nullable=False),
+    sa.Column("ios_app_id", sa.Text, nullable=True),
+    sa.Column("last_updated", sa.Float, nullable=False),
+    sa.UniqueConstraint("user_id", "kind", "token"),
+)
+
+user_hotspot = sa.Table(
+    "user_hotspot",
+    metadata,
+    sa.Column("user_id", sa.ForeignKey("user_profile.id"), primary_key=True),
+    sa.Column("hotspot", sa.String(30), primary_key=True),
+    sa.Column("timestamp", sa.Float, nullable=False),
+)
+
 # Mail the server owes a user (the deactivation notice), kept until a transport delivers it.
 outgoing_email = sa.Table(
     "outgoing_email",

@@ -21,6 +21,7 @@ import sqlalchemy as sa
 
 from atrium.chat import flags, schema, search
 from atrium.chat.actions import notification_bot
+from atrium.chat.actions.attachments import link_attachments, unlink_message
 from atrium.chat.actions.messages import (
     MAX_TOPIC_LENGTH,
     check_wildcard_mention,
@@ -283,6 +284,7 @@ def update_message(conn: Conn, user: User, message_id: int, request: EditRequest
             )
         )
         _update_mention_flags(conn, message_id, rendered)
+        attachment_notices = link_attachments(conn, user, message_id, content)
     if topic is not None:
         for e in (entry, target_entry):
             e.update(prev_topic=row["topic"], topic=topic)
@@ -335,6 +337,8 @@ def update_message(conn: Conn, user: User, message_id: int, request: EditRequest
         notices += _breadcrumbs(
             conn, user, request, old_stream, new_stream, row["topic"], topic, len(changed)
         )
+    if content is not None:
+        notices += attachment_notices
     return Outcome(len(changed), notices)
 
 
@@ -615,6 +619,7 @@ def delete_message(conn: Conn, user: User, message_id: int) -> Outcome[None]:
         event.update(message_type="stream", stream_id=row["stream_id"], topic=row["topic"])
     else:
         event["message_type"] = "private"
+    attachment_notices = unlink_message(conn, message_id)
     conn.execute(sa.delete(schema.user_message).where(UM.message_id == message_id))
     search.unindex_messages(conn, [message_id])
     conn.execute(sa.delete(schema.message).where(M.id == message_id))
@@ -625,4 +630,4 @@ def delete_message(conn: Conn, user: User, message_id: int) -> Outcome[None]:
             .where(schema.stream.c.id == row["stream_id"])
             .values(first_message_id=first)
         )
-    return Outcome(None, [Notice(event, holders)])
+    return Outcome(None, [Notice(event, holders), *attachment_notices])

@@ -9,6 +9,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from atrium.chat import flags, schema, search
+from atrium.chat.actions.attachments import link_attachments
 from atrium.chat.errors import ChatError, stream_does_not_exist, stream_id_does_not_exist
 from atrium.chat.events import Notice, Outcome
 from atrium.chat.markdown import render_markdown
@@ -310,7 +311,10 @@ def send_message(conn: Conn, sender: User, request: SendRequest) -> Outcome[int]
     payload = new_message_payload(
         conn, realm, sender, {**fields, "id": message_id}, display, topic_links, profile
     )
-    return Outcome(message_id, message_notices(sender, payload, by_flags, request.echo))
+    notices = message_notices(sender, payload, by_flags, request.echo)
+    if "/user_uploads/" in content:
+        notices += link_attachments(conn, sender, message_id, content)
+    return Outcome(message_id, notices)
 
 
 _SENDER_PROFILE = Prepared(

@@ -24,6 +24,7 @@ from atrium.chat.actions.messages import (
 from atrium.chat.actions.scheduled_messages import user_scheduled_messages
 from atrium.chat.actions.streams import MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH
 from atrium.chat.actions.user_settings import user_settings
+from atrium.chat.events.state_assets import asset_sections
 from atrium.chat.models import ROLE_MODERATOR, Realm, User
 from atrium.chat.queries import streams as stream_queries
 from atrium.chat.queries import users as user_queries
@@ -55,6 +56,7 @@ class StateRequest:
     client_gravatar: bool
     include_subscribers: bool
     user_avatar_url_field_optional: bool = False
+    max_file_upload_size_mib: int = 25
 
 
 def realm_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
@@ -403,6 +405,8 @@ SECTIONS: dict[str, Callable[[Conn, StateRequest], dict[str, Any]]] = {
     "user_topic": user_topic_state,
     "muted_topics": muted_topics_state,
 }
+
+SECTIONS.update(asset_sections(SECTIONS))
 
 
 def initial_state(conn: Conn, req: StateRequest, fetch: list[str] | None) -> dict[str, Any]:

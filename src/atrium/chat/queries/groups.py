@@ -91,3 +91,12 @@ def realm_groups(conn: Conn, realm_id: int) -> list[dict[str, Any]]:
         ):
             subgroups[r["supergroup_id"]].append(r["subgroup_id"])
     return [group_dict(row, members[row["id"]], subgroups[row["id"]]) for row in rows]
+
+
+def direct_subgroup_ids(conn: Conn, group_id: int) -> list[int]:
+    return [
+        int(g)
+        for g in conn.scalars(
+            sa.select(SG.subgroup_id).where(SG.supergroup_id == group_id).order_by(SG.subgroup_id)
+        )
+    ]

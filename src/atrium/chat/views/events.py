@@ -52,6 +52,7 @@ async def register(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
         base_url=req.runtime.settings.base_url,
         client_gravatar=args["client_gravatar"],
         include_subscribers=args["include_subscribers"],
+        max_file_upload_size_mib=req.runtime.settings.max_file_upload_size_mib,
     )
     state = await req.runtime.db.read(initial_state, state_request, fetch)
     return {

@@ -7,6 +7,7 @@ from typing import Any
 from atrium.chat.errors import ChatError
 from atrium.chat.http import ApiRequest, api, check_rate_limit
 from atrium.chat.params import REQUIRED, Endpoint, Param
+from atrium.chat.queries.images import realm_images
 from atrium.chat.queries.realm import default_realm
 from atrium.chat.queries.users import user_row_by_email
 from atrium.chat.rendering import render_description
@@ -51,7 +52,7 @@ async def server_settings(req: ApiRequest, args: dict[str, Any]) -> dict[str, An
             data.update(
                 {
                     "realm_name": realm.name,
-                    "realm_icon": f"{settings.base_url}/static/images/logo/atrium-icon.png",
+                    "realm_icon": settings.base_url + realm_images(conn, realm.id)["icon"][0],
                     "realm_description": render_description(
                         conn, realm.id, realm.setting("description")
                     ),

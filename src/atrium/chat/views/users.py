@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from atrium.chat.actions.profile_fields import update_user_and_profile
 from atrium.chat.actions.user_admin import (
     MAX_DEACTIVATION_COMMENT_LENGTH,
     ROLES,
     deactivate_user,
     reactivate_user,
-    update_user,
 )
 from atrium.chat.actions.user_settings import change_settings
 from atrium.chat.actions.users import NewUser, add_user
@@ -139,11 +139,19 @@ def _role(name: str, raw: str) -> int:
             _USER_ID,
             Param("full_name"),
             Param("role", default=None, converter=_role),
+            Param("profile_data", list[dict[str, Any]] | None, None),
         )
     )
 )
 async def update(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    await req.runtime.write(update_user, req.me, _user_id(args), args["full_name"], args["role"])
+    await req.runtime.write(
+        update_user_and_profile,
+        req.me,
+        _user_id(args),
+        args["full_name"],
+        args["role"],
+        args["profile_data"],
+    )
     return {}
 
 

@@ -1,0 +1,130 @@
+"""GET/POST /bots, PATCH/DELETE /bots/{id}, API key regeneration for oneself and for bots."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from atrium.chat.actions.bots import (
+    BotChanges,
+    BotRequest,
+    create_bot,
+    deactivate_bot,
+    regenerate_api_key,
+    update_bot,
+)
+from atrium.chat.errors import ChatError
+from atrium.chat.http import ApiRequest, api, request_files
+from atrium.chat.models import BOT_DEFAULT
+from atrium.chat.params import REQUIRED, Endpoint, Param
+from atrium.chat.queries.bots import owned_bot_infos
+from atrium.chat.views.images import MAX_AVATAR_FILE_SIZE_MIB, store_image
+from atrium.chat.views.uploads import keep_stored, release_blob
+
+
+def _member(req: ApiRequest) -> None:
+    """Zulip's `@require_member_or_admin`."""
+    if req.me.is_guest:
+        raise ChatError("Not allowed for guest users")
+    if req.me.is_bot:
+        raise ChatError("This endpoint does not accept bot requests.")
+
+
+def bot_domain(req: ApiRequest) -> str:
+    """Bots' email domain: the server's host name (Zulip's realm.get_bot_domain)."""
+    return urlsplit(req.runtime.settings.base_url).hostname or "localhost"
+
+
+@api(Endpoint())
+async def get_bots(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    _member(req)
+    return {"bots": await req.runtime.db.read(owned_bot_infos, req.me)}
+
+
+@api(
+    Endpoint(
+        (
+            Param("full_name", default=REQUIRED),
+            Param("short_name", default=REQUIRED),
+            Param("bot_type", int, BOT_DEFAULT),
+            Param("default_sending_stream"),
+            Param("default_events_register_stream"),
+            Param("default_all_public_streams", bool | None, None),
+        )
+    )
+)
+async def create(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    _member(req)
+    files = await request_files(req.http)
+    if len(files) > 1:
+        raise ChatError("You may only upload one file at a time")
+    avatar = None
+    if files:
+        avatar = await store_image(req.runtime, files[0], MAX_AVATAR_FILE_SIZE_MIB)
+    request = BotRequest(
+        full_name=args["full_name"],
+        short_name=args["short_name"],
+        bot_type=args["bot_type"],
+        default_sending_stream=args["default_sending_stream"],
+        default_events_register_stream=args["default_events_register_stream"],
+        default_all_public_streams=args["default_all_public_streams"],
+        avatar=avatar,
+    )
+    try:
+        result: dict[str, Any] = await req.runtime.write(
+            create_bot, req.me, request, bot_domain(req)
+        )
+    except ChatError:
+        if avatar is not None:  # stored before the checks: nothing names it now
+            await release_blob(req.runtime, avatar[0])
+        raise
+    if avatar is not None:
+        await keep_stored(req.runtime, files[0], avatar[0], MAX_AVATAR_FILE_SIZE_MIB)
+    return result
+
+
+@api(
+    Endpoint(
+        (
+            Param("bot_id", path=True),
+            Param("full_name"),
+            Param("bot_owner_id", int | None, None),
+            Param("default_sending_stream"),
+            Param("default_events_register_stream"),
+            Param("default_all_public_streams", bool | None, None),
+        )
+    )
+)
+async def update(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    _member(req)
+    changes = BotChanges(
+        full_name=args["full_name"],
+        bot_owner_id=args["bot_owner_id"],
+        default_sending_stream=args["default_sending_stream"],
+        default_events_register_stream=args["default_events_register_stream"],
+        default_all_public_streams=args["default_all_public_streams"],
+    )
+    result: dict[str, Any] = await req.runtime.write(update_bot, req.me, args["bot_id"], changes)
+    return result
+
+
+@api(Endpoint((Param("bot_id", path=True),)))
+async def deactivate(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    _member(req)
+    await req.runtime.write(deactivate_bot, req.me, args["bot_id"])
+    return {}
+
+
+@api(Endpoint())
+async def regenerate_own_key(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    api_key = await req.runtime.write(regenerate_api_key, req.me, None)
+    req.runtime.credentials.clear()  # the old key must fail from the next request on
+    return {"api_key": api_key}
+
+
+@api(Endpoint((Param("bot_id", path=True),)))
+async def regenerate_bot_key(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    _member(req)
+    api_key = await req.runtime.write(regenerate_api_key, req.me, args["bot_id"])
+    req.runtime.credentials.clear()
+    return {"api_key": api_key}

@@ -1,0 +1,1 @@
+"""The chat service's server-rendered pages (Jinja2, autoescaped, no inline script or style)."""
