@@ -287,3 +287,28 @@ async def test_page_failure_is_an_html_error_page(
             )
             assert match is not None, response.text
             assert any(match.group(1) in r.getMessage() for r in caplog.records)
+
+
+async def test_control_characters_become_replacement_characters(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    """ApiParamValidatorCallbacks cleans C0 controls to U+FFFD and warns `badutf8`; PostgreSQL's
+    text would refuse a NUL outright."""
+    result = await wiki.post(
+        client,
+        action="query",
+        list="allusers|allpages",
+        auprefix="A\x00b",
+        apfrom="x\x07y",
+        errorformat="plaintext",
+        formatversion="2",
+    )
+    assert result["query"] == {"allusers": [], "allpages": []}
+    codes = [(w["code"], w["module"]) for w in result["warnings"]]
+    assert codes == [("badutf8", "query+allusers"), ("badutf8", "query+allpages")]
+    assert "auprefix" in result["warnings"][0]["text"]
+    multi = await wiki.post(
+        client, action="query", titles="\x1fSandbox\x1fA\x00B", formatversion="2"
+    )
+    assert multi["warnings"]["query"]["warnings"].startswith("The value passed for")
+    assert "Sandbox" in [p["title"] for p in multi["query"]["pages"]]

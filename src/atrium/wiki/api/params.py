@@ -193,6 +193,20 @@ def parse_int64(value: str) -> int | None:
     return number
 
 
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
+def _clean_controls(value: str) -> str:
+    """UtfNormal's cleanUp as ApiParamValidatorCallbacks applies it: C0 control characters other
+    than tab, newline and carriage return become U+FFFD, except the U+001F that separate a
+    multi-value given with a leading U+001F. (PostgreSQL's text refuses NUL outright.)"""
+    if not _CONTROLS.search(value):
+        return value
+    if value.startswith("\x1f"):
+        return "\x1f".join(_CONTROLS.sub("\ufffd", part) for part in value.split("\x1f"))
+    return _CONTROLS.sub("\ufffd", value)
+
+
 def is_ip(value: str) -> bool:
     if _IPV4.match(value):
         return True
@@ -301,6 +315,10 @@ class ParamReader:
             raw = str(p.default)
             return self._convert(module, p, key, raw, is_default=True)
         raw = unicodedata.normalize("NFC", raw)
+        cleaned = _clean_controls(raw)
+        if cleaned != raw:
+            self.warn(module, "badutf8", msg.api("apiwarn-badutf8", key))
+            raw = cleaned
         if p.deprecated:
             self.warn(module, "deprecation", msg.deprecated_param(key))
             self.note_deprecation()
