@@ -236,6 +236,7 @@ async def test_hidden_user_and_deleted_page_stay_hidden(
             response = await client.get(path)
             assert response.status_code < 500, path
             leaks += [f"{who} {s!r} in {path}" for s in secrets if s in response.text]
+    print(f"leak walk: {len(probes)} API requests and 7 pages, x3 viewers (API in fv1 and fv2)")
     assert leaks == [], "\n".join(leaks)
     # The walk reached the rows: most probes answered, and the hidden user's rows were shown
     # as `userhidden` rather than left out by accident.
