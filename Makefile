@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint venv clean browser
+.PHONY: run test bench fuzz lint venv clean browser
 
 # The wiki's browser test needs headless Chromium (Debian's package). Where it is missing and
 # we may install system packages (root with apt-get, as on CI), install it; otherwise say so
@@ -35,6 +35,13 @@ test: $(STAMP) browser
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# The long runs of the suite's fuzzing and crash tests (a few minutes of them run in `make test`):
+# 100,000 fuzzed requests per service, then 20 kill -9 cycles per database backend. `-s` shows the
+# figures each prints.
+fuzz: $(STAMP)
+	ATRIUM_FUZZ_REQUESTS=100000 $(BIN)/python -m pytest -m fuzz -s
+	ATRIUM_CRASH_CYCLES=20 $(BIN)/python -m pytest -m crash -s
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

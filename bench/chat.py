@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import sqlite3
 import tempfile
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urlencode
@@ -26,6 +27,7 @@ from bench.datasets import Account, build_send_org, fetch_dataset
 from bench.harness import (
     BenchError,
     HttpRequest,
+    Memory,
     Row,
     ScenarioResult,
     Server,
@@ -43,6 +45,9 @@ CONNECTIONS = (LOW, HIGH)
 # Issue 2's bare ceiling ("about 41,000 req/s for a bare endpoint under granian here"): the
 # machine its throughput and p99 targets at 64 connections were set for.
 ISSUE_BARE_CEILING = 41_000
+# The memory targets for the fetch scenario's server, idle and after its 64-connection runs.
+IDLE_TARGET_MB, LOADED_TARGET_MB = 100, 250
+IDLE_SETTLE_SECONDS = 2.0
 TOPICS = ("deploy", "release planning", "lunch", "ci flakiness", "roadmap", "hiring", "docs", "qa")
 
 
@@ -150,6 +155,8 @@ def fetch_scenario(settings: Settings, console: Console) -> ScenarioResult:
     requests = fetch_requests(data.reader, [(n.stream, n.topic) for n in data.narrows])
     server, served_by = atrium_server(data.data_dir)
     with running(server):
+        time.sleep(IDLE_SETTLE_SECONDS)
+        idle = server.memory()
         check = httpx.get(server.base_url + requests[0].path, headers=dict(requests[0].headers))
         body = check.json() if check.status_code == 200 else {}
         if len(body.get("messages", [])) != 100:
@@ -157,6 +164,11 @@ def fetch_scenario(settings: Settings, console: Console) -> ScenarioResult:
         response_kb = len(check.content) / 1024
         low = measure(settings, console, server, "fetch, 1 connection", LOW, requests)
         high = measure(settings, console, server, "fetch, 64 connections", HIGH, requests)
+        loaded = server.memory()
+    console.print(
+        f"Server memory (PSS): idle {idle.describe()}; after the 64-connection run "
+        f"{loaded.describe()}"
+    )
     sizes = sorted(n.messages for n in data.narrows)
     return ScenarioResult(
         family=FAMILY,
@@ -174,12 +186,25 @@ def fetch_scenario(settings: Settings, console: Console) -> ScenarioResult:
             Row(high, (Target("rps", 3000, ISSUE_BARE_CEILING),)),
         ],
         notes=[
+            memory_note(idle, loaded),
             "Subscriber counts are kept modest so the data set stays reasonable: 3–9 "
             "subscribers for the bulk of streams, 100 for 5 announcement streams carrying 1% of "
             "the messages. The fetch cost does not depend on them (the topic narrow reads the "
             "stream's messages and joins only the reader's own `user_message` rows); the send "
             "scenario measures a 50-subscriber fan-out.",
         ],
+    )
+
+
+def memory_note(idle: Memory, loaded: Memory) -> str:
+    def verdict(memory: Memory, limit_mb: int) -> str:
+        return f"target ≤ {limit_mb} MB: **{'pass' if memory.mb <= limit_mb else 'FAIL'}**"
+
+    return (
+        "Server memory, the PSS of all its processes (`/proc/<pid>/smaps_rollup`, summed over "
+        f"the process group): idle, {IDLE_SETTLE_SECONDS:.0f} s after start, {idle.describe()} "
+        f"({verdict(idle, IDLE_TARGET_MB)}); after the 64-connection runs, caches filled, "
+        f"{loaded.describe()} ({verdict(loaded, LOADED_TARGET_MB)})."
     )
 
 

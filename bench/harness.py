@@ -145,6 +145,12 @@ class Server:
             return True
         return True
 
+    def memory(self) -> Memory:
+        """The resident memory of the whole process group now (see `Memory`)."""
+        if self.proc is None:
+            raise BenchError(f"{self.name} is not running")
+        return group_memory(self.proc.pid)
+
     def stop(self) -> None:
         proc = self.proc
         if proc is None:
@@ -165,6 +171,46 @@ class Server:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(pgid, signal.SIGKILL)
         self.proc = None
+
+
+@dataclass(frozen=True)
+class Memory:
+    """PSS of every process of a group, summed: shared pages count once across the group (and in
+    proportion when shared with processes outside it), so the sum is what the server costs."""
+
+    pss_bytes: int
+    processes: int
+
+    @property
+    def mb(self) -> float:
+        return self.pss_bytes / 1_000_000
+
+    def describe(self) -> str:
+        return f"{self.mb:.0f} MB in {self.processes} process{'es' if self.processes > 1 else ''}"
+
+
+def group_memory(pgid: int) -> Memory:
+    """`Memory` of the processes in group `pgid`, from /proc/<pid>/smaps_rollup (Linux)."""
+    total = count = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            # Fields after the command name, which may hold spaces: state ppid pgrp …
+            if int(stat.rpartition(")")[2].split()[2]) != pgid:
+                continue
+            rollup = (entry / "smaps_rollup").read_text()
+        except (OSError, ValueError, IndexError):
+            continue  # gone meanwhile, or not ours to read
+        for line in rollup.splitlines():
+            if line.startswith("Pss:"):
+                total += int(line.split()[1]) * 1024
+                count += 1
+                break
+    if not count:
+        raise BenchError(f"no process of group {pgid} to measure (is /proc mounted?)")
+    return Memory(total, count)
 
 
 @contextlib.contextmanager

@@ -68,9 +68,6 @@ def main() -> None:
 )
 def serve(host: str | None, port: int | None, workers: int) -> None:
     """Apply pending migrations and serve chat (/api/v1) and wiki (/w/api.php)."""
-    from granian import Granian
-    from granian.constants import Interfaces
-
     if host:
         os.environ["ATRIUM_HOST"] = host
     if port:
@@ -81,18 +78,16 @@ def serve(host: str | None, port: int | None, workers: int) -> None:
             "--workers > 1 needs the scale-out mode: set ATRIUM_DATABASE_URL=postgresql://… "
             "and ATRIUM_REDIS_URL=redis://… (embedded SQLite is one process)."
         )
-    for service in settings.services:
+    for service in ("core", *settings.services):
         migrations.upgrade(service, settings.database_url, settings.sqlite_path(service))
     click.echo(f"Atrium listening on {settings.base_url} (chat: /api/v1, wiki: /w/api.php)")
-    Granian(
-        "atrium.server:app_from_env",
-        address=settings.host,
-        port=settings.port,
-        interface=Interfaces.ASGI,
-        workers=workers,
-        factory=True,
-        log_access=False,
-    ).serve()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # The supervisor starts from a fresh interpreter (see atrium.supervisor); the settings reach
+    # the workers through the environment, which exec keeps. The migrations are applied.
+    os.environ["ATRIUM_MIGRATE_ON_START"] = "0"
+    argv = [sys.executable, "-m", "atrium.supervisor", settings.host, str(settings.port)]
+    os.execv(sys.executable, [*argv, str(workers)])
 
 
 @main.command()

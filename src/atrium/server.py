@@ -2,24 +2,61 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 from collections.abc import AsyncIterator
 
 from starlette.applications import Starlette
 
+from atrium.core.db import open_database
 from atrium.core.service import Service
+from atrium.core.sessions import SessionStore
 from atrium.settings import Settings
+
+# Expired browser sessions are deleted this often (a lookup ignores them anyway).
+SESSION_PURGE_SECONDS = 3600
+
+
+def session_service(settings: Settings) -> Service:
+    """The shared browser-session store (`core` database or schema) with its migrations."""
+    db = open_database(settings.database_url, settings.sqlite_path("core"), "core")
+    store = SessionStore(db)
+    tasks: list[asyncio.Task[None]] = []
+
+    async def purge_loop() -> None:
+        while True:
+            await asyncio.sleep(SESSION_PURGE_SECONDS)
+            await store.purge_expired()
+
+    async def startup() -> None:
+        if settings.migrate_on_start:
+            # Imported here: Alembic stays out of processes that do not migrate.
+            from atrium.core import migrations
+
+            migrations.upgrade("core", settings.database_url, settings.sqlite_path("core"))
+        tasks.append(asyncio.create_task(purge_loop()))
+
+    async def shutdown() -> None:
+        for task in tasks:
+            task.cancel()
+        db.close()
+
+    service = Service("sessions", [], [startup], [shutdown])
+    service.state["store"] = store
+    return service
 
 
 def build_services(
     settings: Settings, services: tuple[str, ...] = ("chat", "wiki")
 ) -> list[Service]:
-    built: list[Service] = []
+    sessions = session_service(settings)
+    store: SessionStore = sessions.state["store"]
+    built: list[Service] = [sessions]
     if "chat" in services:
         from atrium.chat.app import create_service as create_chat
 
-        built.append(create_chat(settings))
+        built.append(create_chat(settings, store))
     if "wiki" in services:
         from atrium.wiki.app import create_service as create_wiki
 
@@ -49,6 +86,8 @@ def create_app(
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.settings = settings
     app.state.services = {part.name: part for part in parts}
+    # The wiki's pages reach the same store here.
+    app.state.sessions = app.state.services["sessions"].state["store"]
     return app
 
 

@@ -54,6 +54,25 @@ class RateLimits:
     password_window_seconds: int = 30 * 60
 
 
+MB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class CacheLimits:
+    """Upper bounds, in bytes (estimated), of what a process keeps in memory between requests;
+    past its bound a cache drops its least recently used entries."""
+
+    # Serialised message objects (the GET /messages hot path), HTML and raw content together.
+    messages: int = 64 * MB
+    # What message objects show from outside the message: senders' fields, topic links.
+    display: int = 8 * MB
+    # Undelivered events of one queue; a queue whose client falls further behind is dropped
+    # (its next poll gets BAD_EVENT_QUEUE_ID and the client registers again).
+    event_queue: int = 4 * MB
+    # Undelivered events of all queues of the process together (embedded mode).
+    event_queues: int = 64 * MB
+
+
 @dataclass(frozen=True)
 class Settings:
     data_dir: Path = field(default_factory=lambda: Path("atrium-data"))
@@ -70,6 +89,11 @@ class Settings:
     services: tuple[str, ...] = ("chat", "wiki")
     # The largest file POST /user_uploads accepts (Zulip's MAX_FILE_UPLOAD_SIZE).
     max_file_upload_size_mib: int = 25
+    # Apply pending migrations when a service starts. `atrium serve` applies them itself before
+    # starting its workers and turns this off for them, so that no worker loads Alembic (about
+    # 10 MB of memory for the life of the process).
+    migrate_on_start: bool = True
+    caches: CacheLimits = field(default_factory=lambda: CacheLimits())
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -88,6 +112,13 @@ class Settings:
             web_public_streams_enabled=_env_bool("ATRIUM_WEB_PUBLIC_STREAMS_ENABLED", True),
             services=_env_services(),
             max_file_upload_size_mib=_env_int("ATRIUM_MAX_FILE_UPLOAD_SIZE_MIB", 25),
+            migrate_on_start=_env_bool("ATRIUM_MIGRATE_ON_START", True),
+            caches=CacheLimits(
+                messages=_env_int("ATRIUM_CACHE_MESSAGES_MB", 64) * MB,
+                display=_env_int("ATRIUM_CACHE_DISPLAY_MB", 8) * MB,
+                event_queue=_env_int("ATRIUM_EVENT_QUEUE_MB", 4) * MB,
+                event_queues=_env_int("ATRIUM_EVENT_QUEUES_MB", 64) * MB,
+            ),
         )
 
     def with_(self, **changes: object) -> Settings:

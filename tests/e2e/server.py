@@ -52,14 +52,10 @@ class LiveServer:
         self.process.wait()
 
 
-@contextmanager
-def running_server(
-    env: dict[str, str], ready_path: str = "/api/v1/server_settings"
-) -> Iterator[LiveServer]:
-    port = free_port()
-    log = Path(env["ATRIUM_DATA_DIR"]) / "server.log"
-    with log.open("w") as log_file:
-        process = subprocess.Popen(
+def start_server(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[bytes]:
+    """`atrium serve` on `port`, its output appended to `log`, in a process group of its own."""
+    with log.open("a") as log_file:
+        return subprocess.Popen(
             [
                 sys.executable,
                 "-m",
@@ -75,6 +71,16 @@ def running_server(
             stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group: granian's worker goes with it
         )
+
+
+@contextmanager
+def running_server(
+    env: dict[str, str], ready_path: str = "/api/v1/server_settings", log_name: str = "server.log"
+) -> Iterator[LiveServer]:
+    port = free_port()
+    log = Path(env["ATRIUM_DATA_DIR"]) / log_name
+    log.write_text("")
+    process = start_server(env, port, log)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60

@@ -8,7 +8,8 @@ from starlette.routing import BaseRoute, Route
 
 from atrium.chat.delivery import ScheduledDelivery
 from atrium.chat.events import event_queues
-from atrium.chat.http import API_PREFIX, not_found, rest
+from atrium.chat.http import API_PREFIX, RestRoute, not_found, rest, with_json_twins
+from atrium.chat.queries import message_cache, message_display
 from atrium.chat.runtime import ChatRuntime
 from atrium.chat.views import (
     bots,
@@ -36,15 +37,22 @@ from atrium.chat.views import (
     user_topics,
     users,
 )
+from atrium.chat.web.pages import web_routes
 from atrium.chat.web.signup import signup_routes
-from atrium.core import migrations
 from atrium.core.db import open_database
 from atrium.core.ratelimit import rate_limiter
 from atrium.core.service import Service
+from atrium.core.sessions import SessionStore
 from atrium.settings import Settings
 
 
 def routes(rt: ChatRuntime) -> list[BaseRoute]:
+    api = api_routes(rt)
+    paths = {route.rest_path for route in api if isinstance(route, RestRoute)}
+    return [*with_json_twins(rt, api), *web_routes(rt, paths)]
+
+
+def api_routes(rt: ChatRuntime) -> list[BaseRoute]:
     return [
         rest(rt, "/server_settings", GET=server.server_settings),
         rest(rt, "/register", POST=events.register),
@@ -216,13 +224,21 @@ def routes(rt: ChatRuntime) -> list[BaseRoute]:
     ]
 
 
-def create_service(settings: Settings) -> Service:
+def create_service(settings: Settings, sessions: SessionStore | None = None) -> Service:
     db = open_database(settings.database_url, settings.sqlite_path("chat"), "chat")
+    message_cache.configure(settings.caches.messages)
+    message_display.configure(settings.caches.display)
     runtime = ChatRuntime(
         settings=settings,
         db=db,
         limiter=rate_limiter(settings.redis_url, settings.redis_namespace),
-        events=event_queues(settings.redis_url, settings.redis_namespace),
+        sessions=sessions,
+        events=event_queues(
+            settings.redis_url,
+            settings.redis_namespace,
+            max_queue_bytes=settings.caches.event_queue,
+            max_total_bytes=settings.caches.event_queues,
+        ),
     )
 
     background: list[asyncio.Task[None]] = []
@@ -235,7 +251,11 @@ def create_service(settings: Settings) -> Service:
     delivery = ScheduledDelivery(runtime)
 
     async def startup() -> None:
-        migrations.upgrade("chat", settings.database_url, settings.sqlite_path("chat"))
+        if settings.migrate_on_start:
+            # Imported here: Alembic stays out of processes that do not migrate.
+            from atrium.core import migrations
+
+            migrations.upgrade("chat", settings.database_url, settings.sqlite_path("chat"))
         delivery.start()
         background.append(asyncio.create_task(expire_idle_queues()))
 

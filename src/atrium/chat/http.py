@@ -5,7 +5,8 @@ its declared, validated parameters, and returns the data fields of a success res
 does the rest, in one place for every endpoint: authentication, rate limiting, reading parameters
 from query string and form body, Zulip's envelope, `ignored_parameters_unsupported`, and turning
 any `ChatError` into Zulip's error response. `rest()` builds one route that dispatches by method
-and answers a wrong method with Zulip's 405.
+and answers a wrong method with Zulip's 405. Every route is served twice, as Zulip does: under
+`/api/v1` with HTTP Basic, and under `/json` with the browser session and its CSRF token.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route
 
-from atrium.chat.auth import authenticate
+from atrium.chat.auth import authenticate, authenticate_session
 from atrium.chat.errors import ChatError
 from atrium.chat.models import User
 from atrium.chat.params import Endpoint, parse_form, parse_urlencoded
@@ -32,6 +33,9 @@ from atrium.core.responses import JSONResponse
 log = logging.getLogger(__name__)
 
 API_PREFIX = "/api/v1"
+JSON_PREFIX = "/json"
+# Routes with no browser twin: a session has no use for an API key.
+_NO_JSON_TWIN = frozenset({"/fetch_api_key"})
 
 
 @dataclass
@@ -138,20 +142,27 @@ async def check_rate_limit(
     return verdict
 
 
-async def run_view(runtime: ChatRuntime, spec: ViewSpec, request: Request) -> Response:
+async def run_view(
+    runtime: ChatRuntime, spec: ViewSpec, request: Request, *, browser: bool = False
+) -> Response:
     try:
-        return await _run_view(runtime, spec, request)
+        return await _run_view(runtime, spec, request, browser)
     finally:
         # Closes a parsed multipart form: its spooled temporary files are removed at once.
         await request.close()
 
 
-async def _run_view(runtime: ChatRuntime, spec: ViewSpec, request: Request) -> Response:
+async def _run_view(
+    runtime: ChatRuntime, spec: ViewSpec, request: Request, browser: bool
+) -> Response:
     headers: dict[str, str] = {}
     try:
         user = None
         if spec.auth:
-            user = await authenticate(runtime, request.headers.get("authorization"))
+            if browser:
+                user = await authenticate_session(runtime, request)
+            else:
+                user = await authenticate(runtime, request.headers.get("authorization"))
             if spec.rate_limited:
                 limits = runtime.settings.rate_limits
                 verdict = await check_rate_limit(
@@ -177,8 +188,19 @@ async def _run_view(runtime: ChatRuntime, spec: ViewSpec, request: Request) -> R
     return JSONResponse(body, headers=headers)
 
 
-def rest(runtime: ChatRuntime, path: str, **by_method: ViewSpec) -> Route:
-    """One route under /api/v1 whose views are chosen by HTTP method, as Zulip's rest_dispatch."""
+class RestRoute(Route):
+    """A route under /api/v1 that remembers its views, so that its /json twin can be built."""
+
+    def __init__(self, runtime: ChatRuntime, path: str, by_method: dict[str, ViewSpec]) -> None:
+        self.rest_path = path
+        self.by_method = by_method
+        methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+        super().__init__(API_PREFIX + path, _dispatcher(runtime, by_method, False), methods=methods)
+
+
+def _dispatcher(
+    runtime: ChatRuntime, by_method: dict[str, ViewSpec], browser: bool
+) -> Callable[[Request], Awaitable[Response]]:
     allowed = sorted(by_method)
 
     async def dispatch(request: Request) -> Response:
@@ -191,10 +213,31 @@ def rest(runtime: ChatRuntime, path: str, **by_method: ViewSpec) -> Route:
                 status_code=405,
                 headers={"Allow": ", ".join(allowed)},
             )
-        return await run_view(runtime, spec, request)
+        return await run_view(runtime, spec, request, browser=browser)
 
+    return dispatch
+
+
+def rest(runtime: ChatRuntime, path: str, **by_method: ViewSpec) -> Route:
+    """One route under /api/v1 whose views are chosen by HTTP method, as Zulip's rest_dispatch."""
+    return RestRoute(runtime, path, by_method)
+
+
+def with_json_twins(runtime: ChatRuntime, routes: list[BaseRoute]) -> list[BaseRoute]:
+    """The routes, each REST route followed by its twin under /json (session authentication)."""
     methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
-    return Route(API_PREFIX + path, dispatch, methods=methods)
+    twins: list[BaseRoute] = []
+    for route in routes:
+        if isinstance(route, RestRoute) and route.rest_path not in _NO_JSON_TWIN:
+            twins.append(
+                Route(
+                    JSON_PREFIX + route.rest_path,
+                    _dispatcher(runtime, route.by_method, True),
+                    methods=methods,
+                )
+            )
+    twins.append(Route(JSON_PREFIX + "/{path:path}", not_found, methods=methods))
+    return [*routes, *twins]
 
 
 async def not_found(request: Request) -> Response:

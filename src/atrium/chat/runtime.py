@@ -12,6 +12,7 @@ from atrium.chat.events import EventQueues, MemoryEventQueues, Outcome
 from atrium.core.blobs import BlobStore
 from atrium.core.db import Database
 from atrium.core.ratelimit import RateLimiter
+from atrium.core.sessions import SessionStore
 from atrium.core.signing import server_secret
 from atrium.settings import Settings
 
@@ -30,6 +31,8 @@ class ChatRuntime:
     # An idle long-poll is answered with a heartbeat after about this long (Zulip: 45-55 s).
     heartbeat_seconds: float = 45.0
     credentials: CredentialCache = field(default_factory=CredentialCache)
+    # The browser-session store shared with the other services' pages (None: no browser access).
+    sessions: SessionStore | None = None
 
     @cached_property
     def blobs(self) -> BlobStore:

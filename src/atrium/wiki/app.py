@@ -7,7 +7,6 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from atrium.core.db import Database, open_database
-from atrium.core.migrations import upgrade
 from atrium.core.service import Service
 from atrium.settings import Settings
 from atrium.wiki import filesview, views
@@ -25,7 +24,11 @@ class WikiState:
 
 def open_wiki(settings: Settings) -> tuple[Database, Site]:
     """Migrate, open and load the wiki (used by the service start-up and by the CLI)."""
-    upgrade("wiki", settings.database_url, settings.sqlite_path("wiki"))
+    if settings.migrate_on_start:
+        # Imported here: Alembic stays out of processes that do not migrate.
+        from atrium.core.migrations import upgrade
+
+        upgrade("wiki", settings.database_url, settings.sqlite_path("wiki"))
     db = open_database(settings.database_url, settings.sqlite_path("wiki"), "wiki")
     db.write_sync(ensure_site_rows)
     site = db.read_sync(load_site, settings.base_url)

@@ -32,6 +32,16 @@ T = TypeVar("T")
 
 # A queue nobody polled for this long is dropped (Zulip's DEFAULT_EVENT_QUEUE_TIMEOUT_SECS).
 QUEUE_TIMEOUT_SECONDS = 600
+# The default bounds of undelivered events, per queue and for all queues of a process, in bytes
+# as `event_size` estimates them (see `CacheLimits` in the settings).
+MAX_QUEUE_BYTES = 4 * 1024 * 1024
+MAX_TOTAL_BYTES = 64 * 1024 * 1024
+
+
+def event_size(event: Mapping[str, Any]) -> int:
+    """The memory an event holds in a queue, estimated: as Python objects it measured 3.5 times
+    its JSON length, and queues delivering one event share its strings."""
+    return 3 * len(orjson.dumps(event)) + 300
 
 
 @dataclass(frozen=True)
@@ -146,22 +156,46 @@ class _MemoryQueue:
     options: QueueOptions
     last_touched: float = field(default_factory=time.monotonic)
     events: deque[dict[str, Any]] = field(default_factory=deque)
+    # `event_size` of each event in `events`, and their sum.
+    sizes: deque[int] = field(default_factory=deque)
+    bytes: int = 0
     next_id: itertools.count[int] = field(default_factory=itertools.count)
     wakeup: asyncio.Event = field(default_factory=asyncio.Event)
 
-    def push(self, event: dict[str, Any]) -> None:
+    def push(self, event: dict[str, Any], size: int) -> None:
         self.events.append({**event, "id": next(self.next_id)})
+        self.sizes.append(size)
+        self.bytes += size
         self.wakeup.set()
 
-    def acknowledge(self, last_event_id: int) -> None:
+    def acknowledge(self, last_event_id: int) -> int:
+        """Drop the events the client has seen; the bytes freed."""
+        freed = 0
         while self.events and self.events[0]["id"] <= last_event_id:
             self.events.popleft()
+            freed += self.sizes.popleft()
+        self.bytes -= freed
+        return freed
 
 
 class MemoryEventQueues(EventQueues):
-    def __init__(self) -> None:
+    """Queues in this process, their undelivered events bounded in bytes.
+
+    Zulip bounds a queue only by time (it is garbage-collected after 10 idle minutes); a client
+    that registers and stops polling could meanwhile hold any number of events here. A queue whose
+    backlog passes `max_queue_bytes` is dropped, as if collected: its client's next poll gets
+    BAD_EVENT_QUEUE_ID and it registers again, which is how Zulip clients recover from a collected
+    queue. Past `max_total_bytes` for all queues together, the least recently polled go first.
+    """
+
+    def __init__(
+        self, max_queue_bytes: int = MAX_QUEUE_BYTES, max_total_bytes: int = MAX_TOTAL_BYTES
+    ) -> None:
         self.queues: dict[str, _MemoryQueue] = {}
         self.by_user: dict[int, set[str]] = {}
+        self.max_queue_bytes = max_queue_bytes
+        self.max_total_bytes = max_total_bytes
+        self.total_bytes = 0
 
     async def register(self, user_id: int, options: QueueOptions) -> str:
         queue = _MemoryQueue(str(uuid.uuid4()), user_id, options)
@@ -178,12 +212,34 @@ class MemoryEventQueues(EventQueues):
 
     async def publish(self, notices: Iterable[Notice]) -> None:
         for notice in notices:
+            size = 0  # measured once per event, when a queue wants it
+            overflowing = []
             for user_id in notice.user_ids:
                 for queue_id in self.by_user.get(user_id, ()):
                     queue = self.queues[queue_id]
                     if queue.options.wants(notice.event):
                         event = {**notice.event, **notice.for_queue.get(queue_id, {})}
-                        queue.push(shape_event(event, queue.options))
+                        size = size or event_size(notice.event)
+                        queue.push(shape_event(event, queue.options), size)
+                        self.total_bytes += size
+                        if queue.bytes > self.max_queue_bytes:
+                            overflowing.append(queue)
+            for queue in overflowing:
+                self._drop(queue)
+            if self.total_bytes > self.max_total_bytes:
+                for queue in sorted(self.queues.values(), key=lambda q: q.last_touched):
+                    self._drop(queue)
+                    if self.total_bytes <= self.max_total_bytes:
+                        break
+
+    def _drop(self, queue: _MemoryQueue) -> None:
+        """Forget a queue; a poll waiting on it returns what it holds, and the next one finds
+        no queue."""
+        if self.queues.pop(queue.queue_id, None) is None:
+            return
+        self.by_user.get(queue.user_id, set()).discard(queue.queue_id)
+        self.total_bytes -= queue.bytes
+        queue.wakeup.set()
 
     async def get_events(
         self, queue_id: str, user_id: int, last_event_id: int | None, timeout: float
@@ -192,13 +248,16 @@ class MemoryEventQueues(EventQueues):
         if queue is None:
             return None
         if last_event_id is not None:
-            queue.acknowledge(last_event_id)
+            self.total_bytes -= queue.acknowledge(last_event_id)
         if not queue.events and timeout > 0:
             queue.wakeup.clear()
             try:
                 await asyncio.wait_for(queue.wakeup.wait(), timeout)
             except TimeoutError:
-                queue.push({"type": "heartbeat"})
+                if queue.queue_id in self.queues:
+                    heartbeat = {"type": "heartbeat"}
+                    queue.push(heartbeat, event_size(heartbeat))
+                    self.total_bytes += queue.sizes[-1]
             queue.last_touched = time.monotonic()
         return list(queue.events)
 
@@ -206,8 +265,7 @@ class MemoryEventQueues(EventQueues):
         queue = self._queue(queue_id, user_id)
         if queue is None:
             return False
-        del self.queues[queue_id]
-        self.by_user.get(user_id, set()).discard(queue_id)
+        self._drop(queue)
         return True
 
     async def expire_idle(self) -> int:
@@ -321,5 +379,15 @@ class RedisEventQueues(EventQueues):
         await self._redis.aclose()
 
 
-def event_queues(redis_url: str | None, namespace: str = "atrium") -> EventQueues:
-    return RedisEventQueues(redis_url, namespace) if redis_url else MemoryEventQueues()
+def event_queues(
+    redis_url: str | None,
+    namespace: str = "atrium",
+    *,
+    max_queue_bytes: int = MAX_QUEUE_BYTES,
+    max_total_bytes: int = MAX_TOTAL_BYTES,
+) -> EventQueues:
+    """Redis queues in the scale-out mode (Redis holds them, each expiring with its queue), else
+    queues in this process bounded as `MemoryEventQueues` says."""
+    if redis_url:
+        return RedisEventQueues(redis_url, namespace)
+    return MemoryEventQueues(max_queue_bytes, max_total_bytes)

@@ -23,6 +23,8 @@ from typing import Any, NamedTuple
 
 import orjson
 
+from atrium.core.bounded_cache import BoundedCache
+
 # (id, date_sent, last_edit_time): what changes when the message object does.
 Version = tuple[int, float, float | None]
 # A version and the reader's flags (None: a message of a public history the reader did not
@@ -39,26 +41,49 @@ class Cached(NamedTuple):
     head: Head
 
 
-# About 1 KB each: bounded to some tens of megabytes for each map.
-MAX_ENTRIES = 50_000
+# What an entry costs besides its JSON bytes: its key, the tuple holding it, the bytes object and
+# its dict slot: about 255 bytes measured with tracemalloc, plus the dict's spare slots.
+ENTRY_OVERHEAD = 330
+DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+
+
+def _entry_size(_key: object, entry: Cached) -> int:
+    return len(entry.core) + ENTRY_OVERHEAD
+
+
+def _new_cache() -> BoundedCache[Any, Cached]:
+    return BoundedCache(DEFAULT_MAX_BYTES // 4, _entry_size)
+
+
 # By apply_markdown (HTML or raw content), then by message version.
-_entries: dict[bool, dict[Version, Cached]] = {True: {}, False: {}}
+_entries: dict[bool, BoundedCache[Version, Cached]] = {True: _new_cache(), False: _new_cache()}
 # By apply_markdown, then by light row: the core followed by `"flags":[…],`.
-_with_flags: dict[bool, dict[LightRow, Cached]] = {True: {}, False: {}}
+_with_flags: dict[bool, BoundedCache[LightRow, Cached]] = {True: _new_cache(), False: _new_cache()}
 # Equal heads are one object (a conversation's messages share a handful), so that a fetch can
-# tell heads apart by identity: see `messages.messages_fragment`. After this map is cleared, an
-# entry stored before and one stored after may hold two equal heads: a fetch then builds their
-# reader part twice, the same bytes.
+# tell heads apart by identity: see `messages.messages_fragment`. It starts over when the cache
+# of versions does, so it holds no more heads than that cache. After that, an entry stored before
+# and one stored after may hold two equal heads: a fetch then builds their reader part twice, the
+# same bytes.
 _heads: dict[Head, Head] = {}
+_heads_generation = [0, 0]  # the generations of _entries[False] and [True] _heads belongs to
 
 
-def entries(apply_markdown: bool) -> dict[Version, Cached]:
+def configure(max_bytes: int) -> None:
+    """Bound the four maps (objects and objects with flags, HTML and raw) to `max_bytes` in all,
+    a quarter each."""
+    for apply_markdown in (False, True):
+        _entries[apply_markdown].resize(max_bytes // 4)
+        _with_flags[apply_markdown].resize(max_bytes // 4)
+
+
+def entries(apply_markdown: bool) -> BoundedCache[Version, Cached]:
     """The cached message objects, by message version."""
     return _entries[apply_markdown]
 
 
-def with_flags(apply_markdown: bool) -> dict[LightRow, Cached]:
-    """The cached message objects with the reader's flags, by light row."""
+def with_flags(apply_markdown: bool) -> BoundedCache[LightRow, Cached]:
+    """The cached message objects with the reader's flags, by light row: a hot path reads
+    `.recent` directly and asks `.get` for what that misses."""
     return _with_flags[apply_markdown]
 
 
@@ -72,20 +97,20 @@ def store(
 ) -> dict[Version, Cached]:
     """Cache the entries just built (`message_core` dicts and heads, by version)."""
     cache = _entries[apply_markdown]
-    if len(cache) + len(built) > MAX_ENTRIES:
-        cache.clear()
-    if len(_heads) >= MAX_ENTRIES:
+    generations = [_entries[False].generation, _entries[True].generation]
+    if generations != _heads_generation:
         _heads.clear()
+        _heads_generation[:] = generations
     out = {}
     for version, (core, head) in built.items():
         head = _heads.setdefault(head, head)
-        out[version] = cache[version] = Cached(orjson.dumps(core)[:-1] + b",", head)
+        out[version] = entry = Cached(orjson.dumps(core)[:-1] + b",", head)
+        cache.put(version, entry)
     return out
 
 
 def store_with_flags(apply_markdown: bool, built: dict[LightRow, Cached]) -> None:
     """Cache the objects with flags just built, by light row."""
     cache = _with_flags[apply_markdown]
-    if len(cache) + len(built) > MAX_ENTRIES:
-        cache.clear()
-    cache.update(built)
+    for row, entry in built.items():
+        cache.put(row, entry)

@@ -23,9 +23,10 @@ import orjson
 import sqlalchemy as sa
 
 from atrium.chat import schema
-from atrium.chat.markdown import Linkifier
+from atrium.chat.markdown import Linkifier, RenderContext, render_topic_links
 from atrium.chat.queries.linkifiers import realm_linkifiers
 from atrium.chat.queries.users import avatar_url
+from atrium.core.bounded_cache import BoundedCache
 from atrium.core.db import Conn, InIdList, Prepared
 
 U = schema.user.c
@@ -38,10 +39,42 @@ _SENDERS = Prepared(sa.select(*SENDER_COLUMNS).where(InIdList(U.id, "ids")))
 _REALM = Prepared(
     sa.select(R.message_display_version, R.string_id).where(R.id == sa.bindparam("realm_id"))
 )
-# Senders kept per realm (each as client_gravatar asks); past this many, the realm's entry starts
-# over.
-MAX_SENDERS = 20_000
 CACHE_KEY = "message_display"
+# What a sender's or a topic's entry costs besides its JSON: key, bytes object and dict slot
+# (about 150 bytes measured with tracemalloc, plus the dict's spare slots).
+ENTRY_OVERHEAD = 250
+DEFAULT_MAX_BYTES = 8 * 1024 * 1024
+# The bound of each realm's senders and of the topic links, halves of the display budget.
+_max_bytes = [DEFAULT_MAX_BYTES // 2]
+
+
+def _json_size(_key: object, value: bytes) -> int:
+    return len(value) + ENTRY_OVERHEAD
+
+
+def configure(max_bytes: int) -> None:
+    """Bound each realm's senders and the topic links to half of `max_bytes` each."""
+    _max_bytes[0] = max_bytes // 2
+    _TOPIC_LINKS_JSON.resize(max_bytes // 2)
+
+
+# `topic_links` as JSON by the realm's linkifiers (as read by the fetch) and the topic: a pure
+# function of the two, so an entry is never stale; matching a topic against the linkifiers and
+# the URL pattern cost more than the rest of a one-topic window's reader parts.
+_TOPIC_LINKS_JSON: BoundedCache[tuple[tuple[Linkifier, ...], str], bytes] = BoundedCache(
+    DEFAULT_MAX_BYTES // 2, _json_size
+)
+
+
+def topic_links_json(linkifiers: tuple[Linkifier, ...], topic: str) -> bytes:
+    """`topic_links` of a topic, as JSON."""
+    key = (linkifiers, topic)
+    found = _TOPIC_LINKS_JSON.get(key)
+    if found is None:
+        links = render_topic_links(topic, RenderContext(linkifiers=linkifiers))
+        found = orjson.dumps(links)
+        _TOPIC_LINKS_JSON.put(key, found)
+    return found
 
 
 def sender_fields(
@@ -65,7 +98,9 @@ class RealmDisplay:
     version: int
     string_id: str
     # `sender_fields` as JSON object members (no braces), by (sender id, client_gravatar).
-    senders: dict[tuple[int, bool], bytes] = field(default_factory=dict)
+    senders: BoundedCache[tuple[int, bool], bytes] = field(
+        default_factory=lambda: BoundedCache(_max_bytes[0], _json_size)
+    )
     linkifiers: tuple[Linkifier, ...] | None = None
 
     def sender_json(
@@ -88,9 +123,8 @@ class RealmDisplay:
                 )[1:-1]
                 for row in conn.all(_SENDERS, {"ids": conn.id_list(missing)})
             }
-            if len(known) + len(read) > MAX_SENDERS:
-                known.clear()
-            known.update({(user_id, client_gravatar): part for user_id, part in read.items()})
+            for user_id, part in read.items():
+                known.put((user_id, client_gravatar), part)
             found.update(read)
         return found
 

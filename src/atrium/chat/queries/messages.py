@@ -509,8 +509,7 @@ def messages_fragment(
         return orjson.Fragment(b"[]")
     # Per-row work is done by C-level iteration (map, slice assignment): a window is a hundred
     # rows, and a Python-level loop over them cost more than the lookups themselves.
-    cache = message_cache.with_flags(apply_markdown)
-    cached = list(map(cache.get, rows))
+    cached = list(map(message_cache.with_flags(apply_markdown).recent.get, rows))
     entries = (
         _fill_cache(conn, rows, cached, apply_markdown)
         if None in cached
@@ -540,13 +539,19 @@ def _fill_cache(
     cached: list[message_cache.Cached | None],
     apply_markdown: bool,
 ) -> list[message_cache.Cached]:
-    """`cached` completed: the objects with flags of the rows it misses, built from the cached
-    cores of their versions, and those from the message rows where they are missing too."""
+    """`cached` (read from the cache's recent generation) completed: the objects with flags of
+    the rows it misses, from the older generation, else built from the cached cores of their
+    versions, and those from the message rows where they are missing too."""
+    with_flags = message_cache.with_flags(apply_markdown)
+    cached = [
+        with_flags.get(row) if entry is None else entry
+        for row, entry in zip(rows, cached, strict=True)
+    ]
     missing: dict[tuple[Any, ...], message_cache.Version] = {
         row: row[L.VERSION] for row, entry in zip(rows, cached, strict=True) if entry is None
     }
     cache = message_cache.entries(apply_markdown)
-    cores = {v: cache[v] for v in missing.values() if v in cache}
+    cores = {v: core for v in missing.values() if (core := cache.get(v)) is not None}
     unknown = {v[L.ID]: v for v in missing.values() if v not in cores}
     if unknown:
         full = conn.all(sa.select(schema.message).where(M.id.in_(list(unknown))))
@@ -569,24 +574,6 @@ def _fill_cache(
     return [
         flagged[row] if entry is None else entry for row, entry in zip(rows, cached, strict=True)
     ]
-
-
-# `topic_links` as JSON by the realm's linkifiers (as read by the fetch) and the topic: a pure
-# function of the two, so an entry is never stale; matching a topic against the linkifiers and
-# the URL pattern cost more than the rest of a one-topic window's reader parts.
-_TOPIC_LINKS_JSON: dict[tuple[tuple[Linkifier, ...], str], bytes] = {}
-_TOPIC_LINKS_JSON_MAX = 20_000
-
-
-def _topic_links_json(linkifiers: tuple[Linkifier, ...], topic: str) -> bytes:
-    key = (linkifiers, topic)
-    found = _TOPIC_LINKS_JSON.get(key)
-    if found is None:
-        if len(_TOPIC_LINKS_JSON) >= _TOPIC_LINKS_JSON_MAX:
-            _TOPIC_LINKS_JSON.clear()
-        links = render_topic_links(topic, RenderContext(linkifiers=linkifiers))
-        found = _TOPIC_LINKS_JSON[key] = orjson.dumps(links)
-    return found
 
 
 _CORE_OF = operator.attrgetter("core")
@@ -624,7 +611,11 @@ class _ReaderParts:
             display = display_json.get(shown_as)
             if display is None:
                 display = display_json[shown_as] = orjson.dumps(recipients.display(head))
-            links = _topic_links_json(linkifiers, topic) if stream_id is not None else b"[]"
+            links = (
+                message_display.topic_links_json(linkifiers, topic)
+                if stream_id is not None
+                else b"[]"
+            )
             self.by_key[key] = b"".join(
                 (
                     senders[sender_id],

@@ -11,6 +11,7 @@ from atrium.chat.queries.images import realm_images
 from atrium.chat.queries.realm import default_realm
 from atrium.chat.queries.users import user_row_by_email
 from atrium.chat.rendering import render_description
+from atrium.chat.runtime import ChatRuntime
 from atrium.chat.version import ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION
 from atrium.core.db import Conn
 from atrium.core.secrets import verify_password
@@ -70,10 +71,19 @@ async def server_settings(req: ApiRequest, args: dict[str, Any]) -> dict[str, An
     Endpoint((Param("username", default=REQUIRED), Param("password", default=REQUIRED))), auth=False
 )
 async def fetch_api_key(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    username: str = args["username"]
-    limits = req.runtime.settings.rate_limits
+    row = await password_login(req.runtime, args["username"], args["password"])
+    return {"api_key": row["api_key"], "email": row["email"], "user_id": row["id"]}
+
+
+async def password_login(runtime: ChatRuntime, username: str, password: str) -> Any:
+    """The user row that `username` and `password` sign in as, or Zulip's error.
+
+    Shared by `fetch_api_key` and the browser's login form, so that both count against the same
+    limit of password attempts per username.
+    """
+    limits = runtime.settings.rate_limits
     await check_rate_limit(
-        req.runtime,
+        runtime,
         f"authenticate:{username.strip().lower()}",
         limits.password_attempts,
         limits.password_window_seconds,
@@ -85,12 +95,12 @@ async def fetch_api_key(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]
             return None, None
         return realm, user_row_by_email(conn, realm.id, username)
 
-    realm, row = await req.runtime.db.read(read)
+    realm, row = await runtime.db.read(read)
     # An unknown user gets the same answer as a wrong password.
-    if row is None or realm is None or not verify_password(row["password_hash"], args["password"]):
+    if row is None or realm is None or not verify_password(row["password_hash"], password):
         raise ChatError("Your username or password is incorrect", "AUTHENTICATION_FAILED", 401)
     if realm.setting("deactivated"):
         raise ChatError("This organization has been deactivated", "REALM_DEACTIVATED", 401)
     if not row["is_active"]:
         raise ChatError("Account is deactivated", "USER_DEACTIVATED", 401)
-    return {"api_key": row["api_key"], "email": row["email"], "user_id": row["id"]}
+    return row

@@ -127,11 +127,18 @@ def sanitize(code: str) -> str:
     return code
 
 
-@cache
 def language(code: str) -> Language:
-    languages = _languages()
     code = sanitize(code)
-    chain = (code, *languages[code]["fallback"]) if code in languages else ()
+    if code in _languages():
+        return _known_language(code)
+    # Any other code (`uselang` is the client's to choose) is built afresh rather than kept:
+    # keeping every code asked for would let requests grow the process without bound.
+    return Language(code, ("en",))
+
+
+@cache
+def _known_language(code: str) -> Language:
+    chain = (code, *_languages()[code]["fallback"])
     if "en" not in chain:
         chain = (*chain, "en")
     return Language(code, chain)

@@ -1,0 +1,471 @@
+// The message feed of one narrow: fetched by anchors from GET /messages (older history as the
+// user scrolls up), grouped under recipient bars, kept current by the events, and marked read
+// as messages are seen. Message bodies are the server's rendered, sanitized HTML.
+
+import { get, post } from "./api.js";
+import { avatar, clear, el, setServerHtml, showEmoji, toast } from "./dom.js";
+import { openActions, reactionButtons } from "./message_actions.js";
+import { ALL, describe, forServer, sameNarrow, toHash } from "./narrow.js";
+import { bus, messageDmKey, state, userName } from "./state.js";
+import { formatDateTime, formatTime, isoTime } from "./time.js";
+
+const BATCH = 50;
+const feedNode = () => document.getElementById("feed");
+
+export const feed = {
+  narrow: ALL,
+  messages: [],
+  byId: new Map(),
+  foundOldest: false,
+  foundNewest: false,
+  selectedId: null,
+  loading: false,
+  token: 0,
+};
+
+// --- fetching ---------------------------------------------------------------------------
+
+async function fetchMessages(anchor, before, after, includeAnchor = true) {
+  return get("/messages", {
+    anchor: String(anchor),
+    num_before: before,
+    num_after: after,
+    include_anchor: includeAnchor,
+    narrow: forServer(feed.narrow),
+    apply_markdown: true,
+    client_gravatar: true,
+  });
+}
+
+function addMessages(messages) {
+  for (const message of messages) {
+    if (feed.byId.has(message.id)) Object.assign(feed.byId.get(message.id), message);
+    else {
+      feed.byId.set(message.id, message);
+      feed.messages.push(message);
+    }
+  }
+  feed.messages.sort((a, b) => a.id - b.id);
+}
+
+export async function openNarrow(narrow, { anchor } = {}) {
+  const token = ++feed.token;
+  feed.narrow = narrow;
+  feed.messages = [];
+  feed.byId = new Map();
+  feed.selectedId = null;
+  feed.foundOldest = feed.foundNewest = false;
+  const node = feedNode();
+  clear(node).append(el("p", { class: "feed-status", text: "Loading…" }));
+  document.getElementById("narrow-bar").textContent = describe(narrow);
+  const near = narrow.find((t) => t.operator === "near" || t.operator === "id");
+  const searching = narrow.some((t) => t.operator === "search");
+  const start = anchor ?? near?.operand ?? (searching ? "newest" : "first_unread");
+  let body;
+  try {
+    body = await fetchMessages(start, BATCH, BATCH);
+  } catch (error) {
+    if (token === feed.token) clear(node).append(el("p", { class: "feed-status error", role: "alert", text: error.message }));
+    return;
+  }
+  if (token !== feed.token) return;
+  feed.foundOldest = body.found_oldest;
+  feed.foundNewest = body.found_newest;
+  addMessages(body.messages);
+  render();
+  const target = feed.byId.get(body.anchor) ?? feed.messages[feed.messages.length - 1];
+  if (target) select(target.id, { block: feed.byId.has(body.anchor) && start !== "newest" ? "start" : "end" });
+  bus.emit("feed:opened", narrow);
+}
+
+async function loadOlder() {
+  if (feed.loading || feed.foundOldest || !feed.messages.length) return;
+  feed.loading = true;
+  const token = feed.token;
+  const node = feedNode();
+  try {
+    const body = await fetchMessages(feed.messages[0].id, BATCH, 0, false);
+    if (token !== feed.token) return;
+    feed.foundOldest = body.found_oldest;
+    const before = node.scrollHeight - node.scrollTop;
+    addMessages(body.messages);
+    render();
+    node.scrollTop = node.scrollHeight - before;
+  } finally {
+    feed.loading = false;
+  }
+}
+
+async function loadNewer() {
+  if (feed.loading || feed.foundNewest || !feed.messages.length) return;
+  feed.loading = true;
+  const token = feed.token;
+  try {
+    const body = await fetchMessages(feed.messages[feed.messages.length - 1].id, 0, BATCH, false);
+    if (token !== feed.token) return;
+    feed.foundNewest = body.found_newest;
+    addMessages(body.messages);
+    render({ keepScroll: true });
+  } finally {
+    feed.loading = false;
+  }
+}
+
+// --- rendering --------------------------------------------------------------------------
+
+function recipientKey(message) {
+  return message.type === "stream" ? `s:${message.stream_id}:${message.subject.toLowerCase()}` : `d:${messageDmKey(message)}`;
+}
+
+function recipientBar(message) {
+  if (message.type === "stream") {
+    const stream = state.streams.get(message.stream_id);
+    const streamName = stream?.name ?? message.display_recipient;
+    return el(
+      "div",
+      { class: "recipient-bar stream-bar", role: "heading", "aria-level": "2" },
+      el("a", { class: "bar-stream", href: toHash([{ operator: "stream", operand: message.stream_id }]), text: "#" + streamName }),
+      el("span", { class: "bar-sep", "aria-hidden": "true", text: " › " }),
+      el("a", {
+        class: "bar-topic",
+        href: toHash([
+          { operator: "stream", operand: message.stream_id },
+          { operator: "topic", operand: message.subject },
+        ]),
+        text: message.subject || "(no topic)",
+      }),
+    );
+  }
+  const ids = message.display_recipient.map((r) => r.id).filter((id) => id !== state.me);
+  const names = message.display_recipient.filter((r) => r.id !== state.me).map((r) => r.full_name);
+  return el(
+    "div",
+    { class: "recipient-bar dm-bar", role: "heading", "aria-level": "2" },
+    el("a", {
+      href: toHash([{ operator: "dm", operand: ids.length ? ids.sort((a, b) => a - b) : [state.me] }]),
+      text: "You and " + (names.length ? names.join(", ") : "yourself"),
+    }),
+  );
+}
+
+function editMarker(message) {
+  if (!message.last_edit_timestamp) return null;
+  const history = message.edit_history ?? [];
+  const edited = history.length === 0 || history.some((h) => h.prev_content !== undefined || h.prev_rendered_content !== undefined);
+  const label = edited ? "edited" : "moved";
+  return el("span", { class: "edit-marker", title: `${label} ${formatDateTime(message.last_edit_timestamp)}`, text: label.toUpperCase() });
+}
+
+export function messageNode(message, continued) {
+  const flags = message.flags ?? [];
+  const starred = flags.includes("starred");
+  const unread = !flags.includes("read") && message.sender_id !== state.me;
+  const content = el("div", { class: "message-content rendered" });
+  setServerHtml(content, message.match_content ?? message.content);
+  showEmoji(content);
+  const node = el(
+    "article",
+    {
+      class: `message${continued ? " continued" : ""}${unread ? " unread" : ""}${flags.includes("mentioned") ? " mentioned" : ""}`,
+      tabindex: "-1",
+      "aria-label": `Message from ${message.sender_full_name}`,
+      dataset: { id: String(message.id) },
+    },
+    avatar(message.avatar_url, message.sender_full_name),
+    el(
+      "div",
+      { class: "message-head" },
+      el("button", { type: "button", class: "sender link-button", text: message.sender_full_name, dataset: { userId: String(message.sender_id) } }),
+      el("time", { datetime: isoTime(message.timestamp), title: formatDateTime(message.timestamp), text: formatTime(message.timestamp) }),
+      editMarker(message),
+      el("button", {
+        type: "button",
+        class: `star${starred ? " starred" : ""}`,
+        "aria-pressed": starred ? "true" : "false",
+        "aria-label": starred ? "Unstar this message" : "Star this message",
+        text: starred ? "★" : "☆",
+      }),
+      el("button", { type: "button", class: "actions-button", "aria-haspopup": "menu", "aria-label": "Message actions", text: "⋯" }),
+    ),
+    content,
+    reactionButtons(message),
+  );
+  if (message.id === feed.selectedId) node.classList.add("selected");
+  return node;
+}
+
+let observer = null;
+
+function observe(root) {
+  observer?.disconnect();
+  observer = new IntersectionObserver(onVisible, { root: feedNode(), threshold: 0.5 });
+  for (const node of root.querySelectorAll("article.message.unread")) observer.observe(node);
+}
+
+export function render({ keepScroll = false } = {}) {
+  const node = feedNode();
+  const scroll = node.scrollTop;
+  const fragment = document.createDocumentFragment();
+  let previous = null;
+  if (feed.foundOldest && feed.messages.length) fragment.append(el("p", { class: "feed-edge", text: "Beginning of this conversation" }));
+  for (const message of feed.messages) {
+    const key = recipientKey(message);
+    const newGroup = !previous || recipientKey(previous) !== key;
+    if (newGroup) fragment.append(recipientBar(message));
+    const continued = !newGroup && previous.sender_id === message.sender_id && message.timestamp - previous.timestamp < 600;
+    fragment.append(messageNode(message, continued));
+    previous = message;
+  }
+  if (!feed.messages.length) fragment.append(el("p", { class: "feed-status", text: "No messages here yet." }));
+  for (const echo of pendingEchoes.values()) fragment.append(echo);
+  clear(node).append(fragment);
+  if (keepScroll) node.scrollTop = scroll;
+  observe(node);
+}
+
+// --- selection and reading --------------------------------------------------------------
+
+export function select(id, { block = "nearest" } = {}) {
+  const node = feedNode();
+  node.querySelector("article.message.selected")?.classList.remove("selected");
+  feed.selectedId = id;
+  const target = node.querySelector(`article.message[data-id="${id}"]`);
+  if (!target) return;
+  target.classList.add("selected");
+  target.scrollIntoView({ block });
+}
+
+export function selectedMessage() {
+  return feed.byId.get(feed.selectedId) ?? null;
+}
+
+export function moveSelection(step) {
+  if (!feed.messages.length) return;
+  const index = feed.messages.findIndex((m) => m.id === feed.selectedId);
+  const next = Math.max(0, Math.min(feed.messages.length - 1, (index < 0 ? feed.messages.length - 1 : index) + step));
+  select(feed.messages[next].id);
+  const target = feedNode().querySelector(`article.message[data-id="${feed.messages[next].id}"]`);
+  target?.focus({ preventScroll: true });
+  if (next === 0) loadOlder();
+  if (next === feed.messages.length - 1) loadNewer();
+}
+
+const toMarkRead = new Set();
+let readTimer = null;
+
+function onVisible(entries) {
+  if (document.visibilityState !== "visible") return;
+  for (const entry of entries) {
+    if (!entry.isIntersecting) continue;
+    const id = Number(entry.target.dataset.id);
+    const message = feed.byId.get(id);
+    if (message && !(message.flags ?? []).includes("read")) toMarkRead.add(id);
+    observer?.unobserve(entry.target);
+  }
+  if (toMarkRead.size && !readTimer) readTimer = setTimeout(flushRead, 250);
+}
+
+async function flushRead() {
+  readTimer = null;
+  const ids = [...toMarkRead];
+  toMarkRead.clear();
+  if (!ids.length) return;
+  try {
+    await post("/messages/flags", { messages: ids, op: "add", flag: "read" });
+  } catch (error) {
+    for (const id of ids) toMarkRead.add(id);
+    readTimer = setTimeout(flushRead, 5000);
+  }
+}
+
+// --- local echo -------------------------------------------------------------------------
+
+const pendingEchoes = new Map(); // local_id -> node
+
+bus.on("compose:echo", ({ localId, content, failed }) => {
+  let node = pendingEchoes.get(localId);
+  if (failed) {
+    node?.classList.add("failed");
+    node?.setAttribute("title", failed);
+    return;
+  }
+  node = el(
+    "article",
+    { class: "message local-echo", "aria-label": "Message being sent", dataset: { localId } },
+    el("div", { class: "message-head" }, el("span", { class: "sender", text: userName(state.me) }), el("span", { class: "sending", text: "sending…" })),
+    el("div", { class: "message-content", text: content }),
+  );
+  pendingEchoes.set(localId, node);
+  feedNode().append(node);
+  node.scrollIntoView({ block: "end" });
+});
+
+// --- live updates -----------------------------------------------------------------------
+
+async function matching(ids) {
+  if (!feed.narrow.length) return new Map(ids.map((id) => [id, null]));
+  const body = await get("/messages/matches_narrow", { msg_ids: ids, narrow: forServer(feed.narrow) });
+  return new Map(Object.entries(body.messages).map(([id, match]) => [Number(id), match]));
+}
+
+function nearBottom() {
+  const node = feedNode();
+  return node.scrollHeight - node.scrollTop - node.clientHeight < 150;
+}
+
+bus.on("event:message", async (event) => {
+  const message = event.message;
+  const echo = event.local_message_id && pendingEchoes.get(event.local_message_id);
+  if (echo) {
+    echo.remove();
+    pendingEchoes.delete(event.local_message_id);
+  }
+  if (!feed.foundNewest) return;
+  const token = feed.token;
+  const matches = await matching([message.id]);
+  if (token !== feed.token || !matches.has(message.id)) return;
+  const match = matches.get(message.id);
+  if (match?.match_content) message.match_content = match.match_content;
+  const stick = nearBottom() || message.sender_id === state.me;
+  addMessages([message]);
+  render({ keepScroll: true });
+  if (stick) select(message.id, { block: "end" });
+});
+
+bus.on("event:update_message", async (event) => {
+  const ids = event.message_ids ?? [event.message_id];
+  const present = ids.filter((id) => feed.byId.has(id));
+  if (!present.length) {
+    if (event.new_stream_id !== undefined || event.subject !== undefined) refetchIfAffected(event);
+    return;
+  }
+  for (const id of present) {
+    const message = feed.byId.get(id);
+    if (id === event.message_id && event.rendered_content !== undefined) {
+      message.content = event.rendered_content;
+      delete message.match_content;
+    }
+    if (event.subject !== undefined || event.topic !== undefined) message.subject = event.subject ?? event.topic;
+    if (event.new_stream_id !== undefined) {
+      message.stream_id = event.new_stream_id;
+      message.display_recipient = state.streams.get(event.new_stream_id)?.name ?? message.display_recipient;
+    }
+    if (event.edit_timestamp) {
+      message.last_edit_timestamp = event.edit_timestamp;
+      message.edit_history = [
+        ...(message.edit_history ?? []),
+        event.rendered_content !== undefined && id === event.message_id ? { prev_content: event.orig_content } : { prev_topic: event.orig_subject },
+      ];
+    }
+  }
+  if (feed.narrow.length && (event.new_stream_id !== undefined || event.subject !== undefined)) {
+    const token = feed.token;
+    const matches = await matching(present);
+    if (token !== feed.token) return;
+    for (const id of present) if (!matches.has(id)) forget(id);
+  }
+  render({ keepScroll: true });
+});
+
+async function refetchIfAffected(event) {
+  // Messages moved into this narrow from elsewhere: fetch them if they now match.
+  if (!feed.foundNewest) return;
+  const token = feed.token;
+  const matches = await matching(event.message_ids ?? [event.message_id]);
+  if (token !== feed.token || !matches.size) return;
+  const body = await fetchMessages(Math.min(...matches.keys()), 0, matches.size + BATCH);
+  if (token !== feed.token) return;
+  addMessages(body.messages.filter((m) => matches.has(m.id)));
+  render({ keepScroll: true });
+}
+
+function forget(id) {
+  feed.byId.delete(id);
+  feed.messages = feed.messages.filter((m) => m.id !== id);
+}
+
+bus.on("event:delete_message", (event) => {
+  for (const id of event.message_ids ?? [event.message_id]) forget(id);
+  render({ keepScroll: true });
+});
+
+bus.on("event:update_message_flags", (event) => {
+  const add = event.op === "add";
+  const ids = event.all ? [...feed.byId.keys()] : event.messages;
+  let changed = false;
+  for (const id of ids) {
+    const message = feed.byId.get(id);
+    if (!message) continue;
+    const flags = new Set(message.flags ?? []);
+    add ? flags.add(event.flag) : flags.delete(event.flag);
+    message.flags = [...flags];
+    changed = true;
+  }
+  if (changed) render({ keepScroll: true });
+});
+
+bus.on("event:reaction", (event) => {
+  const message = feed.byId.get(event.message_id);
+  if (!message) return;
+  const reactions = message.reactions ?? [];
+  if (event.op === "add") reactions.push({ emoji_name: event.emoji_name, emoji_code: event.emoji_code, reaction_type: event.reaction_type, user_id: event.user_id });
+  else {
+    const index = reactions.findIndex((r) => r.user_id === event.user_id && r.emoji_code === event.emoji_code && r.reaction_type === event.reaction_type);
+    if (index >= 0) reactions.splice(index, 1);
+  }
+  message.reactions = reactions;
+  const node = feedNode().querySelector(`article.message[data-id="${message.id}"] .reactions`);
+  node?.replaceWith(reactionButtons(message));
+});
+
+bus.on("reloaded", () => openNarrow(feed.narrow, feed.selectedId ? { anchor: feed.selectedId } : {}));
+bus.on("display", () => render({ keepScroll: true }));
+bus.on("feed:rerender", () => render({ keepScroll: true }));
+
+// --- clicks -------------------------------------------------------------------------------
+
+export function initFeed() {
+  const node = feedNode();
+  node.addEventListener("scroll", () => {
+    if (node.scrollTop < 200) loadOlder();
+    if (nearBottom()) loadNewer();
+  });
+  node.addEventListener("click", async (event) => {
+    const article = event.target.closest("article.message");
+    if (!article || article.classList.contains("local-echo")) return;
+    const id = Number(article.dataset.id);
+    const message = feed.byId.get(id);
+    if (!message) return;
+    const upload = event.target.closest('a[href*="/user_uploads/"]');
+    if (upload && state.features.has("uploads")) {
+      // An upload is fetched through a short-lived URL that the server signs for this person.
+      event.preventDefault();
+      const path = new URL(upload.href, location.origin).pathname.replace(/^.*?\/user_uploads\//, "");
+      try {
+        const body = await get(`/user_uploads/${path}`);
+        window.open(body.url, "_blank", "noopener");
+      } catch (error) {
+        toast(error.message);
+      }
+      return;
+    }
+    if (event.target.closest("a")) return;
+    select(id);
+    if (event.target.closest("button.star")) {
+      const starred = (message.flags ?? []).includes("starred");
+      try {
+        await post("/messages/flags", { messages: [id], op: starred ? "remove" : "add", flag: "starred" });
+      } catch (error) {
+        toast(error.message);
+      }
+    } else if (event.target.closest("button.actions-button")) {
+      openActions(message, article);
+    } else if (event.target.closest("button.sender")) {
+      bus.emit("user-card", { userId: message.sender_id, anchor: event.target });
+    }
+  });
+}
+
+export function sameAsCurrent(narrow) {
+  return sameNarrow(narrow, feed.narrow);
+}

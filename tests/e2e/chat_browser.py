@@ -1,0 +1,112 @@
+"""Helpers for driving the chat's web client in Debian's Chromium with Playwright.
+
+No browser is downloaded: Playwright launches `/usr/bin/chromium` (or whatever `chromium` is on
+PATH). A missing chromium skips the browser tests with the reason, except in CI, where it fails
+them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+import pytest
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+# Screenshots of the main views, kept after the run (the directory is ignored by git).
+SCREENSHOTS = Path(__file__).resolve().parent / "output" / "chat_browser"
+
+
+def chromium_or_skip() -> str:
+    if CHROMIUM is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is required in CI: apt-get install -y chromium")
+        pytest.skip("chromium not installed (apt-get install -y chromium)")
+    return CHROMIUM
+
+
+@dataclass
+class Api:
+    """One user's HTTP Basic access to /api/v1, for setting the scene."""
+
+    site: str
+    email: str
+    key: str
+
+    def call(self, method: str, path: str, **params: Any) -> dict[str, Any]:
+        data = {k: v if isinstance(v, str) else orjson.dumps(v).decode() for k, v in params.items()}
+        kwargs: dict[str, Any] = {"params": data} if method == "GET" else {"data": data}
+        response = httpx.request(
+            method, self.site + "/api/v1" + path, auth=(self.email, self.key), timeout=30, **kwargs
+        )
+        body: dict[str, Any] = response.json()
+        assert body["result"] == "success", body
+        return body
+
+
+@dataclass
+class Person:
+    """A person at a browser: one context (its own cookies), one page, every console error."""
+
+    page: Any
+    errors: list[str] = field(default_factory=list)
+
+    def watch(self) -> None:
+        self.page.on(
+            "console", lambda m: m.type == "error" and self.errors.append(f"console: {m.text}")
+        )
+        self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
+        self.page.on(
+            "response",
+            lambda r: r.status >= 400 and self.errors.append(f"HTTP {r.status} {r.url}"),
+        )
+
+    def sign_in(self, site: str, email: str, password: str) -> None:
+        self.page.goto(site + "/")
+        self.page.fill("#login-email", email)
+        self.page.fill("#login-password", password)
+        self.page.click("#login-submit")
+        self.wait_ready()
+
+    def wait_ready(self) -> None:
+        """The client has loaded its state and shows a view (or say what went wrong)."""
+        try:
+            self.page.wait_for_selector("body[data-ready=true]", timeout=20_000)
+        except Exception as exc:
+            feed = (
+                self.page.locator("#feed").inner_text()
+                if self.page.locator("#feed").count()
+                else ""
+            )
+            raise AssertionError(f"client not ready: {self.errors} {feed!r}") from exc
+
+    def go(self, hash_: str) -> None:
+        self.page.evaluate("h => { location.hash = h; }", hash_)
+        self.page.wait_for_selector(".feed-status, article.message", timeout=10_000)
+
+    def shot(self, name: str) -> None:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+def wait_until(predicate: Any, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        time.sleep(0.1)
