@@ -51,15 +51,17 @@ def create_service(settings: Settings) -> Service:
 
     async def article(request: Request) -> Response:
         assert state.db is not None and state.site is not None
-        return await views.article(request, state.site, state.db)
+        return await views.guarded(
+            request, state.site, views.article(request, state.site, state.db)
+        )
 
     async def index(request: Request) -> Response:
         assert state.db is not None and state.site is not None
-        return await views.index(request, state.site, state.db)
+        return await views.guarded(request, state.site, views.index(request, state.site, state.db))
 
     async def image(request: Request) -> Response:
         assert state.site is not None
-        return await filesview.image(request, state.site)
+        return await views.guarded(request, state.site, filesview.image(request, state.site))
 
     async def startup() -> None:
         state.db, state.site = open_wiki(settings)

@@ -38,6 +38,10 @@ LIMIT_MAX = 500
 LIMIT_HIGHMAX = 5000
 MULTI_LIMIT = 50
 MULTI_HIGHLIMIT = 500
+# PHP's integer range: MediaWiki refuses any integer parameter outside it as `badinteger`, so no
+# value a request names can overflow a 64-bit database column.
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -136,9 +140,39 @@ _INTEGER = re.compile(r"^[+-]?\d+$")
 _CIDR = re.compile(r"^(.+)/(\d{1,3})$")
 
 
+def parse_int64(value: str) -> int | None:
+    """A decimal integer that PHP's `intval` represents exactly (IntegerDef), else None.
+
+    At the range's ends an explicit `+` is refused too: MediaWiki detects saturation by comparing
+    the digits without sign or leading zeros, and `+` is not stripped."""
+    if not _INTEGER.match(value):
+        return None
+    number = int(value)
+    if number < INT64_MIN or number > INT64_MAX:
+        return None
+    if number in (INT64_MIN, INT64_MAX) and value.startswith("+"):
+        return None
+    return number
+
+
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
+def _clean_controls(value: str) -> str:
+    """UtfNormal's cleanUp as ApiParamValidatorCallbacks applies it: C0 control characters other
+    than tab, newline and carriage return become U+FFFD, except the U+001F that separate a
+    multi-value given with a leading U+001F. (PostgreSQL's text refuses NUL outright.)"""
+    if not _CONTROLS.search(value):
+        return value
+    if value.startswith("\x1f"):
+        return "\x1f".join(_CONTROLS.sub("\ufffd", part) for part in value.split("\x1f"))
+    return _CONTROLS.sub("\ufffd", value)
+
+
 def _user_value(value: str, subtypes: tuple[str, ...]) -> str | None:
     if "id" in subtypes and re.match(r"^#\d+$", value):
-        return value
+        # UserDef reads the id with PHP's (int), which saturates: beyond it is nobody.
+        return value if parse_int64(value[1:]) is not None else f"#{INT64_MAX}"
     if "interwiki" in subtypes and ">" in value:
         prefix, _, rest = value.partition(">")
         norm = normalize_username(rest)
@@ -229,6 +263,10 @@ class ParamReader:
             raw = str(p.default)
             return self._convert(module, p, key, raw, is_default=True)
         raw = unicodedata.normalize("NFC", raw)
+        cleaned = _clean_controls(raw)
+        if cleaned != raw:
+            self.warn(module, "badutf8", msg.api("apiwarn-badutf8", key))
+            raw = cleaned
         if p.deprecated:
             self.warn(module, "deprecation", msg.deprecated_param(key))
             self.note_deprecation()
@@ -300,9 +338,10 @@ class ParamReader:
         if kind == LIMIT:
             return self._limit(module, p, key, value)
         if kind == INTEGER:
-            if not _INTEGER.match(value):
+            parsed = parse_int64(value)
+            if parsed is None:
                 raise ApiUsageError("badinteger", msg.badinteger(key, value), module=module.path)
-            number = int(value)
+            number = parsed
             low = p.min
             high = p.max
             if p.highmax is not None and self.high_limits:
@@ -341,9 +380,10 @@ class ParamReader:
         if value == "max":
             self.limits_used[module.name] = ceiling
             return ceiling
-        if not _INTEGER.match(value):
+        parsed = parse_int64(value)
+        if parsed is None:
             raise ApiUsageError("badinteger", msg.badinteger(key, value), module=module.path)
-        number = int(value)
+        number = parsed
         if number < low or number > ceiling:
             self.warn(
                 module,

@@ -19,6 +19,7 @@ from atrium.wiki import schema
 from atrium.wiki.accounts.usernames import is_ip_or_range
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.expiry import INFINITY, api_expiry, is_active
+from atrium.wiki.changes.hideuser import set_user_hidden
 from atrium.wiki.changes.journal import Performer, actor_id, comment_id, log_event
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import NS_USER, NS_USER_TALK, Title
@@ -101,6 +102,14 @@ def block(conn: Conn, who: Performer, req: BlockRequest) -> tuple[int, int]:
     if req.hidename and not who.allowed("hideuser"):
         raise ChangeError(
             "canthide", "You don't have permission to hide user names from the block log."
+        )
+    if req.hidename and req.partial:  # BlockUser::validateBlock
+        raise ChangeError(
+            "ipb_hide_partial", "Hideuser blocks should be sitewide blocks.", "ipb_hide_partial"
+        )
+    if req.hidename and req.expiry != INFINITY:
+        raise ChangeError(
+            "ipb_expiry_temp", "Hidden username blocks must be permanent.", "ipb_expiry_temp"
         )
     if req.noemail and not who.allowed("blockemail"):
         raise ChangeError(
@@ -185,6 +194,10 @@ def block(conn: Conn, who: Performer, req: BlockRequest) -> tuple[int, int]:
         timestamp=ts,
         in_rc=not req.hidename,
     )
+    was_hidden = existing is not None and is_active(str(existing["ipb_expiry"]), ts)
+    was_hidden = was_hidden and bool(existing["ipb_deleted"])
+    if req.user_id and req.hidename != was_hidden:
+        set_user_hidden(conn, req.user_id, req.target, req.hidename)
     return block_id, log_id
 
 
@@ -248,6 +261,8 @@ def unblock(
         )
     conn.execute(sa.delete(R).where(R.c.ir_ipb_id == row["ipb_id"]))
     conn.execute(sa.delete(B).where(B.c.ipb_id == row["ipb_id"]))
+    if row["ipb_deleted"] and row["ipb_user"]:
+        set_user_hidden(conn, int(row["ipb_user"]), str(row["ipb_address"]), False)
     log_event(
         conn,
         who,

@@ -16,6 +16,7 @@ from atrium.core.db import Conn
 from atrium.wiki import schema, search
 from atrium.wiki.changes import ChangeError, movecheck
 from atrium.wiki.changes.expiry import INFINITY, api_expiry
+from atrium.wiki.changes.hideuser import DELETED_USER
 from atrium.wiki.changes.journal import (
     PATROLLED_AUTO,
     PATROLLED_MANUAL,
@@ -718,7 +719,7 @@ def rollback(
     page_id = int(page["page_id"])
     actor = schema.actor
     history = conn.all(
-        sa.select(REV.c.rev_id, REV.c.rev_text_id, actor.c.actor_name)
+        sa.select(REV.c.rev_id, REV.c.rev_text_id, REV.c.rev_deleted, actor.c.actor_name)
         .join(actor, actor.c.actor_id == REV.c.rev_actor)
         .where(REV.c.rev_page == page_id)
         .order_by(REV.c.rev_timestamp.desc(), REV.c.rev_id.desc())
@@ -744,7 +745,13 @@ def rollback(
         )
     good_text = _text_of(conn, int(target["rev_id"]))
     target_name = str(target["actor_name"])
-    if not summary:
+    if not summary and int(current["rev_deleted"] or 0) & DELETED_USER:
+        # RollbackPage: a hidden user's name stays out of the summary (`revertpage-nouser`).
+        summary = (
+            "Reverted edits by (username removed) to last revision by "
+            f"[[User:{target_name}|{target_name}]]"
+        )
+    elif not summary:
         summary = (
             f"Reverted edits by [[Special:Contributions/{user}|{user}]] ([[User talk:{user}|talk]]) "
             f"to last revision by [[User:{target_name}|{target_name}]]"

@@ -120,6 +120,15 @@ def account_by_name(conn: Conn, name: str) -> Account | None:
     return _account(conn, conn.one(_by_name, {"name": name}))
 
 
+def is_hidden(conn: Conn, user_id: int) -> bool:
+    """Whether a `hidename` block hides the user (such blocks are permanent)."""
+    B = schema.ipblocks
+    found = conn.one(
+        sa.select(B.c.ipb_id).where(B.c.ipb_user == user_id, B.c.ipb_deleted == sa.true())
+    )
+    return found is not None
+
+
 def account_by_id(conn: Conn, user_id: int) -> Account | None:
     return _account(conn, conn.one(_by_id, {"id": user_id}))
 

@@ -8,12 +8,17 @@ or by the renderer.
 from __future__ import annotations
 
 import html
+import logging
+import secrets
+from collections.abc import Awaitable
+from datetime import UTC, datetime
 from urllib.parse import quote, unquote
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 
 from atrium.core.db import Database
+from atrium.core.exceptions import exception_class
 from atrium.wiki.reads import page_view as reading
 from atrium.wiki.site import GENERATOR, MAIN_PAGE, SCRIPT_PATH, Site
 from atrium.wiki.timestamps import iso
@@ -74,6 +79,35 @@ def _skin(site: Site, heading: str, body: str, title: Title | None, status: int 
         f"{heading}</h1>{body}</div></body></html>"
     )
     return HTMLResponse(document, status_code=status)
+
+
+log = logging.getLogger(__name__)
+
+
+async def guarded(request: Request, site: Site, page: Awaitable[Response]) -> Response:
+    """The page, or when rendering it raised, MediaWiki's "Internal error" page as
+    MWExceptionRenderer shows it without `$wgShowExceptionDetails`: the request id, the time and
+    the exception's class; the traceback is logged under that id."""
+    try:
+        return await page
+    except Exception as exc:
+        request_id = secrets.token_hex(12)
+        errorclass = exception_class(exc)
+        log.error(
+            "[%s] %s %s: caught exception of type %s",
+            request_id,
+            request.method,
+            request.url.path,
+            errorclass,
+            exc_info=exc,
+        )
+    now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")
+    body = (
+        '<div id="mw-content-text"><div class="errorbox mw-content-ltr">'
+        f'<p>[{request_id}] {now}: Fatal exception of type "{html.escape(errorclass)}"</p>'
+        "</div></div>"
+    )
+    return _skin(site, "Internal error", body, None, status=500)
 
 
 def _categories_box(site: Site, view: reading.PageView) -> str:
@@ -164,6 +198,9 @@ async def raw(site: Site, db: Database, title: Title) -> Response:
     return Response(text, media_type="text/x-wiki; charset=UTF-8")
 
 
+_DELETED_COMMENT, _DELETED_USER = 2, 4  # RevisionRecord's bits
+
+
 async def history(site: Site, db: Database, title: Title, limit: int) -> Response:
     found = await db.read(reading.current_text, title.ns, title.dbkey)
     shown = html.escape(site.parser.prefixed_text(title.ns, title.dbkey))
@@ -175,8 +212,19 @@ async def history(site: Site, db: Database, title: Title, limit: int) -> Respons
     for row in rows:
         oldid = int(row["rev_id"])
         href = html.escape(_index_href(site, title, oldid=str(oldid)))
-        user = html.escape(str(row["actor_name"]))
-        comment = html.escape(str(row["comment_text"]))
+        # Pages are read as an anonymous reader: a deleted user or summary is not shown
+        # (HistoryPager with Linker::revUserTools and Linker::revComment).
+        deleted = int(row["rev_deleted"] or 0)
+        user = (
+            '<span class="history-deleted">(username removed)</span>'
+            if deleted & _DELETED_USER
+            else html.escape(str(row["actor_name"]))
+        )
+        comment = (
+            '<span class="history-deleted">edit summary removed</span>'
+            if deleted & _DELETED_COMMENT
+            else html.escape(str(row["comment_text"]))
+        )
         minor = (
             ' <abbr class="minoredit" title="This is a minor edit">m</abbr>'
             if row["rev_minor_edit"]

@@ -39,7 +39,7 @@ from atrium.wiki.files import metadata as mediameta
 from atrium.wiki.files.paths import hash_path, url_name
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads import pages as page_reads
-from atrium.wiki.reads.users import account_by_id, account_by_name
+from atrium.wiki.reads.users import account_by_id, account_by_name, is_hidden
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import NS_FILE, NS_USER, Title
 
@@ -313,6 +313,12 @@ async def userrights(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         )
     else:
         account = await ctx.db.read(account_by_name, str(user))
+    if (
+        account is not None
+        and not ctx.caller.allowed("hideuser")
+        and await ctx.db.read(is_hidden, account.id)
+    ):
+        account = None  # UserrightsPage::fetchUser: a hidden user is nobody to them
     if account is None:
         raise ApiUsageError(
             "nosuchuser",

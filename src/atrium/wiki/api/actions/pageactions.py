@@ -471,7 +471,12 @@ async def _pageset(ctx: ApiContext, params: dict[str, Any], module: str) -> list
         entries += [{"pageid": i, "missing": True} for i in params["pageids"] if i not in seen]
         existing = list(rows)
     elif params["revids"]:
-        existing = list(await ctx.db.read(page_reads.pages_of_revisions, params["revids"]))
+        # ApiPageSet::initFromRevIDs: the pages of the live revisions; the others are missing.
+        revisions = await ctx.db.read(page_reads.pages_of_revisions, params["revids"])
+        live = {int(r["rev_id"]) for r in revisions}
+        entries += [{"revid": i, "missing": True} for i in params["revids"] if i not in live]
+        page_ids = list(dict.fromkeys(int(r["rev_page"]) for r in revisions))
+        existing = list(await ctx.db.read(page_reads.pages_by_ids, page_ids))
     existing.sort(key=lambda r: int(r["page_id"]))
     for r in existing:
         t = Title(int(r["page_namespace"]), str(r["page_title"]))

@@ -8,6 +8,8 @@ pages) and the `continue` / `batchcomplete` members.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from atrium.wiki.api.context import ApiContext
@@ -33,6 +35,17 @@ from atrium.wiki.dump import export_pages
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads import pages as page_reads
 from atrium.wiki.titles import NS_MEDIA, NS_SPECIAL, InvalidTitle
+
+
+@contextmanager
+def _naming_module(spec: ModuleSpec) -> Iterator[None]:
+    """Errors raised by shared helpers without a module are the running module's."""
+    try:
+        yield
+    except ApiUsageError as exc:
+        if exc.module is None:
+            exc.module = spec.path
+        raise
 
 
 def _names(group: str) -> tuple[str, ...]:
@@ -137,7 +150,8 @@ async def execute(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
                 continuation.skipped.append(name)
             continue
         module_params = ctx.read(module.spec)
-        await module.run(run, module_params)
+        with _naming_module(module.spec):
+            await module.run(run, module_params)
         if module.spec.group != "prop":
             continuation.ran.append(name)
 
@@ -164,7 +178,8 @@ async def _generate(run: QueryRun, module: QueryModule, query_params: dict[str, 
     # A prop module used as a generator works on the pages given by titles/pageids/revids.
     if module.spec.group == "prop":
         run.pages = await _base_pages(run, query_params)
-    generated = await module.generate(run, gen_params)
+    with _naming_module(module.spec):
+        generated = await module.generate(run, gen_params)
     run.pages = PageSet()
     rows = await ctx.db.read(page_reads.pages_by_ids, generated.page_ids)
     _add_rows(run.pages, rows)

@@ -16,7 +16,7 @@ from atrium.core.db import Conn, Row
 from atrium.wiki import schema
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import ModuleSpec
-from atrium.wiki.api.query.pageset import QueryRun, badcontinue
+from atrium.wiki.api.query.pageset import QueryRun, badcontinue, cont_int
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.titles import InvalidTitle
 
@@ -31,10 +31,7 @@ def parse_continue(value: str | None, kinds: Sequence[type]) -> list[Any] | None
     out: list[Any] = []
     for part, kind in zip(parts, kinds, strict=True):
         if kind is int:
-            try:
-                out.append(int(part))
-            except ValueError as exc:
-                raise badcontinue() from exc
+            out.append(cont_int(part))
         else:
             out.append(part)
     return out
@@ -68,9 +65,26 @@ def title_key(q: QueryRun, text: str | None, ns: int) -> str | None:
         return ""
     try:
         title = q.ctx.site.parser.parse(text, ns)
-    except InvalidTitle:
-        return text.replace(" ", "_")
+    except InvalidTitle as exc:
+        # ApiQueryBase::titlePartToKey: a part no title can start with is `invalidtitle`; the
+        # query runner names the module.
+        raise ApiUsageError(
+            "invalidtitle", msg.api("apierror-invalidtitle", msg.escape_wikitext(text))
+        ) from exc
     return title.dbkey if title.ns == ns else text.replace(" ", "_")
+
+
+# Titles and user names are at most 255 bytes (MediaWiki's `varbinary(255)` keys).
+MAX_KEY_BYTES = 255
+
+
+def starts_with(column: Any, prefix: str) -> Any:
+    """`column LIKE 'prefix%'` with the LIKE wildcards escaped. A prefix longer than any key
+    matches nothing, and is not sent: SQLite refuses LIKE patterns over 50,000 bytes."""
+    if len(prefix.encode()) > MAX_KEY_BYTES:
+        return sa.false()
+    escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return column.like(escaped + "%", escape="\\")
 
 
 def prefixed(q: QueryRun, ns: int, dbkey: str) -> str:

@@ -8,13 +8,14 @@ bookkeeping; `Continuation` is MediaWiki's ApiContinuationManager (the `continue
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from atrium.wiki.api.context import ApiContext
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.params import ModuleSpec
+from atrium.wiki.api.params import INT64_MAX, INT64_MIN, ModuleSpec
 from atrium.wiki.messages import messages as msg
 
 
@@ -177,6 +178,20 @@ class Continuation:
 
 def _value(value: object) -> str | int:
     return value if isinstance(value, int) and not isinstance(value, bool) else str(value)
+
+
+_CONT_INT = re.compile(r"-?[0-9]+")
+
+
+def cont_int(text: str) -> int:
+    """An integer part of a continue value. ApiBase::parseContinueParamOrDie refuses a part that
+    is not one PHP's int holds as `badcontinue`, so no such part reaches the database."""
+    if not _CONT_INT.fullmatch(text):
+        raise badcontinue()
+    value = int(text)
+    if not INT64_MIN <= value <= INT64_MAX:
+        raise badcontinue()
+    return value
 
 
 def badcontinue() -> ApiUsageError:

@@ -19,8 +19,8 @@ from atrium.wiki.api.params import (
     limit,
 )
 from atrium.wiki.api.query.listing import (
-    prefix_pattern,
     split_page,
+    starts_with,
     title_key,
 )
 from atrium.wiki.api.query.pageset import GeneratedPages, QueryModule, QueryRun
@@ -39,7 +39,7 @@ def _bounds(column: Any, start: str | None, end: str | None, prefix: str | None,
     if end is not None:
         where.append(column >= end if descending else column <= end)
     if prefix is not None:
-        where.append(column.like(prefix_pattern(prefix), escape="\\"))
+        where.append(starts_with(column, prefix))
     return where
 
 

@@ -35,6 +35,7 @@ from atrium.wiki.api.query.listing import (
     parse_continue,
     prefixed,
     split_page,
+    starts_with,
     tag_id,
     title_key,
 )
@@ -182,8 +183,7 @@ async def _rows(
         if end is not None:
             query = query.where(AR.c.ar_title >= end if descending else AR.c.ar_title <= end)
         if prefix is not None:
-            escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-            query = query.where(AR.c.ar_title.like(escaped + "%", escape="\\"))
+            query = query.where(starts_with(AR.c.ar_title, prefix))
         if params["excludeuser"] is not None:
             query = query.where(sa.not_(actor_of(params["excludeuser"])))
         keys = [AR.c.ar_namespace, AR.c.ar_title, AR.c.ar_timestamp, AR.c.ar_id]

@@ -30,6 +30,7 @@ from atrium.wiki.api.query.listing import (
     parse_continue,
     prefixed,
     split_page,
+    starts_with,
     title_key,
 )
 from atrium.wiki.api.query.pageset import GeneratedPages, QueryModule, QueryRun
@@ -173,8 +174,7 @@ async def _rows(
     if end is not None:
         query = query.where(title >= end if descending else title <= end)
     if prefix is not None:
-        escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        query = query.where(title.like(escaped + "%", escape="\\"))
+        query = query.where(starts_with(title, prefix))
     cont = parse_continue(params["continue"], (str,) if unique else (str, int))
     if cont is not None:
         query = query.where(from_key(columns, cont, descending))

@@ -129,9 +129,14 @@ def _show_conditions(query: Any, show: set[str]) -> Any:
 def _hide_deleted(q: QueryRun, query: Any) -> Any:
     """Rows whose user or log action the caller may not see are left out when filtering on them
     (MediaWiki's `rc_deleted` conditions)."""
-    if not q.ctx.caller.allowed("deletedhistory"):
-        query = query.where(sa.or_(RC.c.rc_type != 3, RC.c.rc_deleted.op("&")(DELETED_TEXT) == 0))
-    return query
+    caller = q.ctx.caller
+    if not caller.allowed("deletedhistory"):
+        bits = DELETED_TEXT
+    elif not (caller.allowed("suppressrevision") or caller.allowed("viewsuppressed")):
+        bits = DELETED_TEXT | DELETED_RESTRICTED
+    else:
+        return query
+    return query.where(sa.or_(RC.c.rc_type != 3, RC.c.rc_deleted.op("&")(bits) != bits))
 
 
 def _common_filters(q: QueryRun, spec: Any, params: dict[str, Any], query: Any) -> Any:

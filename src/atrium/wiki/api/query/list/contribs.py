@@ -52,6 +52,7 @@ from atrium.wiki.api.query.listing import (
     prefixed,
     revision_tags,
     split_page,
+    starts_with,
     tag_id,
 )
 from atrium.wiki.api.query.pageset import GeneratedPages, QueryModule, QueryRun, badcontinue
@@ -186,8 +187,7 @@ async def _uc_rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str 
         .outerjoin(RC, sa.and_(RC.c.rc_this_oldid == R.c.rev_id, RC.c.rc_type.in_((0, 1))))
     )
     if params["userprefix"]:
-        escaped = params["userprefix"].replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        query = query.where(A.c.actor_name.like(escaped + "%", escape="\\"))
+        query = query.where(starts_with(A.c.actor_name, params["userprefix"]))
     elif params["userids"]:
         query = query.where(A.c.actor_user.in_(params["userids"]))
     else:

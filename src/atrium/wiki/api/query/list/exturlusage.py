@@ -25,7 +25,13 @@ from atrium.wiki.api.query.listing import (
     prefixed,
     split_page,
 )
-from atrium.wiki.api.query.pageset import GeneratedPages, QueryModule, QueryRun, badcontinue
+from atrium.wiki.api.query.pageset import (
+    GeneratedPages,
+    QueryModule,
+    QueryRun,
+    badcontinue,
+    cont_int,
+)
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.wikitext.linkfilter import URL_PROTOCOLS, like_prefix
 
@@ -142,10 +148,7 @@ async def _rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str | N
         if len(parts) != len(keys):
             raise badcontinue()
         values: list[Any] = [unquote(part) for part in parts]
-        try:
-            values[-1] = int(values[-1])
-        except ValueError as exc:
-            raise badcontinue() from exc
+        values[-1] = cont_int(values[-1])
         query = query.where(from_key(keys, values, False))
     limit = params["limit"]
     query = query.order_by(*keys).limit(limit + 1)

@@ -43,6 +43,7 @@ from atrium.wiki.api.query.listing import (
     parse_continue,
     prefixed,
     split_page,
+    starts_with,
     title_key,
 )
 from atrium.wiki.api.query.pageset import GeneratedPages, QueryModule, QueryRun
@@ -96,10 +97,6 @@ def _base36(number: int) -> str:
 
 def _mix(spec: Any, key: str, *params: str, code: str = "invalidparammix") -> ApiUsageError:
     return ApiUsageError(code, msg.api(key, *params), module=spec.path)
-
-
-def _like(prefix: str) -> str:
-    return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
 # list=allimages
@@ -196,7 +193,7 @@ async def _ai_rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str 
         if end is not None:
             query = query.where(IMG.c.img_name <= end if ascending else IMG.c.img_name >= end)
         if prefix is not None:
-            query = query.where(IMG.c.img_name.like(_like(prefix), escape="\\"))
+            query = query.where(starts_with(IMG.c.img_name, prefix))
     else:
         keys = [IMG.c.img_timestamp, IMG.c.img_name]
         kinds = (str, str)
@@ -320,7 +317,7 @@ async def _fa_rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str 
     if end is not None:
         query = query.where(FA.c.fa_name >= end if descending else FA.c.fa_name <= end)
     if prefix is not None:
-        query = query.where(FA.c.fa_name.like(_like(prefix), escape="\\"))
+        query = query.where(starts_with(FA.c.fa_name, prefix))
     sha1 = _sha1_condition(spec, FA.c.fa_sha1, params)
     if sha1 is not None:
         query = query.where(sha1)

@@ -32,7 +32,7 @@ from atrium.wiki.api.query.journal import (
     time_window,
     timestamp,
 )
-from atrium.wiki.api.query.listing import event_tags, prefixed, split_page, tag_id
+from atrium.wiki.api.query.listing import event_tags, prefixed, split_page, starts_with, tag_id
 from atrium.wiki.api.query.pageset import QueryModule, QueryRun
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.titles import InvalidTitle
@@ -234,9 +234,8 @@ async def _rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str | N
             title = q.ctx.site.parser.parse(params["prefix"])
         except InvalidTitle as exc:
             raise _invalid_title(params["prefix"]) from exc
-        escaped = title.dbkey.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
         query = query.where(
-            LG.c.log_namespace == title.ns, LG.c.log_title.like(escaped + "%", escape="\\")
+            LG.c.log_namespace == title.ns, starts_with(LG.c.log_title, title.dbkey)
         )
     if (params["title"] is not None or params["prefix"] is not None) and not caller.allowed(
         "deletedhistory"

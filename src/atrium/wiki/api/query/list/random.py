@@ -24,7 +24,13 @@ from atrium.wiki.api.query.listing import (
     prefixed,
     split_page,
 )
-from atrium.wiki.api.query.pageset import GeneratedPages, QueryModule, QueryRun, badcontinue
+from atrium.wiki.api.query.pageset import (
+    GeneratedPages,
+    QueryModule,
+    QueryRun,
+    badcontinue,
+    cont_int,
+)
 
 P = schema.page
 
@@ -63,7 +69,7 @@ async def _rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str | N
             or parts[3] not in ("0", "1")
         ):
             raise badcontinue()
-        rand, start, start_id = float(parts[0]), float(parts[1]), int(parts[2])
+        rand, start, start_id = float(parts[0]), float(parts[1]), cont_int(parts[2])
         end: float | None = rand if parts[3] == "1" else None
     else:
         rand = float(f"{random_numbers.random():.12f}")

@@ -33,7 +33,7 @@ from atrium.wiki.api.params import (
     enum,
     limit,
 )
-from atrium.wiki.api.query.listing import split_page
+from atrium.wiki.api.query.listing import split_page, starts_with
 from atrium.wiki.api.query.pageset import QueryModule, QueryRun
 from atrium.wiki.changes import blocks as block_changes
 from atrium.wiki.changes.expiry import api_expiry
@@ -202,6 +202,9 @@ async def users_run(q: QueryRun, params: dict[str, Any]) -> None:
         return _facts(conn, rows, props)
 
     facts = await q.ctx.db.read(read) if (wanted or ids) else {}
+    if not q.ctx.caller.allowed("hideuser"):
+        # ApiQueryBase::showHiddenUsersAddBlockInfo: a hidden user is not found at all.
+        facts = {user_id: f for user_id, f in facts.items() if not f.hidden}
     by_name = {str(f.row["user_name"]): f for f in facts.values()}
     if wanted:
         for name in wanted:
@@ -337,8 +340,7 @@ async def allusers_run(q: QueryRun, params: dict[str, Any]) -> None:
         query = query.where(U.c.user_name >= end if descending else U.c.user_name <= end)
     if params["prefix"] is not None:
         prefix = (normalize_username(params["prefix"]) or params["prefix"]).replace("_", " ")
-        escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        query = query.where(U.c.user_name.like(escaped + "%", escape="\\"))
+        query = query.where(starts_with(U.c.user_name, prefix))
     now = now14()
     live = sa.or_(UG.c.ug_expiry.is_(None), UG.c.ug_expiry > now)
     if groups:

@@ -21,7 +21,13 @@ from atrium.wiki.api.params import (
     enum,
     limit,
 )
-from atrium.wiki.api.query.pageset import GeneratedPages, QueryModule, QueryRun, badcontinue
+from atrium.wiki.api.query.pageset import (
+    GeneratedPages,
+    QueryModule,
+    QueryRun,
+    badcontinue,
+    cont_int,
+)
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads import links as linkreads
 from atrium.wiki.titles import NS_FILE
@@ -134,10 +140,8 @@ async def _fetch(
         for name, part in zip(key, parts, strict=True):
             if name == "target_title":
                 cont.append(part)
-            elif part.lstrip("-").isdigit():
-                cont.append(int(part))
             else:
-                raise badcontinue()
+                cont.append(cont_int(part))
     limit = params["limit"]
     rows = await q.ctx.db.read(
         lambda conn: linkreads.incoming(

@@ -18,7 +18,13 @@ from atrium.wiki.api.params import (
     enum,
     limit,
 )
-from atrium.wiki.api.query.pageset import GeneratedPages, QueryModule, QueryRun, badcontinue
+from atrium.wiki.api.query.pageset import (
+    GeneratedPages,
+    QueryModule,
+    QueryRun,
+    badcontinue,
+    cont_int,
+)
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads import links as linkreads
 from atrium.wiki.timestamps import iso
@@ -64,7 +70,7 @@ async def _fetch(q: QueryRun, params: dict[str, Any]) -> tuple[list[Any], str | 
         parts = params["continue"].split("|", 1)
         if len(parts) != 2 or not parts[0].isdigit():
             raise badcontinue()
-        cont = [int(parts[0]), parts[1]]
+        cont = [cont_int(parts[0]), parts[1]]
     where: list[sa.ColumnElement[bool]] = []
     if params["categories"]:
         names = []

@@ -21,7 +21,13 @@ from atrium.wiki.api.params import (
     Param,
     enum,
 )
-from atrium.wiki.api.query.pageset import GeneratedPages, QueryModule, QueryRun, badcontinue
+from atrium.wiki.api.query.pageset import (
+    GeneratedPages,
+    QueryModule,
+    QueryRun,
+    badcontinue,
+    cont_int,
+)
 from atrium.wiki.api.query.prop.revisions import _legacy_content, _revision, _visible, parse_options
 from atrium.wiki.api.query.revision_params import revision_params
 from atrium.wiki.changes.pages import split_sections
@@ -151,10 +157,10 @@ def _continue(value: str | None, by_revision: bool) -> tuple[Any, ...] | None:
     if by_revision:
         if len(parts) != 2 or not all(p.isdigit() for p in parts):
             raise badcontinue()
-        return int(parts[0]), int(parts[1])
+        return cont_int(parts[0]), cont_int(parts[1])
     if len(parts) != 4 or not parts[0].lstrip("-").isdigit() or not parts[3].isdigit():
         raise badcontinue()
-    return int(parts[0]), parts[1], parts[2], int(parts[3])
+    return cont_int(parts[0]), parts[1], parts[2], cont_int(parts[3])
 
 
 DELETEDREVISIONS = ModuleSpec(

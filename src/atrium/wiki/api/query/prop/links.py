@@ -21,7 +21,13 @@ from atrium.wiki.api.params import (
     enum,
     limit,
 )
-from atrium.wiki.api.query.pageset import GeneratedPages, QueryModule, QueryRun, badcontinue
+from atrium.wiki.api.query.pageset import (
+    GeneratedPages,
+    QueryModule,
+    QueryRun,
+    badcontinue,
+    cont_int,
+)
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads import links as linkreads
 from atrium.wiki.titles import NS_FILE, InvalidTitle
@@ -109,8 +115,8 @@ def _continue(kind: _Kind, value: str) -> list[object]:
     if kind.has_ns:
         if not parts[1].lstrip("-").isdigit():
             raise badcontinue()
-        return [int(parts[0]), int(parts[1]), parts[2]]
-    return [int(parts[0]), parts[1]]
+        return [cont_int(parts[0]), cont_int(parts[1]), parts[2]]
+    return [cont_int(parts[0]), parts[1]]
 
 
 async def _fetch(kind: _Kind, q: QueryRun, params: dict[str, Any]) -> tuple[list[Any], str | None]:

@@ -23,7 +23,7 @@ from atrium.wiki.api.params import (
     enum,
     limit,
 )
-from atrium.wiki.api.query.pageset import QueryModule, QueryRun, badcontinue
+from atrium.wiki.api.query.pageset import QueryModule, QueryRun, badcontinue, cont_int
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads import links as linkreads
 from atrium.wiki.site import LANGUAGE_NAMES
@@ -129,7 +129,7 @@ async def run_extlinks(q: QueryRun, params: dict[str, Any]) -> None:
             parts = [str(ids[0]), *parts]
         if len(parts) != 3 or not parts[0].isdigit() or not parts[2].isdigit():
             raise badcontinue()
-        start = (int(parts[0]), parts[1], int(parts[2]))
+        start = (cont_int(parts[0]), parts[1], cont_int(parts[2]))
         entries = [e for e in entries if e[:3] >= start]
     limit = params["limit"]
     if len(entries) > limit:
@@ -196,7 +196,7 @@ async def run_langlinks(q: QueryRun, params: dict[str, Any]) -> None:
         parts = params["continue"].split("|", 1)
         if len(parts) != 2 or not parts[0].isdigit():
             raise badcontinue()
-        cont = [int(parts[0]), parts[1]]
+        cont = [cont_int(parts[0]), parts[1]]
     limit = params["limit"]
     rows = await q.ctx.db.read(
         lambda conn: linkreads.outgoing(
@@ -265,7 +265,7 @@ async def run_iwlinks(q: QueryRun, params: dict[str, Any]) -> None:
         parts = params["continue"].split("|", 2)
         if len(parts) != 3 or not parts[0].isdigit():
             raise badcontinue()
-        cont = [int(parts[0]), parts[1], parts[2]]
+        cont = [cont_int(parts[0]), parts[1], parts[2]]
     limit = params["limit"]
     rows = await q.ctx.db.read(
         lambda conn: linkreads.outgoing(

@@ -12,7 +12,7 @@ from atrium.wiki.api.params import (
     Param,
     limit,
 )
-from atrium.wiki.api.query.pageset import QueryModule, QueryRun, badcontinue
+from atrium.wiki.api.query.pageset import QueryModule, QueryRun, badcontinue, cont_int
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads import links as linkreads
 from atrium.wiki.titles import NS_CATEGORY
@@ -21,9 +21,7 @@ from atrium.wiki.titles import NS_CATEGORY
 def _int_continue(value: str | None) -> int | None:
     if value is None:
         return None
-    if not value.lstrip("-").isdigit():
-        raise badcontinue()
-    return int(value)
+    return cont_int(value)
 
 
 async def run_categoryinfo(q: QueryRun, params: dict[str, Any]) -> None:
@@ -108,7 +106,7 @@ async def run_contributors(q: QueryRun, params: dict[str, Any]) -> None:
         parts = params["continue"].split("|")
         if len(parts) != 2 or not all(p.isdigit() for p in parts):
             raise badcontinue()
-        cont = (int(parts[0]), int(parts[1]))
+        cont = (cont_int(parts[0]), cont_int(parts[1]))
         ids = [i for i in ids if i >= cont[0]]
     if not ids:
         return

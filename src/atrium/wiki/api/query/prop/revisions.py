@@ -14,6 +14,8 @@ from typing import Any
 
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import (
+    INT64_MAX,
+    INT64_MIN,
     INTEGER,
     TIMESTAMP,
     USER,
@@ -21,7 +23,13 @@ from atrium.wiki.api.params import (
     Param,
     enum,
 )
-from atrium.wiki.api.query.pageset import GeneratedPages, QueryModule, QueryRun, badcontinue
+from atrium.wiki.api.query.pageset import (
+    GeneratedPages,
+    QueryModule,
+    QueryRun,
+    badcontinue,
+    cont_int,
+)
 from atrium.wiki.api.query.revision_params import revision_params
 from atrium.wiki.changes.pages import split_sections
 from atrium.wiki.diff import table_rows
@@ -536,7 +544,7 @@ async def _rows(
             ts, _, rev = cont_value.partition("|")
             if not (len(ts) == 14 and ts.isdigit() and rev.isdigit()):
                 raise badcontinue()
-            cont = (ts, int(rev))
+            cont = (ts, cont_int(rev))
         rows = await ctx.db.read(
             lambda conn: page_reads.page_history(
                 conn,
@@ -596,7 +604,8 @@ async def _rows(
 def _php_int(value: str) -> int:
     """PHP's (int) cast: the leading integer, 0 when there is none."""
     match = re.match(r"\s*[+-]?\d+", value)
-    return int(match.group(0)) if match else 0
+    # PHP's (int) saturates at the ends of its range.
+    return min(max(int(match.group(0)), INT64_MIN), INT64_MAX) if match else 0
 
 
 async def generate(q: QueryRun, params: dict[str, Any]) -> GeneratedPages:
