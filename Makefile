@@ -52,6 +52,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-logo
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -58,7 +58,7 @@ CREATE = {
 # password policy always refuses it (within the name) and no account is made; the answer lists
 # passwordincommonlist too exactly when the filter holds the password. The ten-letter random
 # ones after the common ones are the filter's false positives (found with
-# atrium.wiki.common_passwords among random strings), then random ones it does not hold.
+# atrium.wiki.accounts.common_passwords among random strings), then random ones it does not hold.
 COMMON = (
     "password",
     "123456",

@@ -9,7 +9,7 @@ in MediaWiki 1.39's Debian package), by default
 "max": bits}}`, as `pleonasm/bloom-filter` writes it. (The x64 file, as 64-bit PHP reads it;
 the x86 one is a different filter.)
 
-The output is `src/atrium/wiki/data/common_passwords.bin`, read by `atrium.wiki.common_passwords`:
+The output is `src/atrium/wiki/accounts/data/common_passwords.bin`, read by `atrium.wiki.accounts.common_passwords`:
 the header of `common_passwords.HEADER` (magic, bit count, hash count) and then the bit array's
 bytes unchanged. The script refuses a filter whose hash is not HMAC-SHA1 or whose hash range is
 not the bit count, which is all Atrium implements.
@@ -25,7 +25,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from atrium.wiki.common_passwords import DATA_FILE, HEADER, MAGIC  # noqa: E402
+from atrium.wiki.accounts.common_passwords import DATA_FILE, HEADER, MAGIC  # noqa: E402
 
 DEFAULT_INPUT = Path(
     "/usr/share/mediawiki/vendor/wikimedia/common-passwords/src/CommonPasswords/common-x64.json"

@@ -1,4 +1,4 @@
-"""Carry MediaWiki 1.39 core's English interface messages into `atrium/wiki/data/core_messages_en.json`.
+"""Carry MediaWiki 1.39 core's English interface messages into `atrium/wiki/messages/data/core_messages_en.json`.
 
     python tools/extract_core_messages.py [/usr/share/mediawiki]
 
@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-OUT = REPO / "src" / "atrium" / "wiki" / "data" / "core_messages_en.json"
+OUT = REPO / "src" / "atrium" / "wiki" / "messages" / "data" / "core_messages_en.json"
 
 
 def main() -> None:

@@ -1,4 +1,4 @@
-"""Carry MediaWiki 1.39's texts of the messages the wiki API uses into `atrium/wiki/api/i18n/`.
+"""Carry MediaWiki 1.39's texts of the messages the wiki API uses into `atrium/wiki/messages/i18n/`.
 
     python tools/extract_wiki_i18n.py [/usr/share/mediawiki]
 
@@ -26,7 +26,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 SOURCE = REPO / "src" / "atrium" / "wiki"
-OUT = SOURCE / "api" / "i18n"
+OUT = SOURCE / "messages" / "i18n"
 I18N_DIRS = ("languages/i18n", "includes/api/i18n", "includes/libs/ParamValidator/i18n")
 GROUPS = ("bot", "sysop", "bureaucrat", "interface-admin", "suppress", "user", "autoconfirmed")
 LANGUAGES = ("en", "de", "fr")  # served languages; their fallback relatives come along

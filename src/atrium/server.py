@@ -91,12 +91,9 @@ def create_app(
     return app
 
 
-# The collector's thresholds while serving (CPython's default: 700, 10, 10). Rendering a message
-# leaves cyclic garbage (markdown's element trees), so under a stream of sends the default ran a
-# young collection every few messages and, with the whole heap of imported modules to traverse,
-# an old one that held the event loop for 50-130 ms. Measured in-process on 4,000 sends (two runs
-# each): 6-8% of the CPU in collections before, one old collection of 78-128 ms; with the
-# start-up heap frozen and these thresholds, 1-1.5%, young collections only, the longest 8-22 ms.
+# The collector's thresholds while serving (CPython's default: 700, 10, 10): rendering a message
+# leaves cyclic garbage, and the default's frequent collections, old ones over the whole heap of
+# imported modules, held the event loop for long pauses (figures: docs/decisions/0001).
 SERVING_GC_THRESHOLDS = (7000, 10, 10)
 
 

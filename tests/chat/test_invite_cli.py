@@ -37,9 +37,9 @@ def test_invite_and_list_print_working_links(
     )
     assert result.exit_code == 1 and "No stream named 'x'." in result.output
     from atrium.chat.actions.streams import StreamOptions, subscribe
+    from atrium.chat.cli import chat_database
     from atrium.chat.models import User
     from atrium.chat.queries.users import user_row_by_email
-    from atrium.cli import chat_database
     from atrium.settings import Settings
 
     with chat_database(Settings.from_env()) as db:

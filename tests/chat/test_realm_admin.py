@@ -8,8 +8,8 @@ import pytest
 import sqlalchemy as sa
 
 from atrium.chat import schema
-from atrium.chat.actions.default_streams import default_stream_dicts
 from atrium.chat.models import ROLE_MEMBER
+from atrium.chat.queries.default_streams import default_stream_dicts
 from atrium.chat.queries.linkifiers import playground_dicts
 from tests.chat.conftest import (
     ChatHarness,

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from atrium.chat.actions.user_settings import SETTING_TYPES
+from atrium.chat.queries.user_settings import SETTING_TYPES
 from tests.chat.conftest import (
     ChatHarness,
     api_ok,

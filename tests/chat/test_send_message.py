@@ -256,7 +256,7 @@ async def test_render_endpoint(chat: ChatHarness) -> None:
     assert "<script" not in body["rendered"]
 
 
-async def test_math_renders_with_katex(chat: ChatHarness) -> None:
+async def test_math_renders_as_mathml(chat: ChatHarness) -> None:
     body = await api_ok(chat, "POST", "/messages/render", chat.hamlet, content="$$x^2$$")
     assert body["rendered"].startswith('<p><span class="katex">')
     assert "<math" in body["rendered"]

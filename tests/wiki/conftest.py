@@ -19,8 +19,8 @@ from atrium.settings import Settings
 from atrium.wiki.app import open_wiki
 from atrium.wiki.changes.accounts import create_bot_password, create_user
 from atrium.wiki.changes.pages import Editor, save_revision
+from atrium.wiki.reads.users import account_by_name
 from atrium.wiki.site import Site
-from atrium.wiki.users import account_by_name
 
 PASSWORDS = {"Admin": "admin-password-1", "Alice": "alice-password-1", "Robot": "robot-password-1"}
 GROUPS = {"Admin": ["sysop", "bureaucrat", "interface-admin"], "Alice": [], "Robot": ["bot"]}

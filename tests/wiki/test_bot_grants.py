@@ -7,8 +7,8 @@ import httpx
 import pytest
 from tests.wiki.conftest import WikiHarness
 
+from atrium.wiki.accounts.grants import GRANT_RIGHTS, allowed_rights, parse_grants
 from atrium.wiki.changes.accounts import create_bot_password
-from atrium.wiki.grants import GRANT_RIGHTS, allowed_rights, parse_grants
 
 pytestmark = pytest.mark.anyio
 

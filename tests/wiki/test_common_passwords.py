@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from atrium.wiki.common_passwords import (
+from atrium.wiki.accounts.common_passwords import (
     DATA_FILE,
     HEADER,
     BloomFilter,
     common_password_filter,
     is_common,
 )
-from atrium.wiki.password_policy import password_problems
+from atrium.wiki.accounts.password_policy import password_problems
 
 COMMON = ["password", "123456", "iloveyou", "qwerty123", "testpass", "letmein", "trustno1"]
 FALSE_POSITIVES = ["t916VqoUaw", "1zvMaUtPwU", "imsEchUF9L", "K6OFhMEHEV", "04qed25LaD"]

@@ -10,11 +10,11 @@ import httpx
 import pytest
 from tests.wiki.conftest import WikiHarness
 
-from atrium.wiki.api import messages as msg
-from atrium.wiki.api.language import language
-from atrium.wiki.api.msghtml import MessageHtml
-from atrium.wiki.escaping import escape_wikitext
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.messages.language import language
 from atrium.wiki.titles import Namespaces, TitleParser, standard_namespaces
+from atrium.wiki.wikitext.escaping import escape_wikitext
+from atrium.wiki.wikitext.html.message import MessageHtml
 
 pytestmark = pytest.mark.anyio
 

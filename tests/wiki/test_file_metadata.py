@@ -1,4 +1,4 @@
-"""File metadata (issue 9): files uploaded to the reference MediaWiki 1.39 (a JPEG with EXIF incl.
+"""File metadata: files uploaded to the reference MediaWiki 1.39 (a JPEG with EXIF incl.
 GPS and a COM comment, one without EXIF, animated and still GIFs with comments, PNGs with text
 chunks, pHYs and APNG frames) are uploaded here too, and `iiprop=metadata|commonmetadata` answer
 what the reference answered (data/media_metadata.json), in fv1 and fv2, in metadata version 1 and

@@ -1,4 +1,4 @@
-"""Files in several versions (issue 9): a re-upload with `ignorewarnings` archives the previous
+"""Files in several versions: a re-upload with `ignorewarnings` archives the previous
 version in `oldimage` (its bytes under /images/archive/), prop=imageinfo lists the versions with
 `iilimit`, `iistart`/`iiend`, continuation and `archivename` as MediaWiki 1.39 does; thumbnails of
 JPEG/GIF/PNG really scaled; `extmetadata` and `uploadwarning` as the reference wiki gives them."""
@@ -305,7 +305,7 @@ async def test_extmetadata_uploadwarning_filemissing_badfile(
 
 
 def _hash(name: str) -> str:
-    from atrium.wiki.filepaths import hash_path
+    from atrium.wiki.files.paths import hash_path
 
     return hash_path(name).rstrip("/")
 

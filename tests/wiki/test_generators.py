@@ -9,7 +9,7 @@ import pytest
 from tests.wiki.conftest import WikiHarness
 from tests.wiki.test_prop_modules import build_refwiki
 
-from atrium.wiki.api.modules import RUNNABLE
+from atrium.wiki.api.query.modules import RUNNABLE
 
 pytestmark = pytest.mark.anyio
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from atrium.wiki.api.language import _known_language, language
+from atrium.wiki.messages.language import _known_language, language
 
 
 def test_unknown_codes_are_not_kept_and_known_ones_are() -> None:

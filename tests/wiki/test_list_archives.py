@@ -1,4 +1,4 @@
-"""Archive and file lists (issue 8): alldeletedrevisions (rights per field, the two modes),
+"""Archive and file lists: alldeletedrevisions (rights per field, the two modes),
 allimages (by name and by time, filters) and filearchive (files of deleted file pages), on the
 journal wiki plus uploads through the API; MediaWiki 1.39's error codes and texts."""
 

@@ -16,7 +16,7 @@ from tests.wiki.journal_seed import journal
 
 from atrium.wiki import schema
 from atrium.wiki.changes.watching import watchlist_token
-from atrium.wiki.users import account_by_name
+from atrium.wiki.reads.users import account_by_name
 
 pytestmark = pytest.mark.anyio
 

@@ -1,4 +1,4 @@
-"""`list=querypage` (issue 8) on the reference pages: MediaWiki 1.39's shape (`name`, `results`
+"""`list=querypage` on the reference pages: MediaWiki 1.39's shape (`name`, `results`
 with string values, `timestamp` for time-valued reports, `databaseResult` extras), its order,
 offset paging, the restricted page, and the generator."""
 
@@ -11,7 +11,7 @@ import pytest
 from tests.wiki.conftest import WikiHarness
 from tests.wiki.seed import seed
 
-from atrium.wiki.api.modules.querypage import REPORTS
+from atrium.wiki.api.query.list.querypage import REPORTS
 
 pytestmark = pytest.mark.anyio
 

@@ -10,8 +10,13 @@ import httpx
 import pytest
 from tests.wiki.conftest import WikiHarness
 
-from atrium.wiki.pst import Signer, escape_wikitext, pre_save_transform, signature_date
 from atrium.wiki.titles import Namespaces, Title, TitleParser, standard_namespaces
+from atrium.wiki.wikitext.pst import (
+    Signer,
+    escape_wikitext,
+    pre_save_transform,
+    signature_date,
+)
 
 _PARSER = TitleParser(Namespaces({n.id: n for n in standard_namespaces("Atrium Wiki")}))
 _TEMPLATES = {

@@ -12,8 +12,8 @@ import pytest
 from PIL import Image
 from tests.wiki.conftest import WikiHarness
 
-from atrium.wiki.expr import evaluate, expr_function
-from atrium.wiki.filepaths import hash_path
+from atrium.wiki.files.paths import hash_path
+from atrium.wiki.wikitext.expr import evaluate, expr_function
 
 _TOC_HEAD = (
     '<div id="toc" class="toc" role="navigation" aria-labelledby="mw-toc-heading"><input '

@@ -11,7 +11,7 @@ from tests.wiki.conftest import WikiHarness
 from atrium.wiki import schema
 from atrium.wiki.dump import export_dump, import_dump
 from atrium.wiki.titles import InvalidTitle, Namespaces, TitleParser
-from atrium.wiki.wikitext import extract_links
+from atrium.wiki.wikitext.links import extract_links
 
 PARSER = TitleParser(Namespaces.standard("Atrium Wiki"), ["fr", "de"])
 

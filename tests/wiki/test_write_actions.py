@@ -1,4 +1,4 @@
-"""Write actions (issue 8): delete/undelete, move, protect, block/unblock, watch, managetags/tag,
+"""Write actions: delete/undelete, move, protect, block/unblock, watch, managetags/tag,
 userrights, rollback, patrol, purge, upload with stash. Expected values recorded from MediaWiki
 1.39 (127.0.0.1:8181) where the reference wiki allows the action."""
 

@@ -13,7 +13,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import compare  # noqa: E402  (run.sh's own helper beside this file)
+import compare
 
 
 def main(out: str, listing: str) -> None:

@@ -1,7 +1,7 @@
 """The chat service's one error type, and the Zulip error cases that recur across endpoints.
 
 A `ChatError` carries everything its response needs (message, code, HTTP status, extra fields);
-`render()` turns it into Zulip's envelope in one place.
+`body()` gives Zulip's error envelope, built in one place.
 """
 
 from __future__ import annotations

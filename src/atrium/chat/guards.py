@@ -6,47 +6,26 @@ member who sends a malformed or missing parameter to an administrators' endpoint
 an organization administrator", not what is wrong with the parameter. Views without such a
 decorator validate their parameters first and check permissions in their body; they use `api()`.
 
-`guarded(guard, endpoint)` declares a view of the first kind: the request's parameters are read
-only after `guard` accepted the user. Unknown parameters are still reported as
+`guarded(guard, endpoint)` declares a view of the first kind: `http.run_view` reads the request's
+parameters only after `guard` accepted the user. Unknown parameters are still reported as
 `ignored_parameters_unsupported`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from collections.abc import Callable
 
 from atrium.chat.actions.user_groups import check_can_edit_groups
 from atrium.chat.errors import ChatError, must_be_admin
-from atrium.chat.http import ApiRequest, View, ViewSpec
+from atrium.chat.http import ApiRequest, Guard, View, ViewSpec
 from atrium.chat.params import Endpoint
-
-Guard = Callable[[ApiRequest], Awaitable[None]]
-
-_RAW = "\x00raw"
-
-
-class _AfterGuard(Endpoint):
-    """Keeps the raw values for the view to parse once its guard has passed."""
-
-    def parse(
-        self, values: Mapping[str, str], path_values: Mapping[str, Any]
-    ) -> tuple[dict[str, Any], list[str]]:
-        ignored = [name for name in values if name not in self.known]
-        return {_RAW: (values, path_values)}, ignored
 
 
 def guarded(guard: Guard, endpoint: Endpoint) -> Callable[[View], ViewSpec]:
-    deferred = _AfterGuard(endpoint.params)
+    """A view whose parameters are read only once `guard` has accepted the user."""
 
     def wrap(view: View) -> ViewSpec:
-        async def checked(req: ApiRequest, raw: dict[str, Any]) -> dict[str, Any]:
-            await guard(req)
-            values, path_values = raw[_RAW]
-            args, _ignored = endpoint.parse(values, path_values)
-            return await view(req, args)
-
-        return ViewSpec(checked, deferred)
+        return ViewSpec(view, endpoint, guard=guard)
 
     return wrap
 

@@ -62,6 +62,7 @@ class ApiRequest:
 
 
 View = Callable[[ApiRequest, dict[str, Any]], Awaitable[dict[str, Any]]]
+Guard = Callable[[ApiRequest], Awaitable[None]]
 
 
 # Checks a request before its body is read (an upload's declared size), so that an oversized
@@ -76,6 +77,8 @@ class ViewSpec:
     auth: bool = True
     rate_limited: bool = True
     precheck: Precheck | None = None
+    # Checked before the parameters are parsed, as Zulip's permission decorators are (guards.py).
+    guard: Guard | None = None
     # The largest request body this view reads, when it needs more (or less) than the setting.
     max_body_bytes: int | None = None
 
@@ -89,7 +92,7 @@ def api(
     max_body_bytes: int | None = None,
 ) -> Callable[[View], ViewSpec]:
     def wrap(view: View) -> ViewSpec:
-        return ViewSpec(view, endpoint, auth, rate_limited, precheck, max_body_bytes)
+        return ViewSpec(view, endpoint, auth, rate_limited, precheck, max_body_bytes=max_body_bytes)
 
     return wrap
 
@@ -234,6 +237,8 @@ async def _run_view(
         if spec.precheck is not None:
             spec.precheck(api_request)
         values = await request_values(request)
+        if spec.guard is not None:
+            await spec.guard(api_request)
         args, ignored = spec.endpoint.parse(values, request.path_params)
         data = await spec.view(api_request, args)
     except ChatError as error:

@@ -165,3 +165,9 @@ class User:
 
 
 USER_COLUMNS = schema.user.c
+
+
+# The kinds of push-notification device token (stored in `push_device_token.kind`), for the views
+# that register them without reaching for the tables.
+PUSH_APNS = schema.PUSH_APNS
+PUSH_GCM = schema.PUSH_GCM

@@ -340,7 +340,7 @@ user_group_subgroup = sa.Table(
     sa.Column("subgroup_id", sa.ForeignKey("user_group.id"), primary_key=True),
 )
 
-# --- Issue 3: messaging (drafts, scheduled messages) ---------------------------------------------
+# --- messaging (drafts, scheduled messages) ---------------------------------------------
 # The full-text index over messages is dialect-specific (an FTS5 virtual table on SQLite, a
 # tsvector table on PostgreSQL), so it lives in chat/search.py and in migration 0002, not here.
 
@@ -395,7 +395,7 @@ sa.Index(
     scheduled_message.c.scheduled_timestamp,
 )
 
-# --- Issue 5: administration (playgrounds, linkifiers, default streams, user settings, mail) ---
+# --- administration (playgrounds, linkifiers, default streams, user settings, mail) ---
 
 # Per-user settings (PATCH /settings): the first two added to user_profile by migration 0003, the
 # rest by 0008. Their kinds, choices and validation are in actions/user_settings.py.

@@ -110,6 +110,20 @@ def compile_statement(statement: ClauseElement, dialect: Dialect) -> tuple[str, 
     return compiled.string, dict(compiled.params)
 
 
+_INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
+
+
+def widen_integer_casts(sql: str, bound: dict[str, Any]) -> str:
+    """PostgreSQL's statements cast each integer parameter to INTEGER, which refuses a value
+    beyond 32 bits before any comparison. Such a value is cast to BIGINT instead, so that it
+    compares (and matches nothing in a 32-bit column) as it does on SQLite. Only statements
+    that would otherwise fail change."""
+    for name, value in bound.items():
+        if type(value) is int and not _INT32_MIN <= value <= _INT32_MAX:
+            sql = sql.replace(f"%({name})s::INTEGER", f"%({name})s::BIGINT")
+    return sql
+
+
 # Compiled statements by (dialect, structural cache key), as SQLAlchemy's engine keeps them:
 # a dynamic query built again with other values (a narrow, an id list) reuses the compiled SQL,
 # and only its parameters are extracted anew. Compiling costs ~10x more than keying.
@@ -176,6 +190,12 @@ class Conn:
         return orjson.dumps(values).decode() if self.is_sqlite else values
 
     def _sql(self, statement: Statement | Prepared, params: Params | None) -> tuple[str, Any]:
+        sql, bound = self._compiled(statement, params)
+        if not self.is_sqlite and isinstance(bound, dict):
+            sql = widen_integer_casts(sql, bound)
+        return sql, bound
+
+    def _compiled(self, statement: Statement | Prepared, params: Params | None) -> tuple[str, Any]:
         if isinstance(statement, str):
             return statement, dict(params or {})
         if isinstance(statement, Prepared):

@@ -9,11 +9,12 @@ from starlette.routing import Route
 from atrium.core.db import Database, open_database
 from atrium.core.service import Service
 from atrium.settings import Settings
-from atrium.wiki import filesview, views
 from atrium.wiki.api import main
 from atrium.wiki.changes.mainpage import ensure_main_page
 from atrium.wiki.secret_key import wiki_secret_key
 from atrium.wiki.site import Site, ensure_site_rows, load_site
+from atrium.wiki.web import files as filesview
+from atrium.wiki.web import views
 
 
 class WikiState:
@@ -50,15 +51,17 @@ def create_service(settings: Settings) -> Service:
 
     async def article(request: Request) -> Response:
         assert state.db is not None and state.site is not None
-        return await views.article(request, state.site, state.db)
+        return await views.guarded(
+            request, state.site, views.article(request, state.site, state.db)
+        )
 
     async def index(request: Request) -> Response:
         assert state.db is not None and state.site is not None
-        return await views.index(request, state.site, state.db)
+        return await views.guarded(request, state.site, views.index(request, state.site, state.db))
 
     async def image(request: Request) -> Response:
         assert state.site is not None
-        return await filesview.image(request, state.site)
+        return await views.guarded(request, state.site, filesview.image(request, state.site))
 
     async def startup() -> None:
         state.db, state.site = open_wiki(settings)

@@ -12,6 +12,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from atrium.core.db import Conn, Database
 from atrium.settings import Settings
+from atrium.wiki.accounts.grants import GRANT_RIGHTS, HIDDEN_GRANTS
 from atrium.wiki.app import open_wiki
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.accounts import create_bot_password, create_user, set_groups, set_password
@@ -19,9 +20,8 @@ from atrium.wiki.changes.imports import DEFAULT_USERNAME_PREFIX
 from atrium.wiki.changes.pages import Editor, save_revision
 from atrium.wiki.changes.registration import autocreate
 from atrium.wiki.dump import export_dump, import_dump
-from atrium.wiki.grants import GRANT_RIGHTS, HIDDEN_GRANTS
+from atrium.wiki.reads.users import account_by_name
 from atrium.wiki.site import Site
-from atrium.wiki.users import account_by_name
 
 # `atrium wiki bot-password` grants unless told otherwise: what a bot editing pages needs.
 DEFAULT_BOT_GRANTS = ("basic", "highvolume", "editpage", "createeditmovepage")
@@ -133,7 +133,7 @@ def export_command(output: Path | None, current: bool) -> None:
 )
 def create_user_command(name: str, password: str, groups: str) -> None:
     """Create a wiki account (the first administrator in particular)."""
-    from atrium.wiki.api.params import normalize_username
+    from atrium.wiki.accounts.usernames import normalize_username
 
     username = normalize_username(name)
     if username is None:
@@ -198,7 +198,7 @@ def _seed(conn: Conn, site: Site) -> bool:
         set_password(conn, user_id, DEMO_ADMIN_PASSWORD)
         set_groups(conn, user_id, ["sysop", "bureaucrat", "interface-admin"])
     editor = Editor(user_id, DEMO_ADMIN)
-    from atrium.wiki.pages import pages_by_titles
+    from atrium.wiki.reads.pages import pages_by_titles
 
     created = False
     for title_text, text in DEMO_PAGES:

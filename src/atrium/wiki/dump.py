@@ -20,7 +20,6 @@ from xml.sax.saxutils import escape, quoteattr
 import sqlalchemy as sa
 
 from atrium.core.db import Conn, Database
-from atrium.wiki import pages as page_reads
 from atrium.wiki.changes.imports import (
     DEFAULT_USERNAME_PREFIX,
     ImportedPage,
@@ -29,6 +28,7 @@ from atrium.wiki.changes.imports import (
     ImportResult,
     import_pages,
 )
+from atrium.wiki.reads import pages as page_reads
 from atrium.wiki.site import GENERATOR, Site
 from atrium.wiki.timestamps import from_iso, iso
 
@@ -277,22 +277,32 @@ def export_pages(conn: Conn, site: Site, page_ids: Sequence[int], schema: str = 
     return out.getvalue()
 
 
+_DELETED_COMMENT, _DELETED_USER = 2, 4  # RevisionRecord's bits
+
+
 def _write_revision(out: IO[str], rev: Any, schema: str = "0.11") -> None:
     _write(out, "    <revision>\n")
     _write(out, f"      <id>{rev['rev_id']}</id>\n")
     if rev["rev_parent_id"]:
         _write(out, f"      <parentid>{rev['rev_parent_id']}</parentid>\n")
     _write(out, f"      <timestamp>{iso(str(rev['rev_timestamp']))}</timestamp>\n")
-    _write(out, "      <contributor>\n")
-    if rev["actor_user"] is not None:
-        _write(out, f"        <username>{escape(str(rev['actor_name']))}</username>\n")
-        _write(out, f"        <id>{rev['actor_user']}</id>\n")
+    # XmlDumpWriter writes the public view: a deleted user or summary is only marked deleted.
+    deleted = int(rev["rev_deleted"] or 0)
+    if deleted & _DELETED_USER:
+        _write(out, '      <contributor deleted="deleted" />\n')
     else:
-        _write(out, f"        <ip>{escape(str(rev['actor_name']))}</ip>\n")
-    _write(out, "      </contributor>\n")
+        _write(out, "      <contributor>\n")
+        if rev["actor_user"] is not None:
+            _write(out, f"        <username>{escape(str(rev['actor_name']))}</username>\n")
+            _write(out, f"        <id>{rev['actor_user']}</id>\n")
+        else:
+            _write(out, f"        <ip>{escape(str(rev['actor_name']))}</ip>\n")
+        _write(out, "      </contributor>\n")
     if rev["rev_minor_edit"]:
         _write(out, "      <minor />\n")
-    if rev["comment_text"]:
+    if deleted & _DELETED_COMMENT:
+        _write(out, '      <comment deleted="deleted" />\n')
+    elif rev["comment_text"]:
         _write(out, f"      <comment>{escape(str(rev['comment_text']))}</comment>\n")
     sha1 = str(rev["rev_sha1"])
     text_attrs = f'bytes="{rev["rev_len"]}"'

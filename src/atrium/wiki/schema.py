@@ -233,7 +233,7 @@ externallinks = sa.Table(
     sa.Column("el_id", sa.Integer, primary_key=True),
     sa.Column("el_from", sa.Integer, sa.ForeignKey("page.page_id"), nullable=False),
     sa.Column("el_to", sa.Text, nullable=False),
-    # LinkFilter's reversed-domain index (atrium.wiki.linkfilter); one row per index.
+    # LinkFilter's reversed-domain index (atrium.wiki.wikitext.linkfilter); one row per index.
     sa.Column("el_index", sa.Text, nullable=False, server_default=""),
     sa.Column(
         "el_index_60",
@@ -266,7 +266,7 @@ redirect = sa.Table(
 )
 
 
-# --- issue 8: lists and the write actions that feed them --------------------------------------
+# --- lists and the write actions that feed them -----------------------------------------------
 # recent changes and the log, watchlists, deleted revisions, blocks, protections, files (current, deleted and stashed). The full-text index lives in `search.py` (an FTS5 virtual
 # table or a tsvector column, which differ too much per dialect to describe here).
 
@@ -556,4 +556,19 @@ iwlinks = sa.Table(
     sa.Column("iwl_prefix", Str(32), primary_key=True),
     sa.Column("iwl_title", Key, primary_key=True),
     sa.Index("iwl_prefix_title_from", "iwl_prefix", "iwl_title", "iwl_from"),
+)
+
+
+# The tables a page's text determines, each with the column naming the page: an edit replaces a
+# page's rows in all of them, a deletion drops them.
+LINK_TABLES: tuple[tuple[sa.Table, str], ...] = (
+    (pagelinks, "pl_from"),
+    (templatelinks, "tl_from"),
+    (categorylinks, "cl_from"),
+    (imagelinks, "il_from"),
+    (externallinks, "el_from"),
+    (langlinks, "ll_from"),
+    (redirect, "rd_from"),
+    (iwlinks, "iwl_from"),
+    (page_props, "pp_page"),
 )

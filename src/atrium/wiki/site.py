@@ -82,7 +82,7 @@ class Site:
     secret: str
     sitename: str = SITENAME
     languages: frozenset[str] = LANGUAGE_PREFIXES
-    files_dir: Path | None = None  # uploads and the upload stash (issue 8); None: no uploads
+    files_dir: Path | None = None  # uploads and the upload stash; None: no uploads
     # A private wiki: anonymous callers lack `read` ($wgGroupPermissions['*']['read'] = false);
     # the site_config row `private` = "1".
     private: bool = False

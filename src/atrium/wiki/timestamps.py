@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
+
+_INTEGER = re.compile(r"^[+-]?\d+$")
+_TS14 = re.compile(r"^\d{14}$")
+_ISO = re.compile(r"^(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d)(?:\.\d+)?(?:Z|[+-]00:?00)?$")
+_ISO_DATE = re.compile(r"^(\d{4})-(\d\d)-(\d\d)$")
 
 
 def now14() -> str:
@@ -39,3 +45,36 @@ def from_iso(value: str) -> str:
     """`2001-01-15T14:56:00Z` -> `20010115145600`."""
     digits = "".join(ch for ch in value if ch.isdigit())
     return digits[:14].ljust(14, "0")
+
+
+def parse_timestamp(value: str) -> str | None:
+    """MediaWiki's accepted input forms -> `YYYYMMDDHHMMSS`; None when unparseable."""
+    value = value.strip()
+    if value == "now":
+        return datetime.now(UTC).strftime("%Y%m%d%H%M%S")
+    if _TS14.match(value):
+        try:
+            datetime.strptime(value, "%Y%m%d%H%M%S")
+        except ValueError:
+            return None
+        return value
+    match = _ISO.match(value)
+    if match:
+        y, mo, d, h, mi, s = (int(g) for g in match.groups())
+        try:
+            return datetime(y, mo, d, h, mi, s).strftime("%Y%m%d%H%M%S")
+        except ValueError:
+            return None
+    match = _ISO_DATE.match(value)
+    if match:
+        try:
+            y, mo, d = (int(g) for g in match.groups())
+            return datetime(y, mo, d).strftime("%Y%m%d%H%M%S")
+        except ValueError:
+            return None
+    if _INTEGER.match(value):
+        try:
+            return datetime.fromtimestamp(int(value), UTC).strftime("%Y%m%d%H%M%S")
+        except (OverflowError, ValueError, OSError):
+            return None
+    return None

@@ -130,7 +130,8 @@ class _Checker(HTMLParser):
 
 
 class _MathChecker(_Checker):
-    """With KaTeX on: MathML, KaTeX's SVG and styles too, still no script, handler or bad URL."""
+    """With math on: MathML (and SVG or styles, were they to appear), still no script, handler or
+    bad URL."""
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         css = [(n, v) for n, v in attrs if n == "style"]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import sqlalchemy as sa
 
 from atrium.chat import schema
@@ -11,27 +9,11 @@ from atrium.chat.errors import ChatError, must_be_admin
 from atrium.chat.events import Notice, Outcome
 from atrium.chat.models import User
 from atrium.chat.queries import streams as stream_queries
+from atrium.chat.queries.default_streams import default_stream_dicts
 from atrium.chat.queries.users import active_non_guest_user_ids
 from atrium.core.db import Conn
 
 D = schema.default_stream.c
-
-
-def default_stream_dicts(conn: Conn, realm_id: int) -> list[dict[str, Any]]:
-    """The `realm_default_streams` state and the payload of `default_streams` events."""
-    rows = conn.all(
-        sa.select(schema.stream)
-        .join(schema.default_stream, D.stream_id == schema.stream.c.id)
-        .where(D.realm_id == realm_id, schema.stream.c.deactivated.is_(False))
-        .order_by(sa.func.lower(schema.stream.c.name))
-    )
-    # A BasicStream in Zulip's terms: without the subscriber-facing weekly traffic figure.
-    out = []
-    for row in rows:
-        stream = stream_queries.stream_dict(row)
-        stream.pop("stream_weekly_traffic")
-        out.append(stream)
-    return out
 
 
 def default_stream_ids(conn: Conn, realm_id: int) -> list[int]:

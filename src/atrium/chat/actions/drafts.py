@@ -17,11 +17,13 @@ import pydantic
 import sqlalchemy as sa
 
 from atrium.chat import schema
-from atrium.chat.actions.messages import MAX_TOPIC_LENGTH, normalize_content, truncate
+from atrium.chat.actions.messages import normalize_content, truncate
 from atrium.chat.errors import ChatError
 from atrium.chat.events import Notice, Outcome
+from atrium.chat.limits import MAX_TOPIC_LENGTH
 from atrium.chat.models import User
 from atrium.chat.queries import streams as stream_queries
+from atrium.chat.queries.drafts import check_sync_enabled, draft_dict, draft_not_found
 from atrium.core.db import Conn
 
 D = schema.draft.c
@@ -38,28 +40,6 @@ class DraftData(pydantic.BaseModel):
     topic: str
     content: str
     timestamp: int | float | None = None
-
-
-def draft_not_found() -> ChatError:
-    # The spec for this API: a missing draft is an error without a code.
-    return ChatError("Draft does not exist", "BAD_REQUEST", 404)
-
-
-def draft_dict(row: Any) -> dict[str, Any]:
-    return {
-        "id": row["id"],
-        "type": row["type"],
-        "to": orjson.loads(row["to_ids"]),
-        "topic": row["topic"],
-        "content": row["content"],
-        "timestamp": int(row["last_edit_time"]),
-    }
-
-
-def _check_sync_enabled(conn: Conn, user: User) -> None:
-    enabled = conn.scalar(sa.select(U.enable_drafts_synchronization).where(U.id == user.id))
-    if not enabled:
-        raise ChatError("User has disabled synchronizing drafts.")
 
 
 def _validated(conn: Conn, user: User, draft: DraftData) -> dict[str, Any]:
@@ -104,7 +84,7 @@ def _validated(conn: Conn, user: User, draft: DraftData) -> dict[str, Any]:
 
 
 def create_drafts(conn: Conn, user: User, drafts: list[DraftData]) -> Outcome[list[int]]:
-    _check_sync_enabled(conn, user)
+    check_sync_enabled(conn, user)
     rows = [_validated(conn, user, draft) for draft in drafts]
     ids = [
         int(conn.scalar(sa.insert(schema.draft).values(user_id=user.id, **row).returning(D.id)))
@@ -123,7 +103,7 @@ def _own_draft(conn: Conn, user: User, draft_id: int) -> Any:
 
 
 def edit_draft(conn: Conn, user: User, draft_id: int, draft: DraftData) -> Outcome[None]:
-    _check_sync_enabled(conn, user)
+    check_sync_enabled(conn, user)
     _own_draft(conn, user, draft_id)
     row = _validated(conn, user, draft)
     conn.execute(sa.update(schema.draft).where(D.id == draft_id).values(**row))
@@ -132,20 +112,9 @@ def edit_draft(conn: Conn, user: User, draft_id: int, draft: DraftData) -> Outco
 
 
 def delete_draft(conn: Conn, user: User, draft_id: int) -> Outcome[None]:
-    _check_sync_enabled(conn, user)
+    check_sync_enabled(conn, user)
     _own_draft(conn, user, draft_id)
     conn.execute(sa.delete(schema.draft).where(D.id == draft_id))
     return Outcome(
         None, [Notice({"type": "drafts", "op": "remove", "draft_id": draft_id}, [user.id])]
     )
-
-
-def user_drafts(conn: Conn, user: User) -> list[dict[str, Any]]:
-    """The user's drafts, most recently edited first."""
-    _check_sync_enabled(conn, user)
-    rows = conn.all(
-        sa.select(schema.draft)
-        .where(D.user_id == user.id)
-        .order_by(D.last_edit_time.desc(), D.id.desc())
-    )
-    return [draft_dict(row) for row in rows]

@@ -22,15 +22,11 @@ import sqlalchemy as sa
 from atrium.chat import flags, schema, search
 from atrium.chat.actions import notification_bot
 from atrium.chat.actions.attachments import link_attachments, unlink_message
-from atrium.chat.actions.messages import (
-    MAX_TOPIC_LENGTH,
-    check_wildcard_mention,
-    normalize_content,
-    truncate,
-)
+from atrium.chat.actions.messages import check_wildcard_mention, normalize_content, truncate
 from atrium.chat.actions.reactions import delete_reactions_of
 from atrium.chat.errors import ChatError
 from atrium.chat.events import Notice, Outcome
+from atrium.chat.limits import MAX_TOPIC_LENGTH
 from atrium.chat.models import Realm, User
 from atrium.chat.queries import streams as stream_queries
 from atrium.chat.queries.linkifiers import realm_linkifiers

@@ -12,6 +12,7 @@ from atrium.chat import flags, schema, search
 from atrium.chat.actions.attachments import link_attachments
 from atrium.chat.errors import ChatError, stream_does_not_exist, stream_id_does_not_exist
 from atrium.chat.events import Notice, Outcome
+from atrium.chat.limits import MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH
 from atrium.chat.markdown import render_markdown
 from atrium.chat.models import (
     STREAM_POST_ADMINS,
@@ -29,8 +30,6 @@ from atrium.chat.queries.realm import load_realm
 from atrium.chat.rendering import group_member_ids, render_context
 from atrium.core.db import Conn, Prepared
 
-MAX_MESSAGE_LENGTH = 10000
-MAX_TOPIC_LENGTH = 60
 NO_TOPIC = "(no topic)"
 TRUNCATED_CONTENT_SUFFIX = "\n[message truncated]"
 

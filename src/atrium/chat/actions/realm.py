@@ -47,16 +47,6 @@ def create_realm(conn: Conn, name: str, string_id: str | None = None) -> int:
     return realm_id
 
 
-def realm_id_by_string_id(conn: Conn, string_id: str | None) -> int:
-    query = sa.select(schema.realm.c.id).order_by(schema.realm.c.id).limit(1)
-    if string_id:
-        query = query.where(schema.realm.c.string_id == string_id)
-    realm_id = conn.scalar(query)
-    if realm_id is None:
-        raise ChatError("No such organization; create one with `atrium chat create-realm`.")
-    return int(realm_id)
-
-
 def system_group_id(conn: Conn, realm_id: int, name: str) -> int:
     group_id = conn.scalar(
         sa.select(schema.user_group.c.id).where(

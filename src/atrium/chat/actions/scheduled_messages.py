@@ -33,6 +33,7 @@ from atrium.chat.events import Notice, Outcome
 from atrium.chat.models import User
 from atrium.chat.queries import streams as stream_queries
 from atrium.chat.queries.realm import load_realm
+from atrium.chat.queries.scheduled_messages import scheduled_dict
 from atrium.chat.rendering import render_message
 from atrium.core.db import Conn
 
@@ -49,22 +50,6 @@ def not_found() -> ChatError:
 def in_future(deliver_at: float, now: float) -> None:
     if deliver_at <= now:
         raise ChatError("Scheduled delivery time must be in the future.")
-
-
-def scheduled_dict(row: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"scheduled_message_id": row["id"], "type": row["type"]}
-    if row["type"] == "stream":
-        out["to"] = row["stream_id"]
-        out["topic"] = row["topic"]
-    else:
-        out["to"] = orjson.loads(row["to_user_ids"])
-    out.update(
-        content=row["content"],
-        rendered_content=row["rendered_content"],
-        scheduled_delivery_timestamp=int(row["scheduled_timestamp"]),
-        failed=bool(row["failed"]),
-    )
-    return out
 
 
 @dataclass(frozen=True)
@@ -204,16 +189,6 @@ def delete_scheduled_message(conn: Conn, sender: User, scheduled_id: int) -> Out
     _own(conn, sender, scheduled_id)
     conn.execute(sa.delete(schema.scheduled_message).where(SM.id == scheduled_id))
     return Outcome(None, [_notice(sender, "remove", scheduled_message_id=scheduled_id)])
-
-
-def user_scheduled_messages(conn: Conn, sender: User) -> list[dict[str, Any]]:
-    """The sender's undelivered scheduled messages (failed ones included), soonest first."""
-    rows = conn.all(
-        sa.select(schema.scheduled_message)
-        .where(SM.sender_id == sender.id, SM.delivered.is_(False))
-        .order_by(SM.scheduled_timestamp, SM.id)
-    )
-    return [scheduled_dict(row) for row in rows]
 
 
 # --- Delivery -----------------------------------------------------------------------------------

@@ -12,14 +12,12 @@ from atrium.chat import schema
 from atrium.chat.actions.realm import system_group_id
 from atrium.chat.errors import ChatError
 from atrium.chat.events import Notice, Outcome
+from atrium.chat.limits import MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH
 from atrium.chat.models import Realm, User
 from atrium.chat.queries import streams as stream_queries
 from atrium.chat.queries.realm import load_realm
 from atrium.chat.rendering import render_description
 from atrium.core.db import Conn
-
-MAX_STREAM_NAME_LENGTH = 60
-MAX_STREAM_DESCRIPTION_LENGTH = 1024
 
 # Zulip's palette for new subscriptions, handed out in turn.
 STREAM_COLORS = (

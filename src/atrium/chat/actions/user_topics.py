@@ -16,7 +16,8 @@ import sqlalchemy as sa
 from atrium.chat import schema
 from atrium.chat.events import Notice, Outcome
 from atrium.chat.models import User
-from atrium.chat.queries.user_topics import INHERIT, muted_topic_tuples
+from atrium.chat.queries import streams as stream_queries
+from atrium.chat.queries.user_topics import INHERIT, MUTED, muted_topic_tuples
 from atrium.core.db import Conn
 
 UT = schema.user_topic.c
@@ -65,3 +66,35 @@ def set_visibility_policy(
         "visibility_policy": visibility_policy,
     }
     return Outcome(None, [Notice(muted, [user.id]), Notice(changed, [user.id])])
+
+
+def update_user_topic(
+    conn: Conn, user: User, stream_id: int, topic: str, policy: int
+) -> Outcome[None]:
+    """POST /user_topics: a policy is set on a readable stream; it can be removed (INHERIT) on
+    any stream of the realm, even one archived since."""
+    if policy == INHERIT:
+        stream = stream_queries.stream_of_realm(conn, user, "Invalid stream ID", stream_id, None)
+    else:
+        stream, _sub = stream_queries.stream_for_reading(
+            conn, user, stream_id, allow_realm_admin=False
+        )
+    return set_visibility_policy(conn, user, stream, topic, policy)
+
+
+def update_muted_topic(
+    conn: Conn, user: User, stream_id: int | None, name: str | None, topic: str, mute: bool
+) -> Outcome[None]:
+    """The legacy muted_topics endpoint: mute on a readable stream, by id or name; unmute on any
+    stream of the realm."""
+    if not mute:
+        stream = stream_queries.stream_of_realm(conn, user, "Topic is not muted", stream_id, name)
+        return set_visibility_policy(conn, user, stream, topic, INHERIT)
+    if name is not None:
+        stream = stream_queries.readable_stream_by_name(conn, user, name)
+    else:
+        assert stream_id is not None
+        stream, _sub = stream_queries.stream_for_reading(
+            conn, user, stream_id, allow_realm_admin=False
+        )
+    return set_visibility_policy(conn, user, stream, topic, MUTED)

@@ -134,16 +134,6 @@ def subscribe_to_default_streams(conn: Conn, realm_id: int, user_id: int) -> Non
         )
 
 
-def user_id_by_email(conn: Conn, realm_id: int, email: str) -> int | None:
-    user_id = conn.scalar(
-        sa.select(schema.user.c.id).where(
-            schema.user.c.realm_id == realm_id,
-            sa.func.lower(schema.user.c.email) == email.strip().lower(),
-        )
-    )
-    return None if user_id is None else int(user_id)
-
-
 def add_user(conn: Conn, realm_id: int, new: NewUser) -> Outcome[int]:
     """POST /users: create the user and tell everyone (realm_user add, default-stream peers)."""
     from atrium.chat.queries import streams as stream_queries

@@ -17,25 +17,19 @@ from urllib.parse import urlsplit
 import sqlalchemy as sa
 
 from atrium.chat import flags, schema
-from atrium.chat.actions.default_streams import default_stream_dicts
-from atrium.chat.actions.drafts import user_drafts
-from atrium.chat.actions.messages import (
+from atrium.chat.events.state_assets import asset_sections
+from atrium.chat.limits import (
     MAX_MESSAGE_LENGTH,
+    MAX_STREAM_DESCRIPTION_LENGTH,
+    MAX_STREAM_NAME_LENGTH,
     MAX_TOPIC_LENGTH,
 )
-from atrium.chat.actions.scheduled_messages import user_scheduled_messages
-from atrium.chat.actions.streams import MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH
-from atrium.chat.actions.user_settings import (
-    LEGACY_DISPLAY_SETTINGS,
-    LEGACY_NOTIFICATION_SETTINGS,
-    realm_user_defaults,
-    user_settings,
-)
-from atrium.chat.events.state_assets import asset_sections
 from atrium.chat.models import ROLE_MODERATOR, Realm, User
 from atrium.chat.queries import streams as stream_queries
 from atrium.chat.queries import users as user_queries
 from atrium.chat.queries.alert_words import user_alert_words
+from atrium.chat.queries.default_streams import default_stream_dicts
+from atrium.chat.queries.drafts import user_drafts
 from atrium.chat.queries.groups import realm_groups
 from atrium.chat.queries.linkifiers import linkifier_dicts, playground_dicts
 from atrium.chat.queries.muted_users import muted_user_dicts
@@ -45,6 +39,13 @@ from atrium.chat.queries.presence import (
     realm_presences,
 )
 from atrium.chat.queries.realm import load_realm
+from atrium.chat.queries.scheduled_messages import user_scheduled_messages
+from atrium.chat.queries.user_settings import (
+    LEGACY_DISPLAY_SETTINGS,
+    LEGACY_NOTIFICATION_SETTINGS,
+    realm_user_defaults,
+    user_settings,
+)
 from atrium.chat.queries.user_status import realm_statuses
 from atrium.chat.queries.user_topics import muted_topic_tuples, user_topic_dicts
 from atrium.chat.stop_words import STOP_WORDS

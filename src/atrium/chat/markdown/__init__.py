@@ -13,7 +13,7 @@ A pure renderer: it reads nothing from the database. The caller builds a
         realm_emoji={"parrot": "/user_avatars/2/emoji/parrot.png"},
         translate_emoticons=sender.translate_emoticons,
         sender_id=sender.id,
-        render_math=True,                                       # KaTeX, as Zulip's servers
+        render_math=True,                                       # math, as Zulip's servers
         camo_uri="", camo_key="",                               # external-content proxy, if any
     )
     result = render_markdown(content, ctx)
@@ -37,7 +37,7 @@ Modules: `engine` (the Python-Markdown set-up), `blocks` (lists, headings,
 quotes), `code` (fenced blocks, highlighting, spoilers), `inline` (emphasis,
 links, bare URLs, times, inline math), `mentions`, `emoji`, `linkifiers`,
 `previews` (image and video previews), `urls` (URL safety), `sanitize` (the
-final check of every output), `tex` (KaTeX, run in an embedded QuickJS).
+final check of every output), `tex` (TeX to MathML with latex2mathml).
 Timings: `python -m bench --only markdown` (`bench/markdown.py`).
 """
 

@@ -58,8 +58,8 @@ class RenderContext:
     of each active custom emoji to its image URL. `camo_uri` and `camo_key` are
     the server's external-content proxy (Zulip's `CAMO_URI`/`CAMO_KEY`), used
     for the source of video previews; without one the video's own URL is used.
-    `render_math` turns on KaTeX for `$$...$$` and math blocks (as on Zulip's
-    servers, which always have KaTeX); off, math takes Zulip's `tex-error`
+    `render_math` turns on math (MathML) for `$$...$$` and math blocks (as on
+    Zulip's servers, which always render it); off, math takes Zulip's `tex-error`
     fallback and the output holds no MathML, SVG or inline styles.
     """
 

@@ -25,7 +25,7 @@ from atrium.chat.markdown.urls import rewrite_local_link, sanitize_url, url_to_a
 
 # BACKTICK_RE and NOT_STRONG_RE open with a lookahead for the character every match starts with:
 # `re` tries a pattern at every position of the text, and without it each try entered the
-# alternation (measured over a typical message: 18 -> 5 us and 13 -> 6 us per pass).
+# alternation (several times slower per pass; docs/decisions/0001).
 BACKTICK_RE = r"(?=[`\\])(?:(?<!\\)((?:\\{2})+)(?=`+)|(?<!\\)(`+)(.+?)(?<!`)\2(?!`))"
 DEL_RE = r"(?<!~)(\~\~)([^~\n]+?)(\~\~)(?!~)"
 # The text inside `*...*` may not start or end with a space: "char *x = (char *)y".

@@ -1,63 +1,84 @@
-"""TeX math (`$$...$$` inline and ```` ```math ```` blocks) rendered with KaTeX, as Zulip does.
+"""TeX math (`$$...$$` inline and ```` ```math ```` blocks) rendered as MathML.
 
-Zulip runs KaTeX's `renderToString(tex, {displayMode})` in Node.js; here the
-same KaTeX build (`katex/katex.min.js`, KaTeX 0.16.9, the version Zulip 7-9
-ships, MIT licence in `katex/LICENSE`) runs in an embedded QuickJS interpreter,
-so the HTML is KaTeX's own, byte for byte. One interpreter per thread, loaded
-on first use (~25 ms) and reused; each formula runs under a time and memory
-limit. A formula KaTeX rejects (or that hits a limit) gives None, and the
-caller emits Zulip's `span.tex-error` fallback. KaTeX runs with its defaults:
-`trust` is off, so `\\href`, `\\includegraphics` and `\\html...` make no links,
-images or attributes.
+Zulip renders math with KaTeX; browsers render MathML Core natively, so here `latex2mathml` turns
+the TeX into a `<math>` element, wrapped in KaTeX's outer `span.katex` (and `span.katex-display`
+for a block) so that clients looking for those classes still find the formula. A formula that
+KaTeX would reject gives None, and the caller emits Zulip's `span.tex-error` fallback: the
+converter fails, leaves a control sequence it does not know as text (KaTeX's "Undefined control
+sequence"), or builds a fraction, script or root short of an argument. The MathML is rebuilt from
+the parsed tree with an allowlist of attributes, so nothing in a formula can add a link, a style
+or a script (KaTeX's `trust` off).
 """
 
 from __future__ import annotations
 
-import gzip
+import html
 import logging
-import threading
-from collections.abc import Callable
-from importlib import resources
+import xml.etree.ElementTree as ET
 
-import quickjs  # type: ignore[import-untyped]
+from latex2mathml.converter import convert
+
+from atrium.chat.markdown.sanitize import ALLOWED_ATTRIBUTES, MATHML_TAGS, URL_ATTRIBUTES
 
 logger = logging.getLogger(__name__)
 
-# Per formula; KaTeX itself also caps macro expansion (maxExpand) and sizes.
-TIME_LIMIT_SECONDS = 1
-MEMORY_LIMIT_BYTES = 256 * 1024 * 1024
-_RENDER_JS = "(tex, display) => katex.renderToString(tex, {displayMode: display})"
+_NS = "{http://www.w3.org/1998/Math/MathML}"
+MAX_TEX_LENGTH = 10000  # longer formulas are shown as errors rather than converted
+# Elements whose children are their arguments, and how many each needs.
+_ARITY = {
+    "mfrac": 2,
+    "msup": 2,
+    "msub": 2,
+    "msubsup": 3,
+    "munder": 2,
+    "mover": 2,
+    "munderover": 3,
+    "mroot": 2,
+}
+# What the output check (`sanitize`) lets through: other attributes (`href`, `form` …) are
+# dropped, and a formula that needs an element it does not know is an error.
+_ATTRIBUTES = ALLOWED_ATTRIBUTES - URL_ATTRIBUTES - {"class", "style", "xmlns"}
 
-_local = threading.local()
+
+class _Rejected(Exception):
+    """A formula KaTeX would not render."""
 
 
-def _katex_source() -> str:
-    # Shipped compressed: 76 KB instead of 277 KB of minified JavaScript.
-    packed = resources.files(__package__).joinpath("katex/katex.min.js.gz").read_bytes()
-    return gzip.decompress(packed).decode("utf-8")
-
-
-def _renderer() -> Callable[[str, bool], object]:
-    render: Callable[[str, bool], object] | None = getattr(_local, "render", None)
-    if render is None:
-        context = quickjs.Context()
-        context.set_memory_limit(MEMORY_LIMIT_BYTES)
-        context.eval(_katex_source())
-        context.set_time_limit(TIME_LIMIT_SECONDS)
-        render = _local.render = context.eval(_RENDER_JS)
-        _local.context = context
-    return render
+def _serialize(element: ET.Element, out: list[str]) -> None:
+    tag = element.tag.removeprefix(_NS)
+    if tag not in MATHML_TAGS:
+        raise _Rejected(tag)
+    if tag in _ARITY and len(element) != _ARITY[tag]:
+        raise _Rejected(f"{tag} needs {_ARITY[tag]} arguments")
+    text = element.text or ""
+    if tag == "mi" and text.startswith("\\"):
+        raise _Rejected(f"undefined control sequence {text}")
+    attrs = "".join(
+        f' {name}="{html.escape(value, quote=True)}"'
+        for name, value in sorted(element.attrib.items())
+        if name in _ATTRIBUTES
+    )
+    out.append(f"<{tag}{attrs}>{html.escape(text, quote=False)}")
+    for child in element:
+        _serialize(child, out)
+        out.append(html.escape(child.tail or "", quote=False))
+    out.append(f"</{tag}>")
 
 
 def render_tex(tex: str, is_inline: bool = True) -> str | None:
-    """KaTeX HTML for `tex`, or None when KaTeX cannot render it."""
-    try:
-        rendered = _renderer()(tex, not is_inline)
-    except quickjs.JSException as exc:
-        message = str(exc)
-        if not message.startswith("ParseError"):
-            # Interrupted or out of memory: start the next formula afresh.
-            logger.warning("KaTeX gave up on a formula: %s", message.split("\n", 1)[0][:200])
-            _local.render = None
+    """The formula as MathML inside KaTeX's wrapper spans, or None when it cannot be rendered."""
+    if len(tex) > MAX_TEX_LENGTH:
         return None
-    return rendered if isinstance(rendered, str) else None
+    try:
+        tree = ET.fromstring(convert(tex, display="inline" if is_inline else "block"))
+        out: list[str] = []
+        _serialize(tree, out)
+    except _Rejected:
+        return None
+    except Exception as exc:  # the converter's parse errors have no common base class
+        logger.debug("formula not rendered: %s", type(exc).__name__)
+        return None
+    math = "".join(out).replace("<math ", '<math xmlns="http://www.w3.org/1998/Math/MathML" ', 1)
+    if is_inline:
+        return f'<span class="katex">{math}</span>'
+    return f'<span class="katex-display"><span class="katex">{math}</span></span>'

@@ -2,7 +2,7 @@
 
 Reading a conversation (a stream, or a topic in it) is what clients fetch most. The general path
 (`narrow.compile_narrow` + `messages.window_rows`) builds a SQLAlchemy expression per request,
-and building, keying and binding it measured about half of a 100-message topic fetch. Here the
+and building, keying and binding it is a large share of a topic fetch (docs/decisions/0001). Here the
 same query is one of a few `Prepared` statements, chosen by the narrow's shape and bound with
 its values. The rows, the access rule (history mode exactly when `whole_history_readable`) and
 the errors are the general path's: tests hold the two equal on every kind of reader.

@@ -2,7 +2,7 @@
 
 Besides the message itself, a message object shows its sender's name, email and avatar, the
 realm's string id, and `topic_links` made by the realm's linkifiers. These change rarely, and
-reading them (two statements) took 7% of a topic fetch's time in process. Triggers (migration
+reading them on every fetch was a measurable share of it (docs/decisions/0001). Triggers (migration
 0007) bump the realm's `message_display_version` in the same transaction as any change to them,
 whoever makes it (a view, the CLI, another worker); a fetch reads that version in its own
 transaction, and uses entries of exactly that version. Entries live in the database's own caches

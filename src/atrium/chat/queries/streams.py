@@ -330,3 +330,29 @@ def stream_names_by_id(conn: Conn, stream_ids: Iterable[int]) -> dict[int, str]:
     if not ids:
         return {}
     return {row["id"]: row["name"] for row in conn.all(_STREAM_NAMES, {"ids": conn.id_list(ids)})}
+
+
+def readable_stream_by_name(conn: Conn, user: User, name: str) -> Any:
+    """Zulip's `access_stream_by_name`."""
+    stream = stream_by_name(conn, user.realm_id, name)
+    if stream is not None:
+        sub = active_subscription(conn, user.id, stream["id"])
+        if can_read_stream(user, stream, sub is not None):
+            return stream
+    raise ChatError(f"Invalid stream name '{name}'")
+
+
+def stream_of_realm(
+    conn: Conn, user: User, error: str, stream_id: int | None, name: str | None
+) -> Any:
+    """Zulip's `access_stream_to_remove_visibility_policy_by_*`: any stream of the realm, even
+    one archived since, so that a policy can always be removed."""
+    where = (
+        S.id == stream_id
+        if name is None
+        else sa.func.lower(S.name) == sa.func.lower(sa.literal(name))
+    )
+    stream = conn.one(sa.select(schema.stream).where(S.realm_id == user.realm_id, where))
+    if stream is None:
+        raise ChatError(error)
+    return stream

@@ -32,30 +32,72 @@ def iso_timestamp(seconds: float) -> str:
 
 
 def user_dict(row: Any, *, client_gravatar: bool) -> dict[str, Any]:
-    role = row["role"]
-    record: dict[str, Any] = {
-        "email": row["email"],
-        "user_id": row["id"],
-        "avatar_version": row["avatar_version"],
-        "is_admin": role <= ROLE_ADMINISTRATOR,
-        "is_owner": role == ROLE_OWNER,
-        "is_guest": role == ROLE_GUEST,
-        "is_billing_admin": bool(row["is_billing_admin"]),
-        "role": role,
-        "is_bot": bool(row["is_bot"]),
-        "full_name": row["full_name"],
-        "timezone": row["timezone"],
-        "is_active": bool(row["is_active"]),
-        "date_joined": iso_timestamp(row["date_joined"]),
-        "delivery_email": row["delivery_email"],
-        "avatar_url": avatar_url(row, client_gravatar),
-    }
-    # `bot_type` is null for humans (the User schema: "Null for non-bots"); only bots have an
-    # owner field.
-    record["bot_type"] = row["bot_type"] if row["is_bot"] else None
-    if row["is_bot"]:
-        record["bot_owner_id"] = row["bot_owner_id"]
-    return record
+    """The User record of a full `user` row."""
+    values = tuple(row[column.name] for column in _LISTED)
+    return user_records([values], client_gravatar=client_gravatar)[0]
+
+
+def user_records(
+    rows: list[tuple[Any, ...]],
+    *,
+    client_gravatar: bool,
+    profiles: dict[int, dict[str, dict[str, str]]] | None = None,
+) -> list[dict[str, Any]]:
+    """Zulip's User records, from tuples of the `_LISTED` columns in their order; with
+    `profiles`, each human also carries its `profile_data`. One loop over plain tuples, since
+    GET /users builds thousands at a time."""
+    fromtimestamp = datetime.fromtimestamp
+    records: list[dict[str, Any]] = []
+    append = records.append
+    for (
+        user_id,
+        email,
+        delivery_email,
+        full_name,
+        role,
+        is_active,
+        is_billing_admin,
+        is_bot,
+        bot_type,
+        bot_owner_id,
+        timezone,
+        avatar_source,
+        avatar_version,
+        date_joined,
+        realm_id,
+    ) in rows:
+        if avatar_source != "G":
+            avatar = f"/user_avatars/{realm_id}/{user_id}.png?version={avatar_version}"
+        elif client_gravatar:
+            avatar = None
+        else:
+            avatar = gravatar_url(email, avatar_version)
+        record: dict[str, Any] = {
+            "email": email,
+            "user_id": user_id,
+            "avatar_version": avatar_version,
+            "is_admin": role <= ROLE_ADMINISTRATOR,
+            "is_owner": role == ROLE_OWNER,
+            "is_guest": role == ROLE_GUEST,
+            "is_billing_admin": bool(is_billing_admin),
+            "role": role,
+            "is_bot": bool(is_bot),
+            "full_name": full_name,
+            "timezone": timezone,
+            "is_active": bool(is_active),
+            "date_joined": fromtimestamp(date_joined, UTC).isoformat(),
+            "delivery_email": delivery_email,
+            "avatar_url": avatar,
+        }
+        # `bot_type` is null for humans (the User schema: "Null for non-bots"); only bots have
+        # an owner field.
+        record["bot_type"] = bot_type if is_bot else None
+        if is_bot:
+            record["bot_owner_id"] = bot_owner_id
+        elif profiles is not None:
+            record["profile_data"] = profiles.get(user_id, {})
+        append(record)
+    return records
 
 
 def profile_data(conn: Conn, user_ids: list[int]) -> dict[int, dict[str, dict[str, str]]]:
@@ -99,63 +141,18 @@ _REALM_USERS = Prepared(
 def all_users(
     conn: Conn, realm_id: int, *, client_gravatar: bool, include_custom_profile_fields: bool
 ) -> list[dict[str, Any]]:
-    """GET /users: `user_dict` for every user, built from tuples in one pass (10,000 users)."""
+    """GET /users: the User record of every user, from row tuples read in one statement."""
     rows = conn.tuples(_REALM_USERS, {"realm_id": realm_id})
     profiles = (
         profile_data(conn, [r[0] for r in rows if not r[7]])
         if include_custom_profile_fields
         else {}
     )
-    fromtimestamp = datetime.fromtimestamp
-    members: list[dict[str, Any]] = []
-    append = members.append
-    for (
-        user_id,
-        email,
-        delivery_email,
-        full_name,
-        role,
-        is_active,
-        is_billing_admin,
-        is_bot,
-        bot_type,
-        bot_owner_id,
-        timezone,
-        avatar_source,
-        avatar_version,
-        date_joined,
-        user_realm_id,
-    ) in rows:
-        if avatar_source != "G":
-            avatar = f"/user_avatars/{user_realm_id}/{user_id}.png?version={avatar_version}"
-        elif client_gravatar:
-            avatar = None
-        else:
-            avatar = gravatar_url(email, avatar_version)
-        record: dict[str, Any] = {
-            "email": email,
-            "user_id": user_id,
-            "avatar_version": avatar_version,
-            "is_admin": role <= ROLE_ADMINISTRATOR,
-            "is_owner": role == ROLE_OWNER,
-            "is_guest": role == ROLE_GUEST,
-            "is_billing_admin": bool(is_billing_admin),
-            "role": role,
-            "is_bot": bool(is_bot),
-            "full_name": full_name,
-            "timezone": timezone,
-            "is_active": bool(is_active),
-            "date_joined": fromtimestamp(date_joined, UTC).isoformat(),
-            "delivery_email": delivery_email,
-            "avatar_url": avatar,
-        }
-        record["bot_type"] = bot_type if is_bot else None
-        if is_bot:
-            record["bot_owner_id"] = bot_owner_id
-        elif include_custom_profile_fields:
-            record["profile_data"] = profiles.get(user_id, {})
-        append(record)
-    return members
+    return user_records(
+        rows,
+        client_gravatar=client_gravatar,
+        profiles=profiles if include_custom_profile_fields else None,
+    )
 
 
 def user_row(conn: Conn, realm_id: int, user_id: int) -> Any:
@@ -209,3 +206,13 @@ def admin_user_ids(conn: Conn, realm_id: int) -> list[int]:
         .where(U.realm_id == realm_id, U.is_active.is_(True), U.role <= ROLE_ADMINISTRATOR)
         .order_by(U.id)
     )
+
+
+def user_id_by_email(conn: Conn, realm_id: int, email: str) -> int | None:
+    user_id = conn.scalar(
+        sa.select(schema.user.c.id).where(
+            schema.user.c.realm_id == realm_id,
+            sa.func.lower(schema.user.c.email) == email.strip().lower(),
+        )
+    )
+    return None if user_id is None else int(user_id)

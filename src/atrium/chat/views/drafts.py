@@ -4,15 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from atrium.chat.actions.drafts import (
-    DraftData,
-    create_drafts,
-    delete_draft,
-    edit_draft,
-    user_drafts,
-)
+from atrium.chat.actions.drafts import DraftData, create_drafts, delete_draft, edit_draft
 from atrium.chat.http import ApiRequest, api
 from atrium.chat.params import REQUIRED, Endpoint, Param
+from atrium.chat.queries.drafts import user_drafts
 
 
 @api(Endpoint(()))

@@ -18,16 +18,13 @@ from atrium.chat.actions.realm_settings import (
     STRING_SETTINGS,
     update_realm,
 )
-from atrium.chat.actions.user_settings import (
-    DEFAULT_SETTING_NAMES,
-    SETTING_TYPES,
-    change_realm_user_defaults,
-)
+from atrium.chat.actions.user_settings import change_realm_user_defaults
 from atrium.chat.errors import ChatError
 from atrium.chat.guards import guarded, realm_admin
 from atrium.chat.http import ApiRequest, api
 from atrium.chat.params import REQUIRED, Endpoint, Param
 from atrium.chat.queries.linkifiers import linkifier_dicts
+from atrium.chat.queries.user_settings import DEFAULT_SETTING_NAMES, SETTING_TYPES
 
 
 def _int_or_string(name: str, raw: str) -> int | str:

@@ -12,11 +12,11 @@ from atrium.chat.actions.scheduled_messages import (
     delete_scheduled_message,
     edit_scheduled_message,
     in_future,
-    user_scheduled_messages,
 )
 from atrium.chat.errors import ChatError
 from atrium.chat.http import ApiRequest, api
 from atrium.chat.params import REQUIRED, Endpoint, Param
+from atrium.chat.queries.scheduled_messages import user_scheduled_messages
 
 
 @api(Endpoint(()))

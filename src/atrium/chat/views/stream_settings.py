@@ -11,9 +11,9 @@ from atrium.chat.actions.stream_settings import (
     archive_stream,
     update_stream,
 )
-from atrium.chat.actions.streams import MAX_STREAM_DESCRIPTION_LENGTH
 from atrium.chat.errors import ChatError
 from atrium.chat.http import ApiRequest, api
+from atrium.chat.limits import MAX_STREAM_DESCRIPTION_LENGTH
 from atrium.chat.params import REQUIRED, Endpoint, Param
 from atrium.chat.queries import streams as stream_queries
 from atrium.chat.views.streams import _json_or_string

@@ -12,12 +12,12 @@ from atrium.chat.actions.subscriptions import remove_subscriptions as remove_sub
 from atrium.chat.actions.subscriptions import (
     update_subscription_properties as update_subscription_properties_action,
 )
-from atrium.chat.actions.users import user_id_by_email
 from atrium.chat.errors import ChatError
 from atrium.chat.events import Outcome
 from atrium.chat.http import ApiRequest, api
 from atrium.chat.params import REQUIRED, Endpoint, Param
 from atrium.chat.queries import streams as stream_queries
+from atrium.chat.queries.users import user_id_by_email
 from atrium.core.db import Conn
 
 

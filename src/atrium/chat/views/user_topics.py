@@ -4,21 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import sqlalchemy as sa
-
-from atrium.chat import schema
-from atrium.chat.actions.messages import MAX_TOPIC_LENGTH
-from atrium.chat.actions.user_topics import set_visibility_policy
+from atrium.chat.actions import user_topics as topic_actions
 from atrium.chat.errors import ChatError
-from atrium.chat.events import Outcome
 from atrium.chat.http import ApiRequest, api
-from atrium.chat.models import User
+from atrium.chat.limits import MAX_TOPIC_LENGTH
 from atrium.chat.params import REQUIRED, Endpoint, Param
-from atrium.chat.queries import streams as stream_queries
-from atrium.chat.queries.user_topics import INHERIT, MUTED, VISIBILITY_POLICIES
-from atrium.core.db import Conn
-
-S = schema.stream.c
+from atrium.chat.queries.user_topics import VISIBILITY_POLICIES
 
 
 def _topic(name: str, raw: str) -> str:
@@ -43,30 +34,6 @@ def _op(name: str, raw: str) -> str:
     return raw
 
 
-def _readable_by_name(conn: Conn, user: User, name: str) -> Any:
-    """Zulip's `access_stream_by_name`."""
-    stream = stream_queries.stream_by_name(conn, user.realm_id, name)
-    if stream is not None:
-        sub = stream_queries.active_subscription(conn, user.id, stream["id"])
-        if stream_queries.can_read_stream(user, stream, sub is not None):
-            return stream
-    raise ChatError(f"Invalid stream name '{name}'")
-
-
-def _any_stream(conn: Conn, user: User, error: str, stream_id: int | None, name: str | None) -> Any:
-    """Zulip's `access_stream_to_remove_visibility_policy_by_*`: any stream of the realm, even
-    one archived since, so that a policy can always be removed."""
-    where = (
-        S.id == stream_id
-        if name is None
-        else sa.func.lower(S.name) == sa.func.lower(sa.literal(name))
-    )
-    stream = conn.one(sa.select(schema.stream).where(S.realm_id == user.realm_id, where))
-    if stream is None:
-        raise ChatError(error)
-    return stream
-
-
 @api(
     Endpoint(
         (
@@ -77,18 +44,13 @@ def _any_stream(conn: Conn, user: User, error: str, stream_id: int | None, name:
     )
 )
 async def update_user_topic(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    policy: int = args["visibility_policy"]
-
-    def write(conn: Conn) -> Outcome[None]:
-        if policy == INHERIT:
-            stream = _any_stream(conn, req.me, "Invalid stream ID", args["stream_id"], None)
-        else:
-            stream, _sub = stream_queries.stream_for_reading(
-                conn, req.me, args["stream_id"], allow_realm_admin=False
-            )
-        return set_visibility_policy(conn, req.me, stream, args["topic"], policy)
-
-    await req.runtime.write(write)
+    await req.runtime.write(
+        topic_actions.update_user_topic,
+        req.me,
+        args["stream_id"],
+        args["topic"],
+        args["visibility_policy"],
+    )
     return {}
 
 
@@ -113,17 +75,12 @@ async def update_muted_topic(req: ApiRequest, args: dict[str, Any]) -> dict[str,
             parameters="stream_id, stream",
         )
 
-    def write(conn: Conn) -> Outcome[None]:
-        if args["op"] == "add":
-            if name is not None:
-                stream = _readable_by_name(conn, req.me, name)
-            else:
-                stream, _sub = stream_queries.stream_for_reading(
-                    conn, req.me, stream_id, allow_realm_admin=False
-                )
-            return set_visibility_policy(conn, req.me, stream, args["topic"], MUTED)
-        stream = _any_stream(conn, req.me, "Topic is not muted", stream_id, name)
-        return set_visibility_policy(conn, req.me, stream, args["topic"], INHERIT)
-
-    await req.runtime.write(write)
+    await req.runtime.write(
+        topic_actions.update_muted_topic,
+        req.me,
+        stream_id,
+        name,
+        args["topic"],
+        args["op"] == "add",
+    )
     return {}

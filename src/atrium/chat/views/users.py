@@ -11,13 +11,14 @@ from atrium.chat.actions.user_admin import (
     deactivate_user,
     reactivate_user,
 )
-from atrium.chat.actions.user_settings import SETTING_TYPES, change_settings
+from atrium.chat.actions.user_settings import change_settings
 from atrium.chat.actions.users import NewUser, add_user
 from atrium.chat.errors import ChatError, no_such_user
 from atrium.chat.guards import guarded, realm_admin
 from atrium.chat.http import ApiRequest, api
 from atrium.chat.params import REQUIRED, USER_PATH, Endpoint, Param
 from atrium.chat.queries import users as user_queries
+from atrium.chat.queries.user_settings import SETTING_TYPES
 from atrium.core.db import Conn
 
 _LISTING = (

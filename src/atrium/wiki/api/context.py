@@ -2,20 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from atrium.core.db import Database
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.messages import Message
 from atrium.wiki.api.params import ModuleSpec, ParamReader
 from atrium.wiki.changes import ChangeError
-from atrium.wiki.sessions import Session
+from atrium.wiki.messages.messages import Message
+from atrium.wiki.reads.sessions import SESSION_COOKIE as SESSION_COOKIE
+from atrium.wiki.reads.sessions import Session
+from atrium.wiki.reads.users import Account
 from atrium.wiki.site import Site
-from atrium.wiki.users import Account
 
-SESSION_COOKIE = "atriumwiki_session"
+
+@dataclass(frozen=True)
+class ModuleIndex:
+    """Every module the API serves, by path (`main`, `query+info`) and by parent. Main hands it to
+    the modules that describe modules (`paraminfo`, `help`), which are themselves in the index."""
+
+    lookup: Callable[[str], ModuleSpec | None]
+    children: Callable[[str], list[ModuleSpec]]
 
 
 class Out:
@@ -52,6 +61,7 @@ class ApiContext:
     method: str
     query_keys: frozenset[str]
     client_ip: str
+    modules: ModuleIndex
     new_session: tuple[str, str] | None = None  # (id, secret) to set as cookie
     end_session: bool = False
     extra_headers: dict[str, str] = field(default_factory=dict)
@@ -99,3 +109,12 @@ def change_error(exc: ChangeError, module: str) -> ApiUsageError:
     so for each further refusal it carries)."""
     more = tuple(change_error(other, module) for other in exc.more)
     return ApiUsageError(exc.code, Message(exc.key, exc.params), module=module, more=more)
+
+
+@contextmanager
+def change_errors(module: str) -> Iterator[None]:
+    """Run changes whose refusal (`ChangeError`) is this module's API error."""
+    try:
+        yield
+    except ChangeError as exc:
+        raise change_error(exc, module) from exc

@@ -1,10 +1,11 @@
-"""The one error type of the wiki API; `main.render_error` turns it into MediaWiki's error shapes."""
+"""The one error type of the wiki API; `main._error_body` turns it into MediaWiki's error shapes."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from atrium.wiki.api.messages import Message
+from atrium.core.exceptions import exception_class
+from atrium.wiki.messages.messages import Message
 
 
 class ApiUsageError(Exception):
@@ -40,3 +41,18 @@ class ApiUsageError(Exception):
     @property
     def all_errors(self) -> tuple[ApiUsageError, ...]:
         return (self, *self.more)
+
+
+class InternalApiError(ApiUsageError):
+    """An unexpected exception, answered as ApiMain::errorMessagesFromException does without
+    `$wgShowExceptionDetails`: `internal_api_error_<Class>`, the request id and the class name
+    only (the details go to the log under that id), no `docref`, no module."""
+
+    def __init__(self, exc: BaseException, request_id: str) -> None:
+        errorclass = exception_class(exc)
+        super().__init__(
+            f"internal_api_error_{type(exc).__name__}",
+            Message("apierror-exceptioncaughttype", (request_id, errorclass)),
+            extra={"errorclass": errorclass},
+        )
+        self.request_id = request_id

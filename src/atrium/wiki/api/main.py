@@ -11,6 +11,8 @@ from __future__ import annotations
 import functools
 import html
 import json
+import logging
+import secrets
 from typing import Any
 
 from starlette.exceptions import HTTPException
@@ -19,24 +21,28 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from atrium.core.db import Database
+from atrium.core.exceptions import exception_class
 from atrium.wiki.api import jsonout, multipart, readmode
-from atrium.wiki.api import messages as msg
-from atrium.wiki.api.context import SESSION_COOKIE, ApiContext, Out
-from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.language import CONTENT_LANGUAGE, Language, english, language
-from atrium.wiki.api.msghtml import MessageHtml, link_targets
+from atrium.wiki.api.context import SESSION_COOKIE, ApiContext, ModuleIndex, Out
+from atrium.wiki.api.errors import ApiUsageError, InternalApiError
 from atrium.wiki.api.params import ParamReader, WarningEntry
-from atrium.wiki.api.registry import ACTIONS, JSON_FORMAT, MAIN
-from atrium.wiki.reading import link_states
-from atrium.wiki.sessions import TOKEN_SALTS, Session, check_token, load_session
+from atrium.wiki.api.registry import ACTIONS, JSON_FORMAT, MAIN, children, lookup
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.messages.language import CONTENT_LANGUAGE, Language, english, language
+from atrium.wiki.reads.page_view import link_states
+from atrium.wiki.reads.sessions import TOKEN_SALTS, Session, check_token, load_session
+from atrium.wiki.reads.users import Account, anonymous
+from atrium.wiki.reads.users import options as user_options
 from atrium.wiki.site import MAX_ARTICLE_SIZE, Site
 from atrium.wiki.timestamps import iso, now14
-from atrium.wiki.users import Account, anonymous
-from atrium.wiki.users import options as user_options
+from atrium.wiki.wikitext.html.message import MessageHtml, link_targets
+
+log = logging.getLogger(__name__)
 
 ERROR_FORMATS = ("plaintext", "wikitext", "html", "raw", "none", "bc")
 MAX_FIELD_BYTES = 4 * MAX_ARTICLE_SIZE + 1024 * 1024
 DB_LAG = -1  # one database server: MediaWiki reports a lag of -1
+MODULE_INDEX = ModuleIndex(lookup, children)
 BASE_HEADERS = {
     "Cache-Control": "private, must-revalidate, max-age=0",
     "X-Frame-Options": "DENY",
@@ -111,8 +117,41 @@ async def _caller(request: Request, db: Database) -> tuple[Session | None, Accou
     return None, anonymous(ip)
 
 
+def internal_error(request: Request, exc: Exception) -> InternalApiError:
+    """An unexpected exception as MediaWiki's error, logged with its traceback under a new
+    request id (WebRequest::getRequestId: 24 random hex digits), the id the client sees."""
+    request_id = secrets.token_hex(12)
+    log.error(
+        "[%s] %s %s: caught exception of type %s",
+        request_id,
+        request.method,
+        request.url.path,
+        exception_class(exc),
+        exc_info=exc,
+    )
+    return InternalApiError(exc, request_id)
+
+
 async def handle(request: Request, site: Site, db: Database) -> Response:
+    """api.php. An exception that escapes the request's own handling (while reading the body or
+    the session, or while rendering) still gets MediaWiki's error envelope, in the format read
+    so far."""
     fmt = _Format()
+    try:
+        return await _handle(request, site, db, fmt)
+    except Exception as exc:
+        error = internal_error(request, exc)
+    bare = _Format()
+    bare.name, bare.fv, bare.callback = fmt.name, fmt.fv, fmt.callback
+    if (
+        request.query_params.get("format") == "json"
+    ):  # failed before reading it (createErrorPrinter)
+        bare.name = "json"
+    bare.errorformat = fmt.errorformat if fmt.errorformat != "html" else "plaintext"
+    return _render(site, bare, {}, [], error, {})
+
+
+async def _handle(request: Request, site: Site, db: Database, fmt: _Format) -> Response:
     if request.method not in ("GET", "POST", "HEAD"):
         refused = ApiUsageError(
             "invalidmethod",
@@ -142,6 +181,7 @@ async def handle(request: Request, site: Site, db: Database) -> Response:
         method=request.method,
         query_keys=query_keys,
         client_ip=request.client.host if request.client else "127.0.0.1",
+        modules=MODULE_INDEX,
         uploads=uploads,
     )
     ctx.message_formatter = functools.partial(_format_in_result, ctx, fmt)
@@ -178,6 +218,8 @@ async def handle(request: Request, site: Site, db: Database) -> Response:
         await _execute(ctx, main, result)
     except ApiUsageError as exc:
         error = exc
+    except Exception as exc:
+        error = internal_error(request, exc)
     if error is None:
         unused = {i: k for i, k in enumerate(raw) if k not in reader.used}
         if unused:
@@ -455,7 +497,8 @@ def _error_body(site: Site, fmt: _Format, error: ApiUsageError) -> dict[str, Any
         info = error.message.localized(fmt.uselang).text
         body: dict[str, Any] = {"code": error.code, "info": info}
         body.update(error.extra)
-        body["*" if fmt.fv < 2 else "docref"] = docref(site)
+        if not isinstance(error, InternalApiError):
+            body["*" if fmt.fv < 2 else "docref"] = docref(site)
         return {"error": body}
     items: list[dict[str, Any]] = []
     for each in error.all_errors:
@@ -466,9 +509,12 @@ def _error_body(site: Site, fmt: _Format, error: ApiUsageError) -> dict[str, Any
             data.update(each.message.data)
         if data:
             item["data"] = data
-        item["module"] = each.module or "main"
+        if not isinstance(each, InternalApiError):  # MediaWiki names no module for those
+            item["module"] = each.module or "main"
         if item not in items:  # ApiErrorFormatter::addWarningOrError skips an equal entry
             items.append(item)
+    if isinstance(error, InternalApiError):
+        return {"errors": items}
     # ApiMain adds `docref` as a content value: `*` in formatversion=1.
     return {"errors": items, "*" if fmt.fv < 2 else "docref": docref(site, fmt.lang)}
 

@@ -12,12 +12,13 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
 from typing import Any
 
-from atrium.wiki.api import messages as msg
+from atrium.wiki.accounts.usernames import is_ip, normalize_username
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.messages import Message
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.messages.messages import Message
+from atrium.wiki.timestamps import parse_timestamp
 
 STRING = "string"
 TEXT = "text"
@@ -37,6 +38,10 @@ LIMIT_MAX = 500
 LIMIT_HIGHMAX = 5000
 MULTI_LIMIT = 50
 MULTI_HIGHLIMIT = 500
+# PHP's integer range: MediaWiki refuses any integer parameter outside it as `badinteger`, so no
+# value a request names can overflow a 64-bit database column.
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -132,65 +137,42 @@ def split_multi(value: str) -> list[str]:
 
 
 _INTEGER = re.compile(r"^[+-]?\d+$")
-_TS14 = re.compile(r"^\d{14}$")
-_ISO = re.compile(r"^(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d)(?:\.\d+)?(?:Z|[+-]00:?00)?$")
-_ISO_DATE = re.compile(r"^(\d{4})-(\d\d)-(\d\d)$")
-_IPV4 = re.compile(r"^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)$")
-_IPV6 = re.compile(r"^[0-9A-Fa-f:]+(?::(?:\d{1,3}\.){3}\d{1,3})?$")
 _CIDR = re.compile(r"^(.+)/(\d{1,3})$")
-_BAD_USERNAME = re.compile(r"[@:>#<\[\]|{}\x00-\x1f\x7f/]")
 
 
-def parse_timestamp(value: str) -> str | None:
-    """MediaWiki's accepted input forms -> `YYYYMMDDHHMMSS`; None when unparseable."""
-    value = value.strip()
-    if value == "now":
-        return datetime.now(UTC).strftime("%Y%m%d%H%M%S")
-    if _TS14.match(value):
-        try:
-            datetime.strptime(value, "%Y%m%d%H%M%S")
-        except ValueError:
-            return None
-        return value
-    match = _ISO.match(value)
-    if match:
-        y, mo, d, h, mi, s = (int(g) for g in match.groups())
-        try:
-            return datetime(y, mo, d, h, mi, s).strftime("%Y%m%d%H%M%S")
-        except ValueError:
-            return None
-    match = _ISO_DATE.match(value)
-    if match:
-        try:
-            y, mo, d = (int(g) for g in match.groups())
-            return datetime(y, mo, d).strftime("%Y%m%d%H%M%S")
-        except ValueError:
-            return None
-    if _INTEGER.match(value):
-        try:
-            return datetime.fromtimestamp(int(value), UTC).strftime("%Y%m%d%H%M%S")
-        except (OverflowError, ValueError, OSError):
-            return None
-    return None
+def parse_int64(value: str) -> int | None:
+    """A decimal integer that PHP's `intval` represents exactly (IntegerDef), else None.
 
-
-def is_ip(value: str) -> bool:
-    if _IPV4.match(value):
-        return True
-    return ":" in value and bool(_IPV6.match(value)) and value.count("::") <= 1
-
-
-def normalize_username(value: str) -> str | None:
-    """A user name as stored (spaces, first letter upper-cased) or None when it cannot exist."""
-    name = re.sub(r"[ _]+", " ", value).strip()
-    if not name or _BAD_USERNAME.search(name) or len(name.encode()) > 255:
+    At the range's ends an explicit `+` is refused too: MediaWiki detects saturation by comparing
+    the digits without sign or leading zeros, and `+` is not stripped."""
+    if not _INTEGER.match(value):
         return None
-    return name[0].upper() + name[1:]
+    number = int(value)
+    if number < INT64_MIN or number > INT64_MAX:
+        return None
+    if number in (INT64_MIN, INT64_MAX) and value.startswith("+"):
+        return None
+    return number
+
+
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
+def _clean_controls(value: str) -> str:
+    """UtfNormal's cleanUp as ApiParamValidatorCallbacks applies it: C0 control characters other
+    than tab, newline and carriage return become U+FFFD, except the U+001F that separate a
+    multi-value given with a leading U+001F. (PostgreSQL's text refuses NUL outright.)"""
+    if not _CONTROLS.search(value):
+        return value
+    if value.startswith("\x1f"):
+        return "\x1f".join(_CONTROLS.sub("\ufffd", part) for part in value.split("\x1f"))
+    return _CONTROLS.sub("\ufffd", value)
 
 
 def _user_value(value: str, subtypes: tuple[str, ...]) -> str | None:
     if "id" in subtypes and re.match(r"^#\d+$", value):
-        return value
+        # UserDef reads the id with PHP's (int), which saturates: beyond it is nobody.
+        return value if parse_int64(value[1:]) is not None else f"#{INT64_MAX}"
     if "interwiki" in subtypes and ">" in value:
         prefix, _, rest = value.partition(">")
         norm = normalize_username(rest)
@@ -281,6 +263,10 @@ class ParamReader:
             raw = str(p.default)
             return self._convert(module, p, key, raw, is_default=True)
         raw = unicodedata.normalize("NFC", raw)
+        cleaned = _clean_controls(raw)
+        if cleaned != raw:
+            self.warn(module, "badutf8", msg.api("apiwarn-badutf8", key))
+            raw = cleaned
         if p.deprecated:
             self.warn(module, "deprecation", msg.deprecated_param(key))
             self.note_deprecation()
@@ -352,9 +338,10 @@ class ParamReader:
         if kind == LIMIT:
             return self._limit(module, p, key, value)
         if kind == INTEGER:
-            if not _INTEGER.match(value):
+            parsed = parse_int64(value)
+            if parsed is None:
                 raise ApiUsageError("badinteger", msg.badinteger(key, value), module=module.path)
-            number = int(value)
+            number = parsed
             low = p.min
             high = p.max
             if p.highmax is not None and self.high_limits:
@@ -393,9 +380,10 @@ class ParamReader:
         if value == "max":
             self.limits_used[module.name] = ceiling
             return ceiling
-        if not _INTEGER.match(value):
+        parsed = parse_int64(value)
+        if parsed is None:
             raise ApiUsageError("badinteger", msg.badinteger(key, value), module=module.path)
-        number = int(value)
+        number = parsed
         if number < low or number > ceiling:
             self.warn(
                 module,

@@ -11,9 +11,9 @@ from __future__ import annotations
 import dataclasses
 
 from atrium.wiki.api.context import ApiContext
-from atrium.wiki.api.modules import RUNNABLE
 from atrium.wiki.api.query import QUERY
-from atrium.wiki.users import Account
+from atrium.wiki.api.query.modules import RUNNABLE
+from atrium.wiki.reads.users import Account
 
 # Query parameters that never expose anything (frameworks send them unconditionally).
 _HARMLESS = ("rawcontinue", "indexpageids")

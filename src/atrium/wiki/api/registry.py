@@ -21,10 +21,8 @@ from atrium.wiki.api.actions import (
     parse,
     rsd,
 )
-from atrium.wiki.api.listmodules import LIST_MODULES
 from atrium.wiki.api.params import BOOLEAN, INTEGER, USER, ModuleSpec, Param, enum
-from atrium.wiki.api.propmodules import PROP_MODULES
-from atrium.wiki.api.querymodules import EXTRA_MODULES, SPEC_MODULES
+from atrium.wiki.api.query.modules import MODULES
 
 _ACTION_LIST: list[Action] = [
     *auth.ACTIONS,
@@ -98,9 +96,7 @@ def _format_spec(name: str, classname: str) -> ModuleSpec:
 JSON_FORMAT = _format_spec("json", "ApiFormatJson")
 JSONFM_FORMAT = _format_spec("jsonfm", "ApiFormatJson")
 
-QUERY_MODULE_SPECS: dict[str, ModuleSpec] = {
-    s.name: s for s in (*SPEC_MODULES, *EXTRA_MODULES, *PROP_MODULES, *LIST_MODULES)
-}
+QUERY_MODULE_SPECS: dict[str, ModuleSpec] = {m.spec.name: m.spec for m in MODULES}
 
 _BY_PATH: dict[str, ModuleSpec] = {
     "main": MAIN,

@@ -10,10 +10,10 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn
 from atrium.wiki import schema
+from atrium.wiki.accounts.rights import EXPLICIT_GROUPS
 from atrium.wiki.changes import ChangeError
-from atrium.wiki.rights import EXPLICIT_GROUPS
+from atrium.wiki.reads.users import hash_password
 from atrium.wiki.timestamps import now14
-from atrium.wiki.users import hash_password
 
 
 def ensure_actor(conn: Conn, user_id: int | None, name: str) -> int:

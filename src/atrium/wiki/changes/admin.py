@@ -9,7 +9,8 @@ from typing import Any
 import sqlalchemy as sa
 
 from atrium.core.db import Conn
-from atrium.wiki import rights, schema
+from atrium.wiki import schema
+from atrium.wiki.accounts import rights
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.expiry import INFINITY, api_expiry
 from atrium.wiki.changes.journal import Performer, log_event

@@ -16,8 +16,10 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn
 from atrium.wiki import schema
+from atrium.wiki.accounts.usernames import is_ip_or_range
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.expiry import INFINITY, api_expiry, is_active
+from atrium.wiki.changes.hideuser import set_user_hidden
 from atrium.wiki.changes.journal import Performer, actor_id, comment_id, log_event
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import NS_USER, NS_USER_TALK, Title
@@ -61,14 +63,6 @@ def hex_to_ip(value: str) -> str:
     return str(ipaddress.IPv4Address(int(value, 16)))
 
 
-def is_ip_target(target: str) -> bool:
-    try:
-        ipaddress.ip_network(target, strict=False)
-    except ValueError:
-        return False
-    return True
-
-
 @dataclass
 class BlockRequest:
     target: str  # user name, IP or CIDR range (as given, normalised by the API)
@@ -108,6 +102,14 @@ def block(conn: Conn, who: Performer, req: BlockRequest) -> tuple[int, int]:
     if req.hidename and not who.allowed("hideuser"):
         raise ChangeError(
             "canthide", "You don't have permission to hide user names from the block log."
+        )
+    if req.hidename and req.partial:  # BlockUser::validateBlock
+        raise ChangeError(
+            "ipb_hide_partial", "Hideuser blocks should be sitewide blocks.", "ipb_hide_partial"
+        )
+    if req.hidename and req.expiry != INFINITY:
+        raise ChangeError(
+            "ipb_expiry_temp", "Hidden username blocks must be permanent.", "ipb_expiry_temp"
         )
     if req.noemail and not who.allowed("blockemail"):
         raise ChangeError(
@@ -192,6 +194,10 @@ def block(conn: Conn, who: Performer, req: BlockRequest) -> tuple[int, int]:
         timestamp=ts,
         in_rc=not req.hidename,
     )
+    was_hidden = existing is not None and is_active(str(existing["ipb_expiry"]), ts)
+    was_hidden = was_hidden and bool(existing["ipb_deleted"])
+    if req.user_id and req.hidename != was_hidden:
+        set_user_hidden(conn, req.user_id, req.target, req.hidename)
     return block_id, log_id
 
 
@@ -255,6 +261,8 @@ def unblock(
         )
     conn.execute(sa.delete(R).where(R.c.ir_ipb_id == row["ipb_id"]))
     conn.execute(sa.delete(B).where(B.c.ipb_id == row["ipb_id"]))
+    if row["ipb_deleted"] and row["ipb_user"]:
+        set_user_hidden(conn, int(row["ipb_user"]), str(row["ipb_address"]), False)
     log_event(
         conn,
         who,
@@ -305,7 +313,7 @@ def blocks_of(conn: Conn, user_id: int | None, ip: str | None) -> list[ActiveBlo
     conditions = []
     if user_id:
         conditions.append(B.c.ipb_user == user_id)
-    if ip and is_ip_target(ip):
+    if ip and is_ip_or_range(ip):
         hx = ip_hex(ip)
         ip_cond = sa.and_(B.c.ipb_user == 0, B.c.ipb_range_start <= hx, B.c.ipb_range_end >= hx)
         if user_id:
@@ -374,3 +382,19 @@ def blocking(
         elif b.applies_to(title, page_id, name):
             return b
     return None
+
+
+class Blocked(ChangeError):
+    """A change refused because a block stops its performer; the API shows the block."""
+
+    def __init__(self, block: ActiveBlock) -> None:
+        code = "blocked" if block.sitewide else "blocked-partial"
+        super().__init__("blocked", "You have been blocked from editing.", f"apierror-{code}")
+        self.block = block
+
+
+def refuse_blocked(conn: Conn, who: Performer, title: Title | None) -> None:
+    """Raise `Blocked` when a block stops `who` from changing `title`."""
+    found = blocking(conn, who.user_id, who.name, who.ip, title)
+    if found is not None:
+        raise Blocked(found)

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
-from atrium.wiki.api.params import parse_timestamp
 from atrium.wiki.changes import ChangeError
-from atrium.wiki.escaping import escape_wikitext
+from atrium.wiki.timestamps import parse_timestamp
+from atrium.wiki.wikitext.escaping import escape_wikitext
 
 INFINITY = "infinity"
 _INFINITE = {"infinite", "indefinite", "infinity", "never"}

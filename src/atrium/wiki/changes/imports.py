@@ -27,7 +27,6 @@ free), and pages, comments, texts, revisions, page updates and link rows go in w
 
 from __future__ import annotations
 
-import ipaddress
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -37,15 +36,15 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn
 from atrium.wiki import schema, search
+from atrium.wiki.accounts.usernames import is_ip
 from atrium.wiki.changes.pages import (
-    category_sortkey,
-    external_link_rows,
+    link_rows,
     sha1_base36,
     write_links,
 )
 from atrium.wiki.site import Site
-from atrium.wiki.titles import NS_CATEGORY, NS_FILE, InvalidTitle, Title
-from atrium.wiki.wikitext import Links, extract_links
+from atrium.wiki.titles import InvalidTitle, Title
+from atrium.wiki.wikitext.links import Links, extract_links
 
 DEFAULT_USERNAME_PREFIX = "imported"
 
@@ -88,17 +87,9 @@ class ImportOptions:
     actors: dict[str, int] = field(default_factory=dict)  # name -> actor id, across batches
 
 
-def _is_ip(name: str) -> bool:
-    try:
-        ipaddress.ip_address(name)
-    except ValueError:
-        return False
-    return True
-
-
 def _usable_name(site: Site, name: str) -> bool:
     """MediaWiki's `UserNameUtils::getCanonical(…, RIGOR_USABLE) !== false`, in substance."""
-    if not name or _is_ip(name) or any(c in name for c in "#<>[]|{}/@:\n"):
+    if not name or is_ip(name) or any(c in name for c in "#<>[]|{}/@:\n"):
         return False
     return site.parser.parse_or_none(name) is not None
 
@@ -267,72 +258,28 @@ def _actor_ids(conn: Conn, names: set[str], cache: dict[str, int]) -> None:
     cache.update(zip(missing, ids, strict=True))
 
 
+_IMPORTED_LINK_TABLES = tuple(
+    table for table, _ in schema.LINK_TABLES if table not in (schema.iwlinks, schema.page_props)
+)
+
+
 @dataclass
 class _LinkRows:
-    pagelinks: list[dict[str, Any]] = field(default_factory=list)
-    templatelinks: list[dict[str, Any]] = field(default_factory=list)
-    categorylinks: list[dict[str, Any]] = field(default_factory=list)
-    imagelinks: list[dict[str, Any]] = field(default_factory=list)
-    externallinks: list[dict[str, Any]] = field(default_factory=list)
-    langlinks: list[dict[str, Any]] = field(default_factory=list)
-    redirect: list[dict[str, Any]] = field(default_factory=list)
+    """The link-table rows of a batch of imported pages, written together. The importer records
+    neither interwiki links nor page properties, and no links to missing templates."""
+
+    rows: dict[str, list[dict[str, Any]]] = field(
+        default_factory=lambda: {table.name: [] for table in _IMPORTED_LINK_TABLES}
+    )
 
     def add(self, page_id: int, title: Title, links: Links, ts: str) -> None:
-        """The rows `changes.pages.write_links` writes for one page, collected for a batch."""
-        ns = title.ns
-        self.pagelinks.extend(
-            {"pl_from": page_id, "pl_namespace": t_ns, "pl_title": t, "pl_from_namespace": ns}
-            for t_ns, t in sorted(links.pages)
-        )
-        self.templatelinks.extend(
-            {"tl_from": page_id, "tl_namespace": t_ns, "tl_title": t, "tl_from_namespace": ns}
-            for t_ns, t in sorted(links.templates)
-        )
-        cl_type = "subcat" if ns == NS_CATEGORY else "file" if ns == NS_FILE else "page"
-        self.categorylinks.extend(
-            {
-                "cl_from": page_id,
-                "cl_to": category,
-                "cl_sortkey": category_sortkey(prefix or links.defaultsort, title.text),
-                "cl_sortkey_prefix": prefix or links.defaultsort,
-                "cl_timestamp": ts,
-                "cl_collation": "uppercase",
-                "cl_type": cl_type,
-            }
-            for category, prefix in sorted(links.categories.items())
-        )
-        self.imagelinks.extend(
-            {"il_from": page_id, "il_to": name, "il_from_namespace": ns}
-            for name in sorted(links.images)
-        )
-        self.externallinks.extend(external_link_rows(page_id, links.external))
-        self.langlinks.extend(
-            {"ll_from": page_id, "ll_lang": lang, "ll_title": target}
-            for lang, target in sorted(links.langlinks.items())
-        )
-        if links.redirect is not None:
-            target = links.redirect
-            self.redirect.append(
-                {
-                    "rd_from": page_id,
-                    "rd_namespace": target.ns,
-                    "rd_title": target.dbkey,
-                    "rd_interwiki": target.interwiki,
-                    "rd_fragment": target.fragment,
-                }
-            )
+        built = link_rows(page_id, title, links, ts, set(links.pages))
+        for name, rows in self.rows.items():
+            rows.extend(built[name])
 
     def write(self, conn: Conn) -> None:
-        for table in (
-            schema.pagelinks,
-            schema.templatelinks,
-            schema.categorylinks,
-            schema.imagelinks,
-            schema.externallinks,
-            schema.langlinks,
-            schema.redirect,
-        ):
-            conn.executemany(sa.insert(table), getattr(self, table.name))
+        for table in _IMPORTED_LINK_TABLES:
+            conn.executemany(sa.insert(table), self.rows[table.name])
 
 
 @dataclass

@@ -1,9 +1,7 @@
 """Every reason a page move is refused, in MediaWiki 1.39's order (`MovePage::moveIfAllowed`):
 first `isValidMove` (what the two titles allow), then `authorizeMove` (what the performer may do:
 PermissionManager's checks of `move` and `edit` on the source, `move-target` and `edit` on the
-target, then the target's title protection). A refused move reports all of them at once.
-
-`pageops` (whose `move_page` asks here) is imported as a module: the two import each other."""
+target, then the target's title protection). A refused move reports all of them at once."""
 
 from __future__ import annotations
 
@@ -13,9 +11,9 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn
 from atrium.wiki import schema
-from atrium.wiki.changes import ChangeError, pageops
+from atrium.wiki.accounts.rights import GROUP_RIGHTS
+from atrium.wiki.changes import ChangeError, protection
 from atrium.wiki.changes.journal import Performer
-from atrium.wiki.rights import GROUP_RIGHTS
 from atrium.wiki.site import Site
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_MEDIAWIKI, NS_SPECIAL, NS_USER, Title
 
@@ -29,7 +27,7 @@ def move_refusals(
     errors += _edit(conn, site, who, source)
     errors += _move_target(conn, site, who, target)
     errors += _edit(conn, site, who, target)
-    if pageops.page_row(conn, target) is None and not _has_level(conn, who, target, "create"):
+    if protection.page_row(conn, target) is None and not _has_level(conn, who, target, "create"):
         errors.append(
             ChangeError(
                 "protectedtitle",
@@ -67,7 +65,7 @@ def _invalid_move(conn: Conn, site: Site, source: Title, target: Title) -> list[
     """MovePage::isValidMove."""
     errors: list[ChangeError] = []
     target_text = site.parser.prefixed_text(target.ns, target.dbkey)
-    existing = pageops.page_row(conn, target)
+    existing = protection.page_row(conn, target)
     if (source.ns, source.dbkey) == (target.ns, target.dbkey):
         errors.append(
             ChangeError(
@@ -203,9 +201,9 @@ def _edit(conn: Conn, site: Site, who: Performer, title: Title) -> list[ChangeEr
     `create`, reporting only its first refusal."""
     errors: list[ChangeError] = []
     if not who.allowed("edit"):
-        errors.append(pageops.badaccess(site, "edit"))
+        errors.append(protection.badaccess(site, "edit"))
     errors += _namespace_protection(site, who, title, "edit")
-    if pageops.page_row(conn, title) is not None:
+    if protection.page_row(conn, title) is not None:
         return errors + _restriction(conn, who, title, "edit")
     talk = title.ns >= 0 and title.ns % 2 == 1
     if not who.allowed("createtalk" if talk else "createpage"):
@@ -261,16 +259,16 @@ def _namespace_protection(
 
 
 def _has_level(conn: Conn, who: Performer, title: Title, action: str) -> bool:
-    level = pageops.restriction_of(conn, title, action)
-    return not level or who.allowed(pageops.LEVEL_RIGHT.get(level, level))
+    level = protection.restriction_of(conn, title, action)
+    return not level or who.allowed(protection.LEVEL_RIGHT.get(level, level))
 
 
 def _restriction(conn: Conn, who: Performer, title: Title, action: str) -> list[ChangeError]:
     """checkPageRestrictions: the right the protection level asks for, and the action."""
-    level = pageops.restriction_of(conn, title, action)
+    level = protection.restriction_of(conn, title, action)
     if not level:
         return []
-    right = pageops.LEVEL_RIGHT.get(level, level)
+    right = protection.LEVEL_RIGHT.get(level, level)
     if who.allowed(right):
         return []
     return [

@@ -9,8 +9,8 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn
 from atrium.wiki import schema
+from atrium.wiki.reads.users import account_by_name
 from atrium.wiki.titles import NS_USER_TALK, Title
-from atrium.wiki.users import account_by_name
 
 NT = schema.user_newtalk
 

@@ -14,9 +14,9 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn
 from atrium.wiki import schema, search
-from atrium.wiki.api.messages import GroupLinks
 from atrium.wiki.changes import ChangeError, movecheck
 from atrium.wiki.changes.expiry import INFINITY, api_expiry
+from atrium.wiki.changes.hideuser import DELETED_USER
 from atrium.wiki.changes.journal import (
     PATROLLED_AUTO,
     PATROLLED_MANUAL,
@@ -29,62 +29,25 @@ from atrium.wiki.changes.journal import (
 from atrium.wiki.changes.pages import (
     Editor,
     EditRequest,
+    clear_links,
     journal_edit,
     save_revision,
     software_tag_id,
     write_links,
 )
+from atrium.wiki.changes.protection import (
+    page_row,
+    require,
+)
 from atrium.wiki.changes.watching import pair
-from atrium.wiki.rights import GROUP_RIGHTS, IMPLICIT_GROUPS
 from atrium.wiki.site import Site
 from atrium.wiki.timestamps import formatted, now14
 from atrium.wiki.titles import NS_FILE, Title
-from atrium.wiki.wikitext import extract_links
+from atrium.wiki.wikitext.links import extract_links
 
 P = schema.page
 REV = schema.revision
 AR = schema.archive
-
-GROUP_PAGES = {
-    "sysop": "Administrators",
-    "bureaucrat": "Bureaucrats",
-    "bot": "Bots",
-    "interface-admin": "Interface administrators",
-    "suppress": "Suppressors",
-}
-
-
-def badaccess(site: Site, right: str) -> ChangeError:
-    """PermissionManager's `badaccess-groups`: the groups that hold the right, linked."""
-    project = site.namespaces.by_id[4].name
-    groups = [
-        g for g, rights in GROUP_RIGHTS.items() if right in rights and g not in IMPLICIT_GROUPS
-    ]
-    links = [f"[[{project}:{GROUP_PAGES.get(g, g)}|{GROUP_PAGES.get(g, g)}]]" for g in groups]
-    if len(links) == 1:
-        text = f"The action you have requested is limited to users in the group: {links[0]}."
-    else:
-        text = (
-            "The action you have requested is limited to users in one of the groups: "
-            f"{', '.join(links)}."
-        )
-    return ChangeError(
-        "permissiondenied",
-        text,
-        "badaccess-groups",
-        (GroupLinks(project, tuple(groups)), len(groups)),
-    )
-
-
-def require(site: Site, who: Performer, right: str) -> None:
-    if not who.allowed(right):
-        raise badaccess(site, right)
-
-
-def page_row(conn: Conn, title: Title) -> Any:
-    return conn.one(
-        sa.select(P).where(P.c.page_namespace == title.ns, P.c.page_title == title.dbkey)
-    )
 
 
 def _text_of(conn: Conn, rev_id: int) -> str:
@@ -182,7 +145,7 @@ def delete_page(
             [{"at_rev_id": t["ct_rev_id"], "at_tag_id": t["ct_tag_id"]} for t in tags],
         )
         conn.execute(sa.delete(ct).where(ct.c.ct_rev_id.in_(rev_ids)))
-    _drop_links(conn, page_id)
+    clear_links(conn, page_id)
     if title.ns == NS_FILE:
         _archive_file(conn, who, title, reason)
     search.unindex_page(conn, page_id)
@@ -242,21 +205,6 @@ def _archive_file(conn: Conn, who: Performer, title: Title, reason: str) -> None
             )
         )
     conn.execute(sa.delete(old).where(old.c.oi_name == title.dbkey))
-
-
-def _drop_links(conn: Conn, page_id: int) -> None:
-    for table, column in (
-        (schema.pagelinks, "pl_from"),
-        (schema.templatelinks, "tl_from"),
-        (schema.categorylinks, "cl_from"),
-        (schema.imagelinks, "il_from"),
-        (schema.externallinks, "el_from"),
-        (schema.langlinks, "ll_from"),
-        (schema.redirect, "rd_from"),
-        (schema.iwlinks, "iwl_from"),
-        (schema.page_props, "pp_page"),
-    ):
-        conn.execute(sa.delete(table).where(table.c[column] == page_id))
 
 
 @dataclass
@@ -569,7 +517,7 @@ def _purge_page(conn: Conn, page_id: int) -> None:
             )
         )
     )
-    _drop_links(conn, page_id)
+    clear_links(conn, page_id)
     search.unindex_page(conn, page_id)
     rc = schema.recentchanges
     conn.execute(sa.delete(rc).where(rc.c.rc_cur_id == page_id, rc.c.rc_type != 3))
@@ -636,9 +584,6 @@ def null_revision(
 
 
 # --- protect ----------------------------------------------------------------------------------
-
-LEVELS = ("", "autoconfirmed", "sysop")
-LEVEL_RIGHT = {"autoconfirmed": "editsemiprotected", "sysop": "editprotected"}
 
 
 @dataclass
@@ -746,51 +691,6 @@ def protect(
     return cascade, log_id
 
 
-def restriction_of(conn: Conn, title: Title, action: str) -> str | None:
-    """The protection level that applies to `action` on `title` now, if any."""
-    ts = now14()
-    page = page_row(conn, title)
-    if page is None:
-        if action not in ("create", "edit"):
-            return None
-        pt = schema.protected_titles
-        row = conn.one(
-            sa.select(pt).where(pt.c.pt_namespace == title.ns, pt.c.pt_title == title.dbkey)
-        )
-        if row is None or (row["pt_expiry"] != INFINITY and row["pt_expiry"] <= ts):
-            return None
-        return str(row["pt_create_perm"])
-    pr = schema.page_restrictions
-    row = conn.one(sa.select(pr).where(pr.c.pr_page == page["page_id"], pr.c.pr_type == action))
-    if row is None or (row["pr_expiry"] not in (None, INFINITY) and row["pr_expiry"] <= ts):
-        return None
-    return str(row["pr_level"]) or None
-
-
-def check_protection(conn: Conn, title: Title, who: Performer, action: str) -> None:
-    """Refuse `action` on a protected page (or creation of a protected title)."""
-    exists = page_row(conn, title) is not None
-    level = restriction_of(conn, title, action if exists else "create")
-    if not level:
-        return
-    right = LEVEL_RIGHT.get(level, level)
-    if level == "sysop" and who.allowed("editprotected"):
-        return
-    if who.allowed(right):
-        return
-    # MediaWiki 1.39 refuses creating a create-protected title as it refuses editing a
-    # protected page: `protectedpage`, with the right and the `create` action.
-    if not exists:
-        action = "create"
-    # PermissionManager::checkPageRestrictions: the right the level asks for, and the action.
-    raise ChangeError(
-        "protectedpage",
-        "This page has been protected to prevent editing or other actions.",
-        "protectedpagetext",
-        (right, action),
-    )
-
-
 # --- rollback and patrol ----------------------------------------------------------------------
 
 
@@ -819,7 +719,7 @@ def rollback(
     page_id = int(page["page_id"])
     actor = schema.actor
     history = conn.all(
-        sa.select(REV.c.rev_id, REV.c.rev_text_id, actor.c.actor_name)
+        sa.select(REV.c.rev_id, REV.c.rev_text_id, REV.c.rev_deleted, actor.c.actor_name)
         .join(actor, actor.c.actor_id == REV.c.rev_actor)
         .where(REV.c.rev_page == page_id)
         .order_by(REV.c.rev_timestamp.desc(), REV.c.rev_id.desc())
@@ -845,7 +745,13 @@ def rollback(
         )
     good_text = _text_of(conn, int(target["rev_id"]))
     target_name = str(target["actor_name"])
-    if not summary:
+    if not summary and int(current["rev_deleted"] or 0) & DELETED_USER:
+        # RollbackPage: a hidden user's name stays out of the summary (`revertpage-nouser`).
+        summary = (
+            "Reverted edits by (username removed) to last revision by "
+            f"[[User:{target_name}|{target_name}]]"
+        )
+    elif not summary:
         summary = (
             f"Reverted edits by [[Special:Contributions/{user}|{user}]] ([[User talk:{user}|talk]]) "
             f"to last revision by [[User:{target_name}|{target_name}]]"

@@ -19,17 +19,19 @@ from atrium.core.db import Conn, Prepared
 from atrium.wiki import schema, search
 from atrium.wiki.changes import ChangeError, newtalk, watching
 from atrium.wiki.changes.accounts import ensure_actor
+from atrium.wiki.changes.blocks import refuse_blocked
 from atrium.wiki.changes.journal import Performer, log_event, record_edit
-from atrium.wiki.escaping import escape_wikitext
-from atrium.wiki.expand import Expander
-from atrium.wiki.linkfilter import make_indexes
+from atrium.wiki.changes.protection import check_protection
 from atrium.wiki.merge import merge3
-from atrium.wiki.pst import transform_for_save
-from atrium.wiki.reading import current_text as current_revision_text
+from atrium.wiki.reads.page_view import current_text as current_revision_text
+from atrium.wiki.reads.pst_inputs import transform_for_save
 from atrium.wiki.site import MAX_ARTICLE_SIZE, Site
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_MEDIAWIKI, NS_SPECIAL, Title
-from atrium.wiki.wikitext import Links, extract_links
+from atrium.wiki.wikitext.escaping import escape_wikitext
+from atrium.wiki.wikitext.expand import Expander
+from atrium.wiki.wikitext.linkfilter import make_indexes
+from atrium.wiki.wikitext.links import Links, extract_links
 
 _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 
@@ -83,7 +85,7 @@ class SavedRevision:
     parent_id: int
     timestamp: str
     created: bool
-    # issue 8: what the journals (recent changes) need
+    # What the journals (recent changes) need.
     actor_id: int = 0
     comment_id: int = 0
     old_len: int | None = None
@@ -219,41 +221,24 @@ def external_link_rows(page_id: int, urls: Iterable[str]) -> list[dict[str, obje
     ]
 
 
-def write_links(conn: Conn, page_id: int, title: Title, links: Links, ts: str) -> None:
-    """Replace the link-table rows of one page with those of its current text."""
-    for table, column in (
-        (schema.pagelinks, "pl_from"),
-        (schema.templatelinks, "tl_from"),
-        (schema.categorylinks, "cl_from"),
-        (schema.imagelinks, "il_from"),
-        (schema.externallinks, "el_from"),
-        (schema.langlinks, "ll_from"),
-        (schema.redirect, "rd_from"),
-        (schema.iwlinks, "iwl_from"),
-        (schema.page_props, "pp_page"),
-    ):
-        conn.execute(sa.delete(table).where(table.c[column] == page_id))
+def link_rows(
+    page_id: int, title: Title, links: Links, ts: str, page_targets: set[tuple[int, str]]
+) -> dict[str, list[dict[str, Any]]]:
+    """The rows of every link table for one page, by table name; `page_targets` are its
+    pagelinks (the links of its text, and for an edit also the missing templates it uses)."""
     ns = title.ns
-    # A transclusion of a missing template renders as a link to it, so MediaWiki records one.
-    page_targets = set(links.pages) | _missing_pages(conn, links.templates)
-    conn.executemany(
-        sa.insert(schema.pagelinks),
-        [
+    cl_type = "subcat" if ns == NS_CATEGORY else "file" if ns == NS_FILE else "page"
+    target = links.redirect
+    return {
+        "pagelinks": [
             {"pl_from": page_id, "pl_namespace": t_ns, "pl_title": t, "pl_from_namespace": ns}
             for t_ns, t in sorted(page_targets)
         ],
-    )
-    conn.executemany(
-        sa.insert(schema.templatelinks),
-        [
+        "templatelinks": [
             {"tl_from": page_id, "tl_namespace": t_ns, "tl_title": t, "tl_from_namespace": ns}
             for t_ns, t in sorted(links.templates)
         ],
-    )
-    cl_type = "subcat" if ns == NS_CATEGORY else "file" if ns == NS_FILE else "page"
-    conn.executemany(
-        sa.insert(schema.categorylinks),
-        [
+        "categorylinks": [
             {
                 "cl_from": page_id,
                 "cl_to": category,
@@ -265,47 +250,52 @@ def write_links(conn: Conn, page_id: int, title: Title, links: Links, ts: str) -
             }
             for category, prefix in sorted(links.categories.items())
         ],
-    )
-    conn.executemany(
-        sa.insert(schema.imagelinks),
-        [
+        "imagelinks": [
             {"il_from": page_id, "il_to": name, "il_from_namespace": ns}
             for name in sorted(links.images)
         ],
-    )
-    conn.executemany(sa.insert(schema.externallinks), external_link_rows(page_id, links.external))
-    conn.executemany(
-        sa.insert(schema.langlinks),
-        [
+        "externallinks": external_link_rows(page_id, links.external),
+        "langlinks": [
             {"ll_from": page_id, "ll_lang": lang, "ll_title": target}
             for lang, target in sorted(links.langlinks.items())
         ],
-    )
-    conn.executemany(
-        sa.insert(schema.iwlinks),
-        [
+        "redirect": []
+        if target is None
+        else [
+            {
+                "rd_from": page_id,
+                "rd_namespace": target.ns,
+                "rd_title": target.dbkey,
+                "rd_interwiki": target.interwiki,
+                "rd_fragment": target.fragment,
+            }
+        ],
+        "iwlinks": [
             {"iwl_from": page_id, "iwl_prefix": prefix, "iwl_title": target}
             for prefix, target in sorted(links.interwiki)
         ],
-    )
-    conn.executemany(
-        sa.insert(schema.page_props),
-        [
+        "page_props": [
             {"pp_page": page_id, "pp_propname": name, "pp_value": value}
             for name, value in sorted(links.props.items())
         ],
-    )
-    if links.redirect is not None:
-        target = links.redirect
-        conn.execute(
-            sa.insert(schema.redirect).values(
-                rd_from=page_id,
-                rd_namespace=target.ns,
-                rd_title=target.dbkey,
-                rd_interwiki=target.interwiki,
-                rd_fragment=target.fragment,
-            )
-        )
+    }
+
+
+def clear_links(conn: Conn, page_id: int) -> None:
+    """Drop a page's rows from every link table."""
+    for table, column in schema.LINK_TABLES:
+        conn.execute(sa.delete(table).where(table.c[column] == page_id))
+
+
+def write_links(conn: Conn, page_id: int, title: Title, links: Links, ts: str) -> None:
+    """Replace the link-table rows of one page with those of its current text."""
+    clear_links(conn, page_id)
+    # A transclusion of a missing template renders as a link to it, so MediaWiki records one.
+    page_targets = set(links.pages) | _missing_pages(conn, links.templates)
+    rows = link_rows(page_id, title, links, ts, page_targets)
+    for table, _ in schema.LINK_TABLES:
+        if rows[table.name]:
+            conn.executemany(sa.insert(table), rows[table.name])
 
 
 # --- action=edit --------------------------------------------------------------------------------
@@ -364,8 +354,11 @@ class EditRequest:
     baserevid: int | None = None
     tags: tuple[str, ...] = ()
     software_tags: tuple[str, ...] = ()  # tags the software adds (`mw-undo`), not the user
-    watch: bool | None = None  # issue 8: add to (True) or remove from (False) the watchlist
+    watch: bool | None = None  # add to (True) or remove from (False) the watchlist
     ip: str = "127.0.0.1"
+    # Whose block and page protection the edit checks, in its own transaction (the API's edit);
+    # None for writes whose caller has no such checks (the importer, the demo, tests).
+    performer: Performer | None = None
 
 
 @dataclass
@@ -511,6 +504,11 @@ def _interface_protected() -> ChangeError:
 def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
     """What `action=edit` changes, checked and applied in one transaction."""
     title = req.title
+    if req.performer is not None:
+        # Checked here rather than before the write, so a block or protection that lands
+        # meanwhile is honoured.
+        refuse_blocked(conn, req.performer, title)
+        check_protection(conn, title, req.performer, "edit")
     if title.ns < 0 or title.ns == NS_SPECIAL:
         raise ChangeError(
             "invalidtitle",
@@ -624,7 +622,7 @@ def journal_watch(conn: Conn, req: EditRequest) -> None:
 def journal_edit(
     conn: Conn, req: EditRequest, saved: SavedRevision, minor: bool, tag_ids: list[int]
 ) -> None:
-    """Recent changes, change tags and the watchlist of a saved edit (issue 8)."""
+    """Recent changes, change tags and the watchlist of a saved edit."""
     rc_id = record_edit(
         conn,
         _performer(req),

@@ -16,12 +16,14 @@ from typing import Any
 import sqlalchemy as sa
 
 from atrium.core.db import Conn
-from atrium.wiki import mediameta, schema
+from atrium.wiki import schema
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.journal import Performer, actor_id, comment_id, log_event
-from atrium.wiki.changes.pageops import null_revision, page_row
+from atrium.wiki.changes.pageops import null_revision
 from atrium.wiki.changes.pages import Editor, save_revision
-from atrium.wiki.filepaths import archive_path, hash_path
+from atrium.wiki.changes.protection import page_row
+from atrium.wiki.files import metadata as mediameta
+from atrium.wiki.files.paths import archive_path, hash_path
 from atrium.wiki.site import Site
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import NS_FILE, Title

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from atrium.core.db import Conn
-from atrium.wiki import pages as page_reads
-from atrium.wiki import revreads
+from atrium.wiki.reads import pages as page_reads
+from atrium.wiki.reads import revisions as revreads
 from atrium.wiki.reads.parsing import format_comment
 from atrium.wiki.site import Site
 from atrium.wiki.titles import Title

@@ -11,13 +11,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from atrium.core.db import Conn
-from atrium.wiki import pages as page_reads
-from atrium.wiki.expand import Expander
-from atrium.wiki.reading import category_flags, current_text, link_states, render_text
-from atrium.wiki.render import Rendered
+from atrium.wiki.reads import pages as page_reads
+from atrium.wiki.reads.page_view import category_flags, current_text, link_states, render_text
 from atrium.wiki.site import Site
 from atrium.wiki.titles import InvalidTitle, Title
-from atrium.wiki.wikitext import Links, extract_links
+from atrium.wiki.wikitext.expand import Expander
+from atrium.wiki.wikitext.html.page import Rendered
+from atrium.wiki.wikitext.links import Links, extract_links
 
 _COMMENT_LINK = re.compile(r"\[\[:?([^\[\]|]+)(?:\|([^\[\]]*))?\]\]")
 

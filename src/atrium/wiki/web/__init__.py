@@ -1,1 +1,1 @@
-"""The wiki's browser-facing pages and index.php endpoints."""
+"""The wiki in a browser: `/wiki/{title}` and `/w/index.php` pages, and the file pages."""

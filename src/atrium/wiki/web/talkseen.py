@@ -6,10 +6,9 @@ from __future__ import annotations
 from starlette.requests import Request
 
 from atrium.core.db import Database
-from atrium.wiki.api.context import SESSION_COOKIE
 from atrium.wiki.changes import newtalk
 from atrium.wiki.reads.newtalk import has_new_talk
-from atrium.wiki.sessions import load_session
+from atrium.wiki.reads.sessions import SESSION_COOKIE, load_session
 from atrium.wiki.titles import NS_USER_TALK, Title
 
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from atrium.wiki.linkfilter import make_indexes
+from atrium.wiki.wikitext.linkfilter import make_indexes
 
 revision: str = "0006"
 down_revision: str | None = "0005"

@@ -4,20 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from atrium.wiki.api import messages as msg
+from atrium.wiki.accounts.password_policy import password_problems
+from atrium.wiki.accounts.usernames import is_creatable, normalize_username
 from atrium.wiki.api.actions import Action
 from atrium.wiki.api.actions.authresponse import fail
 from atrium.wiki.api.actions.common import performer
 from atrium.wiki.api.context import ApiContext
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.params import BOOLEAN, ModuleSpec, Param, enum, normalize_username
+from atrium.wiki.api.params import BOOLEAN, ModuleSpec, Param, enum
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.accounts import set_options
 from atrium.wiki.changes.registration import register
-from atrium.wiki.password_policy import password_problems
-from atrium.wiki.sessions import TOKEN_SALTS, check_token
-from atrium.wiki.usernames import is_creatable
-from atrium.wiki.users import DEFAULT_OPTIONS, account_by_name
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.reads.sessions import TOKEN_SALTS, check_token
+from atrium.wiki.reads.users import DEFAULT_OPTIONS, account_by_name
 
 CREATEACCOUNT = ModuleSpec(
     "createaccount",

@@ -6,20 +6,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from atrium.wiki import mediameta
-from atrium.wiki import pages as page_reads
-from atrium.wiki.api import messages as msg
+from atrium.wiki.accounts.rights import CHANGEABLE_BY
+from atrium.wiki.accounts.usernames import is_ip_or_range
 from atrium.wiki.api.actions import Action
 from atrium.wiki.api.actions.common import (
     UNKNOWN_USER,
     apply_watchlist,
     check_blocked,
-    fail,
     parse_title,
     performer,
     prefixed,
 )
-from atrium.wiki.api.context import ApiContext
+from atrium.wiki.api.context import ApiContext, change_errors
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import (
     BOOLEAN,
@@ -37,11 +35,13 @@ from atrium.wiki.api.params import (
 from atrium.wiki.changes import ChangeError, admin, uploads
 from atrium.wiki.changes import blocks as block_changes
 from atrium.wiki.changes.expiry import INFINITY, api_expiry, checked_expiry
-from atrium.wiki.filepaths import hash_path, url_name
-from atrium.wiki.rights import CHANGEABLE_BY
+from atrium.wiki.files import metadata as mediameta
+from atrium.wiki.files.paths import hash_path, url_name
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.reads import pages as page_reads
+from atrium.wiki.reads.users import account_by_id, account_by_name, is_hidden
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import NS_FILE, NS_USER, Title
-from atrium.wiki.users import account_by_id, account_by_name
 
 
 def _spec(name: str, classname: str, params: tuple[Param, ...]) -> ModuleSpec:
@@ -177,7 +177,7 @@ async def _block_target(
             )
         user = UNKNOWN_USER
     name = str(user)
-    if block_changes.is_ip_target(name):
+    if is_ip_or_range(name):
         return block_changes.sanitize_target(name), 0
     account = await ctx.db.read(account_by_name, name)
     if account is None:
@@ -236,10 +236,8 @@ async def block(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         pages=pages,
         namespaces=list(params["namespacerestrictions"]),
     )
-    try:
+    with change_errors(spec.name):
         block_id, _log = await ctx.db.write(block_changes.block, performer(ctx), request)
-    except ChangeError as exc:
-        raise fail(exc, spec.name) from exc
     if params["watchuser"] and ctx.caller.registered:
         await apply_watchlist(ctx, Title(NS_USER, target.replace(" ", "_")), "watch", "")
     out = ctx.out
@@ -288,12 +286,10 @@ async def unblock(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     target = None
     if params["id"] is None:
         target, _ = await _block_target(ctx, params, spec.name, must_exist=False)
-    try:
+    with change_errors(spec.name):
         row = await ctx.db.write(
             block_changes.unblock, performer(ctx), params["id"], target, params["reason"]
         )
-    except ChangeError as exc:
-        raise fail(exc, spec.name) from exc
     return {
         "unblock": {
             "id": int(row["ipb_id"]),
@@ -317,6 +313,12 @@ async def userrights(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         )
     else:
         account = await ctx.db.read(account_by_name, str(user))
+    if (
+        account is not None
+        and not ctx.caller.allowed("hideuser")
+        and await ctx.db.read(is_hidden, account.id)
+    ):
+        account = None  # UserrightsPage::fetchUser: a hidden user is nobody to them
     if account is None:
         raise ApiUsageError(
             "nosuchuser",
@@ -335,12 +337,10 @@ async def userrights(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     now = now14()
     add: list[tuple[str, str]] = []
     for group, text in zip(params["add"], expiries, strict=True):
-        try:
+        with change_errors(spec.name):
             add.append((group, checked_expiry(text, now)))
-        except ChangeError as exc:
-            raise fail(exc, spec.name) from exc
     await check_blocked(ctx, spec.name, None)
-    try:
+    with change_errors(spec.name):
         change = await ctx.db.write(
             admin.change_groups,
             performer(ctx),
@@ -351,8 +351,6 @@ async def userrights(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             list(params["remove"]),
             params["reason"],
         )
-    except ChangeError as exc:
-        raise fail(exc, spec.name) from exc
     result: dict[str, Any] = {"user": account.name, "userid": account.id, "added": change.added}
     if change.added and any(e != INFINITY for g, e in add if g in change.added):
         result["added"] = [
@@ -365,7 +363,7 @@ async def userrights(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
 async def managetags(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     params = ctx.read(spec)
     await check_blocked(ctx, spec.name, None)
-    try:
+    with change_errors(spec.name):
         log_id, warnings = await ctx.db.write(
             admin.manage_tag,
             performer(ctx),
@@ -374,8 +372,6 @@ async def managetags(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             params["reason"],
             params["ignorewarnings"],
         )
-    except ChangeError as exc:
-        raise fail(exc, spec.name) from exc
     result: dict[str, Any] = {"operation": params["operation"], "tag": params["tag"]}
     ctx.out.flag_if(result, "success", True)
     if warnings:
@@ -474,13 +470,11 @@ async def upload(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             module=spec.name,
         )
     user_id = ctx.caller.id
-    try:
+    with change_errors(spec.name):
         if sent is not None:
             original, data = sent
         else:
             original, data = await ctx.db.read(uploads.from_stash, user_id, filekey)
-    except ChangeError as exc:
-        raise fail(exc, spec.name) from exc
     if params["filename"] is None and not params["stash"]:
         raise ApiUsageError("missingparam", msg.missingparam("filename"), module=spec.name)
     name = params["filename"] or original
@@ -508,7 +502,7 @@ async def upload(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             msg.api("fileexists-no-change", prefixed(ctx, title)),
             module=spec.name,
         )
-    try:
+    with change_errors(spec.name):
         done = await ctx.db.write(
             uploads.publish,
             ctx.site,
@@ -519,8 +513,6 @@ async def upload(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             params["comment"],
             params["text"],
         )
-    except ChangeError as exc:
-        raise fail(exc, spec.name) from exc
     if filekey:
         await ctx.db.write(uploads.drop_stash, user_id, filekey)
     watch = "watch" if params["watch"] else params["watchlist"]

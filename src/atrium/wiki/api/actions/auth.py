@@ -4,15 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from atrium.wiki.api import messages as msg
+from atrium.wiki.accounts.usernames import normalize_username
 from atrium.wiki.api.actions import Action
 from atrium.wiki.api.actions.authresponse import fail
 from atrium.wiki.api.context import ApiContext
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.params import BOOLEAN, PASSWORD, ModuleSpec, Param, normalize_username
+from atrium.wiki.api.params import BOOLEAN, PASSWORD, ModuleSpec, Param
 from atrium.wiki.changes.sessions import create_session, destroy_session
-from atrium.wiki.sessions import TOKEN_SALTS, check_token
-from atrium.wiki.users import Account, account_by_name, bot_password, password_hash, verify_password
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.reads.sessions import TOKEN_SALTS, check_token
+from atrium.wiki.reads.users import (
+    Account,
+    account_by_name,
+    bot_password,
+    password_hash,
+    verify_password,
+)
 
 LOGIN = ModuleSpec(
     "login",
@@ -118,7 +125,7 @@ async def login(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             "result": "NeedToken" if params["token"] is None else "WrongToken"
         }
         if params["token"] is None:
-            from atrium.wiki.sessions import make_token
+            from atrium.wiki.reads.sessions import make_token
 
             if ctx.session_secret is None:
                 ctx.new_session = await ctx.db.write(create_session, None, None)

@@ -18,8 +18,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from atrium.wiki.api import messages as msg
 from atrium.wiki.api.context import ApiContext
+from atrium.wiki.messages import messages as msg
 
 # ApiMessageTrait::$messageMap, for the keys an AuthManager failure carries here.
 _CODES = {"noname": "invaliduser"}

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from atrium.wiki import pages as page_reads
-from atrium.wiki.api import messages as msg
-from atrium.wiki.api.context import ApiContext, change_error
+from atrium.wiki.api.context import ApiContext
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.changes import ChangeError, watching
 from atrium.wiki.changes import blocks as block_changes
+from atrium.wiki.changes import watching
 from atrium.wiki.changes.expiry import INFINITY, api_expiry
 from atrium.wiki.changes.journal import Performer
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.reads import pages as page_reads
+from atrium.wiki.reads.users import options
 from atrium.wiki.timestamps import formatted
 from atrium.wiki.titles import InvalidTitle, Title
-from atrium.wiki.users import options
 
 WATCHLIST_VALUES = ("nochange", "preferences", "unwatch", "watch")
 # The name User::newFromId gives an id of no account (a `#id` user parameter).
@@ -100,16 +100,16 @@ async def check_blocked(ctx: ApiContext, module: str, title: Title | None) -> No
     found = await ctx.db.read(
         block_changes.blocking, caller.id or None, caller.name, ctx.client_ip, title
     )
-    if found is None:
-        return
-    message = msg.api("apierror-blocked" if found.sitewide else "apierror-blocked-partial")
-    raise ApiUsageError(
-        "blocked", message, module=module, extra={"blockinfo": block_info(ctx, found)}
+    if found is not None:
+        raise blocked_error(ctx, module, found)
+
+
+def blocked_error(ctx: ApiContext, module: str, block: block_changes.ActiveBlock) -> ApiUsageError:
+    """MediaWiki's `blocked` error, with the block's `blockinfo`."""
+    message = msg.api("apierror-blocked" if block.sitewide else "apierror-blocked-partial")
+    return ApiUsageError(
+        "blocked", message, module=module, extra={"blockinfo": block_info(ctx, block)}
     )
-
-
-def fail(exc: ChangeError, module: str) -> ApiUsageError:
-    return change_error(exc, module)
 
 
 async def apply_watchlist(

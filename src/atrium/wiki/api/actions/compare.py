@@ -7,8 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from atrium.wiki import pages as page_reads
-from atrium.wiki.api import messages as msg
 from atrium.wiki.api.actions import Action
 from atrium.wiki.api.actions.common import parse_title, prefixed
 from atrium.wiki.api.actions.parse import CONTENT_FORMATS, CONTENT_MODELS
@@ -17,8 +15,10 @@ from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import BOOLEAN, INTEGER, TEXT, ModuleSpec, Param, enum
 from atrium.wiki.changes.pages import split_sections
 from atrium.wiki.diff import table_rows
-from atrium.wiki.pst import transform_for_save
+from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads import comparing, parsing
+from atrium.wiki.reads import pages as page_reads
+from atrium.wiki.reads.pst_inputs import transform_for_save
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import Title
 

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from atrium.wiki import pages as page_reads
-from atrium.wiki.api import messages as msg
 from atrium.wiki.api.actions import Action
-from atrium.wiki.api.actions.common import apply_watchlist, check_blocked, performer
-from atrium.wiki.api.context import ApiContext, change_error
+from atrium.wiki.api.actions.common import apply_watchlist, blocked_error, performer
+from atrium.wiki.api.context import ApiContext, change_error, change_errors
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import (
     BOOLEAN,
@@ -22,9 +20,12 @@ from atrium.wiki.api.params import (
     Param,
     enum,
 )
-from atrium.wiki.changes import ChangeError, pageops
+from atrium.wiki.changes import ChangeError
+from atrium.wiki.changes.blocks import Blocked
 from atrium.wiki.changes.pages import Editor, EditRequest, edit_page
 from atrium.wiki.changes.undo import plan_undo
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.reads import pages as page_reads
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import InvalidTitle, Title
 
@@ -140,7 +141,7 @@ async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         # ApiEditPage: the undone text replaces `text`; the revision is tagged `mw-undo`.
         rows = await ctx.db.read(page_reads.pages_by_titles, [(title.ns, title.dbkey)])
         page_id = int(rows[0]["page_id"]) if rows else None
-        try:
+        with change_errors("edit"):
             plan = await ctx.db.read(
                 plan_undo,
                 page_id,
@@ -148,8 +149,6 @@ async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
                 params["undo"],
                 params["undoafter"],
             )
-        except ChangeError as exc:
-            raise change_error(exc, "edit") from exc
         params["text"] = plan.text
         if params["summary"] is None:
             params["summary"] = plan.summary
@@ -161,11 +160,6 @@ async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             msg.api("apierror-permissiondenied", msg.message("action-edit")),
             module="edit",
         )
-    await check_blocked(ctx, "edit", title)
-    try:
-        await ctx.db.read(pageops.check_protection, title, performer(ctx), "edit")
-    except ChangeError as exc:
-        raise change_error(exc, "edit") from exc
     editor = Editor(caller.id or None, caller.name, frozenset(caller.rights))
     request = EditRequest(
         title=title,
@@ -187,9 +181,12 @@ async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         baserevid=params["baserevid"],
         tags=tuple(params["tags"]),
         software_tags=software_tags,
+        performer=performer(ctx),
     )
     try:
         outcome = await ctx.db.write(edit_page, ctx.site, request)
+    except Blocked as exc:
+        raise blocked_error(ctx, "edit", exc.block) from exc
     except ChangeError as exc:
         raise change_error(exc, "edit") from exc
     out = ctx.out

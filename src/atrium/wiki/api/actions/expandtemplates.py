@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from atrium.wiki.api import messages as msg
 from atrium.wiki.api.actions import Action
 from atrium.wiki.api.actions.common import parse_title
 from atrium.wiki.api.context import ApiContext
 from atrium.wiki.api.params import BOOLEAN, INTEGER, TEXT, ModuleSpec, Param, enum
+from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads import parsing
 
 PROPS = (

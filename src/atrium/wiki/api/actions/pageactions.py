@@ -6,25 +6,18 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-import sqlalchemy as sa
-
-from atrium.core.db import Conn
-from atrium.wiki import pages as page_reads
-from atrium.wiki import schema
-from atrium.wiki.api import messages as msg
 from atrium.wiki.api.actions import Action
 from atrium.wiki.api.actions.common import (
     UNKNOWN_USER,
     WATCHLIST_VALUES,
     apply_watchlist,
     check_blocked,
-    fail,
     parse_title,
     performer,
     prefixed,
     target,
 )
-from atrium.wiki.api.context import ApiContext
+from atrium.wiki.api.context import ApiContext, change_errors
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import (
     BOOLEAN,
@@ -36,11 +29,13 @@ from atrium.wiki.api.params import (
     Param,
     enum,
 )
-from atrium.wiki.changes import ChangeError, pageops, watching
+from atrium.wiki.changes import ChangeError, pageops, protection, watching
 from atrium.wiki.changes.expiry import api_expiry, checked_expiry
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.reads import pages as page_reads
+from atrium.wiki.reads.users import account_by_id
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import NS_FILE, Title
-from atrium.wiki.users import account_by_id
 
 
 def _token(kind: str = "csrf") -> Param:
@@ -174,14 +169,12 @@ async def delete(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     title = await target(ctx, params, spec.name)
     await check_blocked(ctx, spec.name, title)
     who = performer(ctx)
-    try:
+    with change_errors(spec.name):
         done = await ctx.db.write(pageops.delete_page, ctx.site, who, title, params["reason"])
         if params["deletetalk"] and title.ns % 2 == 0:
             talk = Title(title.ns + 1, title.dbkey)
-            if await ctx.db.read(pageops.page_row, talk) is not None:
+            if await ctx.db.read(protection.page_row, talk) is not None:
                 await ctx.db.write(pageops.delete_page, ctx.site, who, talk, params["reason"])
-    except ChangeError as exc:
-        raise fail(exc, spec.name) from exc
     watch = (
         "watch" if params["watch"] else ("unwatch" if params["unwatch"] else params["watchlist"])
     )
@@ -194,7 +187,7 @@ async def undelete(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     title = parse_title(ctx, params["title"], spec.name)
     await check_blocked(ctx, spec.name, title)
     who = performer(ctx)
-    try:
+    with change_errors(spec.name):
         done = await ctx.db.write(
             pageops.undelete_page,
             ctx.site,
@@ -204,8 +197,6 @@ async def undelete(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             params["timestamps"],
             params["fileids"],
         )
-    except ChangeError as exc:
-        raise fail(exc, spec.name) from exc
     if params["undeletetalk"] and title.ns % 2 == 0:
         # No deleted talk page: nothing to restore there, as MediaWiki.
         with contextlib.suppress(ChangeError):
@@ -232,13 +223,13 @@ async def move(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     params = ctx.read(spec)
     source = await target(ctx, params, spec.name, "from")
     # ApiMove refuses a missing source before it reads `to`.
-    if await ctx.db.read(pageops.page_row, source) is None:
+    if await ctx.db.read(protection.page_row, source) is None:
         raise ApiUsageError("missingtitle", msg.api("apierror-missingtitle"), module=spec.name)
     dest = parse_title(ctx, params["to"], spec.name)
     await check_blocked(ctx, spec.name, source)
     who = performer(ctx)
     out = ctx.out
-    try:
+    with change_errors(spec.name):
         moved = await ctx.db.write(
             pageops.move_page,
             ctx.site,
@@ -248,8 +239,6 @@ async def move(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             params["reason"],
             params["noredirect"],
         )
-    except ChangeError as exc:
-        raise fail(exc, spec.name) from exc
     result: dict[str, Any] = {
         "from": prefixed(ctx, source),
         "to": prefixed(ctx, dest),
@@ -259,7 +248,7 @@ async def move(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     out.flag(result, "moveoverredirect", moved.over_redirect)
     if params["movetalk"] and source.ns >= 0 and source.ns % 2 == 0 and dest.ns % 2 == 0:
         talk_from, talk_to = Title(source.ns + 1, source.dbkey), Title(dest.ns + 1, dest.dbkey)
-        if await ctx.db.read(pageops.page_row, talk_from) is not None:
+        if await ctx.db.read(protection.page_row, talk_from) is not None:
             try:
                 talk = await ctx.db.write(
                     pageops.move_page,
@@ -298,7 +287,7 @@ async def move(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
 async def _move_subpages(
     ctx: ApiContext, source: Title, dest: Title, params: dict[str, Any]
 ) -> list[dict[str, Any]]:
-    rows = await ctx.db.read(_subpages, source)
+    rows = await ctx.db.read(page_reads.subpages, source)
     moved: list[dict[str, Any]] = []
     for dbkey in rows:
         old = Title(source.ns, dbkey)
@@ -327,29 +316,11 @@ async def _move_subpages(
     return moved
 
 
-def _subpages(conn: Conn, title: Title) -> list[str]:
-    p = schema.page
-    prefix = title.dbkey + "/"
-    return [
-        str(r["page_title"])
-        for r in conn.all(
-            sa.select(p.c.page_title)
-            .where(
-                p.c.page_namespace == title.ns,
-                p.c.page_title >= prefix,
-                p.c.page_title < prefix[:-1] + "0",
-            )
-            .order_by(p.c.page_title)
-            .limit(100)
-        )
-    ]
-
-
 async def protect(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     params = ctx.read(spec)
     title = await target(ctx, params, spec.name)
     await check_blocked(ctx, spec.name, title)
-    exists = await ctx.db.read(pageops.page_row, title) is not None
+    exists = await ctx.db.read(protection.page_row, title) is not None
     expiries: list[str] = params["expiry"]
     protections: list[str] = params["protections"]
     if len(expiries) != len(protections) and len(expiries) != 1:
@@ -389,18 +360,16 @@ async def protect(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             )
         if level == "all":
             level = ""
-        if level not in pageops.LEVELS:
+        if level not in protection.LEVELS:
             raise ApiUsageError(
                 "protect-invalidlevel",
                 msg.api("apierror-protect-invalidlevel", level),
                 module=spec.name,
             )
-        try:
+        with change_errors(spec.name):
             expiry = checked_expiry(expiry_text, now)
-        except ChangeError as exc:
-            raise fail(exc, spec.name) from exc
         items.append(pageops.Protection(action, level, expiry))
-    try:
+    with change_errors(spec.name):
         cascade, _log = await ctx.db.write(
             pageops.protect,
             ctx.site,
@@ -410,8 +379,6 @@ async def protect(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             params["reason"],
             params["cascade"],
         )
-    except ChangeError as exc:
-        raise fail(exc, spec.name) from exc
     result: dict[str, Any] = {"title": prefixed(ctx, title), "reason": params["reason"]}
     ctx.out.flag_if(result, "cascade", cascade)
     result["protections"] = [{p.action: p.level, "expiry": api_expiry(p.expiry)} for p in items]
@@ -428,7 +395,7 @@ async def rollback(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     if user.startswith("#"):
         account = await ctx.db.read(account_by_id, int(user[1:]))
         user = account.name if account is not None else UNKNOWN_USER
-    try:
+    with change_errors(spec.name):
         done = await ctx.db.write(
             pageops.rollback,
             ctx.site,
@@ -438,8 +405,6 @@ async def rollback(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             params["summary"],
             params["markbot"],
         )
-    except ChangeError as exc:
-        raise fail(exc, spec.name) from exc
     await apply_watchlist(ctx, title, params["watchlist"], "watchrollback")
     return {
         "rollback": {
@@ -461,12 +426,10 @@ async def patrol(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             raise ApiUsageError("missingparam", msg.missing_one_of(names), module=spec.name)
         raise ApiUsageError("invalidparammix", msg.invalidparammix(names), module=spec.name)
     await check_blocked(ctx, spec.name, None)
-    try:
+    with change_errors(spec.name):
         row = await ctx.db.write(
             pageops.patrol, ctx.site, performer(ctx), params["rcid"], params["revid"]
         )
-    except ChangeError as exc:
-        raise fail(exc, spec.name) from exc
     title = Title(int(row["rc_namespace"]), str(row["rc_title"]))
     return {"patrol": {"rcid": int(row["rc_id"]), "ns": title.ns, "title": prefixed(ctx, title)}}
 
@@ -508,7 +471,12 @@ async def _pageset(ctx: ApiContext, params: dict[str, Any], module: str) -> list
         entries += [{"pageid": i, "missing": True} for i in params["pageids"] if i not in seen]
         existing = list(rows)
     elif params["revids"]:
-        existing = list(await ctx.db.read(page_reads.pages_of_revisions, params["revids"]))
+        # ApiPageSet::initFromRevIDs: the pages of the live revisions; the others are missing.
+        revisions = await ctx.db.read(page_reads.pages_of_revisions, params["revids"])
+        live = {int(r["rev_id"]) for r in revisions}
+        entries += [{"revid": i, "missing": True} for i in params["revids"] if i not in live]
+        page_ids = list(dict.fromkeys(int(r["rev_page"]) for r in revisions))
+        existing = list(await ctx.db.read(page_reads.pages_by_ids, page_ids))
     existing.sort(key=lambda r: int(r["page_id"]))
     for r in existing:
         t = Title(int(r["page_namespace"]), str(r["page_title"]))

@@ -5,10 +5,10 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from atrium.wiki.api import messages as msg
 from atrium.wiki.api.actions import Action
 from atrium.wiki.api.context import ApiContext
 from atrium.wiki.api.params import BOOLEAN, ModuleSpec, Param, enum, module_info
+from atrium.wiki.messages import messages as msg
 
 PARAMINFO = ModuleSpec(
     "paraminfo",
@@ -42,17 +42,14 @@ HELP = ModuleSpec(
 
 
 def _expand(names: list[str], ctx: ApiContext) -> list[ModuleSpec]:
-    # The registry imports this module (it lists every action), hence the late import.
-    from atrium.wiki.api import registry
-
     specs: list[ModuleSpec] = []
     for name in names:
         parent, _, child = name.rpartition("+")
         parent = parent or "main"
         if child == "*":
-            specs.extend(sorted(registry.children(parent), key=lambda s: s.name))
+            specs.extend(sorted(ctx.modules.children(parent), key=lambda s: s.name))
             continue
-        spec = registry.lookup(name)
+        spec = ctx.modules.lookup(name)
         if spec is None:
             ctx.warn(
                 "paraminfo",
@@ -79,15 +76,13 @@ async def paraminfo(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
 
 
 async def help_page(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
-    from atrium.wiki.api import registry
-
     params = ctx.read(spec)
     items = []
     for name in params["modules"]:
-        target = registry.lookup(name)
+        target = ctx.modules.lookup(name)
         if target is None:
             continue
-        children = registry.children(target.path)
+        children = ctx.modules.children(target.path)
         listed = "".join(f"<li>{html.escape(c.path)}</li>" for c in children)
         items.append(f"<h2>{html.escape(target.path)}</h2><ul>{listed}</ul>")
     return {"help": {"mime": "text/html", "help": "".join(items)}}

@@ -7,19 +7,19 @@ import html
 import re
 from typing import Any
 
-from atrium.wiki import pages as page_reads
-from atrium.wiki.api import messages as msg
 from atrium.wiki.api.actions import Action
 from atrium.wiki.api.actions.common import parse_title, prefixed
 from atrium.wiki.api.context import ApiContext
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import BOOLEAN, INTEGER, TEXT, ModuleSpec, Param, enum
 from atrium.wiki.changes.pages import split_sections
-from atrium.wiki.pst import transform_for_save
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.reads import pages as page_reads
 from atrium.wiki.reads import parsing
+from atrium.wiki.reads.pst_inputs import transform_for_save
 from atrium.wiki.site import GENERATOR, LANGUAGE_NAMES, Site
 from atrium.wiki.titles import Title
-from atrium.wiki.wikitext import redirect_target
+from atrium.wiki.wikitext.links import redirect_target
 
 PROPS = (
     "categories",

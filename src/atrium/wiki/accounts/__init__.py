@@ -1,0 +1,1 @@
+"""Who may do what: user groups and rights, bot-password grants, user names, password policy."""

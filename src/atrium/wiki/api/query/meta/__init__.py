@@ -1,0 +1,1 @@
+"""The `meta=` modules: about the wiki and the caller rather than pages."""

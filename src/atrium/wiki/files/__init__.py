@@ -1,0 +1,1 @@
+"""Uploaded files: metadata (with EXIF), thumbnails and where each file is stored."""
