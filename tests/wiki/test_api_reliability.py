@@ -12,11 +12,11 @@ import httpx
 import pytest
 from tests.wiki.conftest import WikiHarness
 
-from atrium.wiki.web import views
 from atrium.wiki.api import main
 from atrium.wiki.api.params import INTEGER, LIMIT
 from atrium.wiki.api.registry import ACTIONS
 from atrium.wiki.api.registry import children as submodules
+from atrium.wiki.web import views
 
 pytestmark = pytest.mark.anyio
 
