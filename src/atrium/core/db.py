@@ -653,6 +653,7 @@ class PostgresDatabase(Database):
     """Scale-out mode: a psycopg connection pool; each service lives in its own schema."""
 
     def __init__(self, url: str, schema: str, min_size: int = 2, max_size: int = 16) -> None:
+        import psycopg
         from psycopg.rows import dict_row
         from psycopg_pool import ConnectionPool
 
@@ -662,7 +663,12 @@ class PostgresDatabase(Database):
         self.dialect = POSTGRES_DIALECT
 
         def configure(raw: Any) -> None:
-            raw.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+            try:
+                raw.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+            except (psycopg.errors.UniqueViolation, psycopg.errors.DuplicateSchema):
+                # IF NOT EXISTS is not atomic: the pool's first connections, opened together,
+                # can race to create the schema; the loser finds it made.
+                raw.rollback()
             raw.execute(f'SET search_path TO "{schema}"')
             raw.commit()
 

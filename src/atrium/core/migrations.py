@@ -42,7 +42,11 @@ def run_env(metadata: sa.MetaData) -> None:
     with engine.connect() as connection:
         is_postgres = connection.dialect.name == "postgresql"
         if is_postgres:
-            connection.execute(sa.text(f'CREATE SCHEMA IF NOT EXISTS "{service}"'))
+            try:
+                connection.execute(sa.text(f'CREATE SCHEMA IF NOT EXISTS "{service}"'))
+            except (sa.exc.IntegrityError, sa.exc.ProgrammingError):
+                # Another connection (the service's pool) created it at the same moment.
+                connection.rollback()
             connection.execute(sa.text(f'SET search_path TO "{service}"'))
             connection.commit()
         context.configure(
