@@ -1,4 +1,4 @@
-"""chat messaging: drafts, scheduled messages, full-text search index (issue 3)
+"""chat messaging: drafts, scheduled messages, full-text search index
 
 Revision ID: 0002
 Revises: 0001

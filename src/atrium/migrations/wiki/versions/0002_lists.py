@@ -1,5 +1,5 @@
 """wiki lists: recent changes, log, watchlist, archive, blocks, protections, page props, files,
-and the full-text search index (issue 8)
+and the full-text search index
 
 Revision ID: 0002
 Revises: 0001_wiki_foundation

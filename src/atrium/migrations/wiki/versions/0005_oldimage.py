@@ -1,4 +1,4 @@
-"""oldimage: the earlier versions of uploaded files (issue 9)
+"""oldimage: the earlier versions of uploaded files
 
 Revision ID: 0005
 Revises: 0004

@@ -1,5 +1,5 @@
 """externallinks.el_index / el_index_60: MediaWiki's reversed-domain index of each external link
-(issue 8), one row per index (a protocol-relative link has an http: and an https: row)
+one row per index (a protocol-relative link has an http: and an https: row)
 
 Revision ID: 0006
 Revises: 0005
