@@ -1,4 +1,4 @@
-"""externallinks.el_index / el_index_60: MediaWiki's reversed-domain index of each external link
+"""externallinks.el_index / el_index_60: MediaWiki's reversed-domain index of each external link,
 one row per index (a protocol-relative link has an http: and an https: row)
 
 Revision ID: 0006
