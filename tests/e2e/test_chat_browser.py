@@ -556,8 +556,8 @@ def test_presence_in_the_right_sidebar(people: Any, site: Site) -> None:
     olive = people("olive")
     need(olive, "presence")
     people("pat")
-    olive.page.locator("li.presence-active", has_text="Pat Member").wait_for(timeout=5000)
-    olive.page.locator("li.presence-active", has_text="Olive Owner").wait_for(timeout=5000)
+    olive.page.locator("li.presence-active", has_text="Pat Member").wait_for(timeout=15000)
+    olive.page.locator("li.presence-active", has_text="Olive Owner").wait_for(timeout=15000)
 
 
 def test_topics_listed_under_the_stream(people: Any, site: Site) -> None:

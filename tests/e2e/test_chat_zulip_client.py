@@ -62,7 +62,11 @@ def test_streams_messages_and_users_through_the_zulip_client(live_chat: LiveChat
     assert [s["name"] for s in streams["streams"]] == ["general"]
 
     members = owner.get_members()
-    assert sorted(m["email"] for m in members["members"]) == ["member@live.test", "owner@live.test"]
+    assert sorted(m["email"] for m in members["members"]) == [
+        "hello-bot@live.test",
+        "member@live.test",
+        "owner@live.test",
+    ]
     me = member.get_profile()
     assert me["email"] == live_chat.member_email
     by_id = owner.get_user_by_id(me["user_id"])
