@@ -97,8 +97,10 @@ BOT_SCRIPT = textwrap.dedent(
     result["parsed"] = page.get_parsed_page()
     page.text = "Say: {{Greet|bots}} ''second''\\n== Part ==\\nold words"
     page.save(summary="second")
-    revids = [rev.revid for rev in page.revisions()]
-    result["diff"] = site.compare(revids[-1], revids[0])
+    # pywikibot orders revisions by timestamp alone: two saves in one second come in either
+    # order, so take them by id.
+    revids = sorted(rev.revid for rev in page.revisions())
+    result["diff"] = site.compare(revids[0], revids[-1])
     file_page = pywikibot.FilePage(site, "File:Bot upload.png")
     result["uploaded"] = site.upload(
         file_page, source_filename=upload_file, summary="by the bot", ignore_warnings=True
