@@ -262,6 +262,8 @@ def _problem(response: httpx.Response, request: dict[str, str]) -> str | None:
         return f"internal error {header}"
     if request.get("format") != "json" or "exportnowrap" in request:  # a boolean: present
         return None
+    if request.get("action") == "rsd" and response.text.startswith("<?xml"):
+        return None  # ApiRsd prints its XML whatever the format, as MediaWiki's does
     if response.status_code == 403 and response.text.startswith("'origin'"):
         return None
     try:

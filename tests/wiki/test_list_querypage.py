@@ -110,3 +110,11 @@ async def test_querypage_offset_paging(seeded: WikiHarness, client: httpx.AsyncC
                     break
                 cont = data["continue"]
             assert items == expected and len(expected) >= 2, page
+
+
+async def test_querypage_negative_offset_reads_from_the_start(
+    seeded: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    full = await _qp(seeded, client, "Longpages", qplimit="max")
+    negative = await _qp(seeded, client, "Longpages", qplimit="max", qpoffset="-1")
+    assert negative["query"]["querypage"]["results"] == full["query"]["querypage"]["results"]

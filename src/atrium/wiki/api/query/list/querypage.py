@@ -430,7 +430,8 @@ async def _rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], int | N
     if report.by_value:
         value = sub.c.value
         keys = [value.desc() if report.descending else value.asc(), *keys]
-    offset, limit = params["offset"], params["limit"]
+    # A negative offset reads from the start (SQLite's OFFSET takes it so; PostgreSQL refuses).
+    offset, limit = max(params["offset"], 0), params["limit"]
     query = sa.select(sub).order_by(*keys).offset(offset).limit(limit + 1)
 
     def read(conn: Conn) -> list[Row]:
