@@ -12,7 +12,14 @@ import pytest
 from atrium.chat.events.bus import MemoryEventQueues, Notice, QueueOptions, event_size
 from atrium.chat.queries import message_cache, message_display
 from atrium.settings import CacheLimits, Settings
-from tests.chat.conftest import ChatHarness, assert_json_error, assert_json_success, chat_settings
+from tests.chat.conftest import (
+    REDIS_URL,
+    ChatHarness,
+    assert_json_error,
+    assert_json_success,
+    chat_settings,
+    redis_reachable,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -22,14 +29,16 @@ QUEUE_BYTES = 40_000
 
 @pytest.fixture
 def settings(data_dir: Path, database_url: str | None) -> Settings:
-    """Small bounds, so that a test can pass them; events in process (no Redis)."""
+    """Small bounds, so that a test can pass them; on PostgreSQL the events go through Redis,
+    whose queues are bounded too."""
     limits = CacheLimits(
         messages=MESSAGES_BYTES,
         display=16 * 1024,
         event_queue=QUEUE_BYTES,
         event_queues=10 * QUEUE_BYTES,
     )
-    return chat_settings(data_dir, database_url, caches=limits)
+    redis_url = REDIS_URL if database_url is not None and redis_reachable() else None
+    return chat_settings(data_dir, database_url, caches=limits, redis_url=redis_url)
 
 
 def body(n: int) -> str:

@@ -277,11 +277,20 @@ class MemoryEventQueues(EventQueues):
 
 
 class RedisEventQueues(EventQueues):
-    """Queues in Redis, shared by every worker of a scale-out deployment."""
+    """Queues in Redis, shared by every worker of a scale-out deployment.
 
-    def __init__(self, url: str, namespace: str = "atrium") -> None:
+    Each queue's undelivered events are bounded as in `MemoryEventQueues`: its hash counts the
+    JSON bytes of its stream, and a queue whose backlog passes `max_queue_bytes` is deleted, so
+    its client registers again. The total is then bounded by the queue count, which the idle
+    timeout bounds, and by the Redis server's own `maxmemory`.
+    """
+
+    def __init__(
+        self, url: str, namespace: str = "atrium", max_queue_bytes: int = MAX_QUEUE_BYTES
+    ) -> None:
         # One deployment's keys, apart from any other sharing the Redis server.
         self.prefix = f"{namespace}:events"
+        self.max_queue_bytes = max_queue_bytes
         import redis.asyncio as redis
 
         self._redis: Any = redis.Redis.from_url(url)
@@ -326,8 +335,34 @@ class RedisEventQueues(EventQueues):
         async with self._redis.pipeline(transaction=False) as pipe:
             pipe.xadd(stream, {"e": body}, id=f"{event_id + 1}-0")
             pipe.expire(stream, QUEUE_TIMEOUT_SECONDS)
-            await pipe.execute()
+            pipe.hincrby(meta, "bytes", len(body))
+            _added, _expiring, backlog = await pipe.execute()
+        if int(backlog) > self.max_queue_bytes:
+            await self._drop(queue_id)
+            return False
         return True
+
+    async def _drop(self, queue_id: str) -> None:
+        stream, meta = self._keys(queue_id)
+        owner = await self._redis.hget(meta, "user_id")
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.delete(stream, meta)
+            if owner is not None:
+                pipe.srem(self._user_key(int(owner)), queue_id)
+            await pipe.execute()
+        self._options.pop(queue_id, None)
+
+    async def _acknowledge(self, queue_id: str, last_event_id: int) -> None:
+        """Trim what the client has seen and take its bytes off the backlog."""
+        stream, meta = self._keys(queue_id)
+        seen = await self._redis.xrange(stream, max=f"{last_event_id + 1}-0")
+        if not seen:
+            return
+        freed = sum(len(fields[b"e"]) for _entry_id, fields in seen)
+        async with self._redis.pipeline(transaction=False) as pipe:
+            pipe.xtrim(stream, minid=f"{last_event_id + 2}-0")
+            pipe.hincrby(meta, "bytes", -freed)
+            await pipe.execute()
 
     async def publish(self, notices: Iterable[Notice]) -> None:
         for notice in notices:
@@ -355,24 +390,20 @@ class RedisEventQueues(EventQueues):
         stream, _meta = self._keys(queue_id)
         after = -1 if last_event_id is None else last_event_id
         if last_event_id is not None:
-            await self._redis.xtrim(stream, minid=f"{last_event_id + 2}-0")
+            await self._acknowledge(queue_id, last_event_id)
         entries = await self._redis.xrange(stream, min=f"{after + 2}-0")
         if not entries and timeout > 0:
             found = await self._redis.xread({stream: f"{after + 1}-0"}, block=int(timeout * 1000))
-            if not found:
-                await self._append(queue_id, {"type": "heartbeat"})
+            # A queue dropped while this poll waited answers as missing, like a collected one.
+            if not found and not await self._append(queue_id, {"type": "heartbeat"}):
+                return None
             entries = await self._redis.xrange(stream, min=f"{after + 2}-0")
         return [orjson.loads(fields[b"e"]) for _entry_id, fields in entries]
 
     async def delete(self, queue_id: str, user_id: int) -> bool:
         if await self._touch(queue_id, user_id) is None:
             return False
-        stream, meta = self._keys(queue_id)
-        async with self._redis.pipeline(transaction=True) as pipe:
-            pipe.delete(stream, meta)
-            pipe.srem(self._user_key(user_id), queue_id)
-            await pipe.execute()
-        self._options.pop(queue_id, None)
+        await self._drop(queue_id)
         return True
 
     async def close(self) -> None:
@@ -386,8 +417,8 @@ def event_queues(
     max_queue_bytes: int = MAX_QUEUE_BYTES,
     max_total_bytes: int = MAX_TOTAL_BYTES,
 ) -> EventQueues:
-    """Redis queues in the scale-out mode (Redis holds them, each expiring with its queue), else
-    queues in this process bounded as `MemoryEventQueues` says."""
+    """Redis queues in the scale-out mode, else queues in this process; both bounded as their
+    docstrings say."""
     if redis_url:
-        return RedisEventQueues(redis_url, namespace)
+        return RedisEventQueues(redis_url, namespace, max_queue_bytes)
     return MemoryEventQueues(max_queue_bytes, max_total_bytes)
