@@ -22,6 +22,9 @@ URL_PROTOCOLS = (
     "redis://", "sftp://", "sip:", "sips:", "sms:", "ssh://", "svn://", "tel:", "telnet://",
     "urn:", "worldwind://", "xmpp:",
 )  # fmt: skip
+# The values of the API's `protocol` parameters (extlinks, exturlusage): each protocol without
+# its delimiter, and "" for http and https.
+PROTOCOL_NAMES = ("", *(p.rstrip(":/") for p in URL_PROTOCOLS))
 
 _OK_HOST = re.compile(r"[^a-zA-Z0-9\-._~!$&'()*+,;=\x80-\U0010ffff]")
 _BYTE = r"(?:0*25[0-5]|0*2[0-4][0-9]|0*1[0-9][0-9]|0*[0-9]?[0-9])"

@@ -33,7 +33,7 @@ from atrium.wiki.api.query.pageset import (
     cont_int,
 )
 from atrium.wiki.messages import messages as msg
-from atrium.wiki.wikitext.linkfilter import URL_PROTOCOLS, like_prefix
+from atrium.wiki.wikitext.linkfilter import PROTOCOL_NAMES, URL_PROTOCOLS, like_prefix
 
 P = schema.page
 EL = schema.externallinks
@@ -66,37 +66,7 @@ EXTURLUSAGE = ModuleSpec(
         Param("continue"),
         Param(
             "protocol",
-            enum(
-                "",
-                "bitcoin",
-                "ftp",
-                "ftps",
-                "geo",
-                "git",
-                "gopher",
-                "http",
-                "https",
-                "irc",
-                "ircs",
-                "magnet",
-                "mailto",
-                "matrix",
-                "mms",
-                "news",
-                "nntp",
-                "redis",
-                "sftp",
-                "sip",
-                "sips",
-                "sms",
-                "ssh",
-                "svn",
-                "tel",
-                "telnet",
-                "urn",
-                "worldwind",
-                "xmpp",
-            ),
+            enum(*PROTOCOL_NAMES),
             default="",
         ),
         Param("query"),

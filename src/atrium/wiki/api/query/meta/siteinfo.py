@@ -33,13 +33,9 @@ from atrium.wiki.site import (
     WIKI_ID,
 )
 from atrium.wiki.timestamps import iso, now14
+from atrium.wiki.wikitext import linkfilter
 
-URL_PROTOCOLS = (
-    "bitcoin:", "ftp://", "ftps://", "geo:", "git://", "gopher://", "http://", "https://",
-    "irc://", "ircs://", "magnet:", "mailto:", "matrix:", "mms://", "news:", "nntp://",
-    "redis://", "sftp://", "sip:", "sips:", "sms:", "ssh://", "svn://", "tel:", "telnet://",
-    "urn:", "worldwind://", "xmpp:", "//",
-)  # fmt: skip
+URL_PROTOCOLS = (*linkfilter.URL_PROTOCOLS, "//")
 EXTENSION_TAGS = ("<pre>", "<nowiki>", "<gallery>", "<indicator>", "<langconvert>")
 FUNCTION_HOOKS = (
     "ns", "nse", "urlencode", "lcfirst", "ucfirst", "lc", "uc", "localurl", "localurle",

@@ -20,6 +20,7 @@ from atrium.wiki.api.params import (
     limit,
 )
 from atrium.wiki.api.query.pageset import QueryModule, QueryRun, badcontinue, cont_int
+from atrium.wiki.wikitext.linkfilter import PROTOCOL_NAMES
 
 EXTLINKS = ModuleSpec(
     "extlinks",
@@ -31,37 +32,7 @@ EXTLINKS = ModuleSpec(
         Param("continue"),
         Param(
             "protocol",
-            enum(
-                "",
-                "bitcoin",
-                "ftp",
-                "ftps",
-                "geo",
-                "git",
-                "gopher",
-                "http",
-                "https",
-                "irc",
-                "ircs",
-                "magnet",
-                "mailto",
-                "matrix",
-                "mms",
-                "news",
-                "nntp",
-                "redis",
-                "sftp",
-                "sip",
-                "sips",
-                "sms",
-                "ssh",
-                "svn",
-                "tel",
-                "telnet",
-                "urn",
-                "worldwind",
-                "xmpp",
-            ),
+            enum(*PROTOCOL_NAMES),
             default="",
         ),
         Param("query"),
