@@ -91,6 +91,9 @@ class Expander:
         self.used: list[tuple[int, str]] = []  # templates transcluded, in order of first use
         self._protected: list[str] = []
         self._cache: dict[tuple[int, str], str | None] = {}
+        # Set when the text used a word that reads the clock, so its expansion must not be
+        # reused later.
+        self.volatile = False
 
     def expand(self, text: str) -> str:
         """Expand a page's text for viewing."""
@@ -259,6 +262,8 @@ class Expander:
             simple[plain + "E"] = quote(simple[plain].replace(" ", "_"), safe=";:@$!*(),/~")
         simple.update(self.variables)
         if not colon and upper in simple:
+            if upper.startswith("CURRENT"):
+                self.volatile = True
             return simple[upper]
         if colon and upper == "PLURAL":
             number = arg.strip().replace(",", "")

@@ -111,6 +111,7 @@ _HEADING_HTML = re.compile(
 _HEADING_SOURCE = re.compile(r"^(={1,6})(.+?)\1[ \t]*$", re.M)
 _TOC = re.compile(r'<div id="toc" class="toc".*?</ul>\n</div>\n', re.S)
 _TAG = re.compile(r"<[^>]*>")
+_KEPT_TAG = re.compile(r"</?(i|b|sup|sub|s|del|ins)\b")
 
 
 def _section(ctx: ApiContext, text: str, section: str, title_given: str) -> str:
@@ -139,7 +140,13 @@ def _section(ctx: ApiContext, text: str, section: str, title_given: str) -> str:
 def _sections(site: Site, title: Title, body: str, source: str) -> list[dict[str, Any]]:
     """ParserOutput's sections: numbered by relative depth as the table of contents is, with the
     byte offset of each heading in the source."""
-    offsets = [len(source[: m.start()].encode()) for m in _HEADING_SOURCE.finditer(source)]
+    # Byte offsets counted piece by piece: encoding each prefix whole is quadratic.
+    offsets: list[int] = []
+    offset = previous = 0
+    for found in _HEADING_SOURCE.finditer(source):
+        offset += len(source[previous : found.start()].encode())
+        previous = found.start()
+        offsets.append(offset)
     out: list[dict[str, Any]] = []
     levels: list[int] = []  # heading level of each open toc level
     counters: list[int] = []
@@ -154,10 +161,7 @@ def _sections(site: Site, title: Title, body: str, source: str) -> list[dict[str
         else:
             levels.append(level)
             counters.append(1)
-        line = _TAG.sub(
-            lambda m: m.group(0) if re.match(r"</?(i|b|sup|sub|s|del|ins)\b", m.group(0)) else "",
-            inner,
-        ).strip()
+        line = _TAG.sub(lambda m: m.group(0) if _KEPT_TAG.match(m.group(0)) else "", inner).strip()
         out.append(
             {
                 "toclevel": len(levels),

@@ -58,7 +58,7 @@ _MARK_RE = re.compile(_MARK + r"(\d+)" + _MARK)
 _NOWIKI = re.compile(r"<nowiki>(.*?)</nowiki>|<nowiki\s*/>", re.S | re.I)
 _PRE = re.compile(r"<pre>(.*?)</pre>", re.S | re.I)
 _COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.S)
-_REDIRECT = re.compile(r"^\s*#REDIRECT\s*:?\s*\[\[[^\]]*\]\][^\n]*\n?", re.I)
+REDIRECT_LINE = re.compile(r"^\s*#REDIRECT\s*:?\s*\[\[[^\]]*\]\][^\n]*\n?", re.I)
 _QUOTES = re.compile(r"'{2,}")
 
 
@@ -68,6 +68,10 @@ class Rendered:
     categories: list[str] = field(default_factory=list)  # category dbkeys, in order of use
     languages: list[tuple[str, str]] = field(default_factory=list)
     templates: list[tuple[int, str]] = field(default_factory=list)
+    # The text after template expansion (the redirect line removed first), which the link
+    # tables are read from; `volatile` when it depends on the clock (CURRENT… magic words).
+    expanded: str = ""
+    volatile: bool = False
 
 
 def attrs(raw: str) -> str:
@@ -242,9 +246,11 @@ class Renderer:
 
     def render(self, text: str) -> Rendered:
         expander = Expander(self.parser, self.loader, self.page, variables=self.variables)
-        text = _REDIRECT.sub("", text)
+        text = REDIRECT_LINE.sub("", text)
         text = expander.expand(text)
         self.result.templates = expander.used
+        self.result.expanded = text
+        self.result.volatile = expander.volatile
         text = _COMMENT.sub("", text)
         text = _NOWIKI.sub(lambda m: self.hold(html.escape(m.group(1) or "", quote=False)), text)
         text = _PRE.sub(
