@@ -58,7 +58,7 @@ RATIO = 5.0  # Atrium's median at most a fifth of MediaWiki's
 ARTICLE = "Bench article"
 TEMPLATE = ("Template:Box 1", "<div class=\"box\">'''{{{name|}}}''' box</div>")
 ATRIUM_USER = ("Benchadmin", "bench-password-1")
-_CHANGED_LINE = re.compile(r'id="mw-diff-left-l(\d+)"')
+_CHANGED_LINE = re.compile(r'id=\\?"mw-diff-left-l(\d+)')
 
 
 def edited(text: str) -> str:

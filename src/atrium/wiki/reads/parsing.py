@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import re
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,13 +27,24 @@ from atrium.core.db import Conn, Prepared
 from atrium.wiki import schema
 from atrium.wiki.reads import pages as page_reads
 from atrium.wiki.reads.page_view import category_flags, current_text, link_states, render_text
+from atrium.wiki.reads.tracking import add_tracking_categories
 from atrium.wiki.site import Site
+from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import InvalidTitle, Title
 from atrium.wiki.wikitext.expand import Expander
 from atrium.wiki.wikitext.html.page import REDIRECT_LINE, Rendered
 from atrium.wiki.wikitext.links import Links, extract_links
 
 _COMMENT_LINK = re.compile(r"\[\[:?([^\[\]|]+)(?:\|([^\[\]]*))?\]\]")
+
+
+@dataclass
+class Timing:
+    """When and how long the text was parsed (the limit report's times and cache report)."""
+
+    cpu_seconds: float = 0.0
+    wall_seconds: float = 0.0
+    parsed_at: str = ""  # YYYYMMDDHHMMSS
 
 
 @dataclass
@@ -43,6 +55,7 @@ class Parsed:
     redirects: set[tuple[int, str]] = field(default_factory=set)
     existing_categories: set[str] = field(default_factory=set)
     hidden_categories: set[str] = field(default_factory=set)
+    timing: Timing = field(default_factory=Timing)
 
 
 @dataclass
@@ -114,7 +127,9 @@ def parse(
         found = cache.get(key)
         if found is not None:
             return found
+    cpu, wall = time.process_time(), time.perf_counter()
     parsed = _parse(conn, site, title, text, variables)
+    parsed.timing = Timing(time.process_time() - cpu, time.perf_counter() - wall, now14())
     if cache is not None and not parsed.rendered.volatile:
         cache.put(key, parsed)
     return parsed
@@ -130,10 +145,17 @@ def _parse(
     rendered = render_text(conn, site, title, text, variables)
     if REDIRECT_LINE.match(text) is None:
         # The renderer expanded this very text: its expansion is the one to read links from.
-        expanded = rendered.expanded
+        expanded, defaultsort = rendered.expanded, rendered.defaultsort
     else:
-        expanded, _used = expand(conn, site, title, text, variables)
+        expander = Expander(
+            site.parser, _loader(conn), (title.ns, title.dbkey), variables=variables
+        )
+        expanded, defaultsort = expander.expand(text), expander.defaultsort
     links = extract_links(expanded, site.parser, site.languages)
+    if defaultsort is not None:
+        links.defaultsort = defaultsort
+        links.props["defaultsort"] = defaultsort
+    rendered.categories.extend(add_tracking_categories(conn, title, links))
     targets = set(links.pages) | set(rendered.templates)
     existing, redirects = link_states(conn, targets)
     found, hidden = category_flags(conn, rendered.categories)

@@ -9,6 +9,11 @@ from typing import Any
 
 from atrium.wiki.api.actions import Action
 from atrium.wiki.api.actions.common import parse_title, prefixed
+from atrium.wiki.api.actions.parse_report import (
+    categories_html,
+    limit_report_data,
+    limit_report_html,
+)
 from atrium.wiki.api.context import ApiContext
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import BOOLEAN, INTEGER, TEXT, ModuleSpec, Param, enum
@@ -20,6 +25,7 @@ from atrium.wiki.reads.pst_inputs import transform_for_save
 from atrium.wiki.site import GENERATOR, LANGUAGE_NAMES, Site
 from atrium.wiki.titles import Title
 from atrium.wiki.wikitext.links import redirect_target
+from atrium.wiki.wikitext.preprocess import parsetree
 
 PROPS = (
     "categories",
@@ -353,6 +359,10 @@ async def parse(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     if not props:
         return {"parse": result}
 
+    if "parsetree" in props and model != "wikitext":
+        raise ApiUsageError(
+            "notwikitext", msg.api("apierror-parsetree-notwikitext"), module="parse"
+        )
     site = ctx.site
     parsed = await ctx.db.read(parsing.parse, site, title, text, variables)
     rendered = parsed.rendered
@@ -387,12 +397,24 @@ async def parse(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     if "categories" in props:
         cats = []
         for name in rendered.categories if wikitext_only else []:
-            item = {"sortkey": links.categories.get(name, "")}
+            # Without a key of its own a category sorts under the page's default sort key.
+            item = {"sortkey": links.categories.get(name) or links.defaultsort}
             out.content(item, "category", name)
             out.flag_if(item, "missing", name not in parsed.existing_categories)
             out.flag_if(item, "hidden", name in parsed.hidden_categories)
             cats.append(item)
         result["categories"] = cats
+    if "categorieshtml" in props:
+        box = categories_html(site.parser, parsed)
+        result["categorieshtml"] = {"*": box} if fv < 2 else box
+    if "limitreportdata" in props:
+        result["limitreportdata"] = limit_report_data(parsed, fv)
+    if "limitreporthtml" in props:
+        report = limit_report_html(parsed)
+        result["limitreporthtml"] = {"*": report} if fv < 2 else report
+    if "parsetree" in props:
+        tree = parsetree(text)
+        result["parsetree"] = {"*": tree} if fv < 2 else tree
     if "links" in props:
         result["links"] = _title_list(ctx, sorted(links.pages) if wikitext_only else [], parsed)
     if "templates" in props:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from urllib.parse import quote
 
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_MEDIA, InvalidTitle, TitleParser
-from atrium.wiki.wikitext.expand import Expander, TemplateLoader
+from atrium.wiki.wikitext.expand import Expander, ExpansionStats, TemplateLoader
 from atrium.wiki.wikitext.html.blocks import Paragraphs, serialize, wrap_loose_text
 from atrium.wiki.wikitext.html.media import FileLookup, FileSize, MediaLinks, parse_options
 from atrium.wiki.wikitext.html.tables import add_tbody, handle_tables
@@ -72,6 +72,9 @@ class Rendered:
     # tables are read from; `volatile` when it depends on the clock (CURRENT… magic words).
     expanded: str = ""
     volatile: bool = False
+    defaultsort: str | None = None  # the last `{{DEFAULTSORT:…}}` of the expansion
+    stats: ExpansionStats = field(default_factory=ExpansionStats)
+    unstripped: int = 0  # characters of `<nowiki>` and `<pre>` content put back
 
 
 def attrs(raw: str) -> str:
@@ -224,6 +227,11 @@ class Renderer:
         self._held.append(fragment)
         return f"{_MARK}{len(self._held) - 1}{_MARK}"
 
+    def _strip(self, content: str, shape: str) -> str:
+        """`<nowiki>` or `<pre>` content, escaped and held (counted for the limit report)."""
+        self.result.unstripped += len(content)
+        return self.hold(shape.format(html.escape(content, quote=False)))
+
     def release(self, text: str) -> str:
         for _ in range(4):
             if _MARK not in text:
@@ -251,11 +259,11 @@ class Renderer:
         self.result.templates = expander.used
         self.result.expanded = text
         self.result.volatile = expander.volatile
+        self.result.defaultsort = expander.defaultsort
+        self.result.stats = expander.stats
         text = _COMMENT.sub("", text)
-        text = _NOWIKI.sub(lambda m: self.hold(html.escape(m.group(1) or "", quote=False)), text)
-        text = _PRE.sub(
-            lambda m: self.hold(f"<pre>{html.escape(m.group(1), quote=False)}</pre>"), text
-        )
+        text = _NOWIKI.sub(lambda m: self._strip(m.group(1) or "", "{}"), text)
+        text = _PRE.sub(lambda m: self._strip(m.group(1), "<pre>{}</pre>"), text)
         text, self.toc = take_switches(text, self.hold)
         targets = self._targets(text)
         self._known = self.exists(targets)
