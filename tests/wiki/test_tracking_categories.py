@@ -84,10 +84,17 @@ async def test_broken_file_links_tracking_category(
     assert [m["title"] for m in members] == ["Gallery page", "Template:Pic", "Via template"]
     assert [c["title"] for c in await _categories(wiki, client, "Fine page")] == []
     parsed = await wiki.api(
-        client, action="parse", title="T", text="[[File:Absent.png]]", prop="categories"
+        client,
+        action="parse",
+        title="T",
+        text="{{DEFAULTSORT:Zed}}[[Category:Foo]][[File:Absent.png]][[Category:Bar|k]]",
+        prop="categories",
     )
+    # In MediaWiki's order: the tracking category where the missing file is embedded.
     assert parsed["parse"]["categories"] == [
-        {"sortkey": "", "*": "Pages_with_broken_file_links", "missing": ""}
+        {"sortkey": "Zed", "*": "Foo", "missing": ""},
+        {"sortkey": "Zed", "*": "Pages_with_broken_file_links", "missing": ""},
+        {"sortkey": "k", "*": "Bar", "missing": ""},
     ]
     info = await wiki.api(
         client, action="query", prop="categoryinfo", titles="Category:Pages with broken file links"

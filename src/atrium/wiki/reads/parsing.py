@@ -27,7 +27,7 @@ from atrium.core.db import Conn, Prepared
 from atrium.wiki import schema
 from atrium.wiki.reads import pages as page_reads
 from atrium.wiki.reads.page_view import category_flags, current_text, link_states, render_text
-from atrium.wiki.reads.tracking import add_tracking_categories
+from atrium.wiki.reads.tracking import BROKEN_FILE, add_tracking_categories
 from atrium.wiki.site import Site
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import InvalidTitle, Title
@@ -155,7 +155,11 @@ def _parse(
     if defaultsort is not None:
         links.defaultsort = defaultsort
         links.props["defaultsort"] = defaultsort
-    rendered.categories.extend(add_tracking_categories(conn, title, links))
+    for name in add_tracking_categories(conn, title, links):
+        # Where MediaWiki's parser adds them: the hidden-category mark before any link, the
+        # broken-file category where the first missing file is embedded.
+        at = rendered.broken_file_at if name == BROKEN_FILE else 0
+        rendered.categories.insert(len(rendered.categories) if at is None else at, name)
     targets = set(links.pages) | set(rendered.templates)
     existing, redirects = link_states(conn, targets)
     found, hidden = category_flags(conn, rendered.categories)

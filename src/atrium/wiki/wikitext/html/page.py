@@ -75,6 +75,9 @@ class Rendered:
     defaultsort: str | None = None  # the last `{{DEFAULTSORT:…}}` of the expansion
     stats: ExpansionStats = field(default_factory=ExpansionStats)
     unstripped: int = 0  # characters of `<nowiki>` and `<pre>` content put back
+    # How many categories came before the first embedded file that does not exist (where
+    # MediaWiki adds its broken-file tracking category), None when every file exists.
+    broken_file_at: int | None = None
 
 
 def attrs(raw: str) -> str:
@@ -327,6 +330,8 @@ class Renderer:
         caption_text = html.unescape(re.sub(r"<[^>]*>", "", caption_html))
         file = self._files.get(dbkey)
         if file is None:
+            if self.result.broken_file_at is None:
+                self.result.broken_file_at = len(self.result.categories)
             return self.hold(self.media.missing(dbkey, opts, caption_html))
         return self.hold(self.media.image(dbkey, file, opts, caption_html, caption_text))
 
