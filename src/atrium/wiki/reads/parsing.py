@@ -127,9 +127,9 @@ def parse(
         found = cache.get(key)
         if found is not None:
             return found
-    cpu, wall = time.process_time(), time.perf_counter()
+    cpu, wall = time.thread_time(), time.perf_counter()
     parsed = _parse(conn, site, title, text, variables)
-    parsed.timing = Timing(time.process_time() - cpu, time.perf_counter() - wall, now14())
+    parsed.timing = Timing(time.thread_time() - cpu, time.perf_counter() - wall, now14())
     if cache is not None and not parsed.rendered.volatile:
         cache.put(key, parsed)
     return parsed
