@@ -43,6 +43,7 @@ FAMILIES = (
     "bench.wiki_lists",
     "bench.wiki_props",
     "bench.wiki_vs_mediawiki",
+    "bench.wiki_parse_vs_mediawiki",
 )
 
 

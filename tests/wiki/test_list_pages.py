@@ -86,6 +86,9 @@ async def test_allcategories(pages: WikiHarness, client: httpx.AsyncClient) -> N
     assert data["query"]["allcategories"] == [
         {"category": "Food", "size": 1, "pages": 0, "files": 0, "subcats": 1, "hidden": False},
         {"category": "Fruit", "size": 3, "pages": 3, "files": 0, "subcats": 0, "hidden": False},
+        # MediaWiki's tracking category of __HIDDENCAT__ category pages.
+        {"category": "Hidden categories", "size": 1, "pages": 0, "files": 0, "subcats": 1,
+         "hidden": False},
         {"category": "Hidden stuff", "size": 1, "pages": 1, "files": 0, "subcats": 0,
          "hidden": True},
         {"category": "Templates", "size": 2, "pages": 2, "files": 0, "subcats": 0,
@@ -103,7 +106,8 @@ async def test_allcategories(pages: WikiHarness, client: httpx.AsyncClient) -> N
     gen = await _q(pages, client, generator="allcategories", gacfrom="H", prop="info")
     by_title = {p["title"]: p for p in gen["query"]["pages"]}
     assert sorted(by_title) == [
-        "Category:Hidden stuff", "Category:Templates", "Category:Yellow things",
+        "Category:Hidden categories", "Category:Hidden stuff", "Category:Templates",
+        "Category:Yellow things",
     ]  # fmt: skip
     assert by_title["Category:Templates"]["missing"] is True
 

@@ -2,6 +2,9 @@
 search after trimming the common head and tail, then the boundary shifting of GNU diff), the word
 diff inside changed blocks, and the two-column table rows of `TableDiffFormatter` with two lines
 of context around each block and a "Line N:" header per block.
+
+The rows depend on the two texts alone, so the rows of recent pairs are kept (`table_rows`): the
+same pair of revisions is compared again and again while a change is reviewed.
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ import math
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+
+from atrium.core.bounded_cache import BoundedCache
 
 _TOO_LONG = 2_000_000
 _POW_LIMIT = 1.45
@@ -399,9 +404,15 @@ def _element_text(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;")
 
 
+_LEADING_SPACE = re.compile(r"^ ", re.M)
+_TRAILING_SPACE = re.compile(r" $", re.M)
+
+
 def _whitespace(text: str) -> str:
-    text = re.sub(r"^ ", "\u00a0 ", text, flags=re.M)
-    text = re.sub(r" $", " \u00a0", text, flags=re.M)
+    if " " not in text:
+        return text
+    text = _LEADING_SPACE.sub("\u00a0 ", text)
+    text = _TRAILING_SPACE.sub(" \u00a0", text)
     return text.replace("  ", "\u00a0 ")
 
 
@@ -427,8 +438,23 @@ def _number(value: int) -> str:
     return f"{value:,}"
 
 
+_ROWS_BYTES = 16 * 1024 * 1024
+_rows: BoundedCache[tuple[str, str], str] = BoundedCache(
+    _ROWS_BYTES, lambda key, rows: 2 * (len(key[0]) + len(key[1]) + len(rows)) + 256
+)
+
+
 def table_rows(old_text: str, new_text: str) -> str:
     """`DifferenceEngine::getDiffBody` for two wikitexts: the table rows, "" when equal."""
+    key = (old_text, new_text)
+    found = _rows.get(key)
+    if found is None:
+        found = _table_rows(old_text, new_text)
+        _rows.put(key, found)
+    return found
+
+
+def _table_rows(old_text: str, new_text: str) -> str:
     edits = line_diff(old_text.split("\n"), new_text.split("\n"))
     out: list[str] = []
     lead = trail = 2

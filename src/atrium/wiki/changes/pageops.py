@@ -31,6 +31,7 @@ from atrium.wiki.changes.pages import (
     EditRequest,
     clear_links,
     journal_edit,
+    page_links,
     save_revision,
     software_tag_id,
     write_links,
@@ -43,7 +44,6 @@ from atrium.wiki.changes.watching import pair
 from atrium.wiki.site import Site
 from atrium.wiki.timestamps import formatted, now14
 from atrium.wiki.titles import NS_FILE, Title
-from atrium.wiki.wikitext.links import extract_links
 
 P = schema.page
 REV = schema.revision
@@ -364,7 +364,7 @@ def undelete_page(
     latest_id = int(latest["rev_id"])
     if created or page is None or latest_id != int(page["page_latest"]):
         text = _text_of(conn, latest_id)
-        links = extract_links(text, site.parser, site.languages)
+        links = page_links(conn, site, title, text)
         ts = now14()
         conn.execute(
             sa.update(P)
@@ -836,5 +836,5 @@ def refresh_links(conn: Conn, site: Site, page_id: int) -> None:
     title = Title(int(page["page_namespace"]), str(page["page_title"]))
     text = _text_of(conn, int(page["page_latest"]))
     ts = now14()
-    write_links(conn, page_id, title, extract_links(text, site.parser, site.languages), ts)
+    write_links(conn, page_id, title, page_links(conn, site, title, text), ts)
     conn.execute(sa.update(P).where(P.c.page_id == page_id).values(page_links_updated=ts))

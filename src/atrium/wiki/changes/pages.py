@@ -25,6 +25,7 @@ from atrium.wiki.changes.protection import check_protection
 from atrium.wiki.merge import merge3
 from atrium.wiki.reads.page_view import current_text as current_revision_text
 from atrium.wiki.reads.pst_inputs import transform_for_save
+from atrium.wiki.reads.tracking import add_tracking_categories
 from atrium.wiki.site import MAX_ARTICLE_SIZE, Site
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_MEDIAWIKI, NS_SPECIAL, Title
@@ -46,12 +47,28 @@ def _add_transcluded_categories(
         found = current_revision_text(conn, ns, dbkey)
         return found[2] if found else None
 
-    expanded = Expander(site.parser, loader, (title.ns, title.dbkey)).expand(text)
+    expander = Expander(site.parser, loader, (title.ns, title.dbkey))
+    expanded = expander.expand(text)
+    if expander.defaultsort is not None:
+        # `{{DEFAULTSORT:…}}` from a template (or written with arguments) counts as the page's.
+        links.defaultsort = expander.defaultsort
+        links.props["defaultsort"] = expander.defaultsort
     if expanded == text:
         return
     found = extract_links(expanded, site.parser, site.languages)
     for name, sortkey in found.categories.items():
         links.categories.setdefault(name, sortkey)
+    links.embedded_files |= found.embedded_files
+
+
+def page_links(conn: Conn, site: Site, title: Title, text: str) -> Links:
+    """The link-table rows of a page with this text: what its text names, the categories and
+    default sort key its templates bring, and the tracking categories it earns."""
+    links = extract_links(text, site.parser, site.languages)
+    if "{{" in text:
+        _add_transcluded_categories(conn, site, title, text, links)
+    add_tracking_categories(conn, title, links)
+    return links
 
 
 def sha1_base36(text: str) -> str:
@@ -168,9 +185,7 @@ def save_revision(
         },
         "rev_id",
     )
-    links = extract_links(text, site.parser, site.languages) if update_links else None
-    if links is not None and "{{" in text:
-        _add_transcluded_categories(conn, site, title, text, links)
+    links = page_links(conn, site, title, text) if update_links else None
     is_redirect = links.redirect is not None if links is not None else False
     conn.execute(
         sa.update(schema.page)

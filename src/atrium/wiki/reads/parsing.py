@@ -1,25 +1,50 @@
 """Parsing wikitext for `action=parse` and `action=expandtemplates`: the rendering with what
 MediaWiki's ParserOutput carries beside it (links, templates, categories with their sort keys and
-flags, external links, language links, page properties), all read in one transaction."""
+flags, external links, language links, page properties), all read in one transaction.
+
+Parsed output is kept between requests, as MediaWiki's parser cache keeps it: the entry is keyed
+by the title, the text, the per-revision variables and the wiki's state (the newest revision and
+log entry ids). Every change that can alter a rendering (an edit of a template or a linked page, a
+creation, deletion, move, upload or protection) writes a revision or a log entry, so a new state
+means new entries. Only SQLite's serialised commits make the newest ids grow in commit order; on
+PostgreSQL a transaction with a smaller id may commit later, so nothing is kept there. Texts that
+read the clock are never kept.
+"""
 
 from __future__ import annotations
 
 import html
 import re
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from atrium.core.db import Conn
+import sqlalchemy as sa
+
+from atrium.core.bounded_cache import BoundedCache
+from atrium.core.db import Conn, Prepared
+from atrium.wiki import schema
 from atrium.wiki.reads import pages as page_reads
 from atrium.wiki.reads.page_view import category_flags, current_text, link_states, render_text
+from atrium.wiki.reads.tracking import BROKEN_FILE, add_tracking_categories
 from atrium.wiki.site import Site
+from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import InvalidTitle, Title
 from atrium.wiki.wikitext.expand import Expander
-from atrium.wiki.wikitext.html.page import Rendered
+from atrium.wiki.wikitext.html.page import REDIRECT_LINE, Rendered
 from atrium.wiki.wikitext.links import Links, extract_links
 
 _COMMENT_LINK = re.compile(r"\[\[:?([^\[\]|]+)(?:\|([^\[\]]*))?\]\]")
+
+
+@dataclass
+class Timing:
+    """When and how long the text was parsed (the limit report's times and cache report)."""
+
+    cpu_seconds: float = 0.0
+    wall_seconds: float = 0.0
+    parsed_at: str = ""  # YYYYMMDDHHMMSS
 
 
 @dataclass
@@ -30,6 +55,7 @@ class Parsed:
     redirects: set[tuple[int, str]] = field(default_factory=set)
     existing_categories: set[str] = field(default_factory=set)
     hidden_categories: set[str] = field(default_factory=set)
+    timing: Timing = field(default_factory=Timing)
 
 
 @dataclass
@@ -63,6 +89,26 @@ def expand(
     return expander.expand(text), expander.used
 
 
+CACHE_KEY = "wiki.parsed"
+CACHE_BYTES = 32 * 1024 * 1024
+_STATE = Prepared(
+    sa.select(
+        sa.select(sa.func.max(schema.revision.c.rev_id)).scalar_subquery(),
+        sa.select(sa.func.max(schema.logging.c.log_id)).scalar_subquery(),
+    )
+)
+
+
+def _entry_size(key: tuple[Any, ...], value: Parsed) -> int:
+    """Bytes of an entry, roughly: the key's text and the HTML dominate."""
+    return 2 * (len(key[2]) + len(value.rendered.html) + len(value.rendered.expanded)) + 4096
+
+
+def _state(conn: Conn) -> tuple[int, int]:
+    row = conn.tuples(_STATE)[0]
+    return int(row[0] or 0), int(row[1] or 0)
+
+
 def parse(
     conn: Conn,
     site: Site,
@@ -70,9 +116,50 @@ def parse(
     text: str,
     variables: Mapping[str, str] | None = None,
 ) -> Parsed:
+    """The parsed text, from the cache when the wiki has not changed since it was parsed."""
+    cache: BoundedCache[tuple[Any, ...], Parsed] | None = None
+    key: tuple[Any, ...] = ()
+    if conn.is_sqlite:
+        cache = conn.caches.get(CACHE_KEY)
+        if cache is None:
+            cache = conn.caches.setdefault(CACHE_KEY, BoundedCache(CACHE_BYTES, _entry_size))
+        key = (title.ns, title.dbkey, text, tuple(sorted((variables or {}).items())), _state(conn))
+        found = cache.get(key)
+        if found is not None:
+            return found
+    cpu, wall = time.thread_time(), time.perf_counter()
+    parsed = _parse(conn, site, title, text, variables)
+    parsed.timing = Timing(time.thread_time() - cpu, time.perf_counter() - wall, now14())
+    if cache is not None and not parsed.rendered.volatile:
+        cache.put(key, parsed)
+    return parsed
+
+
+def _parse(
+    conn: Conn,
+    site: Site,
+    title: Title,
+    text: str,
+    variables: Mapping[str, str] | None,
+) -> Parsed:
     rendered = render_text(conn, site, title, text, variables)
-    expanded, _used = expand(conn, site, title, text, variables)
+    if REDIRECT_LINE.match(text) is None:
+        # The renderer expanded this very text: its expansion is the one to read links from.
+        expanded, defaultsort = rendered.expanded, rendered.defaultsort
+    else:
+        expander = Expander(
+            site.parser, _loader(conn), (title.ns, title.dbkey), variables=variables
+        )
+        expanded, defaultsort = expander.expand(text), expander.defaultsort
     links = extract_links(expanded, site.parser, site.languages)
+    if defaultsort is not None:
+        links.defaultsort = defaultsort
+        links.props["defaultsort"] = defaultsort
+    for name in add_tracking_categories(conn, title, links):
+        # Where MediaWiki's parser adds them: the hidden-category mark before any link, the
+        # broken-file category where the first missing file is embedded.
+        at = rendered.broken_file_at if name == BROKEN_FILE else 0
+        rendered.categories.insert(len(rendered.categories) if at is None else at, name)
     targets = set(links.pages) | set(rendered.templates)
     existing, redirects = link_states(conn, targets)
     found, hidden = category_flags(conn, rendered.categories)

@@ -10,7 +10,9 @@ cut at MediaWiki's limit of 40 levels and a template that includes itself is sho
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from urllib.parse import quote
 
@@ -71,6 +73,22 @@ def split_args(inner: str) -> list[str]:
     return parts
 
 
+@dataclass
+class ExpansionStats:
+    """What the parser's limit report tells of one expansion: nodes handled (the root, each
+    template, parser function and argument), the size of what the page's own templates produced
+    and of the arguments substituted, the deepest frame, and the time spent in each template."""
+
+    visited: int = 1
+    post_expand: int = 0
+    argument_size: int = 0
+    highest_depth: int = 1
+    total_ms: float = 0.0
+    # Seconds the output stays valid: clock words shorten MediaWiki's day (an hour for the time).
+    cache_expiry: int = 86400
+    templates: dict[str, list[float]] = field(default_factory=dict)  # name -> [ms, count]
+
+
 class Expander:
     """Expands the templates of one page; `loader(ns, dbkey)` returns a page's text or None."""
 
@@ -91,12 +109,22 @@ class Expander:
         self.used: list[tuple[int, str]] = []  # templates transcluded, in order of first use
         self._protected: list[str] = []
         self._cache: dict[tuple[int, str], str | None] = {}
+        # Set when the text used a word that reads the clock, so its expansion must not be
+        # reused later.
+        self.volatile = False
+        # `{{DEFAULTSORT:key}}` met while expanding (the page's or a template's; the last one
+        # wins unless it says `noreplace`): the sort key prefix of its categories.
+        self.defaultsort: str | None = None
+        self.stats = ExpansionStats()
 
     def expand(self, text: str) -> str:
         """Expand a page's text for viewing."""
+        started = time.perf_counter()
         text = _PROTECT.sub(self._protect, for_view(text))
         text = self._expand(text, None, 0, ())
-        return self.restore(text)
+        text = self.restore(text)
+        self.stats.total_ms += (time.perf_counter() - started) * 1000
+        return text
 
     def restore(self, text: str) -> str:
         for _ in range(3):
@@ -124,7 +152,7 @@ class Expander:
             return text
         for _ in range(200):
             changed = False
-            new = _PARAM.sub(lambda m: self._param(m, args), text)
+            new = _PARAM.sub(lambda m: self._param(m, args, depth), text)
             if new != text:
                 text, changed = new, True
             new = _CALL.sub(lambda m: self._call(m, depth, stack), text)
@@ -134,16 +162,34 @@ class Expander:
                 break
         return text
 
-    def _param(self, match: re.Match[str], args: dict[str, str] | None) -> str:
+    def _param(self, match: re.Match[str], args: dict[str, str] | None, depth: int) -> str:
+        self._visit(depth)
         name, sep, default = match.group(1).partition("|")
         key = name.strip()
         if args is not None and key in args:
+            self.stats.argument_size += len(args[key])
             return args[key]
         if sep:
             return default
         return self._literal(match.group(0))
 
+    def _visit(self, depth: int) -> None:
+        """A template or argument node handled in the frame `depth` templates deep: the root's
+        frame is at depth 1 of the limit report and the node one deeper."""
+        self.stats.visited += 1
+        if depth + 2 > self.stats.highest_depth:
+            self.stats.highest_depth = depth + 2
+
     def _call(self, match: re.Match[str], depth: int, stack: tuple[tuple[int, str], ...]) -> str:
+        self._visit(depth)
+        result = self._call_inner(match, depth, stack)
+        if depth == 0:
+            self.stats.post_expand += len(self.restore(result))
+        return result
+
+    def _call_inner(
+        self, match: re.Match[str], depth: int, stack: tuple[tuple[int, str], ...]
+    ) -> str:
         inner = match.group(1)
         parts = split_args(inner)
         head = parts[0].strip()
@@ -184,8 +230,13 @@ class Expander:
             else:
                 call_args[str(position)] = part
                 position += 1
+        started = time.perf_counter()
         body = _PROTECT.sub(self._protect, for_inclusion(body))
-        return self._expand(body, call_args, depth + 1, (*stack, key))
+        result = self._expand(body, call_args, depth + 1, (*stack, key))
+        timing = self.stats.templates.setdefault(shown, [0.0, 0])
+        timing[0] += (time.perf_counter() - started) * 1000
+        timing[1] += 1
+        return result
 
     def evaluate(self, inner: str) -> str | None:
         """`{{inner}}` when it is a magic word or a parser function (its arguments already
@@ -259,6 +310,10 @@ class Expander:
             simple[plain + "E"] = quote(simple[plain].replace(" ", "_"), safe=";:@$!*(),/~")
         simple.update(self.variables)
         if not colon and upper in simple:
+            if upper.startswith("CURRENT"):
+                self.volatile = True
+                expiry = 3600 if upper == "CURRENTTIMESTAMP" else 86400
+                self.stats.cache_expiry = min(self.stats.cache_expiry, expiry)
             return simple[upper]
         if colon and upper == "PLURAL":
             number = arg.strip().replace(",", "")
@@ -288,7 +343,12 @@ class Expander:
             if upper == "LCFIRST":
                 return value[:1].lower() + value[1:]
             return value[:1].upper() + value[1:]
-        if colon and upper in {"DISPLAYTITLE", "DEFAULTSORT", "DEFAULTSORTKEY"}:
+        if colon and upper in {"DEFAULTSORT", "DEFAULTSORTKEY", "DEFAULTCATEGORYSORT"}:
+            flags = {f.strip().lower() for f in rest or []}
+            if self.defaultsort is None or "noreplace" not in flags:
+                self.defaultsort = arg.strip()
+            return ""
+        if colon and upper == "DISPLAYTITLE":
             return ""
         return None
 

@@ -141,6 +141,9 @@ class Links:
     defaultsort: str = ""
     interwiki: set[tuple[str, str]] = field(default_factory=set)  # (prefix, title)
     props: dict[str, str] = field(default_factory=dict)  # page properties (page_props rows)
+    # Files the text embeds (`[[File:…]]`, not `[[:File:…]]` or `[[Media:…]]`): a missing one
+    # puts the page in the broken-file tracking category.
+    embedded_files: set[str] = field(default_factory=set)
 
 
 def redirect_target(text: str, parser: TitleParser) -> Title | None:
@@ -236,6 +239,7 @@ def _wikilink(node: Wikilink, parser: TitleParser, languages: frozenset[str], li
         return
     if not leading_colon and title.ns == NS_FILE:
         links.images.add(title.dbkey)
+        links.embedded_files.add(title.dbkey)
         return
     if title.ns == NS_MEDIA:
         links.images.add(title.dbkey)

@@ -9,6 +9,11 @@ from typing import Any
 
 from atrium.wiki.api.actions import Action
 from atrium.wiki.api.actions.common import parse_title, prefixed
+from atrium.wiki.api.actions.parse_report import (
+    categories_html,
+    limit_report_data,
+    limit_report_html,
+)
 from atrium.wiki.api.context import ApiContext
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import BOOLEAN, INTEGER, TEXT, ModuleSpec, Param, enum
@@ -20,6 +25,7 @@ from atrium.wiki.reads.pst_inputs import transform_for_save
 from atrium.wiki.site import GENERATOR, LANGUAGE_NAMES, Site
 from atrium.wiki.titles import Title
 from atrium.wiki.wikitext.links import redirect_target
+from atrium.wiki.wikitext.preprocess import parsetree
 
 PROPS = (
     "categories",
@@ -111,6 +117,7 @@ _HEADING_HTML = re.compile(
 _HEADING_SOURCE = re.compile(r"^(={1,6})(.+?)\1[ \t]*$", re.M)
 _TOC = re.compile(r'<div id="toc" class="toc".*?</ul>\n</div>\n', re.S)
 _TAG = re.compile(r"<[^>]*>")
+_KEPT_TAG = re.compile(r"</?(i|b|sup|sub|s|del|ins)\b")
 
 
 def _section(ctx: ApiContext, text: str, section: str, title_given: str) -> str:
@@ -139,7 +146,13 @@ def _section(ctx: ApiContext, text: str, section: str, title_given: str) -> str:
 def _sections(site: Site, title: Title, body: str, source: str) -> list[dict[str, Any]]:
     """ParserOutput's sections: numbered by relative depth as the table of contents is, with the
     byte offset of each heading in the source."""
-    offsets = [len(source[: m.start()].encode()) for m in _HEADING_SOURCE.finditer(source)]
+    # Byte offsets counted piece by piece: encoding each prefix whole is quadratic.
+    offsets: list[int] = []
+    offset = previous = 0
+    for found in _HEADING_SOURCE.finditer(source):
+        offset += len(source[previous : found.start()].encode())
+        previous = found.start()
+        offsets.append(offset)
     out: list[dict[str, Any]] = []
     levels: list[int] = []  # heading level of each open toc level
     counters: list[int] = []
@@ -154,10 +167,7 @@ def _sections(site: Site, title: Title, body: str, source: str) -> list[dict[str
         else:
             levels.append(level)
             counters.append(1)
-        line = _TAG.sub(
-            lambda m: m.group(0) if re.match(r"</?(i|b|sup|sub|s|del|ins)\b", m.group(0)) else "",
-            inner,
-        ).strip()
+        line = _TAG.sub(lambda m: m.group(0) if _KEPT_TAG.match(m.group(0)) else "", inner).strip()
         out.append(
             {
                 "toclevel": len(levels),
@@ -349,6 +359,10 @@ async def parse(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     if not props:
         return {"parse": result}
 
+    if "parsetree" in props and model != "wikitext":
+        raise ApiUsageError(
+            "notwikitext", msg.api("apierror-parsetree-notwikitext"), module="parse"
+        )
     site = ctx.site
     parsed = await ctx.db.read(parsing.parse, site, title, text, variables)
     rendered = parsed.rendered
@@ -383,12 +397,24 @@ async def parse(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     if "categories" in props:
         cats = []
         for name in rendered.categories if wikitext_only else []:
-            item = {"sortkey": links.categories.get(name, "")}
+            # Without a key of its own a category sorts under the page's default sort key.
+            item = {"sortkey": links.categories.get(name) or links.defaultsort}
             out.content(item, "category", name)
             out.flag_if(item, "missing", name not in parsed.existing_categories)
             out.flag_if(item, "hidden", name in parsed.hidden_categories)
             cats.append(item)
         result["categories"] = cats
+    if "categorieshtml" in props:
+        box = categories_html(site.parser, parsed)
+        result["categorieshtml"] = {"*": box} if fv < 2 else box
+    if "limitreportdata" in props:
+        result["limitreportdata"] = limit_report_data(parsed, fv)
+    if "limitreporthtml" in props:
+        report = limit_report_html(parsed)
+        result["limitreporthtml"] = {"*": report} if fv < 2 else report
+    if "parsetree" in props:
+        tree = parsetree(text)
+        result["parsetree"] = {"*": tree} if fv < 2 else tree
     if "links" in props:
         result["links"] = _title_list(ctx, sorted(links.pages) if wikitext_only else [], parsed)
     if "templates" in props:

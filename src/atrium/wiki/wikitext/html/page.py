@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from urllib.parse import quote
 
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_MEDIA, InvalidTitle, TitleParser
-from atrium.wiki.wikitext.expand import Expander, TemplateLoader
+from atrium.wiki.wikitext.expand import Expander, ExpansionStats, TemplateLoader
 from atrium.wiki.wikitext.html.blocks import Paragraphs, serialize, wrap_loose_text
 from atrium.wiki.wikitext.html.media import FileLookup, FileSize, MediaLinks, parse_options
 from atrium.wiki.wikitext.html.tables import add_tbody, handle_tables
@@ -58,7 +58,7 @@ _MARK_RE = re.compile(_MARK + r"(\d+)" + _MARK)
 _NOWIKI = re.compile(r"<nowiki>(.*?)</nowiki>|<nowiki\s*/>", re.S | re.I)
 _PRE = re.compile(r"<pre>(.*?)</pre>", re.S | re.I)
 _COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.S)
-_REDIRECT = re.compile(r"^\s*#REDIRECT\s*:?\s*\[\[[^\]]*\]\][^\n]*\n?", re.I)
+REDIRECT_LINE = re.compile(r"^\s*#REDIRECT\s*:?\s*\[\[[^\]]*\]\][^\n]*\n?", re.I)
 _QUOTES = re.compile(r"'{2,}")
 
 
@@ -68,6 +68,16 @@ class Rendered:
     categories: list[str] = field(default_factory=list)  # category dbkeys, in order of use
     languages: list[tuple[str, str]] = field(default_factory=list)
     templates: list[tuple[int, str]] = field(default_factory=list)
+    # The text after template expansion (the redirect line removed first), which the link
+    # tables are read from; `volatile` when it depends on the clock (CURRENT… magic words).
+    expanded: str = ""
+    volatile: bool = False
+    defaultsort: str | None = None  # the last `{{DEFAULTSORT:…}}` of the expansion
+    stats: ExpansionStats = field(default_factory=ExpansionStats)
+    unstripped: int = 0  # characters of `<nowiki>` and `<pre>` content put back
+    # How many categories came before the first embedded file that does not exist (where
+    # MediaWiki adds its broken-file tracking category), None when every file exists.
+    broken_file_at: int | None = None
 
 
 def attrs(raw: str) -> str:
@@ -220,6 +230,11 @@ class Renderer:
         self._held.append(fragment)
         return f"{_MARK}{len(self._held) - 1}{_MARK}"
 
+    def _strip(self, content: str, shape: str) -> str:
+        """`<nowiki>` or `<pre>` content, escaped and held (counted for the limit report)."""
+        self.result.unstripped += len(content)
+        return self.hold(shape.format(html.escape(content, quote=False)))
+
     def release(self, text: str) -> str:
         for _ in range(4):
             if _MARK not in text:
@@ -242,14 +257,16 @@ class Renderer:
 
     def render(self, text: str) -> Rendered:
         expander = Expander(self.parser, self.loader, self.page, variables=self.variables)
-        text = _REDIRECT.sub("", text)
+        text = REDIRECT_LINE.sub("", text)
         text = expander.expand(text)
         self.result.templates = expander.used
+        self.result.expanded = text
+        self.result.volatile = expander.volatile
+        self.result.defaultsort = expander.defaultsort
+        self.result.stats = expander.stats
         text = _COMMENT.sub("", text)
-        text = _NOWIKI.sub(lambda m: self.hold(html.escape(m.group(1) or "", quote=False)), text)
-        text = _PRE.sub(
-            lambda m: self.hold(f"<pre>{html.escape(m.group(1), quote=False)}</pre>"), text
-        )
+        text = _NOWIKI.sub(lambda m: self._strip(m.group(1) or "", "{}"), text)
+        text = _PRE.sub(lambda m: self._strip(m.group(1), "<pre>{}</pre>"), text)
         text, self.toc = take_switches(text, self.hold)
         targets = self._targets(text)
         self._known = self.exists(targets)
@@ -313,6 +330,8 @@ class Renderer:
         caption_text = html.unescape(re.sub(r"<[^>]*>", "", caption_html))
         file = self._files.get(dbkey)
         if file is None:
+            if self.result.broken_file_at is None:
+                self.result.broken_file_at = len(self.result.categories)
             return self.hold(self.media.missing(dbkey, opts, caption_html))
         return self.hold(self.media.image(dbkey, file, opts, caption_html, caption_text))
 
