@@ -86,8 +86,10 @@ def create_user_command(
     from atrium.chat.errors import ChatError
     from atrium.chat.models import ROLE_NAMES
     from atrium.chat.queries.realm import realm_id_by_string_id
-    from atrium.chat.queries.users import user_id_by_email
+    from atrium.chat.queries.users import fake_email_domain, user_id_by_email
     from atrium.core.db import Conn
+
+    settings = Settings.from_env()
 
     def write(conn: Conn) -> int:
         realm_id = realm_id_by_string_id(conn, realm_string_id)
@@ -102,10 +104,11 @@ def create_user_command(
             password=password,
             role=ROLE_NAMES[role],
             bot_owner_id=owner_id,
+            email_domain=fake_email_domain(settings.base_url),
         )
         return create_user(conn, realm_id, new)
 
-    user_id = run_write(Settings.from_env(), write)
+    user_id = run_write(settings, write)
     click.echo(f"Created {'bot' if bot_owner else role} {email} (id {user_id}).")
 
 

@@ -231,9 +231,16 @@ def link_expired() -> ChatError:
 
 
 def accept_invitation(
-    conn: Conn, token: str, email: str | None, full_name: str, password: str
+    conn: Conn,
+    token: str,
+    email: str | None,
+    full_name: str,
+    password: str,
+    email_domain: str = "localhost",
 ) -> Outcome[int]:
-    """The sign-up page's form: create the account the invitation allows; its user id."""
+    """The sign-up page's form: create the account the invitation allows; its user id.
+
+    `email_domain`: the server's host name, should the new user's address be hidden."""
     row = usable_invitation(conn, token)
     if row is None:
         raise link_expired()
@@ -247,7 +254,13 @@ def accept_invitation(
         and not email_allowed_by_domains(conn, row["realm_id"], address)
     ):
         raise ChatError("Your email address is not in one of the domains this organization allows.")
-    new = NewUser(email=address, full_name=full_name, password=password, role=row["invite_as"])
+    new = NewUser(
+        email=address,
+        full_name=full_name,
+        password=password,
+        role=row["invite_as"],
+        email_domain=email_domain,
+    )
     outcome = add_user(conn, row["realm_id"], new)
     user_id = outcome.value
     color = 0

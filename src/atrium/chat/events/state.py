@@ -210,6 +210,7 @@ def realm_user_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
         req.user.realm_id,
         client_gravatar=req.client_gravatar,
         include_custom_profile_fields=True,
+        viewer=user_queries.Viewer(req.user.id, req.user.role),
     )
     me = next(u for u in users if u["user_id"] == req.user.id)
     realm = load_realm(conn, req.user.realm_id)
