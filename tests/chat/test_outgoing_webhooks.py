@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 
 from atrium.chat import outgoing_webhooks
+from atrium.chat.delivery import ScheduledDelivery
 from tests.chat.conftest import (
     ChatHarness,
     Member,
@@ -292,3 +294,21 @@ async def test_timeout_is_retried_then_reported(
     assert reply["content"] == "<p>Failure! Bot is unavailable</p>"
     (notice,) = await newest(chat, chat.hamlet)
     assert "ReadTimeout" in notice["content"]
+
+
+async def test_scheduled_message_calls_the_bot_when_delivered(
+    chat: ChatHarness, endpoint: Endpoint
+) -> None:
+    created = await make_outgoing_bot(chat, chat.hamlet, endpoint.url)
+    now = time.time()
+    await api_ok(
+        chat, "POST", "/scheduled_messages", chat.cordelia, type="direct",
+        to=f"[{created['user_id']}]", content="later", scheduled_delivery_timestamp=int(now) + 60,
+    )  # fmt: skip
+    delivery = ScheduledDelivery(chat.runtime, clock=lambda: now + 120)
+    assert await delivery.deliver_due() == 1
+    await outgoing_webhooks.wait_for_pending()
+    (call,) = endpoint.received
+    assert json.loads(call["body"])["data"] == "later"
+    (reply,) = await newest(chat, chat.cordelia)
+    assert reply["content"] == "<p>Hello from the webhook</p>"
