@@ -7,7 +7,14 @@ from typing import Any
 import pytest
 
 from atrium.chat.queries.users import fake_email_domain
-from tests.chat.conftest import ChatHarness, Member, api_ok, assert_json_error, listen
+from tests.chat.conftest import (
+    ChatHarness,
+    Member,
+    api_ok,
+    assert_json_error,
+    assert_json_success,
+    listen,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -144,3 +151,28 @@ async def test_bad_visibility_values(chat: ChatHarness) -> None:
         "Invalid email_address_visibility",
     )
     assert (await seen_by(chat, chat.cordelia, chat.hamlet))["email"] == chat.hamlet.email
+
+
+async def test_the_real_address_still_signs_in_and_stays_taken(chat: ChatHarness) -> None:
+    ophelia = await chat.make_user("ophelia", password="ophelia-secret-pw")
+    await set_visibility(chat, ophelia, NOBODY)
+    # Signing in takes the real address, as Zulip's email backend does; the answer names the
+    # API address.
+    body = assert_json_success(
+        await chat.post(
+            "/fetch_api_key", None, username=ophelia.email, password="ophelia-secret-pw"
+        )
+    )
+    assert (body["user_id"], body["email"]) == (ophelia.id, fake(chat, ophelia))
+    # Nobody else can take the hidden address, by creation or by invitation.
+    assert_json_error(
+        await chat.post(
+            "/users", chat.desdemona, email=ophelia.email, password="another-pw-1", full_name="Dup"
+        ),
+        f"Email '{ophelia.email}' already in use",
+    )
+    stream_id = await chat.make_stream("lobby", [chat.desdemona])
+    response = await chat.post(
+        "/invites", chat.desdemona, invitee_emails=ophelia.email, stream_ids=f"[{stream_id}]"
+    )
+    assert_json_error(response, "We weren't able to invite anyone.", code="INVITATION_FAILED")

@@ -32,7 +32,7 @@ from atrium.chat.queries import streams as stream_queries
 from atrium.chat.queries.domains import email_allowed_by_domains
 from atrium.chat.queries.invites import PENDING, REVOKED, USED, invitation_row, usable_invitation
 from atrium.chat.queries.realm import load_realm
-from atrium.chat.queries.users import admin_user_ids, user_row_by_email
+from atrium.chat.queries.users import admin_user_ids, user_row_by_delivery_email
 from atrium.core.db import Conn
 
 I = schema.invitation.c  # noqa: E741
@@ -124,7 +124,7 @@ def invite_users(
         )
     skipped: list[tuple[str, str, bool]] = []
     for email in emails:
-        existing = user_row_by_email(conn, actor.realm_id, email)
+        existing = user_row_by_delivery_email(conn, actor.realm_id, email)
         if existing is not None:
             if existing["is_active"]:
                 skipped.append((email, "Already has an account.", False))

@@ -58,11 +58,17 @@ def check_full_name(full_name: str) -> str:
 
 
 def email_in_use(conn: Conn, realm_id: int, email: str) -> bool:
+    """Whether someone has this address, as their API address or as their real one (hidden
+    behind a stand-in by their email_address_visibility)."""
+    U = schema.user.c
+    lowered = email.lower()
     return (
         conn.scalar(
-            sa.select(schema.user.c.id).where(
-                schema.user.c.realm_id == realm_id,
-                sa.func.lower(schema.user.c.email) == email.lower(),
+            sa.select(U.id).where(
+                U.realm_id == realm_id,
+                sa.or_(
+                    sa.func.lower(U.email) == lowered, sa.func.lower(U.delivery_email) == lowered
+                ),
             )
         )
         is not None

@@ -245,6 +245,16 @@ def user_row_by_email(conn: Conn, realm_id: int, email: str) -> Any:
     )
 
 
+def user_row_by_delivery_email(conn: Conn, realm_id: int, email: str) -> Any:
+    """A user by their real address: what people sign in and are invited with, whatever API
+    address their email_address_visibility gives them."""
+    return conn.one(
+        sa.select(schema.user).where(
+            U.realm_id == realm_id, sa.func.lower(U.delivery_email) == email.strip().lower()
+        )
+    )
+
+
 def one_user(
     conn: Conn,
     row: Any,
