@@ -37,6 +37,7 @@ FAMILIES = (
     "bench.chat_admin",
     "bench.chat_events",
     "bench.chat_messaging",
+    "bench.chat_presence",
     "bench.chat_uploads",
     "bench.markdown",
     "bench.wiki_foundation",

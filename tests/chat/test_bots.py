@@ -96,7 +96,9 @@ async def test_bot_creation_errors(chat: ChatHarness) -> None:
     resp = await chat.post("/bots", chat.cordelia, full_name="One Bot", short_name="two")
     assert_json_error(resp, "Name is already in use!")
     resp = await chat.post("/bots", chat.hamlet, full_name="Out Bot", short_name="out", bot_type=3)
-    assert_json_error(resp, "Invalid bot type")
+    assert_json_error(resp, "payload_url is not a URL")  # an outgoing webhook needs its URL
+    resp = await chat.post("/bots", chat.hamlet, full_name="Emb Bot", short_name="emb", bot_type=4)
+    assert_json_error(resp, "Invalid bot type")  # embedded bots are not served
     resp = await chat.post("/bots", chat.polonius, full_name="Guest Bot", short_name="guest")
     assert_json_error(resp, "Not allowed for guest users")
     resp = await chat.post(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from atrium.chat import schema
+from atrium.chat.queries.alert_words import content_alerts
 from tests.chat.conftest import ChatHarness, api_ok, assert_json_error, listen
 
 pytestmark = pytest.mark.anyio
@@ -114,6 +115,68 @@ async def test_alert_words(chat: ChatHarness) -> None:
         "Missing 'alert_words' argument",
         code="REQUEST_VARIABLE_MISSING",
     )
+
+
+@pytest.mark.parametrize(
+    ("content", "alerts"),
+    [
+        ("coffee", True),
+        ("COFFEE time", True),
+        ("(coffee)", True),
+        ("*coffee*", True),
+        ("`coffee`", True),
+        ("> coffee", True),
+        ("more coffee?", True),
+        ("coffee!", True),
+        ("line one\ncoffee\nline three", True),
+        ("decaf coffee, please", True),
+        ("my coffeemaker", False),
+        ("decoffee", False),
+        ("anti-coffee", False),
+        ("coffee-ish", False),
+        ("/coffee/", False),
+        ('"coffee"', False),  # Zulip's quirk: a double quote never ends a match
+        ("iced tea", True),  # the phrase, not its words
+        ("iced  tea", False),
+    ],
+)
+def test_alert_word_boundaries(content: str, alerts: bool) -> None:
+    assert content_alerts(["Coffee", "ICED TEA"], content) is alerts
+
+
+async def test_alert_word_flag_follows_edits(chat: ChatHarness) -> None:
+    await chat.make_stream("lobby", [chat.hamlet, chat.cordelia, chat.iago])
+    await api_ok(chat, "POST", "/users/me/alert_words", chat.hamlet, alert_words=["deploy"])
+    await api_ok(chat, "POST", "/users/me/alert_words", chat.cordelia, alert_words=["deploy"])
+    mid = await chat.send_stream(chat.cordelia, "lobby", "t", "nothing yet")
+
+    async def flagged(user: object) -> bool:
+        body = await api_ok(chat, "GET", "/messages", user, anchor=mid, num_before=0, num_after=0)
+        return "has_alert_word" in body["messages"][0]["flags"]
+
+    assert not await flagged(chat.hamlet)
+    q = await listen(chat, chat.hamlet, ["update_message"])
+    await api_ok(chat, "PATCH", f"/messages/{mid}", chat.cordelia, content="Deploy at noon")
+    # The sender's own word does not alert her; the other reader gets the flag and an event.
+    assert await flagged(chat.hamlet) and not await flagged(chat.cordelia)
+    assert not await flagged(chat.iago)
+    (event,) = await q.events()
+    assert "has_alert_word" in event["flags"]
+    await api_ok(chat, "PATCH", f"/messages/{mid}", chat.cordelia, content="postponed")
+    assert not await flagged(chat.hamlet)
+    # The `is:alerted` narrow follows the flag.
+    await api_ok(chat, "PATCH", f"/messages/{mid}", chat.cordelia, content="deploy again")
+    alerted = await api_ok(
+        chat,
+        "GET",
+        "/messages",
+        chat.hamlet,
+        anchor="newest",
+        num_before=10,
+        num_after=0,
+        narrow='[{"operator": "is", "operand": "alerted"}]',
+    )
+    assert [m["id"] for m in alerted["messages"]] == [mid]
 
 
 async def test_muted_users(chat: ChatHarness) -> None:

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, ClassVar
+
 import httpx
 
 from tests.e2e.conftest import LiveChat
@@ -107,3 +113,64 @@ def test_bad_input_over_a_real_socket(live_chat: LiveChat) -> None:
     assert resp.json()["msg"] == "num_before is not valid JSON"
     resp = httpx.get(f"{site}/api/v1/nope", auth=auth)
     assert resp.status_code == 404
+
+
+class _Integration(BaseHTTPRequestHandler):
+    """A stand-in outgoing-webhook integration: records each payload, answers with a reply."""
+
+    received: ClassVar[list[dict[str, Any]]] = []
+
+    def do_POST(self) -> None:
+        raw = self.rfile.read(int(self.headers["Content-Length"]))
+        type(self).received.append(json.loads(raw))
+        body = b'{"content": "Echo: got it"}'
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_outgoing_webhook_bot_answers_through_the_server(live_chat: LiveChat) -> None:
+    """The served process POSTs to the bot's URL after the send and posts its reply."""
+    owner, member = live_chat.owner, live_chat.member
+    _Integration.received = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Integration)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/hook"
+        created = owner.call_endpoint(
+            url="bots",
+            method="POST",
+            request={
+                "full_name": "Echo Bot",
+                "short_name": "echo",
+                "bot_type": 3,
+                "payload_url": json.dumps(url),
+                "interface_type": 1,
+            },
+        )
+        assert created["result"] == "success", created
+        sent = member.send_message(
+            {"type": "private", "to": [created["user_id"]], "content": "hello bot"}
+        )
+        assert sent["result"] == "success", sent
+        deadline = time.monotonic() + 30
+        replies: list[dict[str, Any]] = []
+        while time.monotonic() < deadline and not replies:
+            fetched = member.get_messages({"anchor": "newest", "num_before": 5, "num_after": 0})
+            replies = [m for m in fetched["messages"] if m["sender_id"] == created["user_id"]]
+            time.sleep(0.2)
+        assert [m["content"] for m in replies] == ["<p>Echo: got it</p>"]
+        (payload,) = _Integration.received
+        assert payload["trigger"] == "private_message"
+        assert payload["data"] == "hello bot"
+        assert payload["message"]["id"] == sent["id"]
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()

@@ -10,6 +10,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from atrium.chat.delivery import ScheduledDelivery
+from atrium.chat.emoji_data import emoji_data_route
 from atrium.chat.events import event_queues
 from atrium.chat.http import API_PREFIX, RestRoute, not_found, rest, with_json_twins
 from atrium.chat.openapi import openapi_document
@@ -59,7 +60,12 @@ from atrium.settings import Settings
 def routes(rt: ChatRuntime) -> list[BaseRoute]:
     api = api_routes(rt)
     paths = {route.rest_path for route in api if isinstance(route, RestRoute)}
-    return [openapi_route(rt, api), *with_json_twins(rt, api), *web_routes(rt, paths)]
+    return [
+        openapi_route(rt, api),
+        emoji_data_route(),
+        *with_json_twins(rt, api),
+        *web_routes(rt, paths),
+    ]
 
 
 def openapi_route(rt: ChatRuntime, api: list[BaseRoute]) -> Route:

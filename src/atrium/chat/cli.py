@@ -86,26 +86,30 @@ def create_user_command(
     from atrium.chat.errors import ChatError
     from atrium.chat.models import ROLE_NAMES
     from atrium.chat.queries.realm import realm_id_by_string_id
-    from atrium.chat.queries.users import user_id_by_email
+    from atrium.chat.queries.users import fake_email_domain, user_row_by_delivery_email
     from atrium.core.db import Conn
+
+    settings = Settings.from_env()
 
     def write(conn: Conn) -> int:
         realm_id = realm_id_by_string_id(conn, realm_string_id)
         owner_id = None
         if bot_owner:
-            owner_id = user_id_by_email(conn, realm_id, bot_owner)
-            if owner_id is None:
+            owner = user_row_by_delivery_email(conn, realm_id, bot_owner)
+            if owner is None:
                 raise ChatError(f"No user with the email {bot_owner!r} to own the bot.")
+            owner_id = int(owner["id"])
         new = NewUser(
             email=email,
             full_name=full_name,
             password=password,
             role=ROLE_NAMES[role],
             bot_owner_id=owner_id,
+            email_domain=fake_email_domain(settings.base_url),
         )
         return create_user(conn, realm_id, new)
 
-    user_id = run_write(Settings.from_env(), write)
+    user_id = run_write(settings, write)
     click.echo(f"Created {'bot' if bot_owner else role} {email} (id {user_id}).")
 
 
@@ -114,14 +118,14 @@ def create_user_command(
 def api_key_command(email: str) -> None:
     """Print a zuliprc (email, key, site) for EMAIL."""
     from atrium.chat.queries.realm import default_realm
-    from atrium.chat.queries.users import user_row_by_email
+    from atrium.chat.queries.users import user_row_by_delivery_email
     from atrium.core.db import Conn
 
     settings = Settings.from_env()
 
     def read(conn: Conn) -> Any:
         realm = default_realm(conn)
-        return None if realm is None else user_row_by_email(conn, realm.id, email)
+        return None if realm is None else user_row_by_delivery_email(conn, realm.id, email)
 
     with chat_database(settings) as db:
         row = db.read_sync(read)
@@ -155,14 +159,14 @@ def invite_command(
     from atrium.chat.queries import streams as stream_queries
     from atrium.chat.queries.invites import visible_invites
     from atrium.chat.queries.realm import default_realm
-    from atrium.chat.queries.users import user_row_by_email
+    from atrium.chat.queries.users import user_row_by_delivery_email
     from atrium.core.db import Conn
 
     settings = Settings.from_env()
 
     def write(conn: Conn) -> list[dict[str, Any]]:
         realm = default_realm(conn)
-        row = None if realm is None else user_row_by_email(conn, realm.id, inviter)
+        row = None if realm is None else user_row_by_delivery_email(conn, realm.id, inviter)
         if realm is None or row is None:
             raise ChatError(f"No user with the email {inviter!r}.")
         actor = User.from_row(row)

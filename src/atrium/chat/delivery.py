@@ -14,6 +14,7 @@ import logging
 import time
 from collections.abc import Callable
 
+from atrium.chat import outgoing_webhooks
 from atrium.chat.actions.scheduled_messages import deliver_next, next_due_timestamp
 from atrium.chat.runtime import ChatRuntime
 
@@ -41,8 +42,12 @@ class ScheduledDelivery:
             due = await self.runtime.db.read(next_due_timestamp)
             if due is None or due > self.clock():
                 return handled
-            if not await self.runtime.write(deliver_next, self.clock()):
+            taken, message_id = await self.runtime.write(deliver_next, self.clock())
+            if not taken:
                 return handled  # another worker holds the due rows
+            if message_id is not None:
+                # Outgoing-webhook bots hear of it as of any message sent.
+                outgoing_webhooks.dispatch(self.runtime, message_id)
             handled += 1
 
     async def run(self) -> None:

@@ -573,6 +573,18 @@ bot_settings = sa.Table(
     sa.Column("default_all_public_streams", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
+# An outgoing-webhook bot's service (Zulip's Service): where messages that mention or message the
+# bot are POSTed, in which format (1: Zulip's generic, 2: Slack's), and the token sent with them.
+bot_service = sa.Table(
+    "bot_service",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("user_id", sa.ForeignKey("user_profile.id"), nullable=False, index=True),
+    sa.Column("base_url", sa.String(2000), nullable=False),
+    sa.Column("interface", sa.SmallInteger, nullable=False),
+    sa.Column("token", sa.String(32), nullable=False),
+)
+
 invitation = sa.Table(
     "invitation",
     metadata,

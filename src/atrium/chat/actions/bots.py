@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import sqlalchemy as sa
 
@@ -19,7 +20,7 @@ from atrium.chat.actions.user_admin import _removal_notices
 from atrium.chat.actions.users import NewUser, check_full_name, create_user, email_in_use
 from atrium.chat.errors import ChatError
 from atrium.chat.events import Notice, Outcome
-from atrium.chat.models import BOT_DEFAULT, BOT_INCOMING_WEBHOOK, User
+from atrium.chat.models import BOT_DEFAULT, BOT_INCOMING_WEBHOOK, BOT_OUTGOING_WEBHOOK, User
 from atrium.chat.queries import streams as stream_queries
 from atrium.chat.queries.bots import bot_administrator_ids, bot_dict
 from atrium.chat.queries.realm import load_realm
@@ -34,8 +35,14 @@ B = schema.bot_settings.c
 BOT_CREATION_EVERYONE = 1
 BOT_CREATION_LIMIT_GENERIC_BOTS = 2
 BOT_CREATION_ADMINS_ONLY = 3
-# Outgoing-webhook and embedded bots need a service that calls out; this server has none.
-CREATABLE_BOT_TYPES = (BOT_DEFAULT, BOT_INCOMING_WEBHOOK)
+# Embedded bots need Zulip's bundled bot library; this server has none.
+CREATABLE_BOT_TYPES = (BOT_DEFAULT, BOT_INCOMING_WEBHOOK, BOT_OUTGOING_WEBHOOK)
+# An outgoing webhook's payload formats (Zulip's Service interfaces).
+INTERFACE_GENERIC = 1
+INTERFACE_SLACK = 2
+INTERFACES = (INTERFACE_GENERIC, INTERFACE_SLACK)
+MAX_PAYLOAD_URL_LENGTH = 2000
+SERVICE_TOKEN_LENGTH = 32
 _SHORT_NAME = re.compile(r"^[A-Za-z0-9._+-]+$")
 
 
@@ -49,6 +56,28 @@ class BotRequest:
     default_all_public_streams: bool | None = None
     # An uploaded avatar (sha256, content type), already in the blob store.
     avatar: tuple[str, str] | None = None
+    # Outgoing-webhook bots: where to POST, and in which format.
+    payload_url: str = ""
+    interface: int = INTERFACE_GENERIC
+
+
+def check_payload_url(url: str) -> str:
+    """An absolute http(s) URL, as Zulip's check_url accepts for `payload_url`."""
+    parts = urlsplit(url)
+    if (
+        len(url) > MAX_PAYLOAD_URL_LENGTH
+        or parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or any(ch.isspace() for ch in url)
+    ):
+        raise ChatError("payload_url is not a URL")
+    return url
+
+
+def check_interface(interface: int) -> int:
+    if interface not in INTERFACES:
+        raise ChatError("Invalid interface type")
+    return interface
 
 
 def _stream_id(conn: Conn, actor: User, name: str | None) -> int | None:
@@ -99,6 +128,9 @@ def create_bot(
     check_bot_creation_policy(conn, owner, request.bot_type)
     if request.bot_type not in CREATABLE_BOT_TYPES:
         raise ChatError("Invalid bot type")
+    if request.bot_type == BOT_OUTGOING_WEBHOOK:
+        check_payload_url(request.payload_url)
+        check_interface(request.interface)
     sending = _stream_id(conn, owner, request.default_sending_stream)
     register = _stream_id(conn, owner, request.default_events_register_stream)
     bot_id = create_user(
@@ -114,6 +146,15 @@ def create_bot(
             default_all_public_streams=bool(request.default_all_public_streams),
         )
     )
+    if request.bot_type == BOT_OUTGOING_WEBHOOK:
+        conn.execute(
+            sa.insert(schema.bot_service).values(
+                user_id=bot_id,
+                base_url=request.payload_url,
+                interface=request.interface,
+                token=new_api_key()[:SERVICE_TOKEN_LENGTH],
+            )
+        )
     if request.avatar is not None:
         sha256, content_type = request.avatar
         conn.execute(
@@ -163,6 +204,8 @@ class BotChanges:
     default_sending_stream: str | None = None
     default_events_register_stream: str | None = None
     default_all_public_streams: bool | None = None
+    service_payload_url: str | None = None
+    service_interface: int | None = None
 
 
 def update_bot(
@@ -229,6 +272,20 @@ def update_bot(
             conn.execute(
                 sa.update(schema.bot_settings).where(B.user_id == bot_id).values(**settings)
             )
+    service = conn.one(sa.select(schema.bot_service).where(schema.bot_service.c.user_id == bot_id))
+    service_values: dict[str, Any] = {}
+    if changes.service_payload_url is not None:
+        service_values["base_url"] = check_payload_url(changes.service_payload_url)
+    if changes.service_interface is not None:
+        service_values["interface"] = check_interface(changes.service_interface)
+    if service_values and service is not None:
+        conn.execute(
+            sa.update(schema.bot_service)
+            .where(schema.bot_service.c.id == service["id"])
+            .values(service_values)
+        )
+        service = {**service, **service_values}
+        bot_update(services=bot_dict(conn, row)["services"])
     row = user_row(conn, actor.realm_id, bot_id)
     bot = bot_dict(conn, row)
     for key in (
@@ -244,8 +301,8 @@ def update_bot(
         "default_sending_stream": bot["default_sending_stream"],
         "default_events_register_stream": bot["default_events_register_stream"],
         "default_all_public_streams": bot["default_all_public_streams"],
-        "service_interface": 1,
-        "service_payload_url": None,
+        "service_interface": service["interface"] if service else INTERFACE_GENERIC,
+        "service_payload_url": service["base_url"] if service else None,
         "config_data": None,
     }
     owner_email = conn.scalar(sa.select(U.email).where(U.id == row["bot_owner_id"]))

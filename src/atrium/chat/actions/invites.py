@@ -32,7 +32,7 @@ from atrium.chat.queries import streams as stream_queries
 from atrium.chat.queries.domains import email_allowed_by_domains
 from atrium.chat.queries.invites import PENDING, REVOKED, USED, invitation_row, usable_invitation
 from atrium.chat.queries.realm import load_realm
-from atrium.chat.queries.users import admin_user_ids, user_row_by_email
+from atrium.chat.queries.users import admin_user_ids, user_row_by_delivery_email
 from atrium.core.db import Conn
 
 I = schema.invitation.c  # noqa: E741
@@ -124,7 +124,7 @@ def invite_users(
         )
     skipped: list[tuple[str, str, bool]] = []
     for email in emails:
-        existing = user_row_by_email(conn, actor.realm_id, email)
+        existing = user_row_by_delivery_email(conn, actor.realm_id, email)
         if existing is not None:
             if existing["is_active"]:
                 skipped.append((email, "Already has an account.", False))
@@ -231,9 +231,16 @@ def link_expired() -> ChatError:
 
 
 def accept_invitation(
-    conn: Conn, token: str, email: str | None, full_name: str, password: str
+    conn: Conn,
+    token: str,
+    email: str | None,
+    full_name: str,
+    password: str,
+    email_domain: str = "localhost",
 ) -> Outcome[int]:
-    """The sign-up page's form: create the account the invitation allows; its user id."""
+    """The sign-up page's form: create the account the invitation allows; its user id.
+
+    `email_domain`: the server's host name, should the new user's address be hidden."""
     row = usable_invitation(conn, token)
     if row is None:
         raise link_expired()
@@ -247,7 +254,13 @@ def accept_invitation(
         and not email_allowed_by_domains(conn, row["realm_id"], address)
     ):
         raise ChatError("Your email address is not in one of the domains this organization allows.")
-    new = NewUser(email=address, full_name=full_name, password=password, role=row["invite_as"])
+    new = NewUser(
+        email=address,
+        full_name=full_name,
+        password=password,
+        role=row["invite_as"],
+        email_domain=email_domain,
+    )
     outcome = add_user(conn, row["realm_id"], new)
     user_id = outcome.value
     color = 0

@@ -29,6 +29,7 @@ from atrium.chat.events import Notice, Outcome
 from atrium.chat.limits import MAX_TOPIC_LENGTH
 from atrium.chat.models import Realm, User
 from atrium.chat.queries import streams as stream_queries
+from atrium.chat.queries.alert_words import alerted_users
 from atrium.chat.queries.linkifiers import realm_linkifiers
 from atrium.chat.queries.messages import TopicLinks, readable_message
 from atrium.chat.queries.realm import load_realm
@@ -281,6 +282,7 @@ def update_message(conn: Conn, user: User, message_id: int, request: EditRequest
             )
         )
         _update_mention_flags(conn, message_id, rendered)
+        _update_alert_flags(conn, user.realm_id, row["sender_id"], message_id, content)
         attachment_notices = link_attachments(conn, user, message_id, content)
     if topic is not None:
         for e in (entry, target_entry):
@@ -359,6 +361,31 @@ def _update_mention_flags(conn: Conn, message_id: int, rendered: Any) -> None:
             sa.update(schema.user_message)
             .where(received)
             .values(flags=UM.flags.op("|")(flags.STREAM_WILDCARD_MENTIONED))
+        )
+
+
+def _update_alert_flags(
+    conn: Conn, realm_id: int, sender_id: int, message_id: int, content: str
+) -> None:
+    """Recompute `has_alert_word` from the new content for everyone who received the message
+    (not its sender, whose own words never alert them; not historical rows)."""
+    received = sa.and_(UM.message_id == message_id, UM.flags.op("&")(flags.HISTORICAL) == 0)
+    receivers = [
+        int(uid)
+        for uid in conn.scalars(sa.select(UM.user_id).where(received, UM.user_id != sender_id))
+    ]
+    alerted = alerted_users(conn, realm_id, receivers, content)
+    bit = flags.BIT["has_alert_word"]
+    conn.execute(
+        sa.update(schema.user_message)
+        .where(received, UM.flags.op("&")(bit) != 0)
+        .values(flags=UM.flags.op("&")(~bit & ((1 << 62) - 1)))
+    )
+    if alerted:
+        conn.execute(
+            sa.update(schema.user_message)
+            .where(received, UM.user_id.in_(sorted(alerted)))
+            .values(flags=UM.flags.op("|")(bit))
         )
 
 

@@ -201,8 +201,9 @@ def next_due_timestamp(conn: Conn) -> float | None:
     return None if value is None else float(value)
 
 
-def deliver_next(conn: Conn, now: float) -> Outcome[bool]:
-    """Send the oldest due scheduled message, if any; whether one was taken."""
+def deliver_next(conn: Conn, now: float) -> Outcome[tuple[bool, int | None]]:
+    """Send the oldest due scheduled message, if any: whether one was taken, and the id of the
+    message sent (None when there was none or its delivery failed)."""
     query = (
         sa.select(schema.scheduled_message)
         .where(_DUE, SM.scheduled_timestamp <= now)
@@ -214,7 +215,7 @@ def deliver_next(conn: Conn, now: float) -> Outcome[bool]:
         query = query.with_for_update(skip_locked=True)
     row = conn.one(query)
     if row is None:
-        return Outcome(False)
+        return Outcome((False, None))
     sender_row = conn.one(sa.select(schema.user).where(U.id == row["sender_id"]))
     assert sender_row is not None
     sender = User.from_row(sender_row)
@@ -229,14 +230,15 @@ def deliver_next(conn: Conn, now: float) -> Outcome[bool]:
     except ChatError as error:
         conn.execute("ROLLBACK TO SAVEPOINT scheduled_delivery")
         conn.execute("RELEASE SAVEPOINT scheduled_delivery")
-        return Outcome(True, _fail(conn, sender, row, error.msg))
+        return Outcome((True, None), _fail(conn, sender, row, error.msg))
     conn.execute("RELEASE SAVEPOINT scheduled_delivery")
     conn.execute(
         sa.update(schema.scheduled_message)
         .where(SM.id == row["id"])
         .values(delivered=True, delivered_message_id=sent.value)
     )
-    return Outcome(True, [*sent.notices, _notice(sender, "remove", scheduled_message_id=row["id"])])
+    notices = [*sent.notices, _notice(sender, "remove", scheduled_message_id=row["id"])]
+    return Outcome((True, sent.value), notices)
 
 
 def _fail(conn: Conn, sender: User, row: Any, reason: str) -> list[Notice]:

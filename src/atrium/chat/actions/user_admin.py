@@ -13,13 +13,13 @@ import sqlalchemy as sa
 
 from atrium.chat import schema
 from atrium.chat.actions.realm import system_group_id
-from atrium.chat.actions.users import check_full_name
+from atrium.chat.actions.users import check_full_name, realm_user_add_notices
 from atrium.chat.errors import ChatError, must_be_admin, must_be_owner, no_such_user
 from atrium.chat.events import Notice, Outcome
 from atrium.chat.models import ROLE_NAMES, ROLE_OWNER, SYSTEM_GROUPS, User
 from atrium.chat.queries import streams as stream_queries
 from atrium.chat.queries.realm import load_realm
-from atrium.chat.queries.users import active_user_ids, admin_user_ids, user_dict, user_row
+from atrium.chat.queries.users import active_user_ids, admin_user_ids, user_row
 from atrium.core.db import Conn
 
 U = schema.user.c
@@ -130,17 +130,7 @@ def reactivate_user(conn: Conn, actor: User, user_id: int) -> Outcome[None]:
         # Zulip 7 answers success and changes nothing.
         return Outcome(None)
     conn.execute(sa.update(schema.user).where(U.id == target.id).values(is_active=True))
-    row = user_row(conn, actor.realm_id, target.id)
-    notices = [
-        Notice(
-            {
-                "type": "realm_user",
-                "op": "add",
-                "person": user_dict(row, client_gravatar=False),
-            },
-            active_user_ids(conn, actor.realm_id),
-        )
-    ]
+    notices = realm_user_add_notices(conn, actor.realm_id, target.id)
     stream_ids = conn.scalars(
         sa.select(schema.subscription.c.stream_id).where(
             schema.subscription.c.user_id == target.id, schema.subscription.c.active.is_(True)

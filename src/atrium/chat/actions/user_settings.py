@@ -28,7 +28,13 @@ from atrium.chat.queries.user_settings import (
     SETTING_TYPES,
     catalogue_default,
 )
-from atrium.chat.queries.users import active_user_ids, user_row
+from atrium.chat.queries.users import (
+    Viewer,
+    active_user_ids,
+    api_email,
+    can_see_delivery_email,
+    user_row,
+)
 from atrium.core.db import Conn
 
 U = schema.user.c
@@ -81,7 +87,11 @@ def _setting_event(kind: str, name: str, value: Any) -> dict[str, Any]:
     return event
 
 
-def change_settings(conn: Conn, actor: User, changes: dict[str, Any]) -> Outcome[None]:
+def change_settings(
+    conn: Conn, actor: User, changes: dict[str, Any], email_domain: str = "localhost"
+) -> Outcome[None]:
+    """PATCH /settings. `email_domain`: the server's host name, for the stand-in API address a
+    restricted `email_address_visibility` gives."""
     checked = check_settings(changes)
     row = user_row(conn, actor.realm_id, actor.id)
     notices: list[Notice] = []
@@ -102,7 +112,38 @@ def change_settings(conn: Conn, actor: User, changes: dict[str, Any]) -> Outcome
             conn.execute(sa.delete(schema.draft).where(schema.draft.c.user_id == actor.id))
         notices.append(Notice(_setting_event("user_settings", name, value), [actor.id]))
         notices.extend(_side_events(actor, name, value, everyone))
+        if name == "email_address_visibility" and not row["is_bot"]:
+            notices.extend(_change_email_visibility(conn, row, value, email_domain, everyone))
     return Outcome(None, notices)
+
+
+def _change_email_visibility(
+    conn: Conn, row: Any, visibility: int, domain: str, everyone: list[int]
+) -> list[Notice]:
+    """The API address follows the new visibility (real, or `user{id}@domain`); everyone hears
+    of a new one, and each user whose access to the real address changed gets it (or null)."""
+    notices: list[Notice] = []
+    new_email = api_email(row["id"], row["delivery_email"], visibility, domain)
+    if new_email != row["email"]:
+        conn.execute(sa.update(schema.user).where(U.id == row["id"]).values(email=new_email))
+        person = {"user_id": row["id"], "new_email": new_email}
+        notices.append(Notice({"type": "realm_user", "op": "update", "person": person}, everyone))
+    old = row["email_address_visibility"]
+    gained: list[int] = []
+    lost: list[int] = []
+    for r in conn.all(sa.select(U.id, U.role).where(U.id.in_(everyone))):
+        uid = int(r["id"])
+        viewer = Viewer(uid, int(r["role"]))
+        before = can_see_delivery_email(viewer, row["id"], old)
+        after = can_see_delivery_email(viewer, row["id"], visibility)
+        if before != after:
+            (gained if after else lost).append(uid)
+    for audience, address in ((gained, row["delivery_email"]), (lost, None)):
+        if audience:
+            person = {"user_id": row["id"], "delivery_email": address}
+            event = {"type": "realm_user", "op": "update", "person": person}
+            notices.append(Notice(event, sorted(audience)))
+    return notices
 
 
 def _side_events(actor: User, name: str, value: Any, everyone: list[int]) -> list[Notice]:

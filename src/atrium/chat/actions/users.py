@@ -16,6 +16,14 @@ from atrium.chat.actions.streams import STREAM_COLORS
 from atrium.chat.errors import ChatError
 from atrium.chat.events import Notice, Outcome
 from atrium.chat.models import BOT_DEFAULT, SYSTEM_GROUPS
+from atrium.chat.queries.users import (
+    EMAIL_VISIBLE_TO_EVERYONE,
+    Viewer,
+    api_email,
+    delivery_email_audiences,
+    user_dict,
+    user_row,
+)
 from atrium.core.db import Conn
 from atrium.core.secrets import hash_password, new_api_key
 
@@ -33,6 +41,9 @@ class NewUser:
     bot_owner_id: int | None = None
     bot_type: int | None = None
     timezone: str = ""
+    # The domain of the stand-in API address, should the user's email_address_visibility (the
+    # organization's default for new users) hide the real one: the server's host name.
+    email_domain: str = "localhost"
 
 
 def check_full_name(full_name: str) -> str:
@@ -47,11 +58,17 @@ def check_full_name(full_name: str) -> str:
 
 
 def email_in_use(conn: Conn, realm_id: int, email: str) -> bool:
+    """Whether someone has this address, as their API address or as their real one (hidden
+    behind a stand-in by their email_address_visibility)."""
+    U = schema.user.c
+    lowered = email.lower()
     return (
         conn.scalar(
-            sa.select(schema.user.c.id).where(
-                schema.user.c.realm_id == realm_id,
-                sa.func.lower(schema.user.c.email) == email.lower(),
+            sa.select(U.id).where(
+                U.realm_id == realm_id,
+                sa.or_(
+                    sa.func.lower(U.email) == lowered, sa.func.lower(U.delivery_email) == lowered
+                ),
             )
         )
         is not None
@@ -90,9 +107,16 @@ def create_user(conn: Conn, realm_id: int, new: NewUser) -> int:
         .values(type=schema.RECIPIENT_PERSONAL, type_id=user_id)
         .returning(schema.recipient.c.id)
     )
-    conn.execute(
-        sa.update(schema.user).where(schema.user.c.id == user_id).values(recipient_id=recipient_id)
-    )
+    values: dict[str, Any] = {"recipient_id": recipient_id}
+    if is_bot:
+        # Bots' addresses are public, whatever the organization's default (as Zulip).
+        values["email_address_visibility"] = EMAIL_VISIBLE_TO_EVERYONE
+    else:
+        visibility = conn.scalar(
+            sa.select(schema.user.c.email_address_visibility).where(schema.user.c.id == user_id)
+        )
+        values["email"] = api_email(user_id, email, visibility, new.email_domain)
+    conn.execute(sa.update(schema.user).where(schema.user.c.id == user_id).values(values))
     for group_name, _description, roles, _subgroups in SYSTEM_GROUPS:
         if new.role in roles:
             conn.execute(
@@ -112,6 +136,22 @@ def _realm_setting_defaults(conn: Conn, realm_id: int) -> dict[str, Any]:
     chosen: dict[str, Any] = orjson.loads(raw or "{}")
     columns = {*schema.USER_SETTING_DEFAULTS, "enable_drafts_synchronization"}
     return {name: value for name, value in chosen.items() if name in columns}
+
+
+def realm_user_add_notices(conn: Conn, realm_id: int, user_id: int) -> list[Notice]:
+    """`realm_user` add events for a new (or reactivated) user: its real address only to those
+    its email_address_visibility lets see it, null to the others."""
+    row = user_row(conn, realm_id, user_id)
+    allowed, denied = delivery_email_audiences(
+        conn, realm_id, user_id, row["email_address_visibility"]
+    )
+    notices = []
+    # The user as their own viewer sees their address: the record for everyone allowed.
+    for audience, viewer in ((allowed, Viewer(user_id, row["role"])), (denied, None)):
+        if audience:
+            person = user_dict(row, client_gravatar=False, viewer=viewer)
+            notices.append(Notice({"type": "realm_user", "op": "add", "person": person}, audience))
+    return notices
 
 
 def subscribe_to_default_streams(conn: Conn, realm_id: int, user_id: int) -> None:
@@ -137,16 +177,9 @@ def subscribe_to_default_streams(conn: Conn, realm_id: int, user_id: int) -> Non
 def add_user(conn: Conn, realm_id: int, new: NewUser) -> Outcome[int]:
     """POST /users: create the user and tell everyone (realm_user add, default-stream peers)."""
     from atrium.chat.queries import streams as stream_queries
-    from atrium.chat.queries.users import active_user_ids, user_dict, user_row
 
     user_id = create_user(conn, realm_id, new)
-    person = user_dict(user_row(conn, realm_id, user_id), client_gravatar=False)
-    notices = [
-        Notice(
-            {"type": "realm_user", "op": "add", "person": person},
-            active_user_ids(conn, realm_id),
-        )
-    ]
+    notices = realm_user_add_notices(conn, realm_id, user_id)
     for stream_id in conn.scalars(
         sa.select(schema.subscription.c.stream_id).where(
             schema.subscription.c.user_id == user_id, schema.subscription.c.active.is_(True)

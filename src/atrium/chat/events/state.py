@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 import sqlalchemy as sa
 
 from atrium.chat import flags, schema
+from atrium.chat.emoji_data import EMOJI_DATA_PATH
 from atrium.chat.events.state_assets import asset_sections
 from atrium.chat.limits import (
     MAX_MESSAGE_LENGTH,
@@ -70,7 +71,6 @@ _BOOLEAN_COLUMNS = {c.name for c in schema.realm.c if isinstance(c.type, sa.Bool
 
 # Where the organization's image is served (the default for the icon and both logos).
 REALM_IMAGE_PATH = "/static/images/logo/atrium-icon.png"
-EMOJI_DATA_PATH = "/static/generated/emoji/emoji_api.json"
 MAX_IMAGE_FILE_SIZE_MIB = 5
 PLAN_SELF_HOSTED = 1
 JITSI_SERVER_URL = "https://meet.jit.si"
@@ -210,6 +210,7 @@ def realm_user_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
         req.user.realm_id,
         client_gravatar=req.client_gravatar,
         include_custom_profile_fields=True,
+        viewer=user_queries.Viewer(req.user.id, req.user.role),
     )
     me = next(u for u in users if u["user_id"] == req.user.id)
     realm = load_realm(conn, req.user.realm_id)

@@ -20,10 +20,24 @@ def user_alert_words(conn: Conn, user_id: int) -> list[str]:
     ]
 
 
+# The characters that may stand before and after an alert word, as Zulip's server checks them on
+# the lower-cased Markdown source: a word inside a longer word, a path or a hyphenation does not
+# alert. (Zulip's after-set holds '",' as one string, so a double quote never ends a match.)
+_BEFORE = " \n(\".,';[*`>"
+_AFTER = " \n)?:.,';]!*`"
+
+
 def _word_pattern(words: list[str]) -> re.Pattern[str]:
-    # A word alerts where it stands alone, in any case: not inside a longer word.
-    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
+    alternatives = "|".join(re.escape(w.lower()) for w in sorted(words, key=len, reverse=True))
+    before = f"(?:^|(?<=[{re.escape(_BEFORE)}]))"
+    after = f"(?=$|[{re.escape(_AFTER)}])"
+    # Overlapping candidates matter ("ab" and "b c"), hence a lookahead scan, not one alternation.
+    return re.compile(f"{before}(?=(?:{alternatives}){after})")
+
+
+def content_alerts(words: list[str], content: str) -> bool:
+    """Whether the content alerts a user with these words (case-insensitive, whole words)."""
+    return bool(words) and _word_pattern(words).search(content.lower()) is not None
 
 
 def alerted_users(conn: Conn, realm_id: int, receivers: Iterable[int], content: str) -> set[int]:
@@ -36,4 +50,4 @@ def alerted_users(conn: Conn, realm_id: int, receivers: Iterable[int], content: 
     for row in conn.all(sa.select(A.user_id, A.word).where(A.realm_id == realm_id)):
         if row["user_id"] in wanted:
             by_user[row["user_id"]].append(row["word"])
-    return {uid for uid, words in by_user.items() if _word_pattern(words).search(content)}
+    return {uid for uid, words in by_user.items() if content_alerts(words, content)}

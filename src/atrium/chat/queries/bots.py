@@ -44,7 +44,14 @@ def bot_dict(conn: Conn, row: Any) -> dict[str, Any]:
         ),
         "avatar_url": avatar_url(row, client_gravatar=False),
         "owner_id": row["bot_owner_id"],
-        "services": [],
+        "services": [
+            {"base_url": r["base_url"], "interface": r["interface"], "token": r["token"]}
+            for r in conn.all(
+                sa.select(schema.bot_service)
+                .where(schema.bot_service.c.user_id == row["id"])
+                .order_by(schema.bot_service.c.id)
+            )
+        ],
     }
 
 

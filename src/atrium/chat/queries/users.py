@@ -4,16 +4,80 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 import sqlalchemy as sa
 
 from atrium.chat import schema
-from atrium.chat.models import ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_OWNER
+from atrium.chat.models import ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_MODERATOR, ROLE_OWNER
 from atrium.core.db import Conn, Prepared
 
 U = schema.user.c
+
+# A user's `email_address_visibility` (Zulip 7, feature level 163 on: a user setting).
+EMAIL_VISIBLE_TO_EVERYONE = 1
+EMAIL_VISIBLE_TO_MEMBERS = 2
+EMAIL_VISIBLE_TO_ADMINS = 3
+EMAIL_VISIBLE_TO_NOBODY = 4
+EMAIL_VISIBLE_TO_MODERATORS = 5
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who reads a User record: what they may see of others' real addresses depends on it."""
+
+    user_id: int
+    role: int
+
+
+def can_see_delivery_email(viewer: Viewer | None, target_id: int, visibility: int) -> bool:
+    """Zulip's can_access_delivery_email: the user themself, and whom their setting names.
+
+    No viewer (a record meant for anyone) sees only what everyone may see."""
+    if visibility == EMAIL_VISIBLE_TO_EVERYONE:
+        return True
+    if viewer is None:
+        return False
+    if viewer.user_id == target_id:
+        return True
+    if visibility == EMAIL_VISIBLE_TO_ADMINS:
+        return viewer.role <= ROLE_ADMINISTRATOR
+    if visibility == EMAIL_VISIBLE_TO_MODERATORS:
+        return viewer.role <= ROLE_MODERATOR
+    if visibility == EMAIL_VISIBLE_TO_MEMBERS:
+        return viewer.role != ROLE_GUEST
+    return False
+
+
+def fake_email_domain(base_url: str) -> str:
+    """The domain of the API addresses that stand in for hidden ones: the server's host name
+    (Zulip's realm host; `localhost` when the URL names none)."""
+    return urlsplit(base_url).hostname or "localhost"
+
+
+def api_email(user_id: int, delivery_email: str, visibility: int, domain: str) -> str:
+    """A human's API `email`: the real address when everyone may see it, else `user{id}@domain`."""
+    if visibility == EMAIL_VISIBLE_TO_EVERYONE:
+        return delivery_email
+    return f"user{user_id}@{domain}"
+
+
+def delivery_email_audiences(
+    conn: Conn, realm_id: int, target_id: int, visibility: int
+) -> tuple[list[int], list[int]]:
+    """The active users who may see the target's real address, and those who may not."""
+    allowed: list[int] = []
+    denied: list[int] = []
+    for r in conn.all(
+        sa.select(U.id, U.role).where(U.realm_id == realm_id, U.is_active.is_(True)).order_by(U.id)
+    ):
+        uid = int(r["id"])
+        seen = can_see_delivery_email(Viewer(uid, int(r["role"])), target_id, visibility)
+        (allowed if seen else denied).append(uid)
+    return allowed, denied
 
 
 def gravatar_url(email: str, version: int) -> str:
@@ -31,10 +95,10 @@ def iso_timestamp(seconds: float) -> str:
     return datetime.fromtimestamp(seconds, UTC).isoformat()
 
 
-def user_dict(row: Any, *, client_gravatar: bool) -> dict[str, Any]:
-    """The User record of a full `user` row."""
+def user_dict(row: Any, *, client_gravatar: bool, viewer: Viewer | None = None) -> dict[str, Any]:
+    """The User record of a full `user` row, as `viewer` may see it."""
     values = tuple(row[column.name] for column in _LISTED)
-    return user_records([values], client_gravatar=client_gravatar)[0]
+    return user_records([values], client_gravatar=client_gravatar, viewer=viewer)[0]
 
 
 def user_records(
@@ -42,9 +106,11 @@ def user_records(
     *,
     client_gravatar: bool,
     profiles: dict[int, dict[str, dict[str, str]]] | None = None,
+    viewer: Viewer | None = None,
 ) -> list[dict[str, Any]]:
     """Zulip's User records, from tuples of the `_LISTED` columns in their order; with
-    `profiles`, each human also carries its `profile_data`. One loop over plain tuples, since
+    `profiles`, each human also carries its `profile_data`. `delivery_email` is null where the
+    viewer may not see it (bots' addresses are public). One loop over plain tuples, since
     GET /users builds thousands at a time."""
     fromtimestamp = datetime.fromtimestamp
     records: list[dict[str, Any]] = []
@@ -65,6 +131,7 @@ def user_records(
         avatar_version,
         date_joined,
         realm_id,
+        visibility,
     ) in rows:
         if avatar_source != "G":
             avatar = f"/user_avatars/{realm_id}/{user_id}.png?version={avatar_version}"
@@ -86,7 +153,11 @@ def user_records(
             "timezone": timezone,
             "is_active": bool(is_active),
             "date_joined": fromtimestamp(date_joined, UTC).isoformat(),
-            "delivery_email": delivery_email,
+            "delivery_email": (
+                delivery_email
+                if is_bot or can_see_delivery_email(viewer, user_id, visibility)
+                else None
+            ),
             "avatar_url": avatar,
         }
         # `bot_type` is null for humans (the User schema: "Null for non-bots"); only bots have
@@ -132,6 +203,7 @@ _LISTED = (
     U.avatar_version,
     U.date_joined,
     U.realm_id,
+    U.email_address_visibility,
 )
 _REALM_USERS = Prepared(
     sa.select(*_LISTED).where(U.realm_id == sa.bindparam("realm_id")).order_by(U.id)
@@ -139,7 +211,12 @@ _REALM_USERS = Prepared(
 
 
 def all_users(
-    conn: Conn, realm_id: int, *, client_gravatar: bool, include_custom_profile_fields: bool
+    conn: Conn,
+    realm_id: int,
+    *,
+    client_gravatar: bool,
+    include_custom_profile_fields: bool,
+    viewer: Viewer | None = None,
 ) -> list[dict[str, Any]]:
     """GET /users: the User record of every user, from row tuples read in one statement."""
     rows = conn.tuples(_REALM_USERS, {"realm_id": realm_id})
@@ -152,6 +229,7 @@ def all_users(
         rows,
         client_gravatar=client_gravatar,
         profiles=profiles if include_custom_profile_fields else None,
+        viewer=viewer,
     )
 
 
@@ -167,10 +245,25 @@ def user_row_by_email(conn: Conn, realm_id: int, email: str) -> Any:
     )
 
 
+def user_row_by_delivery_email(conn: Conn, realm_id: int, email: str) -> Any:
+    """A user by their real address: what people sign in and are invited with, whatever API
+    address their email_address_visibility gives them."""
+    return conn.one(
+        sa.select(schema.user).where(
+            U.realm_id == realm_id, sa.func.lower(U.delivery_email) == email.strip().lower()
+        )
+    )
+
+
 def one_user(
-    conn: Conn, row: Any, *, client_gravatar: bool, include_custom_profile_fields: bool
+    conn: Conn,
+    row: Any,
+    *,
+    client_gravatar: bool,
+    include_custom_profile_fields: bool,
+    viewer: Viewer | None = None,
 ) -> dict[str, Any]:
-    record = user_dict(row, client_gravatar=client_gravatar)
+    record = user_dict(row, client_gravatar=client_gravatar, viewer=viewer)
     if include_custom_profile_fields and not row["is_bot"]:
         record["profile_data"] = profile_data(conn, [row["id"]]).get(row["id"], {})
     return record

@@ -5,7 +5,10 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
+import orjson
+
 from atrium.chat.actions.bots import (
+    INTERFACE_GENERIC,
     BotChanges,
     BotRequest,
     create_bot,
@@ -30,6 +33,19 @@ def _member(req: ApiRequest) -> None:
         raise ChatError("This endpoint does not accept bot requests.")
 
 
+def _json_string(name: str, raw: str) -> str:
+    """Zulip takes payload URLs JSON-encoded (`"https://…"`); a bare URL is taken as it is."""
+    if raw.startswith('"'):
+        try:
+            value = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            raise ChatError(f"Argument '{name}' is not valid JSON.") from None
+        if not isinstance(value, str):
+            raise ChatError(f"{name} is not a string")
+        return value
+    return raw
+
+
 def bot_domain(req: ApiRequest) -> str:
     """Bots' email domain: the server's host name (Zulip's realm.get_bot_domain)."""
     return urlsplit(req.runtime.settings.base_url).hostname or "localhost"
@@ -50,6 +66,8 @@ async def get_bots(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
             Param("default_sending_stream"),
             Param("default_events_register_stream"),
             Param("default_all_public_streams", bool | None, None),
+            Param("payload_url", converter=_json_string, default=""),
+            Param("interface_type", int, INTERFACE_GENERIC),
         )
     )
 )
@@ -69,6 +87,8 @@ async def create(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
         default_events_register_stream=args["default_events_register_stream"],
         default_all_public_streams=args["default_all_public_streams"],
         avatar=avatar,
+        payload_url=args["payload_url"],
+        interface=args["interface_type"],
     )
     try:
         result: dict[str, Any] = await req.runtime.write(
@@ -92,6 +112,8 @@ async def create(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
             Param("default_sending_stream"),
             Param("default_events_register_stream"),
             Param("default_all_public_streams", bool | None, None),
+            Param("service_payload_url", converter=_json_string),
+            Param("service_interface", int | None, None),
         )
     )
 )
@@ -103,6 +125,8 @@ async def update(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
         default_sending_stream=args["default_sending_stream"],
         default_events_register_stream=args["default_events_register_stream"],
         default_all_public_streams=args["default_all_public_streams"],
+        service_payload_url=args["service_payload_url"],
+        service_interface=args["service_interface"],
     )
     result: dict[str, Any] = await req.runtime.write(update_bot, req.me, args["bot_id"], changes)
     return result

@@ -6,6 +6,7 @@ from typing import Any
 
 import orjson
 
+from atrium.chat import outgoing_webhooks
 from atrium.chat.actions.messages import SendRequest, normalize_content, send_message
 from atrium.chat.errors import ChatError
 from atrium.chat.http import ApiRequest, api
@@ -56,6 +57,9 @@ async def send(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     )
     # Sending only reads and writes the database (its events go out after the commit).
     message_id = await req.runtime.write(send_message, req.me, request, rerunnable=True)
+    # Outgoing-webhook bots hear of mentions (which need an "@") and of direct messages.
+    if not req.me.is_bot and (args["type"] != "stream" or "@" in args["content"]):
+        outgoing_webhooks.dispatch(req.runtime, message_id)
     return {"id": message_id}
 
 

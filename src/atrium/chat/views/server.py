@@ -9,7 +9,7 @@ from atrium.chat.http import ApiRequest, api, check_rate_limit
 from atrium.chat.params import REQUIRED, Endpoint, Param
 from atrium.chat.queries.images import realm_images
 from atrium.chat.queries.realm import default_realm
-from atrium.chat.queries.users import user_row_by_email
+from atrium.chat.queries.users import user_row_by_delivery_email
 from atrium.chat.rendering import render_description
 from atrium.chat.runtime import ChatRuntime
 from atrium.chat.version import ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION
@@ -93,7 +93,7 @@ async def password_login(runtime: ChatRuntime, username: str, password: str) -> 
         realm = default_realm(conn)
         if realm is None:
             return None, None
-        return realm, user_row_by_email(conn, realm.id, username)
+        return realm, user_row_by_delivery_email(conn, realm.id, username)
 
     realm, row = await runtime.db.read(read)
     # An unknown user gets the same answer as a wrong password.

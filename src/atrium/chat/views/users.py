@@ -35,6 +35,7 @@ async def get_users(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
             req.me.realm_id,
             client_gravatar=args["client_gravatar"],
             include_custom_profile_fields=args["include_custom_profile_fields"],
+            viewer=user_queries.Viewer(req.me.id, req.me.role),
         )
     )
     return {"members": members}
@@ -59,6 +60,7 @@ async def get_user(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
             row,
             client_gravatar=args["client_gravatar"],
             include_custom_profile_fields=args["include_custom_profile_fields"],
+            viewer=user_queries.Viewer(req.me.id, req.me.role),
         )
 
     return {"user": await req.runtime.db.read(read)}
@@ -69,7 +71,11 @@ async def get_me(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     def read(conn: Conn) -> dict[str, Any]:
         row = user_queries.user_row(conn, req.me.realm_id, req.me.id)
         record = user_queries.one_user(
-            conn, row, client_gravatar=False, include_custom_profile_fields=True
+            conn,
+            row,
+            client_gravatar=False,
+            include_custom_profile_fields=True,
+            viewer=user_queries.Viewer(req.me.id, req.me.role),
         )
         record["max_message_id"] = user_queries.max_message_id(conn, req.me.id)
         if record.get("bot_type") is None:
@@ -93,7 +99,12 @@ async def get_me(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
 async def create(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     if not args["password"]:
         raise ChatError("Password must not be empty")
-    new = NewUser(email=args["email"], full_name=args["full_name"], password=args["password"])
+    new = NewUser(
+        email=args["email"],
+        full_name=args["full_name"],
+        password=args["password"],
+        email_domain=user_queries.fake_email_domain(req.runtime.settings.base_url),
+    )
     user_id = await req.runtime.write(add_user, req.me.realm_id, new)
     return {"user_id": user_id}
 
@@ -168,5 +179,6 @@ async def update(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     )
 )
 async def update_settings(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    await req.runtime.write(change_settings, req.me, args)
+    domain = user_queries.fake_email_domain(req.runtime.settings.base_url)
+    await req.runtime.write(change_settings, req.me, args, domain)
     return {}
