@@ -10,6 +10,7 @@ import pytest
 import sqlalchemy as sa
 
 from atrium.chat import schema
+from atrium.chat.queries.users import fake_email_domain
 from tests.chat.conftest import (
     ChatHarness,
     api_ok,
@@ -196,3 +197,29 @@ async def test_invite_errors_revoke_and_resend(chat: ChatHarness) -> None:
     resp = await chat.post(f"/invites/{invite['id']}/resend", chat.iago)
     assert_json_error(resp, "No such invitation")
     assert (await api_ok(chat, "GET", "/invites", chat.iago))["invites"] == []
+
+
+async def test_signing_up_takes_the_default_email_visibility(chat: ChatHarness) -> None:
+    admins_only = 3
+    await api_ok(
+        chat,
+        "PATCH",
+        "/realm/user_settings_defaults",
+        chat.desdemona,
+        email_address_visibility=admins_only,
+    )
+    stream_id = await stream(chat)
+    body = assert_json_success(
+        await chat.post("/invites/multiuse", chat.iago, stream_ids=[stream_id])
+    )
+    _page, created = await sign_up(
+        chat, body["invite_link"], email="hidden@zulip.test", full_name="Hid Den", password="x" * 8
+    )
+    assert created.status_code == 200, created.text
+    [user] = [
+        u
+        for u in (await api_ok(chat, "GET", "/users", chat.cordelia))["members"]
+        if u["full_name"] == "Hid Den"
+    ]
+    domain = fake_email_domain(chat.runtime.settings.base_url)
+    assert (user["email"], user["delivery_email"]) == (f"user{user['user_id']}@{domain}", None)

@@ -20,6 +20,7 @@ from atrium.chat.actions.invites import MIN_PASSWORD_LENGTH, accept_invitation
 from atrium.chat.errors import ChatError
 from atrium.chat.queries.invites import usable_invitation
 from atrium.chat.queries.realm import load_realm
+from atrium.chat.queries.users import fake_email_domain
 from atrium.chat.runtime import ChatRuntime
 from atrium.core.db import Conn
 from atrium.core.secrets import constant_time_equals
@@ -108,7 +109,12 @@ def signup_routes(runtime: ChatRuntime) -> list[BaseRoute]:
         email, full_name = values.get("email", ""), values.get("full_name", "")
         try:
             await runtime.write(
-                accept_invitation, token, email, full_name, values.get("password", "")
+                accept_invitation,
+                token,
+                email,
+                full_name,
+                values.get("password", ""),
+                fake_email_domain(runtime.settings.base_url),
             )
         except ChatError as error:
             if error.status == 404:
