@@ -6,7 +6,6 @@ timestamp/id keyset of MediaWiki's `dir=older|newer` lists.
 from __future__ import annotations
 
 import html
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -95,33 +94,6 @@ def add_comment(
         if want_parsed:
             entry["parsedcomment"] = parsed_comment(text or "")
     return hidden
-
-
-def log_params(raw: str | None, log_type: str | None = None) -> Any:
-    """LogFormatter::formatParametersForApi: the stored parameters are in API form, except the
-    rights log's group metadata, which RightsLogFormatter names and whose open expiry it shows as
-    `infinity`."""
-    if not raw:
-        return {}
-    try:
-        value = json.loads(raw)
-    except ValueError:
-        return {}
-    if not isinstance(value, dict):
-        return {}
-    if log_type == "rights":
-        for side in ("old", "new"):
-            groups = value.get(f"{side}groups") or []
-            meta = value.get(f"{side}metadata")
-            if isinstance(meta, list):
-                value[f"{side}metadata"] = [
-                    {
-                        "group": groups[i] if i < len(groups) else "",
-                        "expiry": (m or {}).get("expiry") or "infinity",
-                    }
-                    for i, m in enumerate(meta)
-                ]
-    return value
 
 
 def check_show(module: ModuleSpec, show: Sequence[str], pairs: Sequence[tuple[str, str]]) -> None:
