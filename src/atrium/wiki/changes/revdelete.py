@@ -19,13 +19,16 @@ import sqlalchemy as sa
 from atrium.core.db import Conn
 from atrium.wiki import schema
 from atrium.wiki.changes.journal import PATROLLED_AUTO, Performer, log_event
+from atrium.wiki.reads.visibility import (
+    DELETED_COMMENT,
+    DELETED_RESTRICTED,
+    DELETED_TEXT,
+    DELETED_USER,
+    user_can_bitfield,
+)
 from atrium.wiki.timestamps import MONTHS
 from atrium.wiki.titles import NS_SPECIAL, Title
 
-DELETED_TEXT = 1  # DELETED_ACTION for a log entry
-DELETED_COMMENT = 2
-DELETED_USER = 4
-DELETED_RESTRICTED = 8
 _FIELDS = ((DELETED_TEXT, "content"), (DELETED_COMMENT, "comment"), (DELETED_USER, "user"))
 # The log types only some rights may read ($wgLogRestrictions).
 LOG_RESTRICTIONS = {"suppress": "suppressionlog"}
@@ -65,15 +68,6 @@ def new_bits(wanted: dict[int, int], old: int) -> int:
         elif value == 0:
             bits &= ~bit
     return bits
-
-
-def user_can_bitfield(bits: int, field_bit: int, rights: frozenset[str]) -> bool:
-    """RevisionRecord::userCanBitfield."""
-    if not bits & field_bit:
-        return True
-    if bits & DELETED_RESTRICTED:
-        return bool(rights & {"suppressrevision", "viewsuppressed"})
-    return ("deletedtext" if field_bit & DELETED_TEXT else "deletedhistory") in rights
 
 
 def log_type_visible(log_type: str, rights: frozenset[str]) -> bool:

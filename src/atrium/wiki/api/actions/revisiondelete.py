@@ -19,6 +19,13 @@ from atrium.wiki.changes import admin
 from atrium.wiki.changes import revdelete as revdel
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads.logparams import log_params
+from atrium.wiki.reads.visibility import (
+    DELETED_COMMENT,
+    DELETED_RESTRICTED,
+    DELETED_TEXT,
+    DELETED_USER,
+    user_can_bitfield,
+)
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import InvalidTitle, Title
 
@@ -89,13 +96,13 @@ def _revision_data(ctx: ApiContext, row: dict[str, Any], item: dict[str, Any]) -
     rights = frozenset(ctx.caller.rights)
     bits = int(row["deleted"])
     item["timestamp"] = iso(str(row["timestamp"]))
-    ctx.out.flag(item, "userhidden", bool(bits & revdel.DELETED_USER))
-    ctx.out.flag(item, "commenthidden", bool(bits & revdel.DELETED_COMMENT))
-    ctx.out.flag(item, "texthidden", bool(bits & revdel.DELETED_TEXT))
-    if revdel.user_can_bitfield(bits, revdel.DELETED_USER, rights):
+    ctx.out.flag(item, "userhidden", bool(bits & DELETED_USER))
+    ctx.out.flag(item, "commenthidden", bool(bits & DELETED_COMMENT))
+    ctx.out.flag(item, "texthidden", bool(bits & DELETED_TEXT))
+    if user_can_bitfield(bits, DELETED_USER, rights):
         item["userid"] = int(row["actor_user"] or 0)
         item["user"] = str(row["actor_name"])
-    if revdel.user_can_bitfield(bits, revdel.DELETED_COMMENT, rights):
+    if user_can_bitfield(bits, DELETED_COMMENT, rights):
         item["comment"] = str(row["comment_text"])
 
 
@@ -107,16 +114,16 @@ def _log_data(ctx: ApiContext, row: dict[str, Any], item: dict[str, Any]) -> Non
     visible = revdel.log_type_visible(log_type, rights)
     item["type"] = log_type
     item["action"] = str(row["log_action"])
-    ctx.out.flag(item, "userhidden", bool(bits & revdel.DELETED_USER))
-    ctx.out.flag(item, "commenthidden", bool(bits & revdel.DELETED_COMMENT))
-    ctx.out.flag(item, "actionhidden", bool(bits & revdel.DELETED_TEXT))
-    if visible and revdel.user_can_bitfield(bits, revdel.DELETED_TEXT, rights):
+    ctx.out.flag(item, "userhidden", bool(bits & DELETED_USER))
+    ctx.out.flag(item, "commenthidden", bool(bits & DELETED_COMMENT))
+    ctx.out.flag(item, "actionhidden", bool(bits & DELETED_TEXT))
+    if visible and user_can_bitfield(bits, DELETED_TEXT, rights):
         item["params"] = log_params(row["log_params"], log_type, ctx.fv)
-    if visible and revdel.user_can_bitfield(bits, revdel.DELETED_USER, rights):
+    if visible and user_can_bitfield(bits, DELETED_USER, rights):
         user = row["actor_user"]
         item["userid"] = str(user) if user is not None else 0
         item["user"] = str(row["actor_name"])
-    if visible and revdel.user_can_bitfield(bits, revdel.DELETED_COMMENT, rights):
+    if visible and user_can_bitfield(bits, DELETED_COMMENT, rights):
         item["comment"] = str(row["comment_text"])
 
 
@@ -152,13 +159,13 @@ async def revisiondelete(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         )
     if not hide and not show:
         raise ApiUsageError("badparams", msg.api("apierror-revdel-paramneeded"), module=spec.name)
-    names = {"content": revdel.DELETED_TEXT, "comment": revdel.DELETED_COMMENT}
-    names["user"] = revdel.DELETED_USER
+    names = {"content": DELETED_TEXT, "comment": DELETED_COMMENT}
+    names["user"] = DELETED_USER
     wanted = {bit: 1 if n in hide else 0 if n in show else -1 for n, bit in names.items()}
     suppress = params["suppress"]
     if suppress == "yes" and not ctx.caller.allowed("suppressrevision"):
         raise _denied("suppressrevision")
-    wanted[revdel.DELETED_RESTRICTED] = {"yes": 1, "no": 0}.get(suppress, -1)
+    wanted[DELETED_RESTRICTED] = {"yes": 1, "no": 0}.get(suppress, -1)
     title = await ctx.db.read(revdel.suggest_target, kind, _target(ctx, params["target"]), ids)
     if title is None:
         raise ApiUsageError("needtarget", msg.api("apierror-revdel-needtarget"), module=spec.name)

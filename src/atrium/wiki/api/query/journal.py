@@ -18,6 +18,7 @@ from atrium.wiki.api.params import ModuleSpec
 from atrium.wiki.api.query.listing import from_key, order, parse_continue
 from atrium.wiki.api.query.pageset import QueryRun
 from atrium.wiki.messages import messages as msg
+from atrium.wiki.reads.visibility import user_can_bitfield
 from atrium.wiki.timestamps import iso
 
 # rev_deleted / rc_deleted / log_deleted bits (RevisionRecord::DELETED_*, LogPage::DELETED_*).
@@ -31,15 +32,9 @@ RC_TYPES = {name: number for number, name in RC_TYPE_NAMES.items()}
 
 
 def can_see(q: QueryRun, deleted: int, bit: int) -> bool:
-    """RevisionRecord::userCanBitfield: `deletedhistory` (`deletedtext` for the text), and
-    `viewsuppressed` too when the row is suppressed."""
-    if not deleted & bit:
-        return True
-    caller = q.ctx.caller
-    right = "deletedtext" if bit == DELETED_TEXT else "deletedhistory"
-    if deleted & DELETED_RESTRICTED:
-        return caller.allowed("viewsuppressed")
-    return caller.allowed(right)
+    """RevisionRecord::userCanBitfield: `deletedhistory` (`deletedtext` for the text), or
+    `suppressrevision` / `viewsuppressed` when the row is suppressed."""
+    return user_can_bitfield(deleted, bit, q.ctx.caller.rights)
 
 
 def parsed_comment(text: str) -> str:

@@ -38,6 +38,7 @@ from atrium.wiki.reads import page_view as reading
 from atrium.wiki.reads import pages as page_reads
 from atrium.wiki.reads import revisions as revreads
 from atrium.wiki.reads.pst_inputs import transform_for_save
+from atrium.wiki.reads.visibility import user_can_bitfield
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import Title
 from atrium.wiki.wikitext.expand import expand_text
@@ -67,16 +68,11 @@ _DELETED_TEXT, _DELETED_COMMENT, _DELETED_USER, _DELETED_RESTRICTED = 1, 2, 4, 8
 
 def _visible(q: QueryRun, deleted: int) -> Callable[[int], bool]:
     """Whether the caller may see a hidden field: `deletedhistory` (`deletedtext` for the text),
-    and `viewsuppressed` too when the revision is suppressed."""
-    caller = q.ctx.caller
+    or `suppressrevision` / `viewsuppressed` when the revision is suppressed."""
+    rights = q.ctx.caller.rights
 
     def can_see(bit: int) -> bool:
-        if not deleted & bit:
-            return True
-        right = "deletedtext" if bit == _DELETED_TEXT else "deletedhistory"
-        if deleted & _DELETED_RESTRICTED:
-            return caller.allowed(right) and caller.allowed("viewsuppressed")
-        return caller.allowed(right)
+        return user_can_bitfield(deleted, bit, rights)
 
     return can_see
 
@@ -277,7 +273,10 @@ def _revision(
     if "size" in props:
         rev["size"] = int(row["rev_len"])
     if "sha1" in props:
-        rev["sha1"] = _sha1_hex(str(row["rev_sha1"]))
+        if deleted & _DELETED_TEXT:
+            out.flag_if(rev, "sha1hidden", True)
+        if can_see(_DELETED_TEXT):
+            rev["sha1"] = _sha1_hex(str(row["rev_sha1"]))
     if "roles" in props:
         rev["roles"] = ["main"]
     if deleted & _DELETED_COMMENT and props & {"comment", "parsedcomment"}:
@@ -305,7 +304,10 @@ def _revision(
     if "slotsize" in props:
         content["size"] = int(row["rev_len"])
     if "slotsha1" in props:
-        content["sha1"] = _sha1_hex(str(row["rev_sha1"]))
+        if deleted & _DELETED_TEXT:
+            out.flag_if(content, "sha1hidden", True)
+        if can_see(_DELETED_TEXT):
+            content["sha1"] = _sha1_hex(str(row["rev_sha1"]))
     if "contentmodel" in props or (slots is not None and "content" in props):
         content["contentmodel"] = row["rev_content_model"]
     if slots is not None and "content" in props:
