@@ -309,3 +309,28 @@ async def test_paraminfo_comes_from_the_declaration(wiki: WikiHarness) -> None:
     assert params["suppress"]["default"] == "nochange"
     assert params["ids"]["required"] is True and params["ids"]["multi"] is True
     await client.aclose()
+
+
+async def test_a_deleted_pages_revisions_are_found_by_id(wiki: WikiHarness) -> None:
+    """RevDelRevisionList also reads the archive: a deleted page's revision, by its id, under
+    the target the request names (the revision itself no longer names a page)."""
+    first, _ = await _two_revisions(wiki)
+    oversight = await _oversight(wiki)
+    token = await wiki.csrf(oversight)
+    deleted = await wiki.post(oversight, action="delete", title="Rdtest", token=token)
+    assert "delete" in deleted, deleted
+    no_target = await _revdel(wiki, oversight, ids=str(first), hide="comment")
+    assert no_target["error"]["code"] == "needtarget"
+    done = await _revdel(wiki, oversight, target="Rdtest", ids=str(first), hide="comment")
+    [item] = done["revisiondelete"]["items"]
+    assert (item["status"], item["id"], item["commenthidden"]) == ("Success", first, "")
+    admin = wiki.client()
+    await wiki.login(admin, "Admin")
+    archived = await wiki.api(
+        admin, action="query", prop="deletedrevisions", titles="Rdtest", drvprop="ids|comment"
+    )
+    [page] = archived["query"]["pages"].values()
+    hidden = next(r for r in page["deletedrevisions"] if r["revid"] == first)
+    assert hidden == {"revid": first, "parentid": 0, "commenthidden": "", "comment": "first sum"}
+    await admin.aclose()
+    await oversight.aclose()

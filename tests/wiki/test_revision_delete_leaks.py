@@ -12,6 +12,7 @@ its name appears nowhere else.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 from typing import Any
 
@@ -20,6 +21,7 @@ import pytest
 from tests.wiki.conftest import WikiHarness
 
 from atrium.wiki.changes.accounts import create_user
+from atrium.wiki.dump import export_dump
 
 pytestmark = pytest.mark.anyio
 
@@ -193,6 +195,19 @@ async def test_hidden_fields_stay_hidden_on_every_read_path(
     shown = page["revisions"][0]
     assert (shown["user"], shown["comment"], TEXT in shown["*"]) == (AUTHOR, SUMMARY, True)
     assert shown["suppressed"] == ""
+    # The full-history dump writes the public view.
+    dumped = io.StringIO()
+    export_dump(wiki.db, wiki.site, dumped)
+    assert "<text" in dumped.getvalue() and 'deleted="deleted"' in dumped.getvalue()
+    assert [s for s in SECRETS[:3] if s in dumped.getvalue()] == []
+    # Once the page is deleted, the archive keeps the bits: the deleted-revision modules and
+    # `action=revisiondelete`'s archive lookup see the same hidden revision.
+    token = await wiki.csrf(viewers["admin"])
+    deleted = await wiki.post(viewers["admin"], action="delete", title="Leakqz", token=token)
+    assert "delete" in deleted, deleted
+    leaks, seen = await _walk(wiki, viewers, revs)
+    assert leaks == [], "\n".join(leaks)
+    assert "suppressed" in seen["admin"]
 
 
 async def test_hidden_text_refuses_compare_and_parse(
