@@ -334,3 +334,25 @@ async def test_a_deleted_pages_revisions_are_found_by_id(wiki: WikiHarness) -> N
     assert hidden == {"revid": first, "parentid": 0, "commenthidden": "", "comment": "first sum"}
     await admin.aclose()
     await oversight.aclose()
+
+
+async def test_tags_go_on_the_log_entry(wiki: WikiHarness) -> None:
+    first, _ = await _two_revisions(wiki)
+    admin = wiki.client()
+    await wiki.login(admin, "Admin")
+    token = await wiki.csrf(admin)
+    made = await wiki.post(
+        admin, action="managetags", operation="create", tag="revdel-tag", token=token
+    )
+    assert made["managetags"]["tag"] == "revdel-tag", made
+    oversight = await _oversight(wiki)
+    done = await _revdel(wiki, oversight, ids=str(first), hide="comment", tags="revdel-tag")
+    assert done["revisiondelete"]["items"][0]["status"] == "Success", done
+    log = await wiki.api(admin, action="query", list="logevents", letype="delete", leprop="tags")
+    assert log["query"]["logevents"][0]["tags"] == ["revdel-tag"]
+    changes = await wiki.api(
+        admin, action="query", list="recentchanges", rctype="log", rcprop="tags"
+    )
+    assert changes["query"]["recentchanges"][0]["tags"] == ["revdel-tag"]
+    await admin.aclose()
+    await oversight.aclose()
