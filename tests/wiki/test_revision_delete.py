@@ -265,6 +265,10 @@ async def test_bad_inputs_answer_mediawikis_codes(wiki: WikiHarness) -> None:
     for client, params, code in cases:
         answer = await _revdel(wiki, client, **params)
         assert answer.get("error", {}).get("code") == code, (params, answer)
+    denied = await _revdel(wiki, alice, ids=str(first), hide="content")
+    assert denied["error"]["info"] == "You don't have permission to delete revisions."
+    denied = await _revdel(wiki, alice, type="logging", ids="1", hide="content")
+    assert denied["error"]["info"] == "You don't have permission to delete log entries."
     ids = await _revdel(wiki, oversight, ids="", hide="content")
     assert ids["error"]["info"] == 'The parameter "ids" may not be empty.'
     got = await oversight.get(
