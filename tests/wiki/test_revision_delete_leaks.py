@@ -226,3 +226,40 @@ async def test_hidden_text_refuses_compare_and_parse(
         viewers["admin"], action="compare", fromrev=hidden, torev=revs["last"]
     )
     assert "compare" in compared, compared
+
+
+def _revids(value: Any) -> set[int]:
+    """Every `revid` in a response."""
+    if isinstance(value, dict):
+        found = {int(value["revid"])} if "revid" in value else set()
+        return found.union(*(_revids(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(_revids(v) for v in value))
+    return set()
+
+
+async def test_a_hidden_author_cannot_be_searched_for(
+    wiki: WikiHarness, viewers: dict[str, httpx.AsyncClient]
+) -> None:
+    """A search by author (or by excluding another) leaves out the revisions whose author the
+    caller may not see, so the list itself does not tell who wrote them (T19342)."""
+    revs = await _setup(wiki)
+    await _revdel(wiki, viewers["oversight"], ids=str(revs["hidden"]), hide="user")
+    searches = [
+        {"list": "usercontribs", "ucuser": AUTHOR},
+        {"list": "usercontribs", "ucuserprefix": "192.0.2."},
+        {"list": "allrevisions", "arvuser": AUTHOR},
+        {"list": "allrevisions", "arvexcludeuser": "Admin"},
+        {"prop": "revisions", "titles": "Leakqz", "rvuser": AUTHOR, "rvlimit": "max"},
+        {"prop": "revisions", "titles": "Leakqz", "rvexcludeuser": "Admin", "rvlimit": "max"},
+        {"list": "recentchanges", "rcuser": AUTHOR, "rcprop": "ids"},
+        {"list": "recentchanges", "rcexcludeuser": "Admin", "rcprop": "ids"},
+    ]
+    for who in ("anonymous", "user"):
+        for search in searches:
+            found = await wiki.api(viewers[who], action="query", **search)
+            assert "error" not in found, (search, found)
+            assert revs["hidden"] not in _revids(found), (who, search, found)
+    # With `deletedhistory` the search finds it, marked as hidden.
+    found = await wiki.api(viewers["admin"], action="query", list="usercontribs", ucuser=AUTHOR)
+    assert revs["hidden"] in _revids(found)

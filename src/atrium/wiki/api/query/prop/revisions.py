@@ -77,6 +77,17 @@ def _visible(q: QueryRun, deleted: int) -> Callable[[int], bool]:
     return can_see
 
 
+def _hidden_user_bits(q: QueryRun) -> int:
+    """ApiQueryRevisions' guard against finding a hidden author by searching (T19342): the
+    `rev_deleted` bits that keep a revision out of a `user` / `excludeuser` search."""
+    caller = q.ctx.caller
+    if not caller.allowed("deletedhistory"):
+        return _DELETED_USER
+    if not (caller.allowed("suppressrevision") or caller.allowed("viewsuppressed")):
+        return _DELETED_USER | _DELETED_RESTRICTED
+    return 0
+
+
 def _sha1_hex(base36: str) -> str:
     return f"{int(base36, 36):040x}"
 
@@ -562,6 +573,7 @@ async def _rows(
                 user=params["user"],
                 excludeuser=params["excludeuser"],
                 tag_id=tag,
+                hidden_user_bits=_hidden_user_bits(q),
             )
         )
         if len(rows) > limit:
