@@ -271,8 +271,6 @@ def _revision(
     can_see = _visible(q, deleted)
     if deleted & _DELETED_USER and props & {"user", "userid"}:
         out.flag_if(rev, "userhidden", True)
-    if deleted & _DELETED_RESTRICTED:
-        out.flag_if(rev, "suppressed", True)
     if "user" in props and can_see(_DELETED_USER):
         rev["user"] = row["actor_name"]
         if row["actor_user"] is None:
@@ -325,15 +323,23 @@ def _revision(
         content["contentformat"] = row["rev_content_format"]
     if opts.fetch_content and text_hidden:
         out.flag_if(content, "texthidden", True)
+    # `suppressed` goes with a field shown as hidden, not with a revision asked only for ids.
+    any_hidden = (
+        bool(deleted & _DELETED_USER and props & {"user", "userid"})
+        or bool(deleted & _DELETED_COMMENT and props & {"comment", "parsedcomment"})
+        or (text_hidden and bool(opts.fetch_content or props & {"sha1", "slotsha1"}))
+    )
     if slots is not None:
         if "content" in props and text is not None:
             out.content(content, "content", text)
         if content:
             rev["slots"] = {"main": content}
-        return rev
-    rev.update(content)
-    if text is not None:
-        rev.update(extra)
+    else:
+        rev.update(content)
+        if text is not None:
+            rev.update(extra)
+    if any_hidden and deleted & _DELETED_RESTRICTED:
+        out.flag_if(rev, "suppressed", True)
     return rev
 
 
