@@ -10,7 +10,7 @@ import httpx
 import pytest
 from tests.wiki.conftest import WikiHarness
 
-from atrium.wiki.changes.accounts import create_user
+from atrium.wiki.changes.accounts import create_bot_password, create_user
 
 pytestmark = pytest.mark.anyio
 
@@ -359,4 +359,49 @@ async def test_tags_go_on_the_log_entry(wiki: WikiHarness) -> None:
     )
     assert changes["query"]["recentchanges"][0]["tags"] == ["revdel-tag"]
     await admin.aclose()
+    await oversight.aclose()
+
+
+async def test_without_suppressrevision_suppressed_items_are_out_of_reach(
+    wiki: WikiHarness,
+) -> None:
+    """A bot password granted `delete` only (deleterevision, deletedhistory, not
+    suppressrevision): suppressing is refused, and a suppressed item cannot be changed."""
+    first, _ = await _two_revisions(wiki)
+    oversight = await _oversight(wiki)
+    suppressed = await _revdel(wiki, oversight, ids=str(first), hide="comment", suppress="yes")
+    assert suppressed["revisiondelete"]["items"][0]["status"] == "Success"
+    account = await wiki._user_id(OVERSIGHT[0])
+    bot_password = wiki.db.write_sync(
+        lambda conn: create_bot_password(conn, account, "deleter", ["basic", "delete"])
+    )
+    deleter = wiki.client()
+    token = (await wiki.api(deleter, action="query", meta="tokens", type="login"))["query"][
+        "tokens"
+    ]["logintoken"]
+    done = await wiki.post(
+        deleter,
+        action="login",
+        lgname=f"{OVERSIGHT[0]}@deleter",
+        lgpassword=bot_password,
+        lgtoken=token,
+    )
+    assert done["login"]["result"] == "Success", done
+    refused = await _revdel(wiki, deleter, ids=str(first), hide="user", suppress="yes")
+    assert refused["error"]["code"] == "permissiondenied"
+    assert refused["error"]["info"] == (
+        "You don't have permission to review and undelete hidden revisions."
+    )
+    untouchable = await _revdel(wiki, deleter, ids=str(first), show="comment", suppress="no")
+    [item] = untouchable["revisiondelete"]["items"]
+    assert item["status"] == "Success"
+    assert [e["code"] for e in item["errors"]] == ["revdelete-show-no-access"]
+    assert "comment" not in item, "a suppressed summary stays out of the answer"
+    modify = await _revdel(wiki, deleter, ids=str(first), hide="user")
+    [item] = modify["revisiondelete"]["items"]
+    assert [e["code"] for e in item["errors"]] == ["revdelete-modify-no-access"]
+    revs = await wiki.api(oversight, action="query", revids=str(first), prop="revisions")
+    [page] = revs["query"]["pages"].values()
+    assert "userhidden" not in page["revisions"][0]
+    await deleter.aclose()
     await oversight.aclose()
