@@ -309,6 +309,7 @@ async def test_paraminfo_comes_from_the_declaration(wiki: WikiHarness) -> None:
         "tags",
         "token",
     ]
+    assert params["type"]["type"] == ["archive", "logging", "revision"]
     assert params["hide"]["type"] == ["comment", "content", "user"]
     assert params["suppress"]["default"] == "nochange"
     assert params["ids"]["required"] is True and params["ids"]["multi"] is True
@@ -404,4 +405,47 @@ async def test_without_suppressrevision_suppressed_items_are_out_of_reach(
     [page] = revs["query"]["pages"].values()
     assert "userhidden" not in page["revisions"][0]
     await deleter.aclose()
+    await oversight.aclose()
+
+
+async def test_archive_items_are_a_deleted_pages_revisions_by_timestamp(
+    wiki: WikiHarness,
+) -> None:
+    """`type=archive` (RevDelArchiveList): the ids are the deleted revisions' timestamps."""
+    first, _ = await _two_revisions(wiki)
+    oversight = await _oversight(wiki)
+    token = await wiki.csrf(oversight)
+    await wiki.post(oversight, action="delete", title="Rdtest", token=token)
+    archived = await wiki.api(
+        oversight, action="query", prop="deletedrevisions", titles="Rdtest", drvprop="ids|timestamp"
+    )
+    [page] = archived["query"]["pages"].values()
+    stamp = next(r["timestamp"] for r in page["deletedrevisions"] if r["revid"] == first)
+    ts14 = "".join(ch for ch in stamp if ch.isdigit())
+    missing_target = await _revdel(wiki, oversight, type="archive", ids=ts14, hide="user")
+    assert missing_target["error"]["code"] == "needtarget"
+    done = await _revdel(
+        wiki, oversight, type="archive", target="Rdtest", ids=f"{ts14}|20010101000000", hide="user"
+    )
+    items = done["revisiondelete"]["items"]
+    assert [(i["status"], i["id"]) for i in items] == [
+        ("Success", int(ts14)),
+        ("Fail", 20010101000000),
+    ]
+    assert items[0]["userhidden"] == ""
+    log = await wiki.api(
+        oversight, action="query", list="logevents", letype="delete", leprop="details"
+    )
+    assert log["query"]["logevents"][0]["params"]["type"] == "archive"
+    # Each revision changed is logged by its timestamp (twice when both were saved in one second).
+    assert set(log["query"]["logevents"][0]["params"]["ids"]) == {ts14}
+    anonymous = wiki.client()
+    await wiki.login(anonymous, "Admin")
+    shown = await wiki.api(
+        anonymous, action="query", prop="deletedrevisions", titles="Rdtest", drvprop="ids|user"
+    )
+    [page] = shown["query"]["pages"].values()
+    hidden = next(r for r in page["deletedrevisions"] if r["revid"] == first)
+    assert hidden["userhidden"] == ""
+    await anonymous.aclose()
     await oversight.aclose()

@@ -33,7 +33,11 @@ _FIELDS = ((DELETED_TEXT, "content"), (DELETED_COMMENT, "comment"), (DELETED_USE
 # The log types only some rights may read ($wgLogRestrictions).
 LOG_RESTRICTIONS = {"suppress": "suppressionlog"}
 # RevisionDeleter::getRestriction: the right each list type needs.
-RESTRICTION = {"revision": "deleterevision", "logging": "deletelogentry"}
+RESTRICTION = {
+    "revision": "deleterevision",
+    "archive": "deleterevision",
+    "logging": "deletelogentry",
+}
 _CANONICAL_INT = re.compile(r"(0|[1-9][0-9]{0,17})")
 
 
@@ -84,8 +88,11 @@ def _date_time(ts14: str) -> tuple[str, str]:
 
 
 def suggest_target(conn: Conn, kind: str, target: Title | None, ids: Sequence[str]) -> Title | None:
-    """RevisionDeleter::suggestTarget: a revision's own page (its first id), or for log entries
-    `Special:Log/<type>` when they are all of one type (`Special:Log` otherwise)."""
+    """RevisionDeleter::suggestTarget: a revision's own page (its first id), for log entries
+    `Special:Log/<type>` when they are all of one type (`Special:Log` otherwise), and for a
+    deleted page's revisions the target asked for."""
+    if kind == "archive":
+        return target
     if kind == "revision":
         first = item_key(ids[0]) if ids else ""
         if isinstance(first, int):
@@ -140,8 +147,33 @@ def _revision_rows(conn: Conn, title: Title, ids: list[int]) -> list[dict[str, A
             .where(AR.c.ar_rev_id.in_(ids))
         )
         for r in archived:
-            rows[int(r["id"])] = {**r, "archived": True, "page_latest": None}
+            rows[int(r["id"])] = {**r, "archived": True, "rev_id": r["id"], "page_latest": None}
     return [rows[k] for k in sorted(rows, reverse=True)]
+
+
+def _archive_rows(conn: Conn, title: Title, ids: list[int]) -> list[dict[str, Any]]:
+    """RevDelArchiveList::doQuery: a deleted page's revisions by timestamp (their ids here)."""
+    AR, A, C = schema.archive, schema.actor, schema.comment
+    found = conn.all(
+        sa.select(
+            AR.c.ar_timestamp.label("id"),
+            AR.c.ar_rev_id.label("rev_id"),
+            AR.c.ar_timestamp.label("timestamp"),
+            AR.c.ar_deleted.label("deleted"),
+            A.c.actor_user,
+            A.c.actor_name,
+            C.c.comment_text,
+        )
+        .join(A, A.c.actor_id == AR.c.ar_actor)
+        .join(C, C.c.comment_id == AR.c.ar_comment_id)
+        .where(
+            AR.c.ar_namespace == title.ns,
+            AR.c.ar_title == title.dbkey,
+            AR.c.ar_timestamp.in_([str(i) for i in ids if len(str(i)) == 14]),
+        )
+        .order_by(AR.c.ar_timestamp.desc())
+    )
+    return [{**r, "archived": True, "page_latest": None} for r in found]
 
 
 def _log_rows(conn: Conn, ids: list[int]) -> list[dict[str, Any]]:
@@ -167,7 +199,11 @@ def _log_rows(conn: Conn, ids: list[int]) -> list[dict[str, Any]]:
 
 
 def _rows(conn: Conn, kind: str, title: Title, ids: list[int]) -> list[dict[str, Any]]:
-    return _revision_rows(conn, title, ids) if kind == "revision" else _log_rows(conn, ids)
+    if kind == "revision":
+        return _revision_rows(conn, title, ids)
+    if kind == "archive":
+        return _archive_rows(conn, title, ids)
+    return _log_rows(conn, ids)
 
 
 def _set_bits(conn: Conn, kind: str, item: dict[str, Any], bits: int) -> bool:
@@ -184,7 +220,7 @@ def _set_bits(conn: Conn, kind: str, item: dict[str, Any], bits: int) -> bool:
         AR = schema.archive
         done = conn.execute(
             sa.update(AR)
-            .where(AR.c.ar_rev_id == ident, AR.c.ar_deleted == old)
+            .where(AR.c.ar_rev_id == int(item["rev_id"]), AR.c.ar_deleted == old)
             .values(ar_deleted=bits)
         )
         return bool(done.rowcount)
@@ -224,7 +260,9 @@ def set_visibility(
     numbers = [k for k in keys if isinstance(k, int)]
     rows = _rows(conn, kind, title, numbers)
     missing = {k: None for k in keys}
-    statuses: list[ItemStatus] = []
+    # By id: rows sharing one (a deleted page's revisions saved in the same second) are each
+    # changed, and the last one's status stands, in the first one's place.
+    statuses: dict[int | str, ItemStatus] = {}
     changed: list[int] = []
     virtual_old = virtual_new = 0
     log_type = "delete"
@@ -232,7 +270,7 @@ def set_visibility(
         ident = int(item["id"])
         missing.pop(ident, None)
         status = ItemStatus(ident)
-        statuses.append(status)
+        statuses[ident] = status
         old = int(item["deleted"])
         bits = new_bits(wanted, old)
         when = _date_time(str(item["timestamp"]))
@@ -257,18 +295,18 @@ def set_visibility(
         else:
             status.errors.append(("revdelete-concurrent-change", when))
     for absent in missing:
-        statuses.append(
-            ItemStatus(absent, ok=False, errors=[("revdelete-modify-missing", (absent,))])
+        statuses[absent] = ItemStatus(
+            absent, ok=False, errors=[("revdelete-modify-missing", (absent,))]
         )
     log_id = None
     if changed:
         log_id = _log(conn, who, kind, title, log_type, changed, virtual_old, virtual_new, reason)
         _tag_log(conn, log_id, tag_ids)
     reloaded = {int(r["id"]): r for r in _rows(conn, kind, title, numbers)}
-    for status in statuses:
+    for status in statuses.values():
         if isinstance(status.ident, int):
             status.row = reloaded.get(status.ident)
-    return Outcome(statuses, log_id)
+    return Outcome(list(statuses.values()), log_id)
 
 
 def _log(
@@ -287,12 +325,14 @@ def _log(
             schema.page.c.page_namespace == title.ns, schema.page.c.page_title == title.dbkey
         )
     )
-    params = {"type": kind, "ids": changed, "old": _field_flags(old), "new": _field_flags(new)}
+    # A deleted page's revisions are logged by timestamp, as text.
+    ids: list[Any] = [str(i) for i in changed] if kind == "archive" else list(changed)
+    params = {"type": kind, "ids": ids, "old": _field_flags(old), "new": _field_flags(new)}
     return log_event(
         conn,
         who,
         log_type,
-        "revision" if kind == "revision" else "event",
+        "event" if kind == "logging" else "revision",
         title,
         page_id=int(page_id) if page_id is not None else None,
         reason=reason,

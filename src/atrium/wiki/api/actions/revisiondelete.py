@@ -37,9 +37,9 @@ REVISIONDELETE = ModuleSpec(
     "action",
     "",
     (
-        # MediaWiki also lists `archive`, `oldimage` and `filearchive`; those lists are not
-        # implemented here, so they are not offered.
-        Param("type", enum("logging", "revision"), required=True),
+        # MediaWiki also lists `oldimage` and `filearchive` (file versions); those lists are
+        # not implemented here, so they are not offered.
+        Param("type", enum("archive", "logging", "revision"), required=True),
         Param("target"),
         Param("ids", multi=True, required=True),
         Param("hide", _FIELDS, multi=True),
@@ -196,7 +196,7 @@ async def revisiondelete(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
                 item["warnings"] = warnings
         item["id"] = status.ident
         if status.row is not None:
-            if kind == "revision":
+            if kind != "logging":
                 _revision_data(ctx, status.row, item)
             else:
                 _log_data(ctx, status.row, item)
