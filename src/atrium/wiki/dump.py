@@ -277,7 +277,7 @@ def export_pages(conn: Conn, site: Site, page_ids: Sequence[int], schema: str = 
     return out.getvalue()
 
 
-_DELETED_COMMENT, _DELETED_USER = 2, 4  # RevisionRecord's bits
+_DELETED_TEXT, _DELETED_COMMENT, _DELETED_USER = 1, 2, 4  # RevisionRecord's bits
 
 
 def _write_revision(out: IO[str], rev: Any, schema: str = "0.11") -> None:
@@ -286,7 +286,8 @@ def _write_revision(out: IO[str], rev: Any, schema: str = "0.11") -> None:
     if rev["rev_parent_id"]:
         _write(out, f"      <parentid>{rev['rev_parent_id']}</parentid>\n")
     _write(out, f"      <timestamp>{iso(str(rev['rev_timestamp']))}</timestamp>\n")
-    # XmlDumpWriter writes the public view: a deleted user or summary is only marked deleted.
+    # XmlDumpWriter writes the public view: a deleted user, summary or text is only marked
+    # deleted.
     deleted = int(rev["rev_deleted"] or 0)
     if deleted & _DELETED_USER:
         _write(out, '      <contributor deleted="deleted" />\n')
@@ -312,7 +313,12 @@ def _write_revision(out: IO[str], rev: Any, schema: str = "0.11") -> None:
         text_attrs += f' sha1="{sha1}"'
     _write(out, f"      <model>{rev['rev_content_model']}</model>\n")
     _write(out, f"      <format>{rev['rev_content_format']}</format>\n")
-    text = str(rev["old_text"])
-    _write(out, f'      <text {text_attrs} xml:space="preserve">{escape(text)}</text>\n')
-    _write(out, f"      <sha1>{sha1}</sha1>\n")
+    if deleted & _DELETED_TEXT:
+        # A placeholder for hidden text (WRITE_STUB_DELETED), and no revision sha1.
+        _write(out, f'      <text {text_attrs} deleted="deleted" />\n')
+        _write(out, "      <sha1/>\n")
+    else:
+        text = str(rev["old_text"])
+        _write(out, f'      <text {text_attrs} xml:space="preserve">{escape(text)}</text>\n')
+        _write(out, f"      <sha1>{sha1}</sha1>\n")
     _write(out, "    </revision>\n")

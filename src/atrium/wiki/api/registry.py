@@ -19,6 +19,7 @@ from atrium.wiki.api.actions import (
     pageactions,
     paraminfo,
     parse,
+    revisiondelete,
     rsd,
 )
 from atrium.wiki.api.params import BOOLEAN, INTEGER, USER, ModuleSpec, Param, enum
@@ -36,6 +37,7 @@ _ACTION_LIST: list[Action] = [
     *clearhasmsg.ACTIONS,
     *expandtemplates.ACTIONS,
     *rsd.ACTIONS,
+    *revisiondelete.ACTIONS,
     Action(query.QUERY, query.execute),
 ]
 ACTIONS: dict[str, Action] = {a.spec.name: a for a in _ACTION_LIST}

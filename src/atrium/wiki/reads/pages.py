@@ -122,8 +122,11 @@ def page_history(
     user: str | None = None,
     excludeuser: str | None = None,
     tag_id: int | None = None,
+    hidden_user_bits: int = 0,
 ) -> list[Row]:
-    """Up to `limit` revisions of one page in timestamp order, from a continuation point."""
+    """Up to `limit` revisions of one page in timestamp order, from a continuation point.
+    With a user filter, revisions whose `rev_deleted` has all of `hidden_user_bits` are left
+    out: whose author the caller may not see cannot be found by author."""
     query = _revision_select(with_text).where(R.c.rev_page == page_id)
     if newer:
         if start:
@@ -163,6 +166,8 @@ def page_history(
         query = query.where(schema.actor.c.actor_name == user)
     if excludeuser is not None:
         query = query.where(schema.actor.c.actor_name != excludeuser)
+    if hidden_user_bits and (user is not None or excludeuser is not None):
+        query = query.where(R.c.rev_deleted.op("&")(hidden_user_bits) != hidden_user_bits)
     if tag_id is not None:
         query = query.where(R.c.rev_id.in_(tagged_revisions(tag_id)))
     return conn.all(query.limit(limit))

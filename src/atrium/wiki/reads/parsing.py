@@ -28,6 +28,7 @@ from atrium.wiki import schema
 from atrium.wiki.reads import pages as page_reads
 from atrium.wiki.reads.page_view import category_flags, current_text, link_states, render_text
 from atrium.wiki.reads.tracking import BROKEN_FILE, add_tracking_categories
+from atrium.wiki.reads.visibility import DELETED_USER
 from atrium.wiki.site import Site
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import InvalidTitle, Title
@@ -67,6 +68,12 @@ class RevisionToParse:
     user: str
     timestamp: str
     deleted: int
+
+    @property
+    def public_user(self) -> str:
+        """The author as the parser names it (`{{REVISIONUSER}}`, RevisionRecord::FOR_PUBLIC):
+        empty when hidden."""
+        return "" if self.deleted & DELETED_USER else self.user
 
 
 def _loader(conn: Conn) -> Any:

@@ -19,6 +19,7 @@ from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads import comparing, parsing
 from atrium.wiki.reads import pages as page_reads
 from atrium.wiki.reads.pst_inputs import transform_for_save
+from atrium.wiki.reads.visibility import user_can_bitfield
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import Title
 
@@ -83,11 +84,7 @@ class Side:
 
 
 def _can_see(ctx: ApiContext, deleted: int, bit: int) -> bool:
-    if not deleted & bit:
-        return True
-    if deleted & _RESTRICTED:
-        return ctx.caller.allowed("viewsuppressed")
-    return ctx.caller.allowed("deletedtext" if bit == _TEXT else "deletedhistory")
+    return user_can_bitfield(deleted, bit, ctx.caller.rights)
 
 
 def _given_text(ctx: ApiContext, params: dict[str, Any], prefix: str) -> str | None:

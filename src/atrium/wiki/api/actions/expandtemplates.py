@@ -52,7 +52,7 @@ async def expandtemplates(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         variables["REVISIONID"] = str(params["revid"])
         revision = await ctx.db.read(parsing.revision, params["revid"])
         if revision is not None:
-            variables["REVISIONUSER"] = revision.user
+            variables["REVISIONUSER"] = revision.public_user
     text, _templates = await ctx.db.read(parsing.expand, ctx.site, title, params["text"], variables)
     if not params["includecomments"]:
         text = _COMMENT.sub("", text)

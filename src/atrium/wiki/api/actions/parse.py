@@ -22,6 +22,7 @@ from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads import pages as page_reads
 from atrium.wiki.reads import parsing
 from atrium.wiki.reads.pst_inputs import transform_for_save
+from atrium.wiki.reads.visibility import DELETED_TEXT, user_can_bitfield
 from atrium.wiki.site import GENERATOR, LANGUAGE_NAMES, Site
 from atrium.wiki.titles import Title
 from atrium.wiki.wikitext.links import redirect_target
@@ -258,7 +259,7 @@ async def parse(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
                 raise ApiUsageError(
                     "nosuchrevid", msg.api("apierror-nosuchrevid", params["oldid"]), module="parse"
                 )
-            if found.deleted & 1 and not ctx.caller.allowed("deletedtext"):
+            if not user_can_bitfield(found.deleted, DELETED_TEXT, ctx.caller.rights):
                 raise ApiUsageError(
                     "permissiondenied",
                     msg.api("apierror-permissiondenied", msg.message("action-deletedtext")),
@@ -301,7 +302,7 @@ async def parse(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         text = found.text
         rev_id = found.rev_id
         page_id = found.page_id
-        variables = {"REVISIONID": str(found.rev_id), "REVISIONUSER": found.user}
+        variables = {"REVISIONID": str(found.rev_id), "REVISIONUSER": found.public_user}
         variables["REVISIONTIMESTAMP"] = found.timestamp
         if section is not None:
             text = _section(ctx, text, section, f"page {prefixed(ctx, title)}")
@@ -323,7 +324,7 @@ async def parse(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             variables["REVISIONID"] = str(params["revid"])
             given_rev = await ctx.db.read(parsing.revision, params["revid"])
             if given_rev is not None:
-                variables["REVISIONUSER"] = given_rev.user
+                variables["REVISIONUSER"] = given_rev.public_user
         variables.setdefault("REVISIONUSER", ctx.caller.name)
         if section is not None:
             if section == "new":

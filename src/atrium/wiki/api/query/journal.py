@@ -6,7 +6,6 @@ timestamp/id keyset of MediaWiki's `dir=older|newer` lists.
 from __future__ import annotations
 
 import html
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,6 +18,7 @@ from atrium.wiki.api.params import ModuleSpec
 from atrium.wiki.api.query.listing import from_key, order, parse_continue
 from atrium.wiki.api.query.pageset import QueryRun
 from atrium.wiki.messages import messages as msg
+from atrium.wiki.reads.visibility import user_can_bitfield
 from atrium.wiki.timestamps import iso
 
 # rev_deleted / rc_deleted / log_deleted bits (RevisionRecord::DELETED_*, LogPage::DELETED_*).
@@ -32,15 +32,9 @@ RC_TYPES = {name: number for number, name in RC_TYPE_NAMES.items()}
 
 
 def can_see(q: QueryRun, deleted: int, bit: int) -> bool:
-    """RevisionRecord::userCanBitfield: `deletedhistory` (`deletedtext` for the text), and
-    `viewsuppressed` too when the row is suppressed."""
-    if not deleted & bit:
-        return True
-    caller = q.ctx.caller
-    right = "deletedtext" if bit == DELETED_TEXT else "deletedhistory"
-    if deleted & DELETED_RESTRICTED:
-        return caller.allowed("viewsuppressed")
-    return caller.allowed(right)
+    """RevisionRecord::userCanBitfield: `deletedhistory` (`deletedtext` for the text), or
+    `suppressrevision` / `viewsuppressed` when the row is suppressed."""
+    return user_can_bitfield(deleted, bit, q.ctx.caller.rights)
 
 
 def parsed_comment(text: str) -> str:
@@ -95,33 +89,6 @@ def add_comment(
         if want_parsed:
             entry["parsedcomment"] = parsed_comment(text or "")
     return hidden
-
-
-def log_params(raw: str | None, log_type: str | None = None) -> Any:
-    """LogFormatter::formatParametersForApi: the stored parameters are in API form, except the
-    rights log's group metadata, which RightsLogFormatter names and whose open expiry it shows as
-    `infinity`."""
-    if not raw:
-        return {}
-    try:
-        value = json.loads(raw)
-    except ValueError:
-        return {}
-    if not isinstance(value, dict):
-        return {}
-    if log_type == "rights":
-        for side in ("old", "new"):
-            groups = value.get(f"{side}groups") or []
-            meta = value.get(f"{side}metadata")
-            if isinstance(meta, list):
-                value[f"{side}metadata"] = [
-                    {
-                        "group": groups[i] if i < len(groups) else "",
-                        "expiry": (m or {}).get("expiry") or "infinity",
-                    }
-                    for i, m in enumerate(meta)
-                ]
-    return value
 
 
 def check_show(module: ModuleSpec, show: Sequence[str], pairs: Sequence[tuple[str, str]]) -> None:

@@ -37,7 +37,6 @@ from atrium.wiki.api.query.journal import (
     can_see,
     check_show,
     keyset,
-    log_params,
     may_patrol,
     patrolflag_denied,
     sha1_hex,
@@ -47,6 +46,7 @@ from atrium.wiki.api.query.journal import (
 from atrium.wiki.api.query.listing import event_tags, prefixed, split_page, tag_id
 from atrium.wiki.api.query.pageset import GeneratedPages, QueryModule, QueryRun
 from atrium.wiki.messages import messages as msg
+from atrium.wiki.reads.logparams import log_params
 from atrium.wiki.titles import InvalidTitle
 
 RC = schema.recentchanges
@@ -209,7 +209,7 @@ def _entry(q: QueryRun, row: Row, props: set[str], tags: dict[int, list[str]]) -
             entry["logid"] = int(row["rc_logid"])
             entry["logtype"] = row["rc_log_type"]
             entry["logaction"] = row["rc_log_action"]
-            entry["logparams"] = log_params(row["rc_params"], row["rc_log_type"])
+            entry["logparams"] = log_params(row["rc_params"], row["rc_log_type"], q.ctx.fv)
     if "tags" in props:
         entry["tags"] = tags.get(int(row["rc_id"]), [])
     if "sha1" in props and row["rev_sha1"] is not None:
@@ -610,7 +610,7 @@ def _wl_entry(q: QueryRun, row: Row, props: set[str], tags: dict[int, list[str]]
             entry["logid"] = int(row["rc_logid"])
             entry["logtype"] = row["rc_log_type"]
             entry["logaction"] = row["rc_log_action"]
-            entry["logparams"] = log_params(row["rc_params"], row["rc_log_type"])
+            entry["logparams"] = log_params(row["rc_params"], row["rc_log_type"], q.ctx.fv)
     if "tags" in props:
         entry["tags"] = tags.get(int(row["rc_id"]), [])
     if hidden and deleted & DELETED_RESTRICTED:

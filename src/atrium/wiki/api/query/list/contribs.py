@@ -83,7 +83,7 @@ def _hidden_user_filter(q: QueryRun, query: Any) -> Any:
     caller = q.ctx.caller
     if not caller.allowed("deletedhistory"):
         return query.where(R.c.rev_deleted.op("&")(DELETED_USER) == 0)
-    if not caller.allowed("viewsuppressed"):
+    if not (caller.allowed("suppressrevision") or caller.allowed("viewsuppressed")):
         bits = DELETED_USER | DELETED_RESTRICTED
         return query.where(R.c.rev_deleted.op("&")(bits) != bits)
     return query

@@ -28,13 +28,13 @@ from atrium.wiki.api.query.journal import (
     add_user,
     can_see,
     keyset,
-    log_params,
     time_window,
     timestamp,
 )
 from atrium.wiki.api.query.listing import event_tags, prefixed, split_page, starts_with, tag_id
 from atrium.wiki.api.query.pageset import QueryModule, QueryRun
 from atrium.wiki.messages import messages as msg
+from atrium.wiki.reads.logparams import log_params
 from atrium.wiki.titles import InvalidTitle
 
 LG = schema.logging
@@ -283,7 +283,7 @@ def _entry(q: QueryRun, row: Row, props: set[str], tags: dict[int, list[str]]) -
                 entry["pageid"] = int(row["page_id"] or 0)
                 entry["logpage"] = int(row["log_page"] or 0)
             if "details" in props:
-                entry["params"] = log_params(row["log_params"], row["log_type"])
+                entry["params"] = log_params(row["log_params"], row["log_type"], q.ctx.fv)
     if "type" in props:
         entry["type"] = row["log_type"]
         entry["action"] = row["log_action"]

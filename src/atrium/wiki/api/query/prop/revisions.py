@@ -38,6 +38,7 @@ from atrium.wiki.reads import page_view as reading
 from atrium.wiki.reads import pages as page_reads
 from atrium.wiki.reads import revisions as revreads
 from atrium.wiki.reads.pst_inputs import transform_for_save
+from atrium.wiki.reads.visibility import user_can_bitfield
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import Title
 from atrium.wiki.wikitext.expand import expand_text
@@ -67,18 +68,24 @@ _DELETED_TEXT, _DELETED_COMMENT, _DELETED_USER, _DELETED_RESTRICTED = 1, 2, 4, 8
 
 def _visible(q: QueryRun, deleted: int) -> Callable[[int], bool]:
     """Whether the caller may see a hidden field: `deletedhistory` (`deletedtext` for the text),
-    and `viewsuppressed` too when the revision is suppressed."""
-    caller = q.ctx.caller
+    or `suppressrevision` / `viewsuppressed` when the revision is suppressed."""
+    rights = q.ctx.caller.rights
 
     def can_see(bit: int) -> bool:
-        if not deleted & bit:
-            return True
-        right = "deletedtext" if bit == _DELETED_TEXT else "deletedhistory"
-        if deleted & _DELETED_RESTRICTED:
-            return caller.allowed(right) and caller.allowed("viewsuppressed")
-        return caller.allowed(right)
+        return user_can_bitfield(deleted, bit, rights)
 
     return can_see
+
+
+def _hidden_user_bits(q: QueryRun) -> int:
+    """ApiQueryRevisions' guard against finding a hidden author by searching (T19342): the
+    `rev_deleted` bits that keep a revision out of a `user` / `excludeuser` search."""
+    caller = q.ctx.caller
+    if not caller.allowed("deletedhistory"):
+        return _DELETED_USER
+    if not (caller.allowed("suppressrevision") or caller.allowed("viewsuppressed")):
+        return _DELETED_USER | _DELETED_RESTRICTED
+    return 0
 
 
 def _sha1_hex(base36: str) -> str:
@@ -264,8 +271,6 @@ def _revision(
     can_see = _visible(q, deleted)
     if deleted & _DELETED_USER and props & {"user", "userid"}:
         out.flag_if(rev, "userhidden", True)
-    if deleted & _DELETED_RESTRICTED:
-        out.flag_if(rev, "suppressed", True)
     if "user" in props and can_see(_DELETED_USER):
         rev["user"] = row["actor_name"]
         if row["actor_user"] is None:
@@ -277,7 +282,10 @@ def _revision(
     if "size" in props:
         rev["size"] = int(row["rev_len"])
     if "sha1" in props:
-        rev["sha1"] = _sha1_hex(str(row["rev_sha1"]))
+        if deleted & _DELETED_TEXT:
+            out.flag_if(rev, "sha1hidden", True)
+        if can_see(_DELETED_TEXT):
+            rev["sha1"] = _sha1_hex(str(row["rev_sha1"]))
     if "roles" in props:
         rev["roles"] = ["main"]
     if deleted & _DELETED_COMMENT and props & {"comment", "parsedcomment"}:
@@ -305,22 +313,33 @@ def _revision(
     if "slotsize" in props:
         content["size"] = int(row["rev_len"])
     if "slotsha1" in props:
-        content["sha1"] = _sha1_hex(str(row["rev_sha1"]))
+        if deleted & _DELETED_TEXT:
+            out.flag_if(content, "sha1hidden", True)
+        if can_see(_DELETED_TEXT):
+            content["sha1"] = _sha1_hex(str(row["rev_sha1"]))
     if "contentmodel" in props or (slots is not None and "content" in props):
         content["contentmodel"] = row["rev_content_model"]
     if slots is not None and "content" in props:
         content["contentformat"] = row["rev_content_format"]
     if opts.fetch_content and text_hidden:
         out.flag_if(content, "texthidden", True)
+    # `suppressed` goes with a field shown as hidden, not with a revision asked only for ids.
+    any_hidden = (
+        bool(deleted & _DELETED_USER and props & {"user", "userid"})
+        or bool(deleted & _DELETED_COMMENT and props & {"comment", "parsedcomment"})
+        or (text_hidden and bool(opts.fetch_content or props & {"sha1", "slotsha1"}))
+    )
     if slots is not None:
         if "content" in props and text is not None:
             out.content(content, "content", text)
         if content:
             rev["slots"] = {"main": content}
-        return rev
-    rev.update(content)
-    if text is not None:
-        rev.update(extra)
+    else:
+        rev.update(content)
+        if text is not None:
+            rev.update(extra)
+    if any_hidden and deleted & _DELETED_RESTRICTED:
+        out.flag_if(rev, "suppressed", True)
     return rev
 
 
@@ -560,6 +579,7 @@ async def _rows(
                 user=params["user"],
                 excludeuser=params["excludeuser"],
                 tag_id=tag,
+                hidden_user_bits=_hidden_user_bits(q),
             )
         )
         if len(rows) > limit:
