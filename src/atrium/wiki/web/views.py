@@ -25,10 +25,12 @@ from atrium.wiki.reads import page_view as reading
 from atrium.wiki.site import MAIN_PAGE, Site
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import NS_CATEGORY, NS_SPECIAL, InvalidTitle, Title
-from atrium.wiki.web import links, runjobs, specialpages, talkseen
+from atrium.wiki.web import account_pages, links, runjobs, specialpages, talkseen
 from atrium.wiki.web.skin import render_page, trusted
 
 RUN_JOBS = Title(NS_SPECIAL, "RunJobs")
+# The modules whose special pages register themselves when imported.
+SPECIAL_PAGE_MODULES = (account_pages,)
 
 log = logging.getLogger(__name__)
 
