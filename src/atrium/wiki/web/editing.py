@@ -27,6 +27,7 @@ from atrium.wiki.changes.pages import (
     split_sections,
 )
 from atrium.wiki.changes.protection import check_protection
+from atrium.wiki.changes.undo import plan_undo
 from atrium.wiki.changes.watching import is_watched
 from atrium.wiki.diff import table_rows
 from atrium.wiki.reads import comparing
@@ -74,6 +75,7 @@ class Draft:
     watch: bool = False
     edittime: str = ""
     starttime: str = ""
+    undid: str = ""  # the revision an undo form undoes (`wpUndidRevision`)
 
 
 @dataclass(frozen=True)
@@ -185,6 +187,7 @@ async def _form(
     diff_rows: str | None = None,
     conflict_text: str | None = None,
     error: str = "",
+    notice: str = "",
     status: int = 200,
 ) -> Response:
     shown = links.prefixed_text(site, title)
@@ -217,6 +220,8 @@ async def _form(
         "diff_rows": trusted(diff_rows) if diff_rows is not None else None,
         "conflict": conflict_text is not None,
         "error": error,
+        "notice": notice,
+        "undid": draft.undid,
         "exists": exists,
         "cancel_href": links.page_href(site, title),
         "save_label": "Save changes" if exists else "Save page",
@@ -246,6 +251,9 @@ async def edit_form(request: Request, site: Site, db: Database, title: Title) ->
     refusal = await db.read(_refusal, site, title, who, base.page_id is not None)
     if refusal is not None:
         return await _view_source(request, site, db, title, base, refusal)
+    undo = request.query_params.get("undo", "")
+    if undo.isdigit():
+        return await _undo_form(request, site, db, title, viewer, base, undo)
     section = _section_of(request.query_params.get("section"))
     textbox = _section_text(base.text, section)
     if textbox is None:
@@ -260,6 +268,34 @@ async def edit_form(request: Request, site: Site, db: Database, title: Title) ->
     return await _form(request, site, db, title, viewer, draft)
 
 
+async def _undo_form(
+    request: Request, site: Site, db: Database, title: Title, viewer: Viewer, base: Base,
+    undo: str,
+) -> Response:  # fmt: skip
+    """`action=edit&undo=N(&undoafter=M)`: the text with those edits undone, in preview mode
+    with the changes shown, as EditPage does; saving it is an ordinary save tagged `mw-undo`."""
+    after = request.query_params.get("undoafter", "")
+    try:
+        plan = await db.read(
+            plan_undo, base.page_id, links.prefixed_text(site, title), int(undo),
+            int(after) if after.isdigit() else None,
+        )  # fmt: skip
+    except ChangeError:
+        plan = None
+    if plan is None:
+        draft = Draft(None, base.text, edittime=base.timestamp, starttime=now14())
+        error = "The edit could not be undone due to conflicting intermediate edits."
+        return await _form(request, site, db, title, viewer, draft, error=error)
+    draft = Draft(
+        None, plan.text, plan.summary or "", False, False, base.timestamp, now14(), undid=undo
+    )
+    return await _form(
+        request, site, db, title, viewer, draft, diff_rows=table_rows(base.text, plan.text),
+        notice="The edit can be undone. Please check the comparison below to verify that this "
+        "is what you want to do, and then publish the changes below to finish undoing the edit.",
+    )  # fmt: skip
+
+
 def _draft(form: dict[str, str], fallback_section: str | None) -> Draft:
     return Draft(
         section=_section_of(form.get("wpSection", fallback_section)),
@@ -269,6 +305,7 @@ def _draft(form: dict[str, str], fallback_section: str | None) -> Draft:
         watch=form.get("wpWatchthis") == "1",
         edittime=form.get("wpEdittime", ""),
         starttime=form.get("wpStarttime", "") or now14(),
+        undid=form.get("wpUndidRevision", "") if form.get("wpUndidRevision", "").isdigit() else "",
     )
 
 
@@ -323,6 +360,7 @@ def _edit_request(viewer: Viewer, who: Performer, title: Title, draft: Draft) ->
         # meanwhile: that is a conflict too.
         createonly=not draft.edittime,
         watch=draft.watch if account.registered else None,
+        software_tags=("mw-undo",) if draft.undid else (),
         ip=who.ip,
         performer=who,
     )

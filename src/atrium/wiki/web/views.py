@@ -25,7 +25,16 @@ from atrium.wiki.reads import page_view as reading
 from atrium.wiki.site import MAIN_PAGE, Site
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import NS_CATEGORY, NS_SPECIAL, InvalidTitle, Title
-from atrium.wiki.web import account_pages, editing, links, runjobs, specialpages, talkseen
+from atrium.wiki.web import (
+    account_pages,
+    editing,
+    links,
+    revision_views,
+    runjobs,
+    specialpages,
+    talkseen,
+    watch_pages,
+)
 from atrium.wiki.web.skin import render_page, trusted
 from atrium.wiki.web.viewer import current_viewer
 from atrium.wiki.wikitext.html.editsection import add_edit_links
@@ -273,8 +282,15 @@ async def article(request: Request, site: Site, db: Database) -> Response:
         return await _bad_title(request, site, db, text)
     if title.ns == NS_SPECIAL:
         return await special(request, site, db, title)
+    params = request.query_params
+    if "diff" in params:
+        return await revision_views.diff_page(
+            request, site, db, title, params["diff"], params.get("oldid", "")
+        )
+    if "oldid" in params:
+        return await revision_views.old_revision(request, site, db, title, params["oldid"])
     await talkseen.clear_if_own_talk(request, db, title)
-    return await view(request, site, db, title, request.query_params.get("redirect") != "no")
+    return await view(request, site, db, title, params.get("redirect") != "no")
 
 
 async def index(request: Request, site: Site, db: Database) -> Response:
@@ -293,6 +309,14 @@ async def index(request: Request, site: Site, db: Database) -> Response:
     if title.ns == NS_SPECIAL:
         return await special(request, site, db, title)
     action = params.get("action", "view")
+    if "diff" in params and action in ("view", "historysubmit"):
+        return await revision_views.diff_page(
+            request, site, db, title, params["diff"], params.get("oldid", "")
+        )
+    if "oldid" in params and action == "view":
+        return await revision_views.old_revision(request, site, db, title, params["oldid"])
+    if action in ("watch", "unwatch"):
+        return await watch_pages.watch(request, site, db, title, action == "watch")
     if action == "raw":
         return await raw(site, db, title)
     if action == "history":
