@@ -241,3 +241,21 @@ def test_phone_width(people: Any, wiki: Wiki) -> None:
     reader.page.click("#mw-sidebar-button")
     assert reader.page.is_visible("#p-navigation")
     shot(reader, "article-phone")
+
+
+def test_search_suggests_goes_and_finds(people: Any, wiki: Wiki) -> None:
+    wiki.admin.pages["Quince"].edit("A quince is a yellow fruit, close to the pear.", summary="q")
+    reader = people()
+    page = reader.page
+    page.goto(wiki.url + "/wiki/Apple")
+    page.fill("#searchInput", "Quin")
+    page.wait_for_selector("#searchSuggestions option[value='Quince']", state="attached")
+    page.fill("#searchInput", "quince")
+    page.press("#searchInput", "Enter")
+    page.wait_for_url("**/wiki/Quince")
+    assert page.inner_text("#firstHeading") == "Quince"
+    page.goto(wiki.url + "/w/index.php?title=Special:Search&search=yellow+fruit&fulltext=1")
+    page.wait_for_selector(".mw-search-results")
+    assert page.inner_text(".mw-search-result-heading") == "Quince"
+    assert page.locator(".searchmatch").count() >= 2
+    shot(reader, "search")

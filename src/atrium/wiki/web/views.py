@@ -31,6 +31,7 @@ from atrium.wiki.web import (
     links,
     revision_views,
     runjobs,
+    search_page,
     specialpages,
     talkseen,
     watch_pages,
@@ -41,7 +42,7 @@ from atrium.wiki.wikitext.html.editsection import add_edit_links
 
 RUN_JOBS = Title(NS_SPECIAL, "RunJobs")
 # The modules whose special pages register themselves when imported.
-SPECIAL_PAGE_MODULES = (account_pages,)
+SPECIAL_PAGE_MODULES = (account_pages, search_page)
 
 log = logging.getLogger(__name__)
 
@@ -300,6 +301,9 @@ async def index(request: Request, site: Site, db: Database) -> Response:
         # Read once and kept by the request: a special page's handler reads the same form.
         fields = await request.form()
         form = {k: v for k, v in fields.multi_items() if isinstance(v, str)}
+    if "search" in params and request.method == "GET":
+        # index.php?search= is Special:Search, whatever the title says (MediaWiki's rule).
+        return await special(request, site, db, Title(NS_SPECIAL, "Search"))
     text = form.get("title", params.get("title", MAIN_PAGE)).replace("_", " ")
     if _parse_title(site, text) == RUN_JOBS:
         return runjobs.run_jobs(request.method, form, site.secret)
