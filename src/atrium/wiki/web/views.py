@@ -24,6 +24,7 @@ from atrium.wiki.site import GENERATOR, MAIN_PAGE, SCRIPT_PATH, Site
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import NS_CATEGORY, NS_SPECIAL, InvalidTitle, Title
 from atrium.wiki.web import runjobs, talkseen
+from atrium.wiki.web.special import registry as special
 
 _STYLE = """
 body{font-family:sans-serif;margin:0;color:#202122;background:#f8f9fa}
@@ -262,6 +263,8 @@ async def article(request: Request, site: Site, db: Database) -> Response:
     title = _parse_title(site, text)
     if title is None:
         return _bad_title(site, text)
+    if title.ns == NS_SPECIAL:
+        return await special.dispatch(request, site, db, title, {}, _skin)
     await talkseen.clear_if_own_talk(request, db, title)
     return await view(site, db, title, request.query_params.get("redirect") != "no")
 
@@ -278,7 +281,12 @@ async def index(request: Request, site: Site, db: Database) -> Response:
     title = _parse_title(site, text)
     if title is None:
         return _bad_title(site, text)
+    if title.ns == NS_SPECIAL:
+        return await special.dispatch(request, site, db, title, form, _skin)
     action = params.get("action", "view")
+    served = await special.page_action(request, site, db, title, action, form, _skin)
+    if served is not None:
+        return served
     if action == "raw":
         return await raw(site, db, title)
     if action == "history":
