@@ -24,6 +24,7 @@ from atrium.wiki.site import GENERATOR, MAIN_PAGE, SCRIPT_PATH, Site
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import NS_CATEGORY, NS_SPECIAL, InvalidTitle, Title
 from atrium.wiki.web import runjobs, talkseen
+from atrium.wiki.web.special import category_page
 from atrium.wiki.web.special import registry as special
 
 _STYLE = """
@@ -155,7 +156,7 @@ def _bad_title(site: Site, text: str) -> Response:
     return _skin(site, "Bad title", body, None, status=400)
 
 
-async def view(site: Site, db: Database, title: Title, follow: bool) -> Response:
+async def view(request: Request, site: Site, db: Database, title: Title, follow: bool) -> Response:
     page = await db.read(reading.view_page, site, title, follow)
     shown = site.parser.prefixed_text(page.title.ns, page.title.dbkey)
     if page.text is None:
@@ -165,6 +166,8 @@ async def view(site: Site, db: Database, title: Title, follow: bool) -> Response
             "<p>There is currently no text in this page. You can search for this page title "
             f'in other pages, or <a href="{edit}">create this page</a>.</p></div></div>'
         )
+        if title.ns == NS_CATEGORY:
+            body += await category_page.members_html(request, site, db, title)
         return _skin(site, html.escape(shown), body, title, status=404)
     assert page.rendered is not None
     sub = ""
@@ -185,6 +188,8 @@ async def view(site: Site, db: Database, title: Title, follow: bool) -> Response
             '<div class="redirectMsg"><p>Redirect to:</p><ul class="redirectText"><li>'
             f'<a href="{href}" title="{name}">{name}</a></li></ul></div>' + content
         )
+    if page.title.ns == NS_CATEGORY:
+        content += await category_page.members_html(request, site, db, page.title)
     body = (
         f'<div id="bodyContent">{sub}<div id="mw-content-text" class="mw-body-content">'
         f"{content}</div>{_categories_box(site, page)}</div>"
@@ -266,7 +271,7 @@ async def article(request: Request, site: Site, db: Database) -> Response:
     if title.ns == NS_SPECIAL:
         return await special.dispatch(request, site, db, title, {}, _skin)
     await talkseen.clear_if_own_talk(request, db, title)
-    return await view(site, db, title, request.query_params.get("redirect") != "no")
+    return await view(request, site, db, title, request.query_params.get("redirect") != "no")
 
 
 async def index(request: Request, site: Site, db: Database) -> Response:
@@ -296,7 +301,7 @@ async def index(request: Request, site: Site, db: Database) -> Response:
         return await edit(site, db, title)
     if action == "view":
         await talkseen.clear_if_own_talk(request, db, title)
-        return await view(site, db, title, params.get("redirect") != "no")
+        return await view(request, site, db, title, params.get("redirect") != "no")
     body = (
         '<div id="mw-content-text"><p>The action specified by the URL is not recognised by '
         f"the wiki: <code>{html.escape(action)}</code></p></div>"

@@ -62,6 +62,11 @@ class Links:
         return [(ns, names.name(ns) or "(Main)") for ns in names.ids() if ns >= 0]
 
 
+def template(name: str) -> jinja2.Template:
+    """A template under `templates/special/`."""
+    return _ENV.get_template(f"special/{name}")
+
+
 def _skinned(ctx: SpecialContext, heading: str, body: str, status: int) -> Response:
     return ctx.skin(ctx.site, Markup.escape(heading), body, ctx.target, status)
 
