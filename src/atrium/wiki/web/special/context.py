@@ -25,7 +25,7 @@ from atrium.wiki.reads.sessions import (
 )
 from atrium.wiki.reads.users import Account, anonymous
 from atrium.wiki.site import Site
-from atrium.wiki.titles import Title
+from atrium.wiki.titles import InvalidTitle, Title
 
 TOKEN_FIELD = "wpEditToken"
 
@@ -69,6 +69,20 @@ class SpecialContext:
         if not text.lstrip("-").isdigit():
             return default
         return max(low, min(high, int(text)))
+
+    def subpage_title(self) -> Title | None:
+        """The sub-page as a title (`Special:MovePage/<page>`), or None when it is not one."""
+        return self.title_of(self.subpage)
+
+    def title_of(self, text: str) -> Title | None:
+        """A title typed into a form, or None when it is empty or invalid."""
+        try:
+            title = self.site.parser.parse(text)
+        except InvalidTitle:
+            return None
+        if title.interwiki or not title.dbkey or title.ns < 0:
+            return None
+        return Title(title.ns, title.dbkey)
 
     @property
     def token(self) -> str:

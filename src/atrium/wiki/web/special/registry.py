@@ -17,6 +17,7 @@ from atrium.wiki.web.special import (
     allpages,
     categories,
     prefixindex,
+    protect,
     random,
     recentchanges,
     specialpages,
@@ -37,13 +38,14 @@ TABLE: dict[str, SpecialPage] = {
         allpages.PAGE,
         categories.PAGE,
         prefixindex.PAGE,
+        protect.PAGE,
         random.PAGE,
         recentchanges.PAGE,
     )
 }
 
 # index.php actions served by a Special page's handler, with the page as its target.
-PAGE_ACTIONS: dict[str, str] = {}
+PAGE_ACTIONS: dict[str, str] = {"protect": "Protect"}
 
 
 async def dispatch(
