@@ -15,12 +15,15 @@ from atrium.wiki.site import Site
 from atrium.wiki.titles import Title
 from atrium.wiki.web.special import (
     allpages,
+    block,
+    blocklist,
     categories,
     prefixindex,
     protect,
     random,
     recentchanges,
     specialpages,
+    unblock,
 )
 from atrium.wiki.web.special.context import Skin, SpecialContext, load_context
 from atrium.wiki.web.special.page import SpecialPage
@@ -36,11 +39,14 @@ TABLE: dict[str, SpecialPage] = {
     for page in (
         SpecialPage("SpecialPages", "Special pages", "wiki", _specialpages),
         allpages.PAGE,
+        block.PAGE,
+        blocklist.PAGE,
         categories.PAGE,
         prefixindex.PAGE,
         protect.PAGE,
         random.PAGE,
         recentchanges.PAGE,
+        unblock.PAGE,
     )
 }
 

@@ -50,6 +50,10 @@ class Links:
     def special(self, name: str, **params: str | int) -> str:
         return self.page(Title(NS_SPECIAL, name), **params)
 
+    def form_action(self, name: str) -> str:
+        """Where a Special page's form posts: index.php, as MediaWiki's forms do."""
+        return self.index(Title(NS_SPECIAL, name))
+
     def user(self, name: str) -> str:
         return self.page(Title(2, name.replace(" ", "_")))
 
