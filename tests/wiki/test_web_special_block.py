@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import httpx
 import pytest
+from tests.wiki.conftest import WikiHarness
 
 from atrium.wiki.changes.blocks import BlockRequest, blocks_of
 from atrium.wiki.changes.blocks import block as do_block
 from atrium.wiki.changes.journal import Performer
 from atrium.wiki.reads.users import account_by_name
-from tests.wiki.conftest import WikiHarness
 
 pytestmark = pytest.mark.anyio
 
@@ -138,4 +138,4 @@ async def test_hidden_users_block_is_listed_only_to_suppressors(
     assert "Robot" not in listed
     searched = (await client.get("/wiki/Special:BlockList/Robot")).text
     assert "The requested IP address or username is not blocked." in searched
-    assert 'class="mw-blocklist' not in searched
+    assert 'class="mw-blocklist wikitable' not in searched
