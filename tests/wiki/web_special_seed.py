@@ -3,6 +3,9 @@ recent changes and the logs, as a browser's or the API's edits are)."""
 
 from __future__ import annotations
 
+import io
+
+from PIL import Image
 from tests.wiki.conftest import WikiHarness
 
 from atrium.wiki.changes.pages import Editor, EditRequest, edit_page
@@ -31,3 +34,11 @@ async def edit(
     )
     outcome = await wiki.db.write(lambda conn: edit_page(conn, wiki.site, request))
     return int(outcome.page_id)
+
+
+def png(width: int, height: int, shade: int = 0) -> bytes:
+    """A real PNG image of the given size (colours vary with `shade`, so files differ)."""
+    image = Image.new("RGB", (width, height), ((shade * 53) % 256, 120, 200))
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()

@@ -22,9 +22,9 @@ from atrium.core.exceptions import exception_class
 from atrium.wiki.reads import page_view as reading
 from atrium.wiki.site import GENERATOR, MAIN_PAGE, SCRIPT_PATH, Site
 from atrium.wiki.timestamps import iso
-from atrium.wiki.titles import NS_CATEGORY, NS_SPECIAL, InvalidTitle, Title
+from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_SPECIAL, InvalidTitle, Title
 from atrium.wiki.web import runjobs, talkseen
-from atrium.wiki.web.special import category_page
+from atrium.wiki.web.special import category_page, file_page
 from atrium.wiki.web.special import registry as special
 
 _STYLE = """
@@ -43,6 +43,7 @@ pre{background:#f8f9fa;border:1px solid #eaecf0;padding:1em}
 
 
 RUN_JOBS = Title(NS_SPECIAL, "RunJobs")
+MAX_UPLOAD_BYTES = 100 * 1024 * 1024  # $wgMaxUploadSize
 
 
 def _page_href(site: Site, title: Title) -> str:
@@ -168,6 +169,9 @@ async def view(request: Request, site: Site, db: Database, title: Title, follow:
         )
         if title.ns == NS_CATEGORY:
             body += await category_page.members_html(request, site, db, title)
+        if title.ns == NS_FILE:
+            reader = await special.reader_of(request, db)
+            body += await file_page.sections_html(site, db, reader, title)
         return _skin(site, html.escape(shown), body, title, status=404)
     assert page.rendered is not None
     sub = ""
@@ -190,6 +194,9 @@ async def view(request: Request, site: Site, db: Database, title: Title, follow:
         )
     if page.title.ns == NS_CATEGORY:
         content += await category_page.members_html(request, site, db, page.title)
+    if page.title.ns == NS_FILE:
+        reader = await special.reader_of(request, db)
+        content = await file_page.sections_html(site, db, reader, page.title) + content
     body = (
         f'<div id="bodyContent">{sub}<div id="mw-content-text" class="mw-body-content">'
         f"{content}</div>{_categories_box(site, page)}</div>"
@@ -277,9 +284,14 @@ async def article(request: Request, site: Site, db: Database) -> Response:
 async def index(request: Request, site: Site, db: Database) -> Response:
     params = request.query_params
     form: dict[str, str] = {}
+    files: dict[str, tuple[str, bytes]] = {}  # file fields (Special:Upload): name, data
     if request.method == "POST":
         async with request.form() as fields:
-            form = {k: v for k, v in fields.multi_items() if isinstance(v, str)}
+            for key, value in fields.multi_items():
+                if isinstance(value, str):
+                    form[key] = value
+                elif value.size is not None and value.size <= MAX_UPLOAD_BYTES:
+                    files[key] = (value.filename or "", await value.read())
     text = form.get("title", params.get("title", MAIN_PAGE)).replace("_", " ")
     if _parse_title(site, text) == RUN_JOBS:
         return runjobs.run_jobs(request.method, form, site.secret)
@@ -287,7 +299,7 @@ async def index(request: Request, site: Site, db: Database) -> Response:
     if title is None:
         return _bad_title(site, text)
     if title.ns == NS_SPECIAL:
-        return await special.dispatch(request, site, db, title, form, _skin)
+        return await special.dispatch(request, site, db, title, form, _skin, files)
     action = params.get("action", "view")
     served = await special.page_action(request, site, db, title, action, form, _skin)
     if served is not None:

@@ -43,6 +43,7 @@ class SpecialContext:
     subpage: str
     skin: Skin
     form: dict[str, str] = field(default_factory=dict)
+    files: dict[str, tuple[str, bytes]] = field(default_factory=dict)  # field -> (name, data)
     # The page a page action (`action=protect`) is about.
     target: Title | None = None
 
@@ -101,6 +102,21 @@ class SpecialContext:
     def performer(self) -> Performer:
         reader = self.reader
         return Performer(reader.id or None, reader.name, frozenset(reader.rights), self.client_ip)
+
+
+async def _session(request: Request, db: Database) -> tuple[Session | None, Account]:
+    ip = request.client.host if request.client else "127.0.0.1"
+    session_id = request.cookies.get(SESSION_COOKIE)
+    if session_id:
+        found, account = await db.read(load_session, session_id)
+        if found is not None:
+            return found, account or anonymous(ip)
+    return None, anonymous(ip)
+
+
+async def reader(request: Request, db: Database) -> Account:
+    """The signed-in reader of a request (anonymous without a session)."""
+    return (await _session(request, db))[1]
 
 
 async def load_context(

@@ -11,6 +11,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from atrium.core.db import Database
+from atrium.wiki.reads.users import Account
 from atrium.wiki.site import Site
 from atrium.wiki.titles import Title
 from atrium.wiki.web.special import (
@@ -24,8 +25,9 @@ from atrium.wiki.web.special import (
     recentchanges,
     specialpages,
     unblock,
+    upload,
 )
-from atrium.wiki.web.special.context import Skin, SpecialContext, load_context
+from atrium.wiki.web.special.context import Skin, SpecialContext, load_context, reader
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import message_page
 
@@ -47,6 +49,7 @@ TABLE: dict[str, SpecialPage] = {
         random.PAGE,
         recentchanges.PAGE,
         unblock.PAGE,
+        upload.PAGE,
     )
 }
 
@@ -55,12 +58,19 @@ PAGE_ACTIONS: dict[str, str] = {"protect": "Protect"}
 
 
 async def dispatch(
-    request: Request, site: Site, db: Database, title: Title, form: dict[str, str], skin: Skin
+    request: Request,
+    site: Site,
+    db: Database,
+    title: Title,
+    form: dict[str, str],
+    skin: Skin,
+    files: dict[str, tuple[str, bytes]] | None = None,
 ) -> Response:
     """`title` is in the Special namespace: its page, or MediaWiki's "No such special page"."""
     name, _, subpage = title.dbkey.partition("/")
     page = TABLE.get(name.lower())
     ctx = await load_context(request, site, db, subpage.replace("_", " "), form, skin)
+    ctx.files = files or {}
     if page is None:
         return await message_page(
             ctx,
@@ -71,6 +81,11 @@ async def dispatch(
             404,
         )
     return await page.handler(ctx)
+
+
+async def reader_of(request: Request, db: Database) -> Account:
+    """The signed-in reader of a request (anonymous without a session)."""
+    return await reader(request, db)
 
 
 async def page_action(

@@ -57,6 +57,9 @@ class Links:
     def user(self, name: str) -> str:
         return self.page(Title(2, name.replace(" ", "_")))
 
+    def file(self, name: str) -> Title:
+        return Title(6, name.replace(" ", "_"))
+
     def talk(self, user: str) -> Title:
         return Title(3, user.replace(" ", "_"))
 
