@@ -23,7 +23,7 @@ async def test_category_page_lists_subcategories_pages_and_files(
     response = await client.get("/wiki/Category:Fruit")
     assert response.status_code == 200
     text = response.text
-    assert "All fruit." in text
+    assert '<div class="mw-parser-output"><p>All fruit.' in text
     subcats = text[text.index('id="mw-subcategories"') : text.index('id="mw-pages"')]
     assert 'href="/wiki/Category:Citrus"' in subcats and ">Citrus<" in subcats
     assert "only the following subcategory" in subcats

@@ -48,6 +48,7 @@ async def test_upload_shows_the_image_on_its_file_page_and_in_articles(
     assert "/800px-Sunset.png" in text  # the 1000-pixel image is shown 800 wide
     assert (await client.get(original)).content[:8] == b"\x89PNG\r\n\x1a\n"
     assert ">Alice<" in text and "A picture" in text
+    assert '<div class="mw-parser-output">' in text  # the description page's text, as HTML
     assert 'href="/wiki/Holiday"' in text
     article = (await client.get("/wiki/Holiday")).text
     assert 'class="thumbcaption"' in article and "The sunset" in article

@@ -168,10 +168,10 @@ async def view(request: Request, site: Site, db: Database, title: Title, follow:
             f'in other pages, or <a href="{edit}">create this page</a>.</p></div></div>'
         )
         if title.ns == NS_CATEGORY:
-            body += await category_page.members_html(request, site, db, title)
+            body += str(await category_page.members_html(request, site, db, title))
         if title.ns == NS_FILE:
             reader = await special.reader_of(request, db)
-            body += await file_page.sections_html(site, db, reader, title)
+            body += str(await file_page.sections_html(site, db, reader, title))
         return _skin(site, html.escape(shown), body, title, status=404)
     assert page.rendered is not None
     sub = ""
@@ -193,10 +193,10 @@ async def view(request: Request, site: Site, db: Database, title: Title, follow:
             f'<a href="{href}" title="{name}">{name}</a></li></ul></div>' + content
         )
     if page.title.ns == NS_CATEGORY:
-        content += await category_page.members_html(request, site, db, page.title)
+        content += str(await category_page.members_html(request, site, db, page.title))
     if page.title.ns == NS_FILE:
         reader = await special.reader_of(request, db)
-        content = await file_page.sections_html(site, db, reader, page.title) + content
+        content = str(await file_page.sections_html(site, db, reader, page.title)) + content
     body = (
         f'<div id="bodyContent">{sub}<div id="mw-content-text" class="mw-body-content">'
         f"{content}</div>{_categories_box(site, page)}</div>"
