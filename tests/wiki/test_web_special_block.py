@@ -7,6 +7,7 @@ from __future__ import annotations
 import httpx
 import pytest
 from tests.wiki.conftest import WikiHarness
+from tests.wiki.web_special_seed import page_token, sign_in
 
 from atrium.wiki.changes.blocks import BlockRequest, blocks_of
 from atrium.wiki.changes.blocks import block as do_block
@@ -39,11 +40,11 @@ def _form(token: str, **extra: str) -> dict[str, str]:
 async def test_administrator_blocks_lists_and_unblocks(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
-    await wiki.login(client, "Admin")
+    await sign_in(wiki, client, "Admin")
     form = await client.get("/wiki/Special:Block/Alice")
     assert form.status_code == 200
     assert 'name="wpTarget" value="Alice"' in form.text
-    done = await client.post(BLOCK, data=_form(await wiki.csrf(client)))
+    done = await client.post(BLOCK, data=_form(await page_token(client)))
     assert done.status_code == 200, done.text
     assert "Block succeeded" in done.text and "has been blocked" in done.text
     assert await _blocks(wiki, "Alice") == 1
@@ -61,7 +62,7 @@ async def test_administrator_blocks_lists_and_unblocks(
         assert refused["error"]["code"] == "blocked"
     lifted = await client.post(
         UNBLOCK,
-        data={"wpTarget": "Alice", "wpReason": "ok", "wpEditToken": await wiki.csrf(client)},
+        data={"wpTarget": "Alice", "wpReason": "ok", "wpEditToken": await page_token(client)},
     )
     assert lifted.status_code == 200 and "has been unblocked" in lifted.text
     assert await _blocks(wiki, "Alice") == 0
@@ -69,11 +70,11 @@ async def test_administrator_blocks_lists_and_unblocks(
 
 
 async def test_member_cannot_block_or_unblock(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
-    await wiki.login(client, "Alice")
+    await sign_in(wiki, client, "Alice")
     for page in ("Block", "Unblock"):
         shown = await client.get(f"/wiki/Special:{page}")
         assert shown.status_code == 403 and "Permission error" in shown.text
-    posted = await client.post(BLOCK, data=_form(await wiki.csrf(client), wpTarget="Robot"))
+    posted = await client.post(BLOCK, data=_form(await page_token(client), wpTarget="Robot"))
     assert posted.status_code == 403
     assert await _blocks(wiki, "Robot") == 0
     anonymous = await wiki.client().post(BLOCK, data=_form("+\\"))
@@ -84,7 +85,7 @@ async def test_member_cannot_block_or_unblock(wiki: WikiHarness, client: httpx.A
 async def test_block_without_the_token_is_refused(
     wiki: WikiHarness, client: httpx.AsyncClient, token: str
 ) -> None:
-    await wiki.login(client, "Admin")
+    await sign_in(wiki, client, "Admin")
     response = await client.post(BLOCK, data=_form(token))
     assert response.status_code == 400 and "session hijacking" in response.text
     assert await _blocks(wiki, "Alice") == 0
@@ -103,8 +104,8 @@ async def test_block_without_the_token_is_refused(
 async def test_bad_block_input_shows_the_form_again(
     wiki: WikiHarness, client: httpx.AsyncClient, extra: dict[str, str], says: str
 ) -> None:
-    await wiki.login(client, "Admin")
-    response = await client.post(BLOCK, data=_form(await wiki.csrf(client), **extra))
+    await sign_in(wiki, client, "Admin")
+    response = await client.post(BLOCK, data=_form(await page_token(client), **extra))
     assert response.status_code == 400
     assert says in response.text
     assert "<script>" not in response.text
@@ -114,8 +115,8 @@ async def test_bad_block_input_shows_the_form_again(
 async def test_unblock_of_nobody_blocked_says_so(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
-    await wiki.login(client, "Admin")
-    token = await wiki.csrf(client)
+    await sign_in(wiki, client, "Admin")
+    token = await page_token(client)
     for target in ("Alice", "#999", "#", "<bad>"):
         response = await client.post(UNBLOCK, data={"wpTarget": target, "wpEditToken": token})
         assert response.status_code == 400, target
@@ -133,7 +134,7 @@ async def test_hidden_users_block_is_listed_only_to_suppressors(
         reason="hidden", hidename=True,
     )  # fmt: skip
     await wiki.db.write(do_block, suppressor, request)
-    await wiki.login(client, "Admin")
+    await sign_in(wiki, client, "Admin")
     listed = (await client.get("/wiki/Special:BlockList")).text
     assert "Robot" not in listed
     searched = (await client.get("/wiki/Special:BlockList/Robot")).text

@@ -8,6 +8,7 @@ import html
 import httpx
 import pytest
 from tests.wiki.conftest import WikiHarness
+from tests.wiki.web_special_seed import page_token, sign_in
 
 from atrium.wiki.changes.protection import restriction_of
 
@@ -36,12 +37,12 @@ async def test_administrator_protects_and_member_cannot_edit(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
     await wiki.edit_page("Guarded", "text")
-    await wiki.login(client, "Admin")
+    await sign_in(wiki, client, "Admin")
     page = await client.get(URL)
     assert page.status_code == 200
     assert 'Change protection level for "Guarded"' in html.unescape(page.text)
     assert 'id="mw-Protect-Form"' in page.text and 'name="wpEditToken"' in page.text
-    response = await client.post(URL, data=_form(await wiki.csrf(client)))
+    response = await client.post(URL, data=_form(await page_token(client)))
     assert response.status_code == 303
     assert response.headers["location"] == "/wiki/Guarded"
     assert await _level(wiki) == "sysop"
@@ -55,7 +56,7 @@ async def test_administrator_protects_and_member_cannot_edit(
         assert refused["error"]["code"] == "protectedpage"
     # Lifting it again.
     lifted = _form(
-        await wiki.csrf(client), **{"mwProtect-level-edit": "", "mwProtect-level-move": ""}
+        await page_token(client), **{"mwProtect-level-edit": "", "mwProtect-level-move": ""}
     )
     assert (await client.post(URL, data=lifted)).status_code == 303
     assert await _level(wiki) is None
@@ -65,12 +66,12 @@ async def test_member_without_the_right_sees_settings_and_is_refused(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
     await wiki.edit_page("Guarded", "text")
-    await wiki.login(client, "Alice")
+    await sign_in(wiki, client, "Alice")
     page = await client.get(URL)
     assert 'View protection level of "Guarded"' in html.unescape(page.text)
     assert "does not have permission to change page protection levels" in page.text
     assert 'id="mw-Protect-submit"' not in page.text
-    response = await client.post(URL, data=_form(await wiki.csrf(client)))
+    response = await client.post(URL, data=_form(await page_token(client)))
     assert response.status_code == 403
     assert "Permission error" in response.text
     assert "You do not have permission to change protection levels" in response.text
@@ -90,7 +91,7 @@ async def test_missing_or_wrong_token_is_refused(
     wiki: WikiHarness, client: httpx.AsyncClient, token: str
 ) -> None:
     await wiki.edit_page("Guarded", "text")
-    await wiki.login(client, "Admin")
+    await sign_in(wiki, client, "Admin")
     response = await client.post(URL, data=_form(token))
     assert response.status_code == 400
     assert "session hijacking" in response.text
@@ -110,8 +111,8 @@ async def test_bad_input_shows_the_form_again(
     wiki: WikiHarness, client: httpx.AsyncClient, extra: dict[str, str]
 ) -> None:
     await wiki.edit_page("Guarded", "text")
-    await wiki.login(client, "Admin")
-    response = await client.post(URL, data=_form(await wiki.csrf(client), **extra))
+    await sign_in(wiki, client, "Admin")
+    response = await client.post(URL, data=_form(await page_token(client), **extra))
     assert response.status_code in (303, 400)
     assert "<script>" not in response.text
     if response.status_code == 400:
@@ -122,7 +123,7 @@ async def test_bad_input_shows_the_form_again(
 async def test_missing_page_gets_create_protection_and_bad_titles_a_400(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
-    await wiki.login(client, "Admin")
+    await sign_in(wiki, client, "Admin")
     page = await client.get("/w/index.php?title=Not_yet&action=protect")
     assert 'name="mwProtect-level-create"' in page.text
     assert 'name="mwProtect-level-edit"' not in page.text
@@ -140,8 +141,8 @@ async def test_blocked_administrator_sees_the_block_notice(
         token = await wiki.csrf(other)
         done = await wiki.post(other, action="block", user="Admin", reason="testing", token=token)
         assert "block" in done, done
-    await wiki.login(client, "Admin")
-    response = await client.post(URL, data=_form(await wiki.csrf(client)))
+    await sign_in(wiki, client, "Admin")
+    response = await client.post(URL, data=_form(await page_token(client)))
     assert response.status_code == 403
     assert "You are blocked from editing" in response.text
     assert "testing" in response.text

@@ -7,7 +7,7 @@ from __future__ import annotations
 import httpx
 import pytest
 from tests.wiki.conftest import WikiHarness
-from tests.wiki.web_special_seed import png
+from tests.wiki.web_special_seed import page_token, png, sign_in
 
 from atrium.wiki.changes.blocks import BlockRequest
 from atrium.wiki.changes.blocks import block as do_block
@@ -24,14 +24,14 @@ async def _upload(
 ) -> httpx.Response:
     form = {"wpDestFile": name, "wpUploadDescription": "A picture", "wpEditToken": ""} | fields
     if not fields.get("wpEditToken"):
-        form["wpEditToken"] = await wiki.csrf(client)
+        form["wpEditToken"] = await page_token(client)
     return await client.post(UPLOAD, data=form, files={"wpUploadFile": (name, data, "image/png")})
 
 
 async def test_upload_shows_the_image_on_its_file_page_and_in_articles(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
-    await wiki.login(client, "Alice")
+    await sign_in(wiki, client, "Alice")
     form = await client.get("/wiki/Special:Upload")
     assert form.status_code == 200
     assert 'enctype="multipart/form-data"' in form.text and 'name="wpUploadFile"' in form.text
@@ -64,7 +64,7 @@ async def test_upload_shows_the_image_on_its_file_page_and_in_articles(
 async def test_warning_stops_once_then_upload_anyway(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
-    await wiki.login(client, "Alice")
+    await sign_in(wiki, client, "Alice")
     assert (await _upload(wiki, client, "A.png", png(4, 4, 1))).status_code == 303
     warned = await _upload(wiki, client, "A.png", png(4, 4, 2))
     assert warned.status_code == 200
@@ -73,7 +73,7 @@ async def test_warning_stops_once_then_upload_anyway(
     anyway = await client.post(
         UPLOAD,
         data={"wpSessionKey": key, "wpIgnoreWarning": "1", "wpDestFile": "A.png",
-              "wpEditToken": await wiki.csrf(client)},
+              "wpEditToken": await page_token(client)},
     )  # fmt: skip
     assert anyway.status_code == 303
     same = await _upload(wiki, client, "A.png", png(4, 4, 2), wpIgnoreWarning="1")
@@ -93,7 +93,7 @@ async def test_warning_stops_once_then_upload_anyway(
 async def test_bad_files_are_refused(
     wiki: WikiHarness, client: httpx.AsyncClient, name: str, data: bytes, says: str
 ) -> None:
-    await wiki.login(client, "Alice")
+    await sign_in(wiki, client, "Alice")
     response = await _upload(wiki, client, name, data)
     assert response.status_code == 400
     assert says in response.text
@@ -107,7 +107,7 @@ async def test_refusals_without_session_token_or_when_blocked(
 ) -> None:
     anonymous = await client.get("/wiki/Special:Upload")
     assert anonymous.status_code == 401 and "log in" in anonymous.text
-    await wiki.login(client, "Alice")
+    await sign_in(wiki, client, "Alice")
     no_token = await _upload(wiki, client, "T.png", png(2, 2), wpEditToken="+\\")
     assert no_token.status_code == 400 and "session hijacking" in no_token.text
     alice = await wiki.db.read(account_by_name, "Alice")

@@ -1,4 +1,5 @@
-"""The wiki service: `/w/api.php` on the shared server, with its start-up and shut-down hooks."""
+"""The wiki service: `/w/api.php`, the browser pages and their static files on the shared server,
+with its start-up and shut-down hooks."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from atrium.wiki.secret_key import wiki_secret_key
 from atrium.wiki.site import Site, ensure_site_rows, load_site
 from atrium.wiki.web import files as filesview
 from atrium.wiki.web import views
+from atrium.wiki.web.assets import ASSETS, STATIC_PREFIX
 
 
 class WikiState:
@@ -52,16 +54,20 @@ def create_service(settings: Settings) -> Service:
     async def article(request: Request) -> Response:
         assert state.db is not None and state.site is not None
         return await views.guarded(
-            request, state.site, views.article(request, state.site, state.db)
+            request, state.site, state.db, views.article(request, state.site, state.db)
         )
 
     async def index(request: Request) -> Response:
         assert state.db is not None and state.site is not None
-        return await views.guarded(request, state.site, views.index(request, state.site, state.db))
+        return await views.guarded(
+            request, state.site, state.db, views.index(request, state.site, state.db)
+        )
 
     async def image(request: Request) -> Response:
-        assert state.site is not None
-        return await views.guarded(request, state.site, filesview.image(request, state.site))
+        assert state.db is not None and state.site is not None
+        return await views.guarded(
+            request, state.site, state.db, filesview.image(request, state.site)
+        )
 
     async def startup() -> None:
         state.db, state.site = open_wiki(settings)
@@ -77,5 +83,6 @@ def create_service(settings: Settings) -> Service:
         Route("/wiki/{title:path}", article, methods=["GET", "HEAD"]),
         Route("/wiki/", article, methods=["GET", "HEAD"]),
         Route("/images/{path:path}", image, methods=["GET", "HEAD"]),
+        Route(STATIC_PREFIX + "{name}", ASSETS.response, methods=["GET", "HEAD"]),
     ]
     return Service("wiki", routes, [startup], [shutdown])

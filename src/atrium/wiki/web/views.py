@@ -1,8 +1,7 @@
 """Pages for a browser: `/wiki/<Title>` and `/w/index.php?title=…&action=view|raw|history|edit`.
 
-Thin handlers: the title and action from the request, one read through `reading`, and a small
-skin around the result. Every value that comes from the request or the database is escaped here
-or by the renderer.
+Thin handlers: the title and action from the request, one read through `reading`, and the page
+drawn by `skin.render_page`. Special pages are dispatched through `specialpages`.
 """
 
 from __future__ import annotations
@@ -11,83 +10,35 @@ import html
 import logging
 import secrets
 from collections.abc import Awaitable
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 from urllib.parse import quote, unquote
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
 
 from atrium.core.db import Database
 from atrium.core.exceptions import exception_class
+from atrium.core.page_headers import PAGE_HEADERS
 from atrium.wiki.reads import page_view as reading
-from atrium.wiki.site import GENERATOR, MAIN_PAGE, SCRIPT_PATH, Site
+from atrium.wiki.site import MAIN_PAGE, Site
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_SPECIAL, InvalidTitle, Title
-from atrium.wiki.web import runjobs, talkseen
+from atrium.wiki.web import links, runjobs, specialpages, talkseen
+from atrium.wiki.web.skin import render_page, trusted
 from atrium.wiki.web.special import category_page, file_page
-from atrium.wiki.web.special import registry as special
-
-_STYLE = """
-body{font-family:sans-serif;margin:0;color:#202122;background:#f8f9fa}
-#head{padding:.5em 1em;background:#eaecf0}#head a{margin-right:1em}
-#content{background:#fff;margin:0 1em 1em;padding:1em 1.5em;border:1px solid #a7d7f9}
-h1#firstHeading{font-family:serif;font-weight:normal;border-bottom:1px solid #a2a9b1}
-a{color:#0645ad;text-decoration:none}a.new{color:#ba0000}a.external{color:#36b}
-.catlinks{border:1px solid #a2a9b1;background:#f8f9fa;padding:5px;margin-top:1em}
-.catlinks ul{display:inline;margin:0;padding:0}.catlinks li{display:inline-block;margin:0 .5em}
-table.wikitable{border-collapse:collapse}table.wikitable td,table.wikitable th{border:1px solid #a2a9b1;padding:.2em .4em}
-pre{background:#f8f9fa;border:1px solid #eaecf0;padding:1em}
-.infobox{float:right;border:1px solid #a2a9b1;background:#f8f9fa;padding:.5em;margin:0 0 .5em 1em}
-#contentSub{color:#54595d;font-size:92%}
-"""
-
+from atrium.wiki.web.special import registry as special_registry
+from atrium.wiki.web.viewer import current_viewer
 
 RUN_JOBS = Title(NS_SPECIAL, "RunJobs")
-MAX_UPLOAD_BYTES = 100 * 1024 * 1024  # $wgMaxUploadSize
-
-
-def _page_href(site: Site, title: Title) -> str:
-    prefixed = site.parser.prefixed_dbkey(title.ns, title.dbkey)
-    return "/wiki/" + quote(prefixed, safe=":/!$()*,;@~")
-
-
-def _index_href(site: Site, title: Title, **params: str) -> str:
-    prefixed = quote(site.parser.prefixed_dbkey(title.ns, title.dbkey), safe=":/!$()*,;@~")
-    extra = "".join(f"&{k}={quote(v)}" for k, v in params.items())
-    return f"{SCRIPT_PATH}/index.php?title={prefixed}{extra}"
-
-
-def _skin(site: Site, heading: str, body: str, title: Title | None, status: int = 200) -> Response:
-    esc = html.escape
-    page_name = site.parser.prefixed_text(title.ns, title.dbkey) if title else heading
-    tabs = ""
-    if title is not None:
-        tabs = (
-            f'<a href="{esc(_page_href(site, title))}">Read</a>'
-            f'<a href="{esc(_index_href(site, title, action="edit"))}">View source</a>'
-            f'<a href="{esc(_index_href(site, title, action="history"))}">View history</a>'
-        )
-    document = (
-        '<!DOCTYPE html>\n<html lang="en" dir="ltr"><head><meta charset="UTF-8">'
-        f"<title>{esc(page_name)} - {esc(site.sitename)}</title>"
-        # What MediaWiki's skins put in every head: clients (pywikibot's site detection) find
-        # the version and the API here.
-        f'<meta name="generator" content="{GENERATOR}"/>'
-        '<link rel="EditURI" type="application/rsd+xml" '
-        f'href="{esc(site.api_url)}?action=rsd"/>'
-        f"<style>{_STYLE}</style></head><body>"
-        f'<div id="head"><a href="/wiki/{quote(MAIN_PAGE.replace(" ", "_"))}">Main Page</a>'
-        f"{tabs}</div>"
-        f'<div id="content" class="mw-body"><h1 id="firstHeading" class="firstHeading">'
-        f"{heading}</h1>{body}</div></body></html>"
-    )
-    return HTMLResponse(document, status_code=status)
-
 
 log = logging.getLogger(__name__)
 
 
-async def guarded(request: Request, site: Site, page: Awaitable[Response]) -> Response:
+async def guarded(
+    request: Request, site: Site, db: Database, page: Awaitable[Response]
+) -> Response:
     """The page, or when rendering it raised, MediaWiki's "Internal error" page as
     MWExceptionRenderer shows it without `$wgShowExceptionDetails`: the request id, the time and
     the exception's class; the traceback is logged under that id."""
@@ -105,38 +56,74 @@ async def guarded(request: Request, site: Site, page: Awaitable[Response]) -> Re
             exc_info=exc,
         )
     now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")
-    body = (
-        '<div id="mw-content-text"><div class="errorbox mw-content-ltr">'
-        f'<p>[{request_id}] {now}: Fatal exception of type "{html.escape(errorclass)}"</p>'
-        "</div></div>"
+    text = f'[{request_id}] {now}: Fatal exception of type "{errorclass}"'
+    try:
+        return await message_page(
+            request,
+            site,
+            db,
+            "Internal error",
+            f'<div class="errorbox mw-content-ltr"><p>{_esc(text)}</p></div>',
+            status=500,
+        )
+    except Exception:
+        return PlainTextResponse(text, status_code=500, headers=PAGE_HEADERS)
+
+
+def _esc(text: str) -> str:
+    """Text for an element's content (quotes stay as they are, as MediaWiki writes them)."""
+    return html.escape(text, quote=False)
+
+
+async def message_page(
+    request: Request,
+    site: Site,
+    db: Database,
+    heading: str,
+    body_html: str,
+    *,
+    title: Title | None = None,
+    status: int = 200,
+) -> Response:
+    """A page whose body is HTML built by the caller (every value in it escaped)."""
+    return await render_page(
+        request,
+        site,
+        db,
+        "message.html",
+        {"body_html": trusted(body_html)},
+        title=title,
+        heading=heading,
+        status=status,
     )
-    return _skin(site, "Internal error", body, None, status=500)
 
 
-def _categories_box(site: Site, view: reading.PageView) -> str:
+@dataclass(frozen=True)
+class _Category:
+    text: str
+    full: str
+    href: str
+    exists: bool
+
+
+def _categories(site: Site, view: reading.PageView) -> list[_Category]:
     assert view.rendered is not None
     shown = [c for c in view.rendered.categories if c not in view.hidden_categories]
-    if not shown:
-        return ""
-    items = []
+    out = []
     for name in shown:
         title = Title(NS_CATEGORY, name)
-        text = html.escape(name.replace("_", " "))
-        href = html.escape(_page_href(site, title))
-        full = html.escape(site.parser.prefixed_text(NS_CATEGORY, name))
-        if name in view.existing_categories:
-            items.append(f'<li><a href="{href}" title="{full}">{text}</a></li>')
-        else:
-            edit = html.escape(_index_href(site, title, action="edit", redlink="1"))
-            items.append(
-                f'<li><a href="{edit}" class="new" title="{full} (page does not exist)">'
-                f"{text}</a></li>"
+        exists = name in view.existing_categories
+        href = (
+            links.page_href(site, title)
+            if exists
+            else links.index_href(site, title, action="edit", redlink="1")
+        )
+        out.append(
+            _Category(
+                name.replace("_", " "), site.parser.prefixed_text(NS_CATEGORY, name), href, exists
             )
-    return (
-        '<div id="catlinks" class="catlinks"><div id="mw-normal-catlinks" '
-        'class="mw-normal-catlinks"><a href="/wiki/Special:Categories" title="Special:Categories">'
-        f"Categor{'y' if len(shown) == 1 else 'ies'}</a>: <ul>{''.join(items)}</ul></div></div>"
-    )
+        )
+    return out
 
 
 def _parse_title(site: Site, text: str) -> Title | None:
@@ -149,59 +136,63 @@ def _parse_title(site: Site, text: str) -> Title | None:
     return title
 
 
-def _bad_title(site: Site, text: str) -> Response:
-    body = (
-        '<div id="mw-content-text"><p>The requested page title is empty or invalid: '
-        f"<code>{html.escape(text)}</code></p></div>"
-    )
-    return _skin(site, "Bad title", body, None, status=400)
+async def _bad_title(request: Request, site: Site, db: Database, text: str) -> Response:
+    body = f"<p>The requested page title is empty or invalid: <code>{_esc(text)}</code></p>"
+    return await message_page(request, site, db, "Bad title", body, status=400)
+
+
+def _named(site: Site, title: Title) -> dict[str, str]:
+    return {
+        "name": site.parser.prefixed_text(title.ns, title.dbkey),
+        "href": links.page_href(site, title),
+    }
 
 
 async def view(request: Request, site: Site, db: Database, title: Title, follow: bool) -> Response:
     page = await db.read(reading.view_page, site, title, follow)
-    shown = site.parser.prefixed_text(page.title.ns, page.title.dbkey)
+    context: dict[str, Any] = {"redirected_from": None, "redirect_to": None, "categories": []}
     if page.text is None:
-        edit = html.escape(_index_href(site, title, action="edit"))
-        body = (
-            '<div id="mw-content-text"><div class="noarticletext mw-content-ltr">'
-            "<p>There is currently no text in this page. You can search for this page title "
-            f'in other pages, or <a href="{edit}">create this page</a>.</p></div></div>'
+        context.update(
+            missing=True,
+            search_href=links.special_href(
+                "Search", search=site.parser.prefixed_text(title.ns, title.dbkey)
+            ),
+            create_href=links.index_href(site, title, action="edit"),
         )
-        if title.ns == NS_CATEGORY:
-            body += str(await category_page.members_html(request, site, db, title))
-        if title.ns == NS_FILE:
-            reader = await special.reader_of(request, db)
-            body += str(await file_page.sections_html(site, db, reader, title))
-        return _skin(site, html.escape(shown), body, title, status=404)
+        context["after_html"] = trusted(await _namespace_sections(request, site, db, title))
+        return await render_page(
+            request, site, db, "article.html", context, title=title, status=404
+        )
     assert page.rendered is not None
-    sub = ""
     if page.redirected_from is not None:
         source = page.redirected_from
-        href = html.escape(_index_href(site, source, redirect="no"))
-        name = html.escape(site.parser.prefixed_text(source.ns, source.dbkey))
-        sub = (
-            '<div id="contentSub"><span class="mw-redirectedfrom">(Redirected from '
-            f'<a href="{href}" class="mw-redirect" title="{name}">{name}</a>)</span></div>'
-        )
-    content = page.rendered.html
+        context["redirected_from"] = {
+            **_named(site, source),
+            "href": links.index_href(site, source, redirect="no"),
+        }
     if page.redirect_to is not None:
-        target = page.redirect_to
-        name = html.escape(site.parser.prefixed_text(target.ns, target.dbkey))
-        href = html.escape(_page_href(site, target))
-        content = (
-            '<div class="redirectMsg"><p>Redirect to:</p><ul class="redirectText"><li>'
-            f'<a href="{href}" title="{name}">{name}</a></li></ul></div>' + content
-        )
-    if page.title.ns == NS_CATEGORY:
-        content += str(await category_page.members_html(request, site, db, page.title))
-    if page.title.ns == NS_FILE:
-        reader = await special.reader_of(request, db)
-        content = str(await file_page.sections_html(site, db, reader, page.title)) + content
-    body = (
-        f'<div id="bodyContent">{sub}<div id="mw-content-text" class="mw-body-content">'
-        f"{content}</div>{_categories_box(site, page)}</div>"
+        context["redirect_to"] = _named(site, page.redirect_to)
+    context.update(
+        missing=False,
+        content_html=trusted(
+            await _namespace_sections(request, site, db, page.title, page.rendered.html)
+        ),
+        categories=_categories(site, page),
     )
-    return _skin(site, html.escape(shown), body, page.title)
+    return await render_page(request, site, db, "article.html", context, title=page.title)
+
+
+async def _namespace_sections(
+    request: Request, site: Site, db: Database, title: Title, html: str = ""
+) -> str:
+    """A page's rendered text with what its namespace adds: a file page's image, history and
+    usage before it, a category page's members after it."""
+    if title.ns == NS_FILE:
+        viewer = await current_viewer(request, db)
+        html = str(await file_page.sections_html(site, db, viewer.account, title)) + html
+    elif title.ns == NS_CATEGORY:
+        html += str(await category_page.members_html(request, site, db, title))
+    return html
 
 
 async def raw(site: Site, db: Database, title: Title) -> Response:
@@ -214,58 +205,95 @@ async def raw(site: Site, db: Database, title: Title) -> Response:
 _DELETED_COMMENT, _DELETED_USER = 2, 4  # RevisionRecord's bits
 
 
-async def history(site: Site, db: Database, title: Title, limit: int) -> Response:
+@dataclass(frozen=True)
+class _HistoryLine:
+    rev_id: int
+    href: str
+    timestamp: str
+    user: str | None  # None: removed
+    comment: str | None  # None: removed
+    minor: bool
+    size: int
+
+
+async def history(request: Request, site: Site, db: Database, title: Title, limit: int) -> Response:
     found = await db.read(reading.current_text, title.ns, title.dbkey)
-    shown = html.escape(site.parser.prefixed_text(title.ns, title.dbkey))
+    heading = f"{site.parser.prefixed_text(title.ns, title.dbkey)}: Revision history"
     if found is None:
-        body = '<div id="mw-content-text"><p>No matching revisions were found.</p></div>'
-        return _skin(site, f"{shown}: Revision history", body, title, status=404)
+        return await message_page(
+            request,
+            site,
+            db,
+            heading,
+            "<p>No matching revisions were found.</p>",
+            title=title,
+            status=404,
+        )
     rows = await db.read(reading.history, found[0], limit)
-    items = []
+    lines = []
     for row in rows:
         oldid = int(row["rev_id"])
-        href = html.escape(_index_href(site, title, oldid=str(oldid)))
-        # Pages are read as an anonymous reader: a deleted user or summary is not shown
-        # (HistoryPager with Linker::revUserTools and Linker::revComment).
+        # A deleted user or summary is not shown (HistoryPager with Linker::revUserTools and
+        # Linker::revComment).
         deleted = int(row["rev_deleted"] or 0)
-        user = (
-            '<span class="history-deleted">(username removed)</span>'
-            if deleted & _DELETED_USER
-            else html.escape(str(row["actor_name"]))
+        lines.append(
+            _HistoryLine(
+                oldid,
+                links.index_href(site, title, oldid=str(oldid)),
+                iso(str(row["rev_timestamp"])),
+                None if deleted & _DELETED_USER else str(row["actor_name"]),
+                None if deleted & _DELETED_COMMENT else str(row["comment_text"]),
+                bool(row["rev_minor_edit"]),
+                int(row["rev_len"]),
+            )
         )
-        comment = (
-            '<span class="history-deleted">edit summary removed</span>'
-            if deleted & _DELETED_COMMENT
-            else html.escape(str(row["comment_text"]))
-        )
-        minor = (
-            ' <abbr class="minoredit" title="This is a minor edit">m</abbr>'
-            if row["rev_minor_edit"]
-            else ""
-        )
-        items.append(
-            f'<li data-mw-revid="{oldid}"><a href="{href}" class="mw-changeslist-date">'
-            f"{html.escape(iso(str(row['rev_timestamp'])))}</a> "
-            f'<span class="history-user">{user}</span>{minor} '
-            f'<span class="history-size">({int(row["rev_len"])} bytes)</span> '
-            f'<span class="comment">({comment})</span></li>'
-        )
-    body = f'<div id="mw-content-text"><ul id="pagehistory">{"".join(items)}</ul></div>'
-    return _skin(site, f"{shown}: Revision history", body, title)
+    return await render_page(
+        request,
+        site,
+        db,
+        "history.html",
+        {"lines": lines},
+        title=title,
+        heading=heading,
+        action="history",
+    )
 
 
-async def edit(site: Site, db: Database, title: Title) -> Response:
+async def edit(request: Request, site: Site, db: Database, title: Title) -> Response:
     text = await db.read(reading.raw_text, title.ns, title.dbkey)
-    shown = html.escape(site.parser.prefixed_text(title.ns, title.dbkey))
-    note = (
-        "<p>This page can be changed through the API (<code>action=edit</code>); "
-        "its source is shown below.</p>"
+    shown = site.parser.prefixed_text(title.ns, title.dbkey)
+    explanation = "<p>You do not have permission to edit this page.</p>"
+    return await render_page(
+        request,
+        site,
+        db,
+        "view_source.html",
+        {
+            "explanation_html": trusted(explanation),
+            "text": text or "",
+            "return_href": links.page_href(site, title),
+            "return_name": shown,
+        },
+        title=title,
+        heading=f"View source for {shown}",
+        action="edit",
     )
-    body = (
-        f'<div id="mw-content-text">{note}<textarea id="wpTextbox1" name="wpTextbox1" '
-        f'readonly rows="25" cols="80">{html.escape(text or "")}</textarea></div>'
-    )
-    return _skin(site, f"View source for {shown}", body, title)
+
+
+async def special(request: Request, site: Site, db: Database, title: Title) -> Response:
+    found = specialpages.lookup(title.dbkey)
+    if found is None:
+        body = (
+            "<p>You have requested an invalid special page.</p><p>A list of valid special pages "
+            f'can be found at <a href="{links.special_href("SpecialPages")}">Special pages</a>.</p>'
+        )
+        return await message_page(
+            request, site, db, "No such special page", body, title=title, status=404
+        )
+    page, subpage = found
+    if request.method == "POST" and not page.post:
+        return PlainTextResponse("Method Not Allowed", status_code=405, headers=PAGE_HEADERS)
+    return await page.handler(request, site, db, subpage)
 
 
 async def article(request: Request, site: Site, db: Database) -> Response:
@@ -274,9 +302,9 @@ async def article(request: Request, site: Site, db: Database) -> Response:
         return RedirectResponse("/wiki/" + quote(MAIN_PAGE.replace(" ", "_")), status_code=301)
     title = _parse_title(site, text)
     if title is None:
-        return _bad_title(site, text)
+        return await _bad_title(request, site, db, text)
     if title.ns == NS_SPECIAL:
-        return await special.dispatch(request, site, db, title, {}, _skin)
+        return await special(request, site, db, title)
     await talkseen.clear_if_own_talk(request, db, title)
     return await view(request, site, db, title, request.query_params.get("redirect") != "no")
 
@@ -284,38 +312,36 @@ async def article(request: Request, site: Site, db: Database) -> Response:
 async def index(request: Request, site: Site, db: Database) -> Response:
     params = request.query_params
     form: dict[str, str] = {}
-    files: dict[str, tuple[str, bytes]] = {}  # file fields (Special:Upload): name, data
     if request.method == "POST":
-        async with request.form() as fields:
-            for key, value in fields.multi_items():
-                if isinstance(value, str):
-                    form[key] = value
-                elif value.size is not None and value.size <= MAX_UPLOAD_BYTES:
-                    files[key] = (value.filename or "", await value.read())
+        # Read once and kept by the request: a special page's handler reads the same form.
+        fields = await request.form()
+        form = {k: v for k, v in fields.multi_items() if isinstance(v, str)}
     text = form.get("title", params.get("title", MAIN_PAGE)).replace("_", " ")
     if _parse_title(site, text) == RUN_JOBS:
         return runjobs.run_jobs(request.method, form, site.secret)
     title = _parse_title(site, text)
     if title is None:
-        return _bad_title(site, text)
+        return await _bad_title(request, site, db, text)
     if title.ns == NS_SPECIAL:
-        return await special.dispatch(request, site, db, title, form, _skin, files)
+        return await special(request, site, db, title)
     action = params.get("action", "view")
-    served = await special.page_action(request, site, db, title, action, form, _skin)
+    served = await special_registry.page_action(request, site, db, title, action)
     if served is not None:
         return served
     if action == "raw":
         return await raw(site, db, title)
     if action == "history":
         limit = params.get("limit", "50")
-        return await history(site, db, title, min(int(limit), 5000) if limit.isdigit() else 50)
+        return await history(
+            request, site, db, title, min(int(limit), 5000) if limit.isdigit() else 50
+        )
     if action == "edit":
-        return await edit(site, db, title)
+        return await edit(request, site, db, title)
     if action == "view":
         await talkseen.clear_if_own_talk(request, db, title)
         return await view(request, site, db, title, params.get("redirect") != "no")
     body = (
-        '<div id="mw-content-text"><p>The action specified by the URL is not recognised by '
-        f"the wiki: <code>{html.escape(action)}</code></p></div>"
+        "<p>The action specified by the URL is not recognised by the wiki: "
+        f"<code>{_esc(action)}</code></p>"
     )
-    return _skin(site, "No such action", body, title, status=400)
+    return await message_page(request, site, db, "No such action", body, title=title, status=400)

@@ -53,7 +53,7 @@ async def handle(ctx: SpecialContext) -> Response:
         (Title(ns, str(key)), prefix + str(key).replace("_", " "), bool(redirect))
         for key, redirect in rows[:CHUNK]
     ]
-    return render(
+    return await render(
         ctx,
         "allpages.html",
         "All pages",

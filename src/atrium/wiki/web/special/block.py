@@ -40,10 +40,10 @@ OPTIONS = (
 )
 
 
-def _form(ctx: SpecialContext, error: str = "", status: int = 200) -> Response:
+async def _form(ctx: SpecialContext, error: str = "", status: int = 200) -> Response:
     posted = ctx.method == "POST"
     checked = {name: (ctx.flag(name) if posted else default) for name, _label, default in OPTIONS}
-    return render(
+    return await render(
         ctx,
         "block.html",
         "Block user",
@@ -91,9 +91,9 @@ async def handle(ctx: SpecialContext) -> Response:
         return await permission_error(ctx, "block users", badaccess(ctx.site, "block"))
     own = await block_of(ctx, None)
     if own is not None:
-        return block_notice(ctx, own)
+        return await block_notice(ctx, own)
     if ctx.method != "POST":
-        return _form(ctx)
+        return await _form(ctx)
     if not ctx.token_ok():
         return await bad_token(ctx)
     hide = ctx.flag("wpHideUser")
@@ -123,13 +123,15 @@ async def handle(ctx: SpecialContext) -> Response:
         )
         await ctx.db.write(do_block, ctx.performer(), request)
     except ChangeError as exc:
-        return _form(ctx, error=exc.text, status=400)
+        return await _form(ctx, error=exc.text, status=400)
     text = await wikitext_html(
         ctx,
         f"[[Special:Contributions/{target}|{target}]] has been blocked.<br />"
         "See the [[Special:BlockList|block list]] to review blocks.",
     )
-    return render(ctx, "message.html", "Block succeeded", box="mw-message-box", text=Markup(text))
+    return await render(
+        ctx, "message.html", "Block succeeded", box="mw-message-box", text=Markup(text)
+    )
 
 
 PAGE = SpecialPage("Block", "Block user", "users", handle, "block")

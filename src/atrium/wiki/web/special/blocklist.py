@@ -50,7 +50,7 @@ async def handle(ctx: SpecialContext) -> Response:
         }
         for row in rows
     ]
-    return render(
+    return await render(
         ctx,
         "blocklist.html",
         "Blocked users",

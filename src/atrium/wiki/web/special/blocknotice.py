@@ -20,9 +20,9 @@ async def block_of(ctx: SpecialContext, title: Title | None) -> ActiveBlock | No
     return await ctx.db.read(blocking, reader.id or None, reader.name, ctx.client_ip, title)
 
 
-def block_notice(ctx: SpecialContext, block: ActiveBlock) -> Response:
+async def block_notice(ctx: SpecialContext, block: ActiveBlock) -> Response:
     expiry = "infinite" if block.expiry == INFINITY else formatted(block.expiry)
-    return render(
+    return await render(
         ctx,
         "blocked.html",
         "You are blocked from editing" if block.sitewide else "You are blocked from this page",

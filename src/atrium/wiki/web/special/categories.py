@@ -19,7 +19,7 @@ async def handle(ctx: SpecialContext) -> Response:
     rows = await ctx.db.read(all_categories, title_key(ctx, start, NS_CATEGORY), limit + 1)
     following = rows[limit][0].replace("_", " ") if len(rows) > limit else None
     entries = [(Title(NS_CATEGORY, name), name.replace("_", " "), n) for name, n in rows[:limit]]
-    return render(
+    return await render(
         ctx,
         "categories.html",
         "Categories",

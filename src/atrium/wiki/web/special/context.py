@@ -1,36 +1,25 @@
-"""What a Special page sees of a request: the site, the database, the signed-in reader, the
-sub-page (`Special:Contributions/<user>`), the query and form values, and the form token.
+"""What a Special page sees of a request: the site, the database, the viewer (the account the
+browser's session is signed in to, and its form token), the sub-page
+(`Special:Contributions/<user>`), the form's values and files, and the page an action is about.
 
-The reader is the session of the wiki's session cookie, the one `action=login` sets, so a browser
-and the API share a sign-in. Forms carry MediaWiki's `wpEditToken`: the session's CSRF token, the
-same one `meta=tokens` hands the API.
+Forms carry MediaWiki's `wpEditToken`: the browser session's CSRF token, checked with the skin's
+`csrf_ok` (the token and the request's origin).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from starlette.requests import Request
-from starlette.responses import Response
 
 from atrium.core.db import Database
 from atrium.wiki.changes.journal import Performer
-from atrium.wiki.reads.sessions import (
-    SESSION_COOKIE,
-    Session,
-    check_token,
-    load_session,
-    make_token,
-)
-from atrium.wiki.reads.users import Account, anonymous
+from atrium.wiki.reads.users import Account
 from atrium.wiki.site import Site
-from atrium.wiki.titles import InvalidTitle, Title
+from atrium.wiki.titles import NS_SPECIAL, InvalidTitle, Title
+from atrium.wiki.web.viewer import Viewer, client_ip, csrf_ok, current_viewer
 
 TOKEN_FIELD = "wpEditToken"
-
-# The wiki's skin: (site, escaped heading, body HTML, the page's title, status) -> the page.
-Skin = Callable[[Site, str, str, Title | None, int], Response]
 
 
 @dataclass
@@ -38,14 +27,17 @@ class SpecialContext:
     request: Request
     site: Site
     db: Database
-    reader: Account
-    session: Session | None
+    viewer: Viewer
+    name: str  # the Special page's canonical name
     subpage: str
-    skin: Skin
     form: dict[str, str] = field(default_factory=dict)
     files: dict[str, tuple[str, bytes]] = field(default_factory=dict)  # field -> (name, data)
-    # The page a page action (`action=protect`) is about.
+    # The page a page action (`action=protect`) is about; None on a Special page.
     target: Title | None = None
+
+    @property
+    def reader(self) -> Account:
+        return self.viewer.account
 
     @property
     def method(self) -> str:
@@ -53,7 +45,12 @@ class SpecialContext:
 
     @property
     def client_ip(self) -> str:
-        return self.request.client.host if self.request.client else "127.0.0.1"
+        return client_ip(self.request)
+
+    @property
+    def title(self) -> Title:
+        """The page being drawn: the action's page, or `Special:<Name>`."""
+        return self.target or Title(NS_SPECIAL, self.name)
 
     def param(self, name: str, default: str = "") -> str:
         """A value from the form body, else the query string (WebRequest's order), without NUL
@@ -67,7 +64,7 @@ class SpecialContext:
     def int_param(self, name: str, default: int, low: int, high: int) -> int:
         """A whole number clamped to [low, high]; anything else is the default."""
         text = self.param(name).strip()
-        if not text.lstrip("-").isdigit():
+        if not text.lstrip("-").isdigit() or len(text) > 18:
             return default
         return max(low, min(high, int(text)))
 
@@ -87,51 +84,33 @@ class SpecialContext:
 
     @property
     def token(self) -> str:
-        """The form token of this reader's session (`+\\` without one, as MediaWiki's)."""
-        if self.session is None or not self.reader.registered:
-            return "+\\"
-        return make_token(self.session.secret, "")
+        return self.viewer.csrf_token
 
     def token_ok(self) -> bool:
-        """True when the form was posted with this session's token."""
-        sent = self.form.get(TOKEN_FIELD, "")
-        if self.session is None or not self.reader.registered:
+        """True when the form was posted with this session's token, from our own origin; an
+        anonymous viewer has no session to act in."""
+        if not self.reader.registered:
             return False
-        return check_token(self.session.secret, "", sent, anonymous=False)
+        return csrf_ok(self.request, self.site, self.viewer, self.form.get(TOKEN_FIELD))
 
     def performer(self) -> Performer:
         reader = self.reader
         return Performer(reader.id or None, reader.name, frozenset(reader.rights), self.client_ip)
 
 
-async def _session(request: Request, db: Database) -> tuple[Session | None, Account]:
-    ip = request.client.host if request.client else "127.0.0.1"
-    session_id = request.cookies.get(SESSION_COOKIE)
-    if session_id:
-        found, account = await db.read(load_session, session_id)
-        if found is not None:
-            return found, account or anonymous(ip)
-    return None, anonymous(ip)
-
-
-async def reader(request: Request, db: Database) -> Account:
-    """The signed-in reader of a request (anonymous without a session)."""
-    return (await _session(request, db))[1]
-
-
 async def load_context(
-    request: Request, site: Site, db: Database, subpage: str, form: dict[str, str], skin: Skin
+    request: Request, site: Site, db: Database, name: str, subpage: str
 ) -> SpecialContext:
-    ip = request.client.host if request.client else "127.0.0.1"
-    session: Session | None = None
-    reader = anonymous(ip)
-    session_id = request.cookies.get(SESSION_COOKIE)
-    if session_id:
-        found, account = await db.read(load_session, session_id)
-        if found is not None:
-            session = found
-            if account is not None:
-                reader = account
-    return SpecialContext(
-        request, site, db, reader, session, subpage.replace("\x00", ""), skin, form
-    )
+    """The context of a request; a posted form is read once (the request keeps it)."""
+    form: dict[str, str] = {}
+    files: dict[str, tuple[str, bytes]] = {}
+    if request.method == "POST":
+        fields = await request.form()
+        for key, value in fields.multi_items():
+            if isinstance(value, str):
+                form[key] = value
+            else:
+                files[key] = (value.filename or "", await value.read())
+                await value.close()
+    viewer = await current_viewer(request, db)
+    return SpecialContext(request, site, db, viewer, name, subpage.replace("\x00", ""), form, files)

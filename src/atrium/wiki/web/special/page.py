@@ -20,6 +20,7 @@ GROUPS = {
     "wiki": "Wiki data and tools",
     "redirects": "Redirecting special pages",
     "pagetools": "Page tools",
+    "other": "Other special pages",
 }
 
 

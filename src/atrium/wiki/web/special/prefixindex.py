@@ -41,7 +41,7 @@ async def handle(ctx: SpecialContext) -> Response:
             (Title(ns, str(k)), ns_prefix + str(k).replace("_", " "), bool(redirect))
             for k, redirect in rows[:CHUNK]
         ]
-    return render(
+    return await render(
         ctx,
         "prefixindex.html",
         "Pages with prefix",

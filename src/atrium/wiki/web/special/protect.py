@@ -47,13 +47,13 @@ async def _current(ctx: SpecialContext, title: Title, actions: tuple[str, ...]) 
     return await ctx.db.read(read)
 
 
-def _form(
+async def _form(
     ctx: SpecialContext, title: Title, actions: tuple[str, ...], current: dict[str, str],
     error: str = "", status: int = 200,
 ) -> Response:  # fmt: skip
     may = ctx.reader.allowed("protect")
     name = Links(ctx.site).name(title)
-    return render(
+    return await render(
         ctx,
         "protect.html",
         f'Change protection level for "{name}"' if may else f'View protection level of "{name}"',
@@ -80,7 +80,7 @@ async def handle(ctx: SpecialContext) -> Response:
     actions = _actions(title, exists)
     current = await _current(ctx, title, actions)
     if ctx.method != "POST":
-        return _form(ctx, title, actions, current)
+        return await _form(ctx, title, actions, current)
     if not ctx.reader.allowed("protect"):
         return await permission_error(
             ctx, "change protection levels", badaccess(ctx.site, "protect")
@@ -89,7 +89,7 @@ async def handle(ctx: SpecialContext) -> Response:
         return await bad_token(ctx)
     block = await block_of(ctx, title)
     if block is not None:
-        return block_notice(ctx, block)
+        return await block_notice(ctx, block)
     items = []
     now = now14()
     try:
@@ -109,7 +109,7 @@ async def handle(ctx: SpecialContext) -> Response:
         shown = {i.action: i.level for i in items} | {
             a: ctx.param(f"mwProtect-level-{a}") for a in actions if a not in current
         }
-        return _form(ctx, title, actions, current | shown, error=exc.text, status=400)
+        return await _form(ctx, title, actions, current | shown, error=exc.text, status=400)
     return RedirectResponse(Links(ctx.site).page(title), status_code=303)
 
 

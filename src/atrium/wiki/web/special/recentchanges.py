@@ -57,7 +57,7 @@ async def handle(ctx: SpecialContext) -> Response:
         "days": days,
         "limit": limit,
     }
-    return render(
+    return await render(
         ctx,
         "recentchanges.html",
         "Recent changes",

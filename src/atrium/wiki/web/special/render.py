@@ -15,6 +15,7 @@ from atrium.wiki.changes import ChangeError
 from atrium.wiki.reads.page_view import link_states
 from atrium.wiki.site import SCRIPT_PATH, Site
 from atrium.wiki.titles import NS_SPECIAL, Title
+from atrium.wiki.web.skin import render_page
 from atrium.wiki.web.special.context import TOKEN_FIELD, SpecialContext
 from atrium.wiki.wikitext.html.message import MessageHtml, link_targets
 
@@ -74,11 +75,15 @@ def template(name: str) -> jinja2.Template:
     return _ENV.get_template(f"special/{name}")
 
 
-def _skinned(ctx: SpecialContext, heading: str, body: str, status: int) -> Response:
-    return ctx.skin(ctx.site, Markup.escape(heading), body, ctx.target, status)
+async def _skinned(ctx: SpecialContext, heading: str, body: str, status: int) -> Response:
+    action = "view" if ctx.target is None else ctx.name.lower()
+    return await render_page(
+        ctx.request, ctx.site, ctx.db, "message.html", {"body_html": Markup(body)},
+        title=ctx.title, heading=heading, action=action, status=status,
+    )  # fmt: skip
 
 
-def render(
+async def render(
     ctx: SpecialContext, template: str, heading: str, status: int = 200, **values: Any
 ) -> Response:
     """The content template rendered with `values`, the reader, the links and the form token."""
@@ -89,7 +94,7 @@ def render(
         token=ctx.token,
         **values,
     )
-    return _skinned(ctx, heading, f'<div id="mw-content-text">{body}</div>', status)
+    return await _skinned(ctx, heading, body, status)
 
 
 async def wikitext_html(ctx: SpecialContext, wikitext: str) -> str:
@@ -105,7 +110,7 @@ async def message_page(
 ) -> Response:
     """A page that only says something (OutputPage::showErrorPage)."""
     text = await wikitext_html(ctx, wikitext)
-    return render(ctx, "message.html", heading, status, box=box, text=Markup(text))
+    return await render(ctx, "message.html", heading, status, box=box, text=Markup(text))
 
 
 async def permission_error(ctx: SpecialContext, doing: str, error: ChangeError) -> Response:
@@ -116,7 +121,9 @@ async def permission_error(ctx: SpecialContext, doing: str, error: ChangeError) 
         f"{'reason' if len(reasons) == 1 else 'reasons'}:"
     )
     items = [Markup(await wikitext_html(ctx, each.text)) for each in reasons]
-    return render(ctx, "permission_error.html", "Permission error", 403, intro=intro, reasons=items)
+    return await render(
+        ctx, "permission_error.html", "Permission error", 403, intro=intro, reasons=items
+    )
 
 
 async def bad_token(ctx: SpecialContext) -> Response:

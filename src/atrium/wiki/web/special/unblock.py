@@ -16,8 +16,8 @@ from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import bad_token, permission_error, render, wikitext_html
 
 
-def _form(ctx: SpecialContext, error: str = "", status: int = 200) -> Response:
-    return render(
+async def _form(ctx: SpecialContext, error: str = "", status: int = 200) -> Response:
+    return await render(
         ctx,
         "unblock.html",
         "Unblock user",
@@ -32,7 +32,7 @@ async def handle(ctx: SpecialContext) -> Response:
     if not ctx.reader.allowed("block"):
         return await permission_error(ctx, "unblock users", badaccess(ctx.site, "block"))
     if ctx.method != "POST":
-        return _form(ctx)
+        return await _form(ctx)
     if not ctx.token_ok():
         return await bad_token(ctx)
     text = ctx.param("wpTarget").strip()
@@ -45,17 +45,19 @@ async def handle(ctx: SpecialContext) -> Response:
     else:
         title = ctx.title_of(text)
         if title is None:
-            return _form(ctx, error=f'Invalid username "{text}".', status=400)
+            return await _form(ctx, error=f'Invalid username "{text}".', status=400)
         target = title.dbkey.replace("_", " ")
     try:
         row = await ctx.db.write(
             unblock, ctx.performer(), block_id, target, ctx.param("wpReason")[:500]
         )
     except ChangeError as exc:
-        return _form(ctx, error=exc.text, status=400)
+        return await _form(ctx, error=exc.text, status=400)
     name = str(row["ipb_address"])
     shown = await wikitext_html(ctx, f"[[User:{name}|{name}]] has been unblocked.")
-    return render(ctx, "message.html", "Unblock user", box="mw-message-box", text=Markup(shown))
+    return await render(
+        ctx, "message.html", "Unblock user", box="mw-message-box", text=Markup(shown)
+    )
 
 
 PAGE = SpecialPage("Unblock", "Unblock user", "users", handle, "block")

@@ -33,11 +33,11 @@ from atrium.wiki.web.special.render import (
 EXTENSIONS = {"png": "image/png", "gif": "image/gif", "jpg": "image/jpeg", "jpeg": "image/jpeg"}
 
 
-def _form(
+async def _form(
     ctx: SpecialContext, error: str = "", status: int = 200, warnings: dict[str, object] | None = None,
     key: str = "", name: str = "",
 ) -> Response:  # fmt: skip
-    return render(
+    return await render(
         ctx,
         "upload.html",
         "Upload warning" if warnings else "Upload file",
@@ -78,9 +78,9 @@ async def handle(ctx: SpecialContext) -> Response:
         return await permission_error(ctx, "upload files", badaccess(ctx.site, "upload"))
     block = await block_of(ctx, None)
     if block is not None:
-        return block_notice(ctx, block)
+        return await block_notice(ctx, block)
     if ctx.method != "POST":
-        return _form(ctx)
+        return await _form(ctx)
     if not ctx.token_ok():
         return await bad_token(ctx)
     files_dir = ctx.site.files_dir
@@ -109,7 +109,7 @@ async def handle(ctx: SpecialContext) -> Response:
         if warnings and not ctx.flag("wpIgnoreWarning"):
             if not key:
                 key = await ctx.db.write(stash, files_dir, ctx.reader.id, name, data)
-            return _form(ctx, warnings=warnings, key=key, name=title.dbkey.replace("_", " "))
+            return await _form(ctx, warnings=warnings, key=key, name=title.dbkey.replace("_", " "))
         await ctx.db.write(
             publish,
             ctx.site,
@@ -121,7 +121,7 @@ async def handle(ctx: SpecialContext) -> Response:
             ctx.param("wpUploadDescription") or None,
         )
     except ChangeError as exc:
-        return _form(ctx, error=exc.text, status=400)
+        return await _form(ctx, error=exc.text, status=400)
     if key:
         await ctx.db.write(drop_stash, ctx.reader.id, key)
     return RedirectResponse(Links(ctx.site).page(title), status_code=303)

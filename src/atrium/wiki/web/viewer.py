@@ -1,0 +1,94 @@
+"""Who is looking at a page: the wiki account the browser's session (the shared store of `core`)
+is signed in to, or an anonymous reader named by IP, and the CSRF token the page's forms carry.
+
+A signed-in browser's forms carry its session's CSRF token. An anonymous browser has no session:
+its forms carry a random token that is also in a cookie (double submit), as the login form needs.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from atrium.core.db import Database
+from atrium.core.session_cookies import (
+    LOGIN_CSRF_COOKIE,
+    same_origin,
+    session_token,
+    set_cookie,
+    tokens_match,
+)
+from atrium.core.sessions import BrowserSession, SessionStore
+from atrium.wiki.reads.users import Account, account_by_id, anonymous
+from atrium.wiki.site import Site
+
+SERVICE = "wiki"
+# The anonymous form token only has to outlive someone filling in a form.
+ANON_CSRF_SECONDS = 3600
+
+
+@dataclass(frozen=True)
+class Viewer:
+    account: Account  # anonymous (id 0, the IP) when not signed in
+    session: BrowserSession | None  # the browser's session, signed in to the wiki or not
+    csrf_token: str
+    # True when the anonymous token is new and the response must set its cookie.
+    new_anon_token: bool = False
+
+    @property
+    def signed_in(self) -> bool:
+        return self.account.registered
+
+
+def session_store(request: Request) -> SessionStore | None:
+    """The shared store (`server.create_app` puts it on the app's state)."""
+    store = getattr(request.app.state, "sessions", None)
+    return store if isinstance(store, SessionStore) else None
+
+
+def client_ip(request: Request) -> str:
+    return request.client.host if request.client else "127.0.0.1"
+
+
+async def current_viewer(request: Request, db: Database) -> Viewer:
+    """The viewer of this request, looked up once per request."""
+    cached = getattr(request.state, "wiki_viewer", None)
+    if isinstance(cached, Viewer):
+        return cached
+    session: BrowserSession | None = None
+    account: Account | None = None
+    store = session_store(request)
+    if store is not None:
+        session = await store.get(session_token(request))
+    user_id = session.user_id(SERVICE) if session is not None else None
+    if user_id is not None:
+        account = await db.read(account_by_id, user_id)
+    if account is not None and session is not None:
+        viewer = Viewer(account, session, session.csrf_token)
+    else:
+        token = request.cookies.get(LOGIN_CSRF_COOKIE)
+        fresh = not token or len(token) > 100
+        viewer = Viewer(
+            anonymous(client_ip(request)),
+            session,
+            secrets.token_urlsafe(32) if fresh or token is None else token,
+            new_anon_token=fresh,
+        )
+    request.state.wiki_viewer = viewer
+    return viewer
+
+
+def csrf_ok(request: Request, site: Site, viewer: Viewer, given: str | None) -> bool:
+    """A state-changing form's token is the viewer's, and the browser did not post it from
+    another origin."""
+    if viewer.new_anon_token:
+        return False
+    return tokens_match(viewer.csrf_token, given) and same_origin(request, site.server)
+
+
+def remember_anon_token(response: Response, site: Site, viewer: Viewer) -> None:
+    if viewer.new_anon_token:
+        set_cookie(response, LOGIN_CSRF_COOKIE, viewer.csrf_token, site.server, ANON_CSRF_SECONDS)
