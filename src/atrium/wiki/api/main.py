@@ -22,6 +22,9 @@ from starlette.responses import Response
 
 from atrium.core.db import Database
 from atrium.core.exceptions import exception_class
+from atrium.core.session_cookies import SESSION_COOKIE as BROWSER_SESSION_COOKIE
+from atrium.core.session_cookies import session_token
+from atrium.core.sessions import SessionStore
 from atrium.wiki.api import jsonout, multipart, readmode
 from atrium.wiki.api.context import SESSION_COOKIE, ApiContext, ModuleIndex, Out
 from atrium.wiki.api.errors import ApiUsageError, InternalApiError
@@ -30,8 +33,15 @@ from atrium.wiki.api.registry import ACTIONS, JSON_FORMAT, MAIN, children, looku
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.messages.language import CONTENT_LANGUAGE, Language, english, language
 from atrium.wiki.reads.page_view import link_states
-from atrium.wiki.reads.sessions import TOKEN_SALTS, Session, check_token, load_session
-from atrium.wiki.reads.users import Account, anonymous
+from atrium.wiki.reads.sessions import (
+    BROWSER_SERVICE,
+    BROWSER_SESSION_PREFIX,
+    TOKEN_SALTS,
+    Session,
+    check_token,
+    load_session,
+)
+from atrium.wiki.reads.users import Account, account_by_id, anonymous
 from atrium.wiki.reads.users import options as user_options
 from atrium.wiki.site import MAX_ARTICLE_SIZE, Site
 from atrium.wiki.timestamps import iso, now14
@@ -108,13 +118,38 @@ async def _raw_params(
 
 
 async def _caller(request: Request, db: Database) -> tuple[Session | None, Account]:
+    """The caller: the API's own session when it is signed in, else the browser session the
+    wiki's pages signed in (the shared store of `core`), else the API's anonymous session."""
     ip = request.client.host if request.client else "127.0.0.1"
     session_id = request.cookies.get(SESSION_COOKIE)
+    found: tuple[Session | None, Account | None] = (None, None)
     if session_id:
-        session, account = await db.read(load_session, session_id)
-        if session is not None:
-            return session, account or anonymous(ip)
-    return None, anonymous(ip)
+        found = await db.read(load_session, session_id)
+        if found[0] is not None and found[1] is not None:
+            return found[0], found[1]
+    browser = await _browser_caller(request, db)
+    if browser is not None:
+        return browser
+    return found[0], anonymous(ip)
+
+
+async def _browser_caller(request: Request, db: Database) -> tuple[Session, Account] | None:
+    store = getattr(request.app.state, "sessions", None)
+    token = session_token(request)
+    if not isinstance(store, SessionStore) or token is None:
+        return None
+    browser = await store.get(token)
+    user_id = browser.user_id(BROWSER_SERVICE) if browser is not None else None
+    if browser is None or user_id is None:
+        return None
+    account = await db.read(account_by_id, user_id)
+    if account is None:
+        return None
+    # Tokens derive from the browser session's own secret; ending this session (action=logout)
+    # ends the browser's session.
+    return Session(
+        BROWSER_SESSION_PREFIX + str(browser.id), browser.csrf_token, user_id, None
+    ), account
 
 
 def internal_error(request: Request, exc: Exception) -> InternalApiError:
@@ -247,6 +282,11 @@ async def _handle(request: Request, site: Site, db: Database, fmt: _Format) -> R
         )
     elif ctx.end_session:
         response.delete_cookie(SESSION_COOKIE)
+    if ctx.end_session and session is not None and session.id.startswith(BROWSER_SESSION_PREFIX):
+        store = getattr(request.app.state, "sessions", None)
+        if isinstance(store, SessionStore):
+            await store.sign_out(session_token(request))
+        response.delete_cookie(BROWSER_SESSION_COOKIE, path="/")
     return response
 
 

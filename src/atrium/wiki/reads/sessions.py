@@ -16,6 +16,10 @@ from atrium.wiki.reads.users import Account, account_by_id, bot_password_grants
 
 # The cookie that carries a wiki session id, for the API and the browser pages alike.
 SESSION_COOKIE = "atriumwiki_session"
+# The wiki's name in the shared browser-session store of `core` (the pages sign in there; the
+# API accepts such a session too, with a Session id of this prefix and the store's id).
+BROWSER_SERVICE = "wiki"
+BROWSER_SESSION_PREFIX = "browser:"
 
 TOKEN_SUFFIX = "+\\"
 ANON_TOKEN = TOKEN_SUFFIX

@@ -1,5 +1,6 @@
 """A user reading their own talk page has seen its new messages: the page view clears the
-new-talk notification of the caller its session cookie names (an IP address when logged out)."""
+new-talk notification of the caller its browser session (or API session cookie) names (an IP
+address when logged out)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from atrium.wiki.changes import newtalk
 from atrium.wiki.reads.newtalk import has_new_talk
 from atrium.wiki.reads.sessions import SESSION_COOKIE, load_session
 from atrium.wiki.titles import NS_USER_TALK, Title
+from atrium.wiki.web.viewer import current_viewer
 
 
 async def clear_if_own_talk(request: Request, db: Database, title: Title) -> None:
@@ -17,8 +19,11 @@ async def clear_if_own_talk(request: Request, db: Database, title: Title) -> Non
         return
     user_id: int | None = None
     name = request.client.host if request.client else ""
+    viewer = await current_viewer(request, db)
     session_id = request.cookies.get(SESSION_COOKIE)
-    if session_id:
+    if viewer.signed_in:
+        user_id, name = int(viewer.account.id), viewer.account.name
+    elif session_id:
         _session, account = await db.read(load_session, session_id)
         if account is not None:
             user_id, name = int(account.id), account.name

@@ -22,10 +22,11 @@ from atrium.core.session_cookies import (
     tokens_match,
 )
 from atrium.core.sessions import BrowserSession, SessionStore
+from atrium.wiki.reads.sessions import BROWSER_SERVICE
 from atrium.wiki.reads.users import Account, account_by_id, anonymous
 from atrium.wiki.site import Site
 
-SERVICE = "wiki"
+SERVICE = BROWSER_SERVICE
 # The anonymous form token only has to outlive someone filling in a form.
 ANON_CSRF_SECONDS = 3600
 

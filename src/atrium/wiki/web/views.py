@@ -25,13 +25,15 @@ from atrium.wiki.reads import page_view as reading
 from atrium.wiki.site import MAIN_PAGE, Site
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_SPECIAL, InvalidTitle, Title
-from atrium.wiki.web import links, runjobs, specialpages, talkseen
+from atrium.wiki.web import account_pages, links, runjobs, specialpages, talkseen
 from atrium.wiki.web.skin import render_page, trusted
 from atrium.wiki.web.special import category_page, file_page
 from atrium.wiki.web.special import registry as special_registry
 from atrium.wiki.web.viewer import current_viewer
 
 RUN_JOBS = Title(NS_SPECIAL, "RunJobs")
+# The modules whose special pages register themselves when imported.
+SPECIAL_PAGE_MODULES = (account_pages,)
 
 log = logging.getLogger(__name__)
 

@@ -1,0 +1,344 @@
+"""Signing in and out in a browser: `Special:UserLogin`, `Special:UserLogout`,
+`Special:CreateAccount` and `Special:ChangePassword`, with MediaWiki 1.39's form names.
+
+The session is the shared browser session of `core` (signed in to the service "wiki"), so the
+same cookie serves the pages and `api.php`. Passwords are checked as `action=login` checks them;
+attempts are throttled per name and address as MediaWiki's `$wgPasswordAttemptThrottle` does.
+"""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+
+from atrium.core.db import Database
+from atrium.core.ratelimit import RateLimiter, rate_limiter
+from atrium.core.session_cookies import (
+    LOGIN_CSRF_COOKIE,
+    SESSION_COOKIE,
+    clear_cookie,
+    is_secure,
+    session_token,
+)
+from atrium.core.sessions import SessionStore
+from atrium.wiki.accounts.password_policy import password_problems
+from atrium.wiki.accounts.usernames import is_creatable, normalize_username
+from atrium.wiki.changes import ChangeError
+from atrium.wiki.changes.accounts import set_password
+from atrium.wiki.changes.registration import register
+from atrium.wiki.reads.users import Account, account_by_name, password_hash, verify_password
+from atrium.wiki.site import MAIN_PAGE, Site
+from atrium.wiki.titles import NS_SPECIAL, InvalidTitle, Title
+from atrium.wiki.web import links
+from atrium.wiki.web.skin import render_page
+from atrium.wiki.web.specialpages import special_page
+from atrium.wiki.web.texts import text
+from atrium.wiki.web.viewer import SERVICE, Viewer, csrf_ok, current_viewer, session_store
+
+# $wgPasswordAttemptThrottle's defaults: 5 tries in 5 minutes for a name from one address, and
+# 150 in 48 hours for a name from anywhere.
+THROTTLES = ((5, 300, True), (150, 48 * 3600, False))
+
+
+def _limiter(request: Request) -> RateLimiter:
+    """One limiter per app (Redis in scale-out mode, so every worker counts the same tries)."""
+    state = request.app.state
+    limiter = getattr(state, "wiki_login_limiter", None)
+    if not isinstance(limiter, RateLimiter):
+        settings = getattr(state, "settings", None)
+        redis_url = getattr(settings, "redis_url", None)
+        limiter = rate_limiter(redis_url, "atrium-wiki")
+        state.wiki_login_limiter = limiter
+    return limiter
+
+
+async def throttled(request: Request, name: str, ip: str) -> int:
+    """Counts one login attempt; the seconds to wait when it is one too many, else 0."""
+    limiter = _limiter(request)
+    for count, window, per_address in THROTTLES:
+        key = f"wiki:login:{name}:{ip}" if per_address else f"wiki:login:{name}"
+        verdict = await limiter.hit(key, count, window)
+        if not verdict.allowed:
+            return max(1, int(verdict.retry_after))
+    return 0
+
+
+def _returnto(site: Site, value: str | None) -> Title:
+    """Where to go after signing in: a local page title (never another site)."""
+    try:
+        title = site.parser.parse(value or MAIN_PAGE)
+    except InvalidTitle:
+        return site.parser.parse(MAIN_PAGE)
+    if title.interwiki or not title.dbkey:
+        return site.parser.parse(MAIN_PAGE)
+    return title
+
+
+def _waittext(seconds: int) -> str:
+    minutes = (seconds + 59) // 60
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+
+
+async def _form(request: Request) -> dict[str, str]:
+    fields = await request.form()
+    return {k: v for k, v in fields.multi_items() if isinstance(v, str)}
+
+
+def _store(request: Request) -> SessionStore:
+    store = session_store(request)
+    if store is None:
+        raise RuntimeError("the wiki's pages need the shared session store")
+    return store
+
+
+async def sign_in_response(
+    request: Request, site: Site, account: Account, target: Title, remember: bool
+) -> Response:
+    """Start a new browser session for `account` and go to `target` (no session fixation: a new
+    token every time; the browser's sign-ins to other services carry over)."""
+    token, _session = await _store(request).sign_in(
+        SERVICE,
+        account.id,
+        previous_token=session_token(request),
+        user_agent=request.headers.get("user-agent", ""),
+    )
+    response = RedirectResponse(links.page_href(site, target), 302)
+    response.headers["Cache-Control"] = "no-store"
+    # Without "keep me logged in" the cookie ends with the browser (the session still expires).
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        max_age=_store(request).lifetime_seconds if remember else None,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=is_secure(site.server),
+    )
+    clear_cookie(response, LOGIN_CSRF_COOKIE, site.server)
+    return response
+
+
+async def _login_page(
+    request: Request,
+    site: Site,
+    db: Database,
+    *,
+    error: str = "",
+    name: str = "",
+    returnto: str = "",
+    status: int = 200,
+) -> Response:
+    viewer = await current_viewer(request, db)
+    return await render_page(
+        request,
+        site,
+        db,
+        "login.html",
+        {
+            "error": error,
+            "name": name,
+            "returnto_value": returnto,
+            "can_create": viewer.account.allowed("createaccount") and not viewer.signed_in,
+        },
+        title=Title(NS_SPECIAL, "UserLogin"),
+        heading="Log in",
+        status=status,
+    )
+
+
+@special_page("UserLogin", aliases=("Login",), group="login", post=True)
+async def user_login(request: Request, site: Site, db: Database, subpage: str | None) -> Response:
+    returnto = request.query_params.get("returnto", "")
+    if request.method != "POST":
+        return await _login_page(request, site, db, returnto=returnto)
+    form = await _form(request)
+    returnto = form.get("returnto", returnto)
+    viewer = await current_viewer(request, db)
+    raw_name = form.get("wpName", "")
+    if not csrf_ok(request, site, viewer, form.get("wpLoginToken")):
+        return await _login_page(
+            request, site, db, error=text("sessionfailure"), name=raw_name, returnto=returnto,
+            status=403,
+        )  # fmt: skip
+    name = normalize_username(raw_name)
+    password = form.get("wpPassword", "")
+    if name is None or not password:
+        return await _login_page(
+            request, site, db, error=text("wrongpassword"), name=raw_name, returnto=returnto,
+            status=400,
+        )  # fmt: skip
+    wait = await throttled(request, name, request.client.host if request.client else "")
+    if wait:
+        return await _login_page(
+            request, site, db, error=text("login-throttled", _waittext(wait)), name=raw_name,
+            returnto=returnto, status=429,
+        )  # fmt: skip
+    account = await db.read(account_by_name, name)
+    stored = await db.read(password_hash, account.id) if account is not None else ""
+    if account is None or not verify_password(stored, password):
+        return await _login_page(
+            request, site, db, error=text("wrongpassword"), name=raw_name, returnto=returnto,
+            status=400,
+        )  # fmt: skip
+    return await sign_in_response(
+        request, site, account, _returnto(site, returnto), form.get("wpRemember") == "1"
+    )
+
+
+@special_page("UserLogout", aliases=("Logout",), group="login", post=True)
+async def user_logout(request: Request, site: Site, db: Database, subpage: str | None) -> Response:
+    viewer = await current_viewer(request, db)
+    title = Title(NS_SPECIAL, "UserLogout")
+    if request.method != "POST":
+        # Without script MediaWiki asks first: a GET must not sign anyone out.
+        return await render_page(
+            request, site, db, "logout.html", {"done": False}, title=title, heading="Log out"
+        )
+    form = await _form(request)
+    if not viewer.signed_in or not csrf_ok(request, site, viewer, form.get("wpEditToken")):
+        return await render_page(
+            request,
+            site,
+            db,
+            "logout.html",
+            {"done": False, "error": text("sessionfailure")},
+            title=title,
+            heading="Log out",
+            status=403 if viewer.signed_in else 400,
+        )
+    await _store(request).sign_out(session_token(request))
+    request.state.wiki_viewer = None
+    response = await render_page(
+        request, site, db, "logout.html", {"done": True}, title=title, heading="Log out"
+    )
+    clear_cookie(response, SESSION_COOKIE, site.server)
+    return response
+
+
+async def _create_page(
+    request: Request,
+    site: Site,
+    db: Database,
+    viewer: Viewer,
+    *,
+    errors: list[str] | None = None,
+    values: dict[str, str] | None = None,
+    status: int = 200,
+) -> Response:
+    return await render_page(
+        request,
+        site,
+        db,
+        "createaccount.html",
+        {
+            "errors": errors or [],
+            "values": values or {},
+            "allowed": viewer.account.allowed("createaccount"),
+            "returnto_value": request.query_params.get("returnto", ""),
+        },
+        title=Title(NS_SPECIAL, "CreateAccount"),
+        heading="Create account",
+        status=status,
+    )
+
+
+@special_page("CreateAccount", group="login", post=True)
+async def create_account(
+    request: Request, site: Site, db: Database, subpage: str | None
+) -> Response:
+    viewer = await current_viewer(request, db)
+    if not viewer.account.allowed("createaccount"):
+        return await _create_page(request, site, db, viewer, status=403)
+    if request.method != "POST":
+        return await _create_page(request, site, db, viewer)
+    form = await _form(request)
+    values = {"wpName": form.get("wpName", ""), "email": form.get("email", ""),
+              "realname": form.get("realname", "")}  # fmt: skip
+    if not csrf_ok(request, site, viewer, form.get("wpCreateaccountToken")):
+        return await _create_page(
+            request, site, db, viewer, errors=[text("sessionfailure")], values=values, status=403
+        )
+    name = normalize_username(values["wpName"])
+    password, retype = form.get("wpPassword", ""), form.get("retype", "")
+    errors: list[str] = []
+    if name is None or not is_creatable(name):
+        errors.append(text("noname"))
+    elif await db.read(account_by_name, name) is not None:
+        errors.append(text("userexists"))
+    elif not password:
+        errors.append(text("authmanager-create-no-primary"))
+    elif password != retype:
+        errors.append(text("badretype"))
+    else:
+        errors.extend(text(p.key, *p.params) for p in password_problems(name, password))
+    if errors or name is None:
+        return await _create_page(
+            request, site, db, viewer, errors=errors, values=values, status=400
+        )
+    try:
+        await db.write(
+            lambda conn: register(
+                conn, name, password, None, email=values["email"], real_name=values["realname"]
+            )
+        )
+    except ChangeError as exc:  # made meanwhile by another request
+        return await _create_page(
+            request, site, db, viewer, errors=[text(exc.key, *exc.params)], values=values,
+            status=400,
+        )  # fmt: skip
+    account = await db.read(account_by_name, name)
+    assert account is not None
+    return await sign_in_response(
+        request, site, account, _returnto(site, form.get("returnto")), remember=False
+    )
+
+
+@special_page("ChangePassword", aliases=("ChangeCredentials",), group="users", post=True)
+async def change_password(
+    request: Request, site: Site, db: Database, subpage: str | None
+) -> Response:
+    viewer = await current_viewer(request, db)
+    title = Title(NS_SPECIAL, "ChangePassword")
+
+    async def page(errors: list[str], done: bool = False, status: int = 200) -> Response:
+        return await render_page(
+            request,
+            site,
+            db,
+            "changepassword.html",
+            {"errors": errors, "done": done},
+            title=title,
+            heading="Change password",
+            status=status,
+        )
+
+    if not viewer.signed_in:
+        return RedirectResponse(
+            links.special_href("UserLogin", returnto="Special:ChangePassword"), 302
+        )
+    if request.method != "POST":
+        return await page([], done=request.query_params.get("success") == "1")
+    form = await _form(request)
+    if not csrf_ok(request, site, viewer, form.get("wpEditToken")):
+        return await page([text("sessionfailure")], status=403)
+    account = viewer.account
+    current = form.get("currentpassword", "")
+    password, retype = form.get("password", ""), form.get("retype", "")
+    if await throttled(request, account.name, request.client.host if request.client else ""):
+        return await page([text("login-throttled", _waittext(300))], status=429)
+    if not verify_password(await db.read(password_hash, account.id), current):
+        return await page([text("wrongpassword")], status=400)
+    if not password:
+        return await page([text("authmanager-create-no-primary")], status=400)
+    if password != retype:
+        return await page([text("badretype")], status=400)
+    problems = [text(p.key, *p.params) for p in password_problems(account.name, password)]
+    if problems:
+        return await page(problems, status=400)
+    await db.write(set_password, account.id, password)
+    # Every other browser signed in as this user is signed out; this one gets a new session.
+    store = _store(request)
+    await store.end_all_for(SERVICE, account.id)
+    response = await sign_in_response(request, site, account, title, remember=True)
+    response.headers["Location"] = links.special_href("ChangePassword", success="1")
+    return response

@@ -1,0 +1,158 @@
+"""Signing in and out in a browser: Special:UserLogin, UserLogout, CreateAccount and
+ChangePassword, their CSRF checks and throttle, and the browser session in `api.php`."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from tests.wiki.conftest import PASSWORDS, WikiHarness
+from tests.wiki.web_forms import LOGIN, hidden, sign_in
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_login_form_has_mediawikis_fields(client: httpx.AsyncClient) -> None:
+    page = (await client.get("/wiki/Special:UserLogin")).text
+    for fragment in (
+        'name="wpName"',
+        'id="wpName1"',
+        'name="wpPassword"',
+        'id="wpPassword1"',
+        'name="wpRemember"',
+        'name="wploginattempt"',
+        'name="wpLoginToken"',
+        'id="p-personal"',
+        'id="pt-login"',
+    ):
+        assert fragment in page, fragment
+    assert "atrium_login_csrf" in client.cookies
+
+
+async def test_sign_in_then_the_api_knows_the_browser(client: httpx.AsyncClient) -> None:
+    response = await sign_in(client, "Alice")
+    assert response.status_code == 302
+    assert response.headers["location"] == "/wiki/Main_Page"
+    cookie = response.headers["set-cookie"]
+    assert "atrium_session=" in cookie and "HttpOnly" in cookie and "SameSite=lax" in cookie
+    page = (await client.get("/wiki/Main_Page")).text
+    assert 'id="pt-userpage"' in page and ">Alice</a>" in page
+    info = (await client.get("/w/api.php?action=query&meta=userinfo&format=json")).json()
+    assert info["query"]["userinfo"]["name"] == "Alice"
+    tokens = (await client.get("/w/api.php?action=query&meta=tokens&format=json")).json()
+    token = tokens["query"]["tokens"]["csrftoken"]
+    assert token != "+\\"
+    edit = await client.post(
+        "/w/api.php",
+        data={
+            "action": "edit",
+            "title": "Via browser",
+            "text": "Hi",
+            "token": token,
+            "format": "json",
+        },
+    )
+    assert edit.json()["edit"]["result"] == "Success"
+    history = (await client.get("/w/index.php?title=Via_browser&action=history")).text
+    assert "Alice" in history
+
+
+async def test_wrong_password_and_forged_token_are_refused(client: httpx.AsyncClient) -> None:
+    wrong = await sign_in(client, "Alice", "not-the-password")
+    assert wrong.status_code == 400
+    assert "Incorrect username or password entered" in wrong.text
+    assert "atrium_session" not in client.cookies
+    forged = await client.post(
+        LOGIN, data={"wpName": "Alice", "wpPassword": PASSWORDS["Alice"], "wpLoginToken": "x"}
+    )
+    assert forged.status_code == 403 and "session hijacking" in forged.text
+    other_origin = await client.post(
+        LOGIN,
+        data={
+            "wpName": "Alice",
+            "wpPassword": PASSWORDS["Alice"],
+            "wpLoginToken": client.cookies["atrium_login_csrf"],
+        },
+        headers={"Origin": "http://evil.example"},
+    )
+    assert other_origin.status_code == 403
+    assert "atrium_session" not in client.cookies
+
+
+async def test_login_attempts_are_throttled(client: httpx.AsyncClient) -> None:
+    for _ in range(5):
+        assert (await sign_in(client, "Alice", "wrong-guess")).status_code == 400
+    # The sixth try is refused even with the right password.
+    sixth = await sign_in(client, "Alice")
+    assert sixth.status_code == 429
+    assert "too many recent login attempts" in sixth.text
+    assert "atrium_session" not in client.cookies
+
+
+async def test_sign_out_needs_a_post_with_the_token(client: httpx.AsyncClient) -> None:
+    await sign_in(client, "Alice")
+    confirm = await client.get("/wiki/Special:UserLogout")
+    assert "Do you want to log out?" in confirm.text
+    assert 'id="pt-userpage"' in (await client.get("/wiki/Main_Page")).text
+    refused = await client.post(
+        "/w/index.php?title=Special:UserLogout", data={"wpEditToken": "forged"}
+    )
+    assert refused.status_code == 403
+    token = hidden(confirm.text, "wpEditToken")
+    done = await client.post("/w/index.php?title=Special:UserLogout", data={"wpEditToken": token})
+    assert done.status_code == 200 and "You are now logged out" in done.text
+    assert 'id="pt-login"' in (await client.get("/wiki/Main_Page")).text
+    info = (await client.get("/w/api.php?action=query&meta=userinfo&format=json")).json()
+    assert "anon" in info["query"]["userinfo"]
+
+
+async def test_api_logout_ends_the_browser_session(client: httpx.AsyncClient) -> None:
+    await sign_in(client, "Alice")
+    tokens = (await client.get("/w/api.php?action=query&meta=tokens&format=json")).json()
+    out = await client.post(
+        "/w/api.php",
+        data={
+            "action": "logout",
+            "token": tokens["query"]["tokens"]["csrftoken"],
+            "format": "json",
+        },
+    )
+    assert out.json() == {}
+    assert 'id="pt-login"' in (await client.get("/wiki/Main_Page")).text
+
+
+async def test_create_account_signs_in(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    form = await client.get("/wiki/Special:CreateAccount")
+    token = hidden(form.text, "wpCreateaccountToken")
+    data = {"wpName": "Newbie", "wpPassword": "a-long-new-pass-9", "retype": "mismatch",
+            "wpCreateaccountToken": token}  # fmt: skip
+    mismatch = await client.post("/w/index.php?title=Special:CreateAccount", data=data)
+    assert mismatch.status_code == 400 and "do not match" in mismatch.text
+    taken = await client.post(
+        "/w/index.php?title=Special:CreateAccount",
+        data={**data, "wpName": "Alice", "retype": data["wpPassword"]},
+    )
+    assert taken.status_code == 400 and "already in use" in taken.text
+    made = await client.post(
+        "/w/index.php?title=Special:CreateAccount", data={**data, "retype": data["wpPassword"]}
+    )
+    assert made.status_code == 302
+    page = (await client.get("/wiki/Main_Page")).text
+    assert ">Newbie</a>" in page
+
+
+async def test_change_password(client: httpx.AsyncClient) -> None:
+    anonymous = await client.get("/wiki/Special:ChangePassword")
+    assert anonymous.status_code == 302 and "Special:UserLogin" in anonymous.headers["location"]
+    await sign_in(client, "Alice")
+    form = await client.get("/wiki/Special:ChangePassword")
+    token = hidden(form.text, "wpEditToken")
+    fields = {"currentpassword": "wrong", "password": "brand-new-pass-77", "retype": "brand-new-pass-77",
+              "wpEditToken": token}  # fmt: skip
+    url = "/w/index.php?title=Special:ChangePassword"
+    assert (await client.post(url, data=fields)).status_code == 400
+    changed = await client.post(url, data={**fields, "currentpassword": PASSWORDS["Alice"]})
+    assert changed.status_code == 302
+    assert "Your password has been changed" in (await client.get(changed.headers["location"])).text
+    client.cookies.clear()
+    assert (await sign_in(client, "Alice")).status_code == 400
+    assert (await sign_in(client, "Alice", "brand-new-pass-77")).status_code == 302
