@@ -85,6 +85,5 @@ async def members_html(request: Request, site: Site, db: Database, title: Title)
             files=sections["file"],
             thumb_url=thumb_url,
             ns_file=NS_FILE,
-            width=GALLERY_WIDTH,
         )
     )
