@@ -16,6 +16,9 @@ from atrium.wiki.web.special import (
     block,
     blocklist,
     categories,
+    contributions,
+    log,
+    newpages,
     prefixindex,
     protect,
     random,
@@ -23,6 +26,8 @@ from atrium.wiki.web.special import (
     specialpages,
     unblock,
     upload,
+    version,
+    whatlinkshere,
 )
 from atrium.wiki.web.special.context import SpecialContext, load_context
 from atrium.wiki.web.special.page import SpecialPage
@@ -40,12 +45,17 @@ PAGES: tuple[SpecialPage, ...] = (
     block.PAGE,
     blocklist.PAGE,
     categories.PAGE,
+    contributions.PAGE,
+    log.PAGE,
+    newpages.PAGE,
     prefixindex.PAGE,
     protect.PAGE,
     random.PAGE,
     recentchanges.PAGE,
     unblock.PAGE,
     upload.PAGE,
+    version.PAGE,
+    whatlinkshere.PAGE,
 )
 # index.php actions served by a Special page's handler, with the page as its target.
 PAGE_ACTIONS = {"protect": protect.PAGE}
