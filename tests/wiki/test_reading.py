@@ -52,7 +52,11 @@ async def test_article_renders_wikitext(fruit: WikiHarness) -> None:
         '<a href="/w/index.php?title=Orchard&amp;action=edit&amp;redlink=1" class="new" '
         'title="Orchard (page does not exist)">Orchard</a>'
     ) in page
-    assert '<h2><span class="mw-headline" id="History">History</span></h2>' in page
+    assert (
+        '<h2><span class="mw-headline" id="History">History</span><span class="mw-editsection">'
+        in page
+    )
+    assert "action=edit&amp;section=1" in page
     assert "<ul><li>" in page and "<ol><li>" in page
     assert '<table class="wikitable">' in page and "<th>Kind" in page and "<td>Gala" in page
     assert "[[not a link]]" in page

@@ -25,11 +25,21 @@ from atrium.wiki.reads import page_view as reading
 from atrium.wiki.site import MAIN_PAGE, Site
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_SPECIAL, InvalidTitle, Title
-from atrium.wiki.web import account_pages, links, runjobs, specialpages, talkseen
+from atrium.wiki.web import (
+    account_pages,
+    editing,
+    links,
+    revision_views,
+    runjobs,
+    specialpages,
+    talkseen,
+    watch_pages,
+)
 from atrium.wiki.web.skin import render_page, trusted
 from atrium.wiki.web.special import category_page, file_page
 from atrium.wiki.web.special import registry as special_registry
 from atrium.wiki.web.viewer import current_viewer
+from atrium.wiki.wikitext.html.editsection import add_edit_links
 
 RUN_JOBS = Title(NS_SPECIAL, "RunJobs")
 # The modules whose special pages register themselves when imported.
@@ -174,11 +184,13 @@ async def view(request: Request, site: Site, db: Database, title: Title, follow:
         }
     if page.redirect_to is not None:
         context["redirect_to"] = _named(site, page.redirect_to)
+    content = page.rendered.html
+    viewer = await current_viewer(request, db)
+    if viewer.account.allowed("edit") and page.redirect_to is None:
+        content = add_edit_links(links.prefixed_dbkey(site, page.title), content)
     context.update(
         missing=False,
-        content_html=trusted(
-            await _namespace_sections(request, site, db, page.title, page.rendered.html)
-        ),
+        content_html=trusted(await _namespace_sections(request, site, db, page.title, content)),
         categories=_categories(site, page),
     )
     return await render_page(request, site, db, "article.html", context, title=page.title)
@@ -261,27 +273,6 @@ async def history(request: Request, site: Site, db: Database, title: Title, limi
     )
 
 
-async def edit(request: Request, site: Site, db: Database, title: Title) -> Response:
-    text = await db.read(reading.raw_text, title.ns, title.dbkey)
-    shown = site.parser.prefixed_text(title.ns, title.dbkey)
-    explanation = "<p>You do not have permission to edit this page.</p>"
-    return await render_page(
-        request,
-        site,
-        db,
-        "view_source.html",
-        {
-            "explanation_html": trusted(explanation),
-            "text": text or "",
-            "return_href": links.page_href(site, title),
-            "return_name": shown,
-        },
-        title=title,
-        heading=f"View source for {shown}",
-        action="edit",
-    )
-
-
 async def special(request: Request, site: Site, db: Database, title: Title) -> Response:
     found = specialpages.lookup(title.dbkey)
     if found is None:
@@ -307,8 +298,15 @@ async def article(request: Request, site: Site, db: Database) -> Response:
         return await _bad_title(request, site, db, text)
     if title.ns == NS_SPECIAL:
         return await special(request, site, db, title)
+    params = request.query_params
+    if "diff" in params:
+        return await revision_views.diff_page(
+            request, site, db, title, params["diff"], params.get("oldid", "")
+        )
+    if "oldid" in params:
+        return await revision_views.old_revision(request, site, db, title, params["oldid"])
     await talkseen.clear_if_own_talk(request, db, title)
-    return await view(request, site, db, title, request.query_params.get("redirect") != "no")
+    return await view(request, site, db, title, params.get("redirect") != "no")
 
 
 async def index(request: Request, site: Site, db: Database) -> Response:
@@ -330,6 +328,14 @@ async def index(request: Request, site: Site, db: Database) -> Response:
     served = await special_registry.page_action(request, site, db, title, action)
     if served is not None:
         return served
+    if "diff" in params and action in ("view", "historysubmit"):
+        return await revision_views.diff_page(
+            request, site, db, title, params["diff"], params.get("oldid", "")
+        )
+    if "oldid" in params and action == "view":
+        return await revision_views.old_revision(request, site, db, title, params["oldid"])
+    if action in ("watch", "unwatch"):
+        return await watch_pages.watch(request, site, db, title, action == "watch")
     if action == "raw":
         return await raw(site, db, title)
     if action == "history":
@@ -337,8 +343,10 @@ async def index(request: Request, site: Site, db: Database) -> Response:
         return await history(
             request, site, db, title, min(int(limit), 5000) if limit.isdigit() else 50
         )
-    if action == "edit":
-        return await edit(request, site, db, title)
+    if action in ("edit", "submit"):
+        if request.method == "POST":
+            return await editing.submit(request, site, db, title)
+        return await editing.edit_form(request, site, db, title)
     if action == "view":
         await talkseen.clear_if_own_talk(request, db, title)
         return await view(request, site, db, title, params.get("redirect") != "no")

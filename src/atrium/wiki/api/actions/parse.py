@@ -19,6 +19,7 @@ from atrium.wiki.reads import parsing
 from atrium.wiki.reads.pst_inputs import transform_for_save
 from atrium.wiki.site import GENERATOR, LANGUAGE_NAMES, Site
 from atrium.wiki.titles import Title
+from atrium.wiki.wikitext.html.editsection import add_edit_links
 from atrium.wiki.wikitext.links import redirect_target
 
 PROPS = (
@@ -172,26 +173,6 @@ def _sections(site: Site, title: Title, body: str, source: str) -> list[dict[str
             }
         )
     return out
-
-
-def _edit_links(site: Site, title: Title, body: str) -> str:
-    key = html.escape(site.parser.prefixed_dbkey(title.ns, title.dbkey))
-    counter = 0
-
-    def add(match: re.Match[str]) -> str:
-        nonlocal counter
-        counter += 1
-        plain = html.escape(html.unescape(_TAG.sub("", match.group(3))).strip())
-        link = (
-            '<span class="mw-editsection"><span class="mw-editsection-bracket">[</span>'
-            f'<a href="/w/index.php?title={key}&amp;action=edit&amp;section={counter}" '
-            f'title="Edit section: {plain}">edit</a>'
-            '<span class="mw-editsection-bracket">]</span></span>'
-        )
-        whole = match.group(0)
-        return whole[: -len(f"</h{match.group(1)}>")] + link + f"</h{match.group(1)}>"
-
-    return _HEADING_HTML.sub(add, body)
 
 
 def display_title(site: Site, title: Title) -> str:
@@ -359,7 +340,7 @@ async def parse(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         body = _TOC.sub("", body)
     headings_html = body
     if not params["disableeditsection"] and model == "wikitext":
-        body = _edit_links(site, title, body)
+        body = add_edit_links(site.parser.prefixed_dbkey(title.ns, title.dbkey), body)
     wrapper = params["wrapoutputclass"]
     inner = body.removeprefix('<div class="mw-parser-output">').removesuffix("</div>")
     body = f'<div class="{html.escape(wrapper)}">{inner}</div>' if wrapper else inner

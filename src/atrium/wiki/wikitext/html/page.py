@@ -22,6 +22,7 @@ from urllib.parse import quote
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_MEDIA, InvalidTitle, TitleParser
 from atrium.wiki.wikitext.expand import Expander, TemplateLoader
 from atrium.wiki.wikitext.html.blocks import Paragraphs, serialize, wrap_loose_text
+from atrium.wiki.wikitext.html.charrefs import restore_char_refs
 from atrium.wiki.wikitext.html.media import FileLookup, FileSize, MediaLinks, parse_options
 from atrium.wiki.wikitext.html.tables import add_tbody, handle_tables
 from atrium.wiki.wikitext.html.toc import TocSwitches, add_toc, take_switches
@@ -262,6 +263,7 @@ class Renderer:
         text = _EXTERNAL.sub(self._external, text)
         text = _FREE_URL.sub(self._free_url, text)
         body = serialize(wrap_loose_text(add_tbody(self.release(self._blocks(text)))))
+        body = restore_char_refs(body)
         self.result.html = '<div class="mw-parser-output">' + add_toc(body, self.toc) + "</div>"
         return self.result
 

@@ -1,0 +1,198 @@
+"""Revisions in a browser: `?oldid=N` (an old revision with MediaWiki's notice) and
+`?diff=…&oldid=…` (the two-column `table.diff` with revision headers, from the same diff code as
+`action=compare`). Hidden text, users and summaries stay hidden from viewers without the rights
+to see them, as in the API.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from atrium.core.db import Conn, Database
+from atrium.wiki.diff import table_rows
+from atrium.wiki.reads import comparing
+from atrium.wiki.reads import page_view as reading
+from atrium.wiki.reads.users import Account
+from atrium.wiki.site import Site
+from atrium.wiki.timestamps import formatted
+from atrium.wiki.titles import Title
+from atrium.wiki.web import links
+from atrium.wiki.web.skin import render_page, trusted
+from atrium.wiki.web.viewer import current_viewer
+
+# RevisionRecord's deletion bits.
+DELETED_TEXT, DELETED_COMMENT, DELETED_USER, DELETED_RESTRICTED = 1, 2, 4, 8
+
+
+def can_see(account: Account, deleted: int, bit: int) -> bool:
+    """RevisionRecord::userCanBitfield, as `action=compare` applies it."""
+    if not deleted & bit:
+        return True
+    if deleted & DELETED_RESTRICTED:
+        return account.allowed("viewsuppressed")
+    return account.allowed("deletedtext" if bit == DELETED_TEXT else "deletedhistory")
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A revision as a header shows it: what the viewer may see of it."""
+
+    rev_id: int
+    href: str
+    timestamp: str
+    user: str | None  # None: hidden
+    comment: str | None  # None: hidden
+    text_hidden: bool
+    latest: bool
+
+
+def _shown(site: Site, account: Account, rev: comparing.Revision, latest: int) -> Shown:
+    return Shown(
+        rev.rev_id,
+        links.index_href(site, rev.title, oldid=str(rev.rev_id)),
+        formatted(rev.timestamp),
+        rev.user if can_see(account, rev.deleted, DELETED_USER) else None,
+        rev.comment if can_see(account, rev.deleted, DELETED_COMMENT) else None,
+        not can_see(account, rev.deleted, DELETED_TEXT),
+        rev.rev_id == latest,
+    )
+
+
+def _latest_id(conn: Conn, title: Title) -> int:
+    found = reading.current_text(conn, title.ns, title.dbkey)
+    return found[1] if found else 0
+
+
+async def _missing(
+    request: Request, site: Site, db: Database, title: Title, rev_id: str
+) -> Response:
+    name = links.prefixed_text(site, title)
+    body = (
+        f"<p>The revision #{int(rev_id) if rev_id.isdigit() else 0} of the page named "
+        f'"{html.escape(name, quote=False)}" does not exist.</p><p>This is usually caused by '
+        "following an outdated history link to a page that has been deleted.</p>"
+    )
+    return await render_page(
+        request, site, db, "message.html", {"body_html": trusted(body)}, title=title,
+        heading=f"{name}: Difference between revisions", status=404,
+    )  # fmt: skip
+
+
+async def old_revision(
+    request: Request, site: Site, db: Database, title: Title, oldid: str
+) -> Response:
+    """`?oldid=N`: that revision's content, with the "old revision" notice and navigation."""
+    viewer = await current_viewer(request, db)
+    rev = await db.read(comparing.revision, site, int(oldid)) if oldid.isdigit() else None
+    direction = request.query_params.get("direction")
+    if rev is not None and direction in ("prev", "next"):
+        rev = await db.read(comparing.neighbour_of, site, rev, direction == "next") or rev
+    if rev is None:
+        return await _missing(request, site, db, title, oldid)
+    latest = await db.read(_latest_id, rev.title)
+    shown = _shown(site, viewer.account, rev, latest)
+    content = ""
+    if not shown.text_hidden:
+        rendered = await db.read(reading.render_text, site, rev.title, rev.text)
+        content = rendered.html
+    context: dict[str, Any] = {
+        "rev": shown,
+        "content_html": trusted(content),
+        "prev_href": links.index_href(site, rev.title, diff="prev", oldid=str(rev.rev_id)),
+        "next_href": links.index_href(site, rev.title, diff="next", oldid=str(rev.rev_id)),
+        "older_href": links.index_href(site, rev.title, oldid=str(rev.rev_id), direction="prev"),
+        "newer_href": links.index_href(site, rev.title, oldid=str(rev.rev_id), direction="next"),
+        "latest_href": links.page_href(site, rev.title),
+        "latest_diff_href": links.index_href(site, rev.title, diff="cur", oldid=str(rev.rev_id)),
+    }
+    return await render_page(
+        request, site, db, "old_revision.html", context, title=rev.title,
+        status=403 if shown.text_hidden else 200,
+    )  # fmt: skip
+
+
+async def _pair(
+    db: Database, site: Site, title: Title, diff: str, oldid: str
+) -> tuple[comparing.Revision | None, comparing.Revision | None] | None:
+    """DifferenceEngine's two revisions for `diff` and `oldid` (None: a side that does not
+    exist; the whole None: no such revision)."""
+
+    def load(conn: Conn) -> tuple[comparing.Revision | None, comparing.Revision | None] | None:
+        base_id = oldid if oldid.isdigit() else (diff if diff.isdigit() else "")
+        if not base_id:
+            found = reading.current_text(conn, title.ns, title.dbkey)
+            if found is None:
+                return None
+            base_id = str(found[1])
+        base = comparing.revision(conn, site, int(base_id))
+        if base is None:
+            return None
+        if not oldid.isdigit():  # diff=N alone: N against its predecessor
+            return comparing.neighbour_of(conn, site, base, later=False), base
+        if diff == "prev":
+            return comparing.neighbour_of(conn, site, base, later=False), base
+        if diff == "next":
+            return base, comparing.neighbour_of(conn, site, base, later=True)
+        if diff.isdigit() and diff != "0":
+            other = comparing.revision(conn, site, int(diff))
+            if other is None:
+                return None
+            older, newer = sorted((base, other), key=lambda r: (r.timestamp, r.rev_id))
+            return older, newer
+        return base, comparing.current_of_page(conn, site, base.page_id)  # cur, 0, ""
+
+    return await db.read(load)
+
+
+async def diff_page(
+    request: Request, site: Site, db: Database, title: Title, diff: str, oldid: str
+) -> Response:
+    viewer = await current_viewer(request, db)
+    pair = await _pair(db, site, title, diff, oldid)
+    if pair is None:
+        return await _missing(request, site, db, title, oldid or diff)
+    old, new = pair
+    page = (new or old).title if (new or old) is not None else title  # type: ignore[union-attr]
+    latest = await db.read(_latest_id, page)
+    account = viewer.account
+    old_shown = _shown(site, account, old, latest) if old is not None else None
+    new_shown = _shown(site, account, new, latest) if new is not None else None
+    hidden = bool(
+        (old_shown is not None and old_shown.text_hidden)
+        or (new_shown is not None and new_shown.text_hidden)
+    )
+    rows = ""
+    if not hidden and new is not None:
+        rows = table_rows(old.text if old is not None else "", new.text)
+    content = ""
+    if not hidden and new is not None and request.query_params.get("diffonly") != "1":
+        content = (await db.read(reading.render_text, site, new.title, new.text)).html
+    can_edit = account.allowed("edit")
+    context: dict[str, Any] = {
+        "old": old_shown,
+        "new": new_shown,
+        "hidden": hidden,
+        "diff_rows": trusted(rows),
+        "content_html": trusted(content),
+        "undo_href": links.index_href(
+            site, page, action="edit", undoafter=str(old.rev_id), undo=str(new.rev_id)
+        )
+        if can_edit and old is not None and new is not None and not hidden
+        else "",
+        "older_href": links.index_href(site, page, diff="prev", oldid=str(old.rev_id))
+        if old is not None
+        else "",
+        "newer_href": links.index_href(site, page, diff="next", oldid=str(new.rev_id))
+        if new is not None and new.rev_id != latest
+        else "",
+    }
+    return await render_page(
+        request, site, db, "diff.html", context, title=page,
+        heading=f"{links.prefixed_text(site, page)}: Difference between revisions",
+        status=403 if hidden else 200,
+    )  # fmt: skip

@@ -1,0 +1,170 @@
+"""The edit form in a browser: create, preview, show changes, save, sections, conflicts, and
+the refusals (CSRF, protection, blocks) with MediaWiki's explanations."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import httpx
+import pytest
+from tests.wiki.conftest import WikiHarness
+from tests.wiki.web_forms import hidden, sign_in
+
+pytestmark = pytest.mark.anyio
+
+
+def _form_fields(page: str) -> dict[str, str]:
+    fields = {
+        name: hidden(page, name)
+        for name in ("wpEdittime", "wpStarttime", "wpEditToken", "wpSection")
+    }
+    match = re.search(r'<textarea[^>]*name="wpTextbox1">(.*?)</textarea>', page, re.S)
+    assert match is not None
+    fields["wpTextbox1"] = html.unescape(match.group(1))
+    return fields
+
+
+async def _raw(client: httpx.AsyncClient, title: str) -> str:
+    return (await client.get(f"/w/index.php?title={title}&action=raw")).text
+
+
+async def test_create_preview_diff_and_save(client: httpx.AsyncClient) -> None:
+    await sign_in(client, "Alice")
+    form = await client.get("/w/index.php?title=Fresh_page&action=edit&redlink=1")
+    assert form.status_code == 200 and "Creating Fresh page" in form.text
+    fields = _form_fields(form.text)
+    assert fields["wpEdittime"] == ""
+    url = "/w/index.php?title=Fresh_page&action=submit"
+    data = {**fields, "wpTextbox1": "Some '''bold''' text.", "wpSummary": "new"}
+    preview = await client.post(url, data={**data, "wpPreview": "Show preview"})
+    assert preview.status_code == 200
+    assert 'id="wikiPreview"' in preview.text and "<b>bold</b>" in preview.text
+    assert "only a preview" in preview.text
+    assert (await client.get("/wiki/Fresh_page")).status_code == 404
+    diff = await client.post(url, data={**data, "wpDiff": "Show changes"})
+    assert '<table class="diff' in diff.text and "diff-addedline" in diff.text
+    saved = await client.post(url, data={**data, "wpSave": "Save page"})
+    assert saved.status_code == 303 and saved.headers["location"] == "/wiki/Fresh_page"
+    assert await _raw(client, "Fresh_page") == "Some '''bold''' text."
+    history = (await client.get("/w/index.php?title=Fresh_page&action=history")).text
+    assert "Alice" in history and "(new)" in history
+
+
+async def test_section_edit(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    await wiki.edit_page("Sections", "Lead.\n\n== One ==\nFirst.\n\n== Two ==\nSecond.")
+    await sign_in(client, "Alice")
+    page = (await client.get("/wiki/Sections")).text
+    assert 'class="mw-editsection"' in page and "action=edit&amp;section=2" in page
+    form = await client.get("/w/index.php?title=Sections&action=edit&section=2")
+    fields = _form_fields(form.text)
+    assert fields["wpTextbox1"] == "== Two ==\nSecond."
+    assert fields["wpSection"] == "2"
+    assert 'value="/* Two */ "' in form.text
+    saved = await client.post(
+        "/w/index.php?title=Sections&action=submit",
+        data={**fields, "wpTextbox1": "== Two ==\nChanged.", "wpSave": "Save changes"},
+    )
+    assert saved.status_code == 303
+    assert await _raw(client, "Sections") == "Lead.\n\n== One ==\nFirst.\n\n== Two ==\nChanged."
+    missing = await client.get("/w/index.php?title=Sections&action=edit&section=9")
+    assert missing.status_code == 404
+
+
+async def test_forged_token_saves_nothing(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    await wiki.edit_page("Kept", "Original.")
+    await sign_in(client, "Alice")
+    fields = _form_fields((await client.get("/w/index.php?title=Kept&action=edit")).text)
+    refused = await client.post(
+        "/w/index.php?title=Kept&action=submit",
+        data={**fields, "wpTextbox1": "Vandalised", "wpEditToken": "forged+\\", "wpSave": "1"},
+    )
+    assert refused.status_code == 403 and "loss of session data" in refused.text
+    assert await _raw(client, "Kept") == "Original."
+
+
+async def test_edit_conflict_shows_both_texts(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    await wiki.edit_page("Shared", "Line one.\nLine two.")
+    await sign_in(client, "Alice")
+    fields = _form_fields((await client.get("/w/index.php?title=Shared&action=edit")).text)
+    # Make sure the other edit lands in a later second than the form's base revision.
+    other_text = "Line one, changed by Admin.\nLine two."
+    while True:
+        await wiki.edit_page("Shared", other_text, summary="meanwhile")
+        current = _form_fields((await client.get("/w/index.php?title=Shared&action=edit")).text)
+        if current["wpEdittime"] != fields["wpEdittime"]:
+            break
+        other_text += "\nMore."
+    url = "/w/index.php?title=Shared&action=submit"
+    mine = "Line one, changed by Alice.\nLine two."
+    conflict = await client.post(url, data={**fields, "wpTextbox1": mine, "wpSave": "1"})
+    assert conflict.status_code == 200
+    assert "Edit conflict: Shared" in conflict.text and 'id="wpTextbox2"' in conflict.text
+    assert "changed by Admin" in conflict.text and "changed by Alice" in conflict.text
+    assert await _raw(client, "Shared") == other_text
+    # Saving the upper box (now based on the current revision) goes through.
+    again = _form_fields(conflict.text)
+    merged = "Line one, changed by both.\nLine two."
+    saved = await client.post(url, data={**again, "wpTextbox1": merged, "wpSave": "1"})
+    assert saved.status_code == 303
+    assert await _raw(client, "Shared") == merged
+
+
+async def _as_admin(wiki: WikiHarness, **params: str) -> None:
+    async with wiki.client() as admin:
+        await wiki.login(admin, "Admin")
+        result = await wiki.post(admin, token=await wiki.csrf(admin), **params)
+        assert "error" not in result, result
+
+
+async def test_protected_page_shows_source(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    await wiki.edit_page("Locked", "Protected <b>text</b>.")
+    await _as_admin(wiki, action="protect", title="Locked", protections="edit=sysop")
+    await sign_in(client, "Alice")
+    page = await client.get("/w/index.php?title=Locked&action=edit")
+    assert "View source for Locked" in page.text
+    assert "This page has been protected" in page.text
+    assert 'id="wpSave"' not in page.text and "readonly" in page.text
+    assert 'id="ca-viewsource"' not in page.text or 'id="ca-edit"' in page.text
+    token = hidden((await client.get("/wiki/Special:UserLogout")).text, "wpEditToken")
+    refused = await client.post(
+        "/w/index.php?title=Locked&action=submit",
+        data={"wpTextbox1": "x", "wpEditToken": token, "wpEdittime": "", "wpSave": "1"},
+    )
+    assert refused.status_code == 403
+    assert await _raw(client, "Locked") == "Protected <b>text</b>."
+
+
+async def test_blocked_user_sees_the_block(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    await wiki.edit_page("Open", "Anyone.")
+    await _as_admin(wiki, action="block", user="Alice", reason="Testing <blocks>", expiry="1 day")
+    await sign_in(client, "Alice")
+    page = (await client.get("/w/index.php?title=Open&action=edit")).text
+    assert "Your username or IP address has been blocked" in page
+    assert "Testing &lt;blocks&gt;" in page and 'id="wpSave"' not in page
+
+
+async def test_hostile_wikitext_is_inert(client: httpx.AsyncClient) -> None:
+    await sign_in(client, "Alice")
+    fields = _form_fields((await client.get("/w/index.php?title=Hostile&action=edit")).text)
+    payload = (
+        '<script>alert(1)</script> <b onmouseover="alert(2)">x</b> '
+        '[javascript:alert(3) link] <span style="width: expression(alert(4))">y</span>'
+    )
+    await client.post(
+        "/w/index.php?title=Hostile&action=submit",
+        data={**fields, "wpTextbox1": payload, "wpSave": "1"},
+    )
+    page = (await client.get("/wiki/Hostile")).text
+    body = page.split('id="mw-content-text"', 1)[1].split('id="catlinks"')[0]
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in body and "<script" not in body
+    # Tags keep no event handler, no style expression, and javascript: is no link.
+    tags = re.findall(r"<[a-z][^>]*>", body)
+    assert not [t for t in tags if "onmouseover" in t or "expression(" in t or "javascript:" in t]
+    assert "<b>x</b>" in body
+
+
+async def test_entities_render_as_characters(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    await wiki.edit_page("Entities", "2 &times; 3&nbsp;m, &lt;b&gt; and &bogus;")
+    page = (await client.get("/wiki/Entities")).text
+    assert "2 &times; 3&nbsp;m, &lt;b&gt; and &amp;bogus;" in page
