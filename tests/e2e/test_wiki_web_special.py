@@ -197,6 +197,10 @@ def test_administrator_protects_a_page_and_member_cannot_edit(
     assert member.page.is_disabled("#mwProtect-level-edit")
     assert member.page.eval_on_selector("#mwProtect-level-edit", "s => s.value") == "sysop"
     member.shot("protect-view-as-member")
+    member.go("/w/index.php?title=Harbour_rules&action=edit")
+    assert "This page has been protected" in member.page.inner_text("#mw-content-text")
+    assert member.page.locator("#wpSave").count() == 0
+    member.shot("protected-edit-as-member")
     api = member.base + "/w/api.php"
     request = member.page.context.request
     token = request.get(api, params={"action": "query", "meta": "tokens", "format": "json"}).json()
@@ -220,8 +224,12 @@ def test_administrator_blocks_member_who_sees_the_block_notice(
     admin.go("/wiki/Special:BlockList")
     assert "Member" in admin.page.inner_text("table.mw-blocklist")
     admin.shot("block-list")
-    member.go("/wiki/Special:Upload")
-    notice = member.page.inner_text("#mw-blocked-text")
-    assert "Your username or IP address has been blocked" in notice
-    assert "Cooling off" in notice and "Admin" in notice
-    member.shot("block-notice")
+    for path, shot in (
+        ("/w/index.php?title=Anything&action=edit", "block-notice-edit"),
+        ("/wiki/Special:Upload", "block-notice-upload"),
+    ):
+        member.go(path)
+        notice = member.page.inner_text("#mw-blocked-text")
+        assert "Your username or IP address has been blocked" in notice
+        assert "Cooling off" in notice and "Admin" in notice
+        member.shot(shot)
