@@ -17,7 +17,9 @@ from atrium.wiki.web.special import (
     blocklist,
     categories,
     contributions,
+    delete,
     log,
+    movepage,
     newpages,
     prefixindex,
     protect,
@@ -46,7 +48,9 @@ PAGES: tuple[SpecialPage, ...] = (
     blocklist.PAGE,
     categories.PAGE,
     contributions.PAGE,
+    delete.PAGE,
     log.PAGE,
+    movepage.PAGE,
     newpages.PAGE,
     prefixindex.PAGE,
     protect.PAGE,
@@ -58,7 +62,7 @@ PAGES: tuple[SpecialPage, ...] = (
     whatlinkshere.PAGE,
 )
 # index.php actions served by a Special page's handler, with the page as its target.
-PAGE_ACTIONS = {"protect": protect.PAGE}
+PAGE_ACTIONS = {"protect": protect.PAGE, "delete": delete.PAGE}
 
 
 def _adapter(page: SpecialPage) -> Handler:
