@@ -32,6 +32,8 @@ class SpecialContext:
     subpage: str
     form: dict[str, str] = field(default_factory=dict)
     files: dict[str, tuple[str, bytes]] = field(default_factory=dict)  # field -> (name, data)
+    # Every posted (name, value), repeated names too (`titles[]`).
+    form_items: list[tuple[str, str]] = field(default_factory=list)
     # The page a page action (`action=protect`) is about; None on a Special page.
     target: Title | None = None
 
@@ -57,6 +59,9 @@ class SpecialContext:
         characters (no database stores them, no title holds them)."""
         value = self.form[name] if name in self.form else self.request.query_params.get(name)
         return default if value is None else value.replace("\x00", "")
+
+    def request_form_items(self) -> list[tuple[str, str]]:
+        return [(k, v.replace("\x00", "")) for k, v in self.form_items]
 
     def flag(self, name: str) -> bool:
         return self.param(name) not in ("", "0")
@@ -104,13 +109,16 @@ async def load_context(
     """The context of a request; a posted form is read once (the request keeps it)."""
     form: dict[str, str] = {}
     files: dict[str, tuple[str, bytes]] = {}
+    items: list[tuple[str, str]] = []
     if request.method == "POST":
         fields = await request.form()
         for key, value in fields.multi_items():
             if isinstance(value, str):
                 form[key] = value
+                items.append((key, value))
             else:
                 files[key] = (value.filename or "", await value.read())
                 await value.close()
     viewer = await current_viewer(request, db)
-    return SpecialContext(request, site, db, viewer, name, subpage.replace("\x00", ""), form, files)
+    clean = subpage.replace("\x00", "")
+    return SpecialContext(request, site, db, viewer, name, clean, form, files, items)

@@ -29,6 +29,7 @@ from atrium.wiki.web.special import (
     unblock,
     upload,
     version,
+    watchlist,
     whatlinkshere,
 )
 from atrium.wiki.web.special.context import SpecialContext, load_context
@@ -59,6 +60,8 @@ PAGES: tuple[SpecialPage, ...] = (
     unblock.PAGE,
     upload.PAGE,
     version.PAGE,
+    watchlist.PAGE,
+    watchlist.EDIT_PAGE,
     whatlinkshere.PAGE,
 )
 # index.php actions served by a Special page's handler, with the page as its target.
