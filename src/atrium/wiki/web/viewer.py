@@ -50,6 +50,10 @@ def session_store(request: Request) -> SessionStore | None:
     return store if isinstance(store, SessionStore) else None
 
 
+def site_private(request: Request) -> bool:
+    return bool(getattr(request.state, "wiki_private", False))
+
+
 def client_ip(request: Request) -> str:
     return request.client.host if request.client else "127.0.0.1"
 
@@ -72,8 +76,12 @@ async def current_viewer(request: Request, db: Database) -> Viewer:
     else:
         token = request.cookies.get(LOGIN_CSRF_COOKIE)
         fresh = not token or len(token) > 100
+        reader = anonymous(client_ip(request))
+        if site_private(request):
+            # `$wgGroupPermissions['*']['read'] = false`: everything of `*` but reading.
+            reader.allowed_rights = frozenset(r for r in reader.rights if r != "read")
         viewer = Viewer(
-            anonymous(client_ip(request)),
+            reader,
             session,
             secrets.token_urlsafe(32) if fresh or token is None else token,
             new_anon_token=fresh,

@@ -31,6 +31,7 @@ from atrium.wiki.web import (
     links,
     revision_views,
     runjobs,
+    search_page,
     specialpages,
     talkseen,
     watch_pages,
@@ -43,7 +44,7 @@ from atrium.wiki.wikitext.html.editsection import add_edit_links
 
 RUN_JOBS = Title(NS_SPECIAL, "RunJobs")
 # The modules whose special pages register themselves when imported.
-SPECIAL_PAGE_MODULES = (account_pages,)
+SPECIAL_PAGE_MODULES = (account_pages, search_page)
 
 log = logging.getLogger(__name__)
 
@@ -273,6 +274,28 @@ async def history(request: Request, site: Site, db: Database, title: Title, limi
     )
 
 
+# What an anonymous visitor of a private wiki may still open ($wgWhitelistRead and the special
+# pages MediaWiki lets through: signing in and creating an account).
+READABLE_WHEN_PRIVATE = frozenset({"UserLogin", "UserLogout", "CreateAccount", "RunJobs"})
+
+
+async def _login_required(request: Request, site: Site, db: Database) -> Response:
+    login = links.special_href("UserLogin")
+    body = f'<p>Please <a href="{login}">log in</a> to view other pages.</p>'
+    return await message_page(request, site, db, "Login required", body, status=401)
+
+
+async def may_read(request: Request, site: Site, db: Database, title: Title) -> bool:
+    request.state.wiki_private = site.private
+    viewer = await current_viewer(request, db)
+    if viewer.account.allowed("read"):
+        return True
+    if title.ns == NS_SPECIAL:
+        found = specialpages.lookup(title.dbkey)
+        return found is not None and found[0].name in READABLE_WHEN_PRIVATE
+    return False
+
+
 async def special(request: Request, site: Site, db: Database, title: Title) -> Response:
     found = specialpages.lookup(title.dbkey)
     if found is None:
@@ -296,6 +319,8 @@ async def article(request: Request, site: Site, db: Database) -> Response:
     title = _parse_title(site, text)
     if title is None:
         return await _bad_title(request, site, db, text)
+    if not await may_read(request, site, db, title):
+        return await _login_required(request, site, db)
     if title.ns == NS_SPECIAL:
         return await special(request, site, db, title)
     params = request.query_params
@@ -316,12 +341,20 @@ async def index(request: Request, site: Site, db: Database) -> Response:
         # Read once and kept by the request: a special page's handler reads the same form.
         fields = await request.form()
         form = {k: v for k, v in fields.multi_items() if isinstance(v, str)}
+    if "search" in params and request.method == "GET":
+        # index.php?search= is Special:Search, whatever the title says (MediaWiki's rule).
+        search = Title(NS_SPECIAL, "Search")
+        if not await may_read(request, site, db, search):
+            return await _login_required(request, site, db)
+        return await special(request, site, db, search)
     text = form.get("title", params.get("title", MAIN_PAGE)).replace("_", " ")
     if _parse_title(site, text) == RUN_JOBS:
         return runjobs.run_jobs(request.method, form, site.secret)
     title = _parse_title(site, text)
     if title is None:
         return await _bad_title(request, site, db, text)
+    if not await may_read(request, site, db, title):
+        return await _login_required(request, site, db)
     if title.ns == NS_SPECIAL:
         return await special(request, site, db, title)
     action = params.get("action", "view")

@@ -1,0 +1,261 @@
+"""The wiki worked through its pages in Debian's Chromium (Playwright) against `atrium serve`:
+sign in, create a page from a red link, preview, save, edit a section, diffs in history, an old
+revision, an edit conflict between two browsers, a blocked user, a protected page, and wikitext
+XSS payloads that stay inert; no console errors. Screenshots go to tests/e2e/output/wiki_browser.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import mwclient
+import pytest
+
+from tests.e2e.chat_browser import CHROMIUM_ARGS, Person, chromium_or_skip, wait_until
+from tests.e2e.server import atrium, atrium_env, running_server
+
+pytestmark = pytest.mark.e2e
+
+READY = "/w/api.php?action=query&meta=siteinfo&format=json"
+SCREENSHOTS = Path(__file__).resolve().parent / "output" / "wiki_browser"
+PASSWORDS = {
+    "Admin": "admin-pass-123",
+    "Alice": "alice-pass-456",
+    "Bob": "bob-pass-789",
+    "Carol": "carol-pass-012",
+}
+
+
+@dataclass
+class Wiki:
+    url: str
+    admin: Any  # an mwclient Site signed in as Admin, to set the scene
+
+
+@pytest.fixture(scope="module")
+def wiki(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Wiki]:
+    chromium_or_skip()
+    env = atrium_env(tmp_path_factory.mktemp("wiki-browser"), None, ATRIUM_SERVICES="wiki")
+    for name, password in PASSWORDS.items():
+        groups = ["--groups", "sysop"] if name == "Admin" else []
+        atrium(env, "wiki", "create-user", name, "--password", password, *groups)
+    with running_server(env, READY) as server:
+        admin = mwclient.Site(server.url.removeprefix("http://"), path="/w/", scheme="http")
+        admin.login("Admin", PASSWORDS["Admin"])
+        admin.pages["Apple"].edit(
+            "An '''apple'''. See [[Orchard]].\n\n== Taste ==\nSweet.\n\n== Colour ==\nRed.",
+            summary="apple",
+        )
+        yield Wiki(server.url, admin)
+
+
+@pytest.fixture(scope="module")
+def browser(wiki: Wiki) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=chromium_or_skip(), args=CHROMIUM_ARGS, headless=True
+        )
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def people(browser: Any, wiki: Wiki) -> Iterator[Any]:
+    contexts: list[Any] = []
+    opened: list[Person] = []
+
+    def open_person(name: str | None = None, width: int = 1280, height: int = 900) -> Person:
+        context = browser.new_context(viewport={"width": width, "height": height})
+        contexts.append(context)
+        person = Person(context.new_page())
+        person.watch()
+        person.page.on(
+            "dialog", lambda d: (person.errors.append(f"dialog: {d.message}"), d.dismiss())
+        )
+        opened.append(person)
+        if name is not None:
+            sign_in(person, wiki, name)
+        return person
+
+    yield open_person
+    for context in contexts:
+        context.close()
+    # No page of any test raised a console error, a dialog or an HTTP error.
+    assert [e for p in opened for e in p.errors] == []
+
+
+def sign_in(person: Person, wiki: Wiki, name: str) -> None:
+    page = person.page
+    page.goto(wiki.url + "/wiki/Apple")
+    page.click("#pt-login a")
+    page.fill("#wpName1", name)
+    page.fill("#wpPassword1", PASSWORDS[name])
+    page.click("#wpLoginAttempt")
+    page.wait_for_selector("#pt-userpage", timeout=20_000)
+    assert page.inner_text("#pt-userpage") == name
+
+
+def shot(person: Person, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    person.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def test_sign_in_create_from_red_link_preview_and_save(people: Any, wiki: Wiki) -> None:
+    alice = people()
+    alice.page.goto(wiki.url + "/wiki/Special:UserLogin")
+    shot(alice, "login")
+    sign_in(alice, wiki, "Alice")
+    page = alice.page
+    page.goto(wiki.url + "/wiki/Apple")
+    shot(alice, "article")
+    page.click("#mw-content-text a.new:has-text('Orchard')")
+    page.wait_for_selector("#wpTextbox1")
+    assert "Creating Orchard" in page.inner_text("#firstHeading")
+    page.fill("#wpTextbox1", "Rows of '''trees'''.\n\n[[Category:Places]]")
+    page.fill("#wpSummary", "new page")
+    page.click("#wpPreview")
+    page.wait_for_selector("#wikiPreview b")
+    assert page.inner_text("#wikiPreview b") == "trees"
+    shot(alice, "preview")
+    page.click("#wpSave")
+    page.wait_for_url("**/wiki/Orchard")
+    assert page.inner_text("#mw-content-text b") == "trees"
+    assert page.locator("#catlinks").count() == 1
+
+
+def test_section_edit_history_diff_and_old_revision(people: Any, wiki: Wiki) -> None:
+    bob = people("Bob")
+    page = bob.page
+    page.goto(wiki.url + "/wiki/Apple")
+    page.click("h2:has-text('Colour') .mw-editsection a")
+    page.wait_for_selector("#wpTextbox1")
+    assert page.input_value("#wpTextbox1") == "== Colour ==\nRed."
+    page.fill("#wpTextbox1", "== Colour ==\nRed or green.")
+    page.click("#wpDiff")
+    page.wait_for_selector("table.diff .diff-addedline")
+    page.click("#wpSave")
+    page.wait_for_url("**/wiki/Apple")
+    assert "Red or green." in page.inner_text("#mw-content-text")
+    page.click("#ca-history a")
+    page.wait_for_selector("#pagehistory")
+    shot(bob, "history")
+    page.click("#pagehistory li >> nth=0 >> a.mw-history-histlinks-previous")
+    page.wait_for_selector("table.diff")
+    assert "Red or green." in page.inner_text("table.diff")
+    assert page.locator("#mw-diff-ntitle1").count() == 1
+    shot(bob, "diff")
+    page.click("#mw-diff-otitle1 a")
+    page.wait_for_selector("#mw-revision-info")
+    assert "Red or green." not in page.inner_text("#mw-content-text")
+    shot(bob, "old-revision")
+
+
+def test_edit_conflict_between_two_browsers(people: Any, wiki: Wiki) -> None:
+    wiki.admin.pages["Shared"].edit("First line.\nSecond line.", summary="start")
+    alice, bob = people("Alice"), people("Bob")
+    for person in (alice, bob):
+        person.page.goto(wiki.url + "/w/index.php?title=Shared&action=edit")
+        person.page.wait_for_selector("#wpTextbox1")
+    # Bob's save must land in a later second than the revision both forms started from (the
+    # conflict check compares timestamps to the second).
+    start = bob.page.input_value("input[name=wpEdittime]")
+    wait_until(lambda: time.strftime("%Y%m%d%H%M%S", time.gmtime()) > start, timeout=20)
+    bob.page.fill("#wpTextbox1", "First line by Bob.\nSecond line.")
+    bob.page.click("#wpSave")
+    bob.page.wait_for_url("**/wiki/Shared")
+    alice.page.fill("#wpTextbox1", "First line by Alice.\nSecond line.")
+    alice.page.click("#wpSave")
+    alice.page.wait_for_selector("#wpTextbox2", timeout=20_000)
+    assert alice.page.inner_text("#firstHeading") == "Edit conflict: Shared"
+    assert "by Bob" in alice.page.input_value("#wpTextbox1")
+    assert "by Alice" in alice.page.input_value("#wpTextbox2")
+    shot(alice, "edit-conflict")
+
+
+def test_blocked_user_sees_the_notice(people: Any, wiki: Wiki) -> None:
+    wiki.admin.api(
+        "block", user="Carol", reason="Testing blocks", expiry="1 day",
+        token=wiki.admin.get_token("csrf"),
+    )  # fmt: skip
+    carol = people("Carol")
+    carol.page.goto(wiki.url + "/w/index.php?title=Apple&action=edit")
+    carol.page.wait_for_selector("#mw-blocked-text")
+    assert "Testing blocks" in carol.page.inner_text("#mw-blocked-text")
+    assert carol.page.locator("#wpSave").count() == 0
+    shot(carol, "blocked")
+
+
+def test_protected_page_is_not_editable_by_a_member(people: Any, wiki: Wiki) -> None:
+    wiki.admin.pages["Rules"].edit("The rules.", summary="rules")
+    wiki.admin.api(
+        "protect", title="Rules", protections="edit=sysop", token=wiki.admin.get_token("csrf")
+    )
+    alice = people("Alice")
+    alice.page.goto(wiki.url + "/w/index.php?title=Rules&action=edit")
+    alice.page.wait_for_selector("#mw-protected-text")
+    assert alice.page.inner_text("#firstHeading") == "View source for Rules"
+    assert alice.page.locator("#wpSave").count() == 0
+    assert alice.page.get_attribute("#wpTextbox1", "readonly") is not None
+
+
+def test_xss_payloads_are_inert(people: Any, wiki: Wiki) -> None:
+    bob = people("Bob")
+    page = bob.page
+    page.goto(wiki.url + "/w/index.php?title=Payloads&action=edit")
+    page.fill(
+        "#wpTextbox1",
+        "<script>document.title='pwned'</script>\n"
+        "<b onmouseover=\"document.title='pwned'\">hover</b>\n"
+        "<img src=x onerror=\"document.title='pwned'\">\n"
+        "[javascript:document.title='pwned' click]\n"
+        "<span style=\"background: expression(document.title='pwned')\">styled</span>\n"
+        "<a href=\"javascript:document.title='pwned'\">a link</a>",
+    )
+    page.click("#wpPreview")
+    page.wait_for_selector("#wikiPreview")
+    page.click("#wpSave")
+    page.wait_for_url("**/wiki/Payloads")
+    page.hover("#mw-content-text b")
+    assert "pwned" not in page.title()
+    handlers = page.evaluate(
+        "() => [...document.querySelectorAll('#mw-content-text *')].flatMap(e =>"
+        " [...e.attributes].map(a => a.name + '=' + a.value))"
+        ".filter(s => /^on|javascript:|expression\\(/i.test(s))"
+    )
+    assert handlers == []
+    assert page.locator("#mw-content-text script, #mw-content-text img").count() == 0
+
+
+def test_phone_width(people: Any, wiki: Wiki) -> None:
+    reader = people(width=360, height=740)
+    reader.page.goto(wiki.url + "/wiki/Apple")
+    width = reader.page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 360
+    assert not reader.page.is_visible("#p-navigation")
+    reader.page.click("#mw-sidebar-button")
+    assert reader.page.is_visible("#p-navigation")
+    shot(reader, "article-phone")
+
+
+def test_search_suggests_goes_and_finds(people: Any, wiki: Wiki) -> None:
+    wiki.admin.pages["Quince"].edit("A quince is a yellow fruit, close to the pear.", summary="q")
+    reader = people()
+    page = reader.page
+    page.goto(wiki.url + "/wiki/Apple")
+    page.fill("#searchInput", "Quin")
+    page.wait_for_selector("#searchSuggestions option[value='Quince']", state="attached")
+    page.fill("#searchInput", "quince")
+    page.press("#searchInput", "Enter")
+    page.wait_for_url("**/wiki/Quince")
+    assert page.inner_text("#firstHeading") == "Quince"
+    page.goto(wiki.url + "/w/index.php?title=Special:Search&search=yellow+fruit&fulltext=1")
+    page.wait_for_selector(".mw-search-results")
+    assert page.inner_text(".mw-search-result-heading") == "Quince"
+    assert page.locator(".searchmatch").count() >= 2
+    shot(reader, "search")
