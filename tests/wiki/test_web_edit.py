@@ -17,7 +17,7 @@ pytestmark = pytest.mark.anyio
 def _form_fields(page: str) -> dict[str, str]:
     fields = {
         name: hidden(page, name)
-        for name in ("wpEdittime", "wpStarttime", "wpEditToken", "wpSection")
+        for name in ("wpEdittime", "wpStarttime", "wpEditToken", "wpSection", "editRevId")
     }
     match = re.search(r'<textarea[^>]*name="wpTextbox1">(.*?)</textarea>', page, re.S)
     assert match is not None

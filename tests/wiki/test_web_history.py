@@ -128,3 +128,13 @@ async def test_watch_needs_a_post_with_the_token(
     assert 'id="ca-unwatch"' in (await client.get("/wiki/Watched")).text
     await client.post("/w/index.php?title=Watched&action=unwatch", data={"wpEditToken": token})
     assert not await watched()
+
+
+async def test_page_information(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    await _three(wiki)
+    page = await client.get("/w/index.php?title=Story&action=info")
+    assert page.status_code == 200
+    assert "Information for &#34;Story&#34;" in page.text
+    assert "Page creator</td><td>Admin" in page.text and "Allow all users" in page.text
+    missing = await client.get("/w/index.php?title=Nowhere&action=info")
+    assert missing.status_code == 404

@@ -76,6 +76,8 @@ class Draft:
     edittime: str = ""
     starttime: str = ""
     undid: str = ""  # the revision an undo form undoes (`wpUndidRevision`)
+    # The revision the form started from (`editRevId`): exact where timestamps share a second.
+    base_rev_id: int = 0
 
 
 @dataclass(frozen=True)
@@ -222,6 +224,7 @@ async def _form(
         "error": error,
         "notice": notice,
         "undid": draft.undid,
+        "base_rev_id": draft.base_rev_id,
         "exists": exists,
         "cancel_href": links.page_href(site, title),
         "save_label": "Save changes" if exists else "Save page",
@@ -257,14 +260,18 @@ async def edit_form(request: Request, site: Site, db: Database, title: Title) ->
     section = _section_of(request.query_params.get("section"))
     textbox = _section_text(base.text, section)
     if textbox is None:
-        draft = Draft(None, base.text, edittime=base.timestamp, starttime=now14())
+        draft = Draft(
+            None, base.text, edittime=base.timestamp, starttime=now14(), base_rev_id=base.rev_id
+        )
         error = "The section you are trying to edit does not exist."
         return await _form(request, site, db, title, viewer, draft, error=error, status=404)
     summary = ""
     if section not in (None, "new", "0"):
         summary = f"/* {_heading_of(textbox)} */ "
     watch = await _watch_default(db, viewer, title, base.page_id is None)
-    draft = Draft(section, textbox, summary, False, watch, base.timestamp, now14())
+    draft = Draft(
+        section, textbox, summary, False, watch, base.timestamp, now14(), base_rev_id=base.rev_id
+    )
     return await _form(request, site, db, title, viewer, draft)
 
 
@@ -283,12 +290,15 @@ async def _undo_form(
     except ChangeError:
         plan = None
     if plan is None:
-        draft = Draft(None, base.text, edittime=base.timestamp, starttime=now14())
+        draft = Draft(
+            None, base.text, edittime=base.timestamp, starttime=now14(), base_rev_id=base.rev_id
+        )
         error = "The edit could not be undone due to conflicting intermediate edits."
         return await _form(request, site, db, title, viewer, draft, error=error)
     draft = Draft(
-        None, plan.text, plan.summary or "", False, False, base.timestamp, now14(), undid=undo
-    )
+        None, plan.text, plan.summary or "", False, False, base.timestamp, now14(), undid=undo,
+        base_rev_id=base.rev_id,
+    )  # fmt: skip
     return await _form(
         request, site, db, title, viewer, draft, diff_rows=table_rows(base.text, plan.text),
         notice="The edit can be undone. Please check the comparison below to verify that this "
@@ -306,6 +316,7 @@ def _draft(form: dict[str, str], fallback_section: str | None) -> Draft:
         edittime=form.get("wpEdittime", ""),
         starttime=form.get("wpStarttime", "") or now14(),
         undid=form.get("wpUndidRevision", "") if form.get("wpUndidRevision", "").isdigit() else "",
+        base_rev_id=int(form["editRevId"]) if form.get("editRevId", "").isdigit() else 0,
     )
 
 
@@ -355,6 +366,7 @@ def _edit_request(viewer: Viewer, who: Performer, title: Title, draft: Draft) ->
         summary="" if draft.section == "new" else draft.summary,
         minor=draft.minor and account.allowed("minoredit"),
         basetimestamp=draft.edittime or None,
+        baserevid=draft.base_rev_id or None,
         starttimestamp=draft.starttime,
         # A page created from a form that started without one must not overwrite one created
         # meanwhile: that is a conflict too.
@@ -373,7 +385,10 @@ async def _conflict(
     """EditPage's conflict screen: the whole current text in the upper box (what a save will
     publish, now based on the current revision), the editor's text below, and the differences."""
     mine = _composed(fresh.text, draft)
-    again = Draft(None, mine, draft.summary, draft.minor, draft.watch, fresh.timestamp, now14())
+    again = Draft(
+        None, mine, draft.summary, draft.minor, draft.watch, fresh.timestamp, now14(),
+        base_rev_id=fresh.rev_id,
+    )  # fmt: skip
     return await _form(
         request, site, db, title, viewer, again, conflict_text=fresh.text,
         diff_rows=table_rows(fresh.text, mine),

@@ -28,6 +28,7 @@ from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_SPECIAL, InvalidTitle, T
 from atrium.wiki.web import (
     account_pages,
     editing,
+    info_page,
     links,
     revision_views,
     runjobs,
@@ -367,6 +368,8 @@ async def index(request: Request, site: Site, db: Database) -> Response:
         )
     if "oldid" in params and action == "view":
         return await revision_views.old_revision(request, site, db, title, params["oldid"])
+    if action == "info":
+        return await info_page.info(request, site, db, title)
     if action in ("watch", "unwatch"):
         return await watch_pages.watch(request, site, db, title, action == "watch")
     if action == "raw":
