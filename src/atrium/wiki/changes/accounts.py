@@ -111,6 +111,15 @@ def set_password(conn: Conn, user_id: int, password: str) -> None:
     )
 
 
+def set_email(conn: Conn, user_id: int, email: str) -> None:
+    """A new email address (unconfirmed, as MediaWiki leaves a changed address)."""
+    conn.execute(
+        sa.update(schema.user)
+        .where(schema.user.c.user_id == user_id)
+        .values(user_email=email, user_touched=now14())
+    )
+
+
 def create_bot_password(conn: Conn, user_id: int, app_id: str, grants: Iterable[str] = ()) -> str:
     """A new bot password for `User@app_id`; returns the generated password (shown once)."""
     password = secrets.token_hex(16)

@@ -242,6 +242,19 @@ def allpages(
     return conn.tuples(query.order_by(order).limit(limit))
 
 
+def titles_in_order(
+    conn: Conn, ns: int, *, start: str | None, end: str | None, prefix: str | None,
+    hide_redirects: bool, limit: int,
+) -> list[tuple[str, bool]]:  # fmt: skip
+    """(title key, is a redirect) of namespace `ns` in title order, for the page lists."""
+    rows = allpages(
+        conn, ns, start=start, end=end, prefix=prefix, descending=False, limit=limit,
+        filterredir="nonredirects" if hide_redirects else "all", minsize=None, maxsize=None,
+        columns=(P.c.page_title, P.c.page_is_redirect),
+    )  # fmt: skip
+    return [(str(key), bool(redirect)) for key, redirect in rows]
+
+
 def pages_after(conn: Conn, after_id: int, limit: int) -> list[Row]:
     return conn.all(
         sa.select(*PAGE_COLUMNS).where(P.c.page_id > after_id).order_by(P.c.page_id).limit(limit)

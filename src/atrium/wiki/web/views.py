@@ -24,7 +24,7 @@ from atrium.core.page_headers import PAGE_HEADERS
 from atrium.wiki.reads import page_view as reading
 from atrium.wiki.site import MAIN_PAGE, Site
 from atrium.wiki.timestamps import iso
-from atrium.wiki.titles import NS_CATEGORY, NS_SPECIAL, InvalidTitle, Title
+from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_SPECIAL, InvalidTitle, Title
 from atrium.wiki.web import (
     account_pages,
     editing,
@@ -38,6 +38,8 @@ from atrium.wiki.web import (
     watch_pages,
 )
 from atrium.wiki.web.skin import render_page, trusted
+from atrium.wiki.web.special import category_page, file_page
+from atrium.wiki.web.special import registry as special_registry
 from atrium.wiki.web.viewer import current_viewer
 from atrium.wiki.wikitext.html.editsection import add_edit_links
 
@@ -171,6 +173,7 @@ async def view(request: Request, site: Site, db: Database, title: Title, follow:
             ),
             create_href=links.index_href(site, title, action="edit"),
         )
+        context["after_html"] = trusted(await _namespace_sections(request, site, db, title))
         return await render_page(
             request, site, db, "article.html", context, title=title, status=404
         )
@@ -189,10 +192,23 @@ async def view(request: Request, site: Site, db: Database, title: Title, follow:
         content = add_edit_links(links.prefixed_dbkey(site, page.title), content)
     context.update(
         missing=False,
-        content_html=trusted(content),
+        content_html=trusted(await _namespace_sections(request, site, db, page.title, content)),
         categories=_categories(site, page),
     )
     return await render_page(request, site, db, "article.html", context, title=page.title)
+
+
+async def _namespace_sections(
+    request: Request, site: Site, db: Database, title: Title, html: str = ""
+) -> str:
+    """A page's rendered text with what its namespace adds: a file page's image, history and
+    usage before it, a category page's members after it."""
+    if title.ns == NS_FILE:
+        viewer = await current_viewer(request, db)
+        html = str(await file_page.sections_html(site, db, viewer.account, title)) + html
+    elif title.ns == NS_CATEGORY:
+        html += str(await category_page.members_html(request, site, db, title))
+    return html
 
 
 async def raw(site: Site, db: Database, title: Title) -> Response:
@@ -343,6 +359,9 @@ async def index(request: Request, site: Site, db: Database) -> Response:
     if title.ns == NS_SPECIAL:
         return await special(request, site, db, title)
     action = params.get("action", "view")
+    served = await special_registry.page_action(request, site, db, title, action)
+    if served is not None:
+        return served
     if "diff" in params and action in ("view", "historysubmit"):
         return await revision_views.diff_page(
             request, site, db, title, params["diff"], params.get("oldid", "")

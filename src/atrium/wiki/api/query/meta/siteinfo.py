@@ -21,6 +21,7 @@ from atrium.wiki.api.params import (
     enum,
 )
 from atrium.wiki.api.query.pageset import QueryModule, QueryRun
+from atrium.wiki.reads.site_statistics import statistics
 from atrium.wiki.reads.users import DEFAULT_OPTIONS
 from atrium.wiki.site import (
     ARTICLE_PATH,
@@ -245,43 +246,6 @@ def _aliases(ctx: ApiContext, out: Out) -> list[dict[str, Any]]:
         out.content(entry, "alias", alias)
         result.append(entry)
     return result
-
-
-def statistics(conn: Conn) -> dict[str, int]:
-    page = schema.page
-    content_ns = [0]
-    pages = conn.scalar(sa.select(sa.func.count()).select_from(page))
-    articles = conn.scalar(
-        sa.select(sa.func.count())
-        .select_from(page)
-        .where(page.c.page_namespace.in_(content_ns), page.c.page_is_redirect.is_(False))
-    )
-    edits = conn.scalar(sa.select(sa.func.count()).select_from(schema.revision))
-    users = conn.scalar(sa.select(sa.func.count()).select_from(schema.user))
-    admins = conn.scalar(
-        sa.select(sa.func.count())
-        .select_from(schema.user_groups)
-        .where(schema.user_groups.c.ug_group == "sysop")
-    )
-    active = conn.scalar(
-        sa.select(sa.func.count(sa.distinct(schema.actor.c.actor_user)))
-        .select_from(
-            schema.revision.join(
-                schema.actor, schema.actor.c.actor_id == schema.revision.c.rev_actor
-            )
-        )
-        .where(schema.actor.c.actor_user.is_not(None))
-    )
-    return {
-        "pages": int(pages),
-        "articles": int(articles),
-        "edits": int(edits),
-        "images": 0,
-        "users": int(users),
-        "activeusers": int(active),
-        "admins": int(admins),
-        "jobs": 0,
-    }
 
 
 def group_sizes(conn: Conn) -> dict[str, int]:

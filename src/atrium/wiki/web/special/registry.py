@@ -1,0 +1,102 @@
+"""The Special pages of this folder, registered in the skin's table of Special pages
+(`web/specialpages`), which `Special:SpecialPages` lists and `views` dispatches to, and the
+index.php actions that are Special pages in disguise (`action=protect`)."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from atrium.core.db import Database
+from atrium.wiki.site import Site
+from atrium.wiki.titles import Title
+from atrium.wiki.web import specialpages as skin_table
+from atrium.wiki.web.special import (
+    allpages,
+    block,
+    blocklist,
+    categories,
+    contributions,
+    delete,
+    listfiles,
+    log,
+    movepage,
+    newpages,
+    preferences,
+    prefixindex,
+    protect,
+    random,
+    recentchanges,
+    specialpages,
+    statistics,
+    unblock,
+    upload,
+    userrights,
+    version,
+    watchlist,
+    whatlinkshere,
+)
+from atrium.wiki.web.special.context import SpecialContext, load_context
+from atrium.wiki.web.special.page import SpecialPage
+from atrium.wiki.web.specialpages import Handler
+
+
+async def _specialpages(ctx: SpecialContext) -> Response:
+    titles = {page.name: page.title for page in PAGES}
+    return await specialpages.listing(ctx, skin_table.all_pages(), titles)
+
+
+PAGES: tuple[SpecialPage, ...] = (
+    SpecialPage("SpecialPages", "Special pages", "wiki", _specialpages),
+    allpages.PAGE,
+    block.PAGE,
+    blocklist.PAGE,
+    categories.PAGE,
+    contributions.PAGE,
+    delete.PAGE,
+    listfiles.PAGE,
+    log.PAGE,
+    movepage.PAGE,
+    newpages.PAGE,
+    prefixindex.PAGE,
+    preferences.PAGE,
+    protect.PAGE,
+    random.PAGE,
+    recentchanges.PAGE,
+    statistics.PAGE,
+    unblock.PAGE,
+    upload.PAGE,
+    userrights.PAGE,
+    version.PAGE,
+    watchlist.PAGE,
+    watchlist.EDIT_PAGE,
+    whatlinkshere.PAGE,
+)
+# index.php actions served by a Special page's handler, with the page as its target.
+PAGE_ACTIONS = {"protect": protect.PAGE, "delete": delete.PAGE}
+
+
+def _adapter(page: SpecialPage) -> Handler:
+    async def handle(request: Request, site: Site, db: Database, subpage: str | None) -> Response:
+        ctx = await load_context(request, site, db, page.name, subpage or "")
+        return await page.handler(ctx)
+
+    return handle
+
+
+for _page in PAGES:
+    skin_table.special_page(_page.name, group=_page.group, restriction=_page.restricted, post=True)(
+        _adapter(_page)
+    )
+
+
+async def page_action(
+    request: Request, site: Site, db: Database, title: Title, action: str
+) -> Response | None:
+    """The response of an index.php action a Special page serves, or None for other actions."""
+    page = PAGE_ACTIONS.get(action)
+    if page is None:
+        return None
+    ctx = await load_context(request, site, db, page.name, "")
+    ctx.target = title
+    return await page.handler(ctx)
