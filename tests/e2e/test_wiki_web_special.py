@@ -81,17 +81,7 @@ class Person:
     def _console(self, message: Any) -> None:
         if message.type != "error" or message.text.startswith("Failed to load resource"):
             return
-        # The wikitext renderer writes MediaWiki's `style` attributes (a thumbnail frame's
-        # width), which the pages' CSP (style-src 'self') refuses; known, and not this
-        # module's: only on articles, every other page must be clean.
-        if message.text.startswith("Applying inline style") and self.on_article:
-            return
         self.errors.append(f"console on {self.page.url}: {message.text}")
-
-    @property
-    def on_article(self) -> bool:
-        path = self.page.url.split("/wiki/", 1)[-1]
-        return "/wiki/" in self.page.url and not path.startswith(("Special:", "File:", "Category:"))
 
     def go(self, path: str) -> Any:
         return self.page.goto(self.base + path)

@@ -3,7 +3,7 @@
 A Vector-2022-like layout with MediaWiki's element ids (header with logo and `#searchInput`,
 sidebar `#p-navigation`, `#p-personal`, the page tabs `#ca-*`, `#firstHeading`, `#contentSub`,
 `#mw-content-text`, footer), from Jinja2 templates with autoescaping, one static stylesheet and no
-inline script or style, so the pages' Content-Security-Policy allows neither.
+inline script, so the pages' Content-Security-Policy allows none.
 """
 
 from __future__ import annotations
@@ -192,9 +192,21 @@ async def render_page(
         view_tabs=views,
         **(context or {}),
     )
-    response = HTMLResponse(html, status_code=status, headers={**PAGE_HEADERS, **(headers or {})})
+    response = HTMLResponse(
+        html, status_code=status, headers={**WIKI_PAGE_HEADERS, **(headers or {})}
+    )
     remember_anon_token(response, site, viewer)
     return response
+
+
+# Wikitext may style its elements (`style` attributes, a thumbnail frame's width), as MediaWiki
+# allows; the renderer's sanitizer drops what could run or fetch (expression, url(), imports), so
+# the pages allow style attributes, still no inline <style> element or script.
+WIKI_PAGE_HEADERS = {
+    **PAGE_HEADERS,
+    "Content-Security-Policy": PAGE_HEADERS["Content-Security-Policy"]
+    + "; style-src-attr 'unsafe-inline'",
+}
 
 
 def trusted(html: str) -> Markup:
