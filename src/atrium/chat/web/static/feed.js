@@ -308,6 +308,16 @@ async function matching(ids) {
   return new Map(Object.entries(body.messages).map(([id, match]) => [Number(id), match]));
 }
 
+// Whether a new message is shown in the narrow in view (desktop notifications skip those).
+export async function inView(id) {
+  if (!feed.foundNewest) return false;
+  try {
+    return (await matching([id])).has(id);
+  } catch {
+    return false;
+  }
+}
+
 function nearBottom() {
   const node = feedNode();
   return node.scrollHeight - node.scrollTop - node.clientHeight < 150;
@@ -416,6 +426,19 @@ bus.on("event:reaction", (event) => {
   message.reactions = reactions;
   const node = feedNode().querySelector(`article.message[data-id="${message.id}"] .reactions`);
   node?.replaceWith(reactionButtons(message));
+});
+
+bus.on("event:realm_user", (event) => {
+  // A new avatar shows on the sender's messages already in the feed.
+  const person = event.person;
+  if (event.op !== "update" || person.avatar_url === undefined) return;
+  let changed = false;
+  for (const message of feed.messages)
+    if (message.sender_id === person.user_id) {
+      message.avatar_url = person.avatar_url;
+      changed = true;
+    }
+  if (changed) render({ keepScroll: true });
 });
 
 bus.on("reloaded", () => openNarrow(feed.narrow, feed.selectedId ? { anchor: feed.selectedId } : {}));
