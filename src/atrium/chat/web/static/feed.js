@@ -1,6 +1,8 @@
 // The message feed of one narrow: fetched by anchors from GET /messages (older history as the
 // user scrolls up), grouped under recipient bars, kept current by the events, and marked read
-// as messages are seen. Message bodies are the server's rendered, sanitized HTML.
+// as messages are seen. Message bodies are the server's rendered, sanitized HTML. The feed
+// holds a bounded window of messages: loading one end drops the far end, which is fetched again
+// by anchor when the reader scrolls back to it, so long histories keep the DOM small.
 
 import { get, post } from "./api.js";
 import { avatar, clear, el, setServerHtml, showEmoji, toast } from "./dom.js";
@@ -10,6 +12,7 @@ import { bus, messageDmKey, state, userName } from "./state.js";
 import { formatDateTime, formatTime, isoTime } from "./time.js";
 
 const BATCH = 50;
+const WINDOW = 400; // messages kept in the feed (and the DOM) at most
 const feedNode = () => document.getElementById("feed");
 
 export const feed = {
@@ -48,6 +51,17 @@ function addMessages(messages) {
   feed.messages.sort((a, b) => a.id - b.id);
 }
 
+function trim(keep) {
+  // Keep the WINDOW messages at the `keep` end ("oldest" or "newest"); the other end is
+  // no longer known to be complete, so scrolling there fetches it again.
+  const extra = feed.messages.length - WINDOW;
+  if (extra <= 0) return;
+  const dropped = keep === "oldest" ? feed.messages.splice(WINDOW) : feed.messages.splice(0, extra);
+  for (const message of dropped) feed.byId.delete(message.id);
+  if (keep === "oldest") feed.foundNewest = false;
+  else feed.foundOldest = false;
+}
+
 export async function openNarrow(narrow, { anchor } = {}) {
   const token = ++feed.token;
   feed.narrow = narrow;
@@ -82,15 +96,13 @@ async function loadOlder() {
   if (feed.loading || feed.foundOldest || !feed.messages.length) return;
   feed.loading = true;
   const token = feed.token;
-  const node = feedNode();
   try {
     const body = await fetchMessages(feed.messages[0].id, BATCH, 0, false);
     if (token !== feed.token) return;
     feed.foundOldest = body.found_oldest;
-    const before = node.scrollHeight - node.scrollTop;
     addMessages(body.messages);
-    render();
-    node.scrollTop = node.scrollHeight - before;
+    trim("oldest");
+    render({ keepScroll: true });
   } finally {
     feed.loading = false;
   }
@@ -105,6 +117,7 @@ async function loadNewer() {
     if (token !== feed.token) return;
     feed.foundNewest = body.found_newest;
     addMessages(body.messages);
+    trim("newest");
     render({ keepScroll: true });
   } finally {
     feed.loading = false;
@@ -202,9 +215,21 @@ function observe(root) {
   for (const node of root.querySelectorAll("article.message.unread")) observer.observe(node);
 }
 
+// The message at the top of the view and how far below the feed's top edge it is: after a
+// render (which may have added or dropped messages above it) the view is put back there.
+function viewAnchor(node) {
+  const top = node.getBoundingClientRect().top;
+  for (const article of node.querySelectorAll("article.message[data-id]")) {
+    const rect = article.getBoundingClientRect();
+    if (rect.bottom > top) return { id: article.dataset.id, offset: rect.top - top };
+  }
+  return null;
+}
+
 export function render({ keepScroll = false } = {}) {
   const node = feedNode();
   const scroll = node.scrollTop;
+  const anchor = keepScroll ? viewAnchor(node) : null;
   const fragment = document.createDocumentFragment();
   let previous = null;
   if (feed.foundOldest && feed.messages.length) fragment.append(el("p", { class: "feed-edge", text: "Beginning of this conversation" }));
@@ -219,7 +244,11 @@ export function render({ keepScroll = false } = {}) {
   if (!feed.messages.length) fragment.append(el("p", { class: "feed-status", text: "No messages here yet." }));
   for (const echo of pendingEchoes.values()) fragment.append(echo);
   clear(node).append(fragment);
-  if (keepScroll) node.scrollTop = scroll;
+  if (keepScroll) {
+    const target = anchor && node.querySelector(`article.message[data-id="${anchor.id}"]`);
+    if (target) node.scrollTop += target.getBoundingClientRect().top - node.getBoundingClientRect().top - anchor.offset;
+    else node.scrollTop = scroll;
+  }
   observe(node);
 }
 
@@ -338,6 +367,7 @@ bus.on("event:message", async (event) => {
   if (match?.match_content) message.match_content = match.match_content;
   const stick = nearBottom() || message.sender_id === state.me;
   addMessages([message]);
+  trim("newest");
   render({ keepScroll: true });
   if (stick) select(message.id, { block: "end" });
 });
