@@ -12,6 +12,7 @@ import { bus, messageDmKey, state, userName } from "./state.js";
 import { formatDateTime, formatTime, isoTime } from "./time.js";
 
 const BATCH = 50;
+const FIRST_BEFORE = 100; // a narrow opens with this much history above its anchor (two screens)
 const WINDOW = 400; // messages kept in the feed (and the DOM) at most
 const feedNode = () => document.getElementById("feed");
 
@@ -77,7 +78,7 @@ export async function openNarrow(narrow, { anchor } = {}) {
   const start = anchor ?? near?.operand ?? (searching ? "newest" : "first_unread");
   let body;
   try {
-    body = await fetchMessages(start, BATCH, BATCH);
+    body = await fetchMessages(start, FIRST_BEFORE, BATCH);
   } catch (error) {
     if (token === feed.token) clear(node).append(el("p", { class: "feed-status error", role: "alert", text: error.message }));
     return;
