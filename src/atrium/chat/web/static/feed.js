@@ -208,6 +208,27 @@ export function messageNode(message, continued) {
   return node;
 }
 
+// A message's nodes when it follows `previous` in the feed: a recipient bar if the
+// conversation changes, and the message (shown as a continuation of the same sender's).
+function nodesAfter(previous, message) {
+  const newGroup = !previous || recipientKey(previous) !== recipientKey(message);
+  const continued = !newGroup && previous.sender_id === message.sender_id && message.timestamp - previous.timestamp < 600;
+  const article = messageNode(message, continued);
+  return newGroup ? [recipientBar(message), article] : [article];
+}
+
+// A new message after the last one: its nodes are added at the end (before any local echoes)
+// instead of rendering the whole feed again.
+function append(previous, message) {
+  const node = feedNode();
+  const nodes = nodesAfter(previous, message);
+  const article = nodes[nodes.length - 1];
+  const fragment = document.createDocumentFragment();
+  fragment.append(...nodes);
+  node.insertBefore(fragment, node.querySelector("article.local-echo"));
+  if (article.classList.contains("unread")) observer?.observe(article);
+}
+
 let observer = null;
 
 function observe(root) {
@@ -235,11 +256,7 @@ export function render({ keepScroll = false } = {}) {
   let previous = null;
   if (feed.foundOldest && feed.messages.length) fragment.append(el("p", { class: "feed-edge", text: "Beginning of this conversation" }));
   for (const message of feed.messages) {
-    const key = recipientKey(message);
-    const newGroup = !previous || recipientKey(previous) !== key;
-    if (newGroup) fragment.append(recipientBar(message));
-    const continued = !newGroup && previous.sender_id === message.sender_id && message.timestamp - previous.timestamp < 600;
-    fragment.append(messageNode(message, continued));
+    fragment.append(...nodesAfter(previous, message));
     previous = message;
   }
   if (!feed.messages.length) fragment.append(el("p", { class: "feed-status", text: "No messages here yet." }));
@@ -367,9 +384,14 @@ bus.on("event:message", async (event) => {
   const match = matches.get(message.id);
   if (match?.match_content) message.match_content = match.match_content;
   const stick = nearBottom() || message.sender_id === state.me;
+  const last = feed.messages[feed.messages.length - 1];
+  const atEnd = last && message.id > last.id && !feed.byId.has(message.id) && feed.messages.length < WINDOW;
   addMessages([message]);
-  trim("newest");
-  render({ keepScroll: true });
+  if (atEnd) append(last, message);
+  else {
+    trim("newest");
+    render({ keepScroll: true });
+  }
   if (stick) select(message.id, { block: "end" });
 });
 
