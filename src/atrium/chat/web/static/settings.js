@@ -1,5 +1,6 @@
-// Personal settings: profile (name, time zone), display (light or dark theme, 24-hour time)
-// and desktop notifications; administrators also reach the organization pages (admin.js).
+// Personal settings: profile (name, time zone, avatar, status text), display (light or dark
+// theme, 24-hour time) and desktop notifications, all kept in the user's server-side settings;
+// administrators also reach the organization pages (admin.js).
 
 import { patch, post } from "./api.js";
 import { avatar, clear, el, toast } from "./dom.js";
