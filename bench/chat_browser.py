@@ -89,6 +89,18 @@ window.__painted = (count) => new Promise((resolve, reject) => {
 });
 """
 
+# Where a first paint's time went: the page and its modules loaded (DOMContentLoaded), and the
+# two API calls before the feed can render.
+PARTS = """
+() => {
+  const entries = performance.getEntriesByType('resource');
+  const took = (path) => entries.find((e) => new URL(e.name).pathname === path)?.duration ?? null;
+  const nav = performance.getEntriesByType('navigation')[0];
+  return {scripts: nav ? nav.domContentLoadedEventEnd : null,
+          register: took('/json/register'), messages: took('/json/messages')};
+}
+"""
+
 # Switch to `hash` and resolve with the milliseconds until its messages are painted: the feed
 # first shows "Loading…" for the new narrow, then the messages.
 SWITCH = """
@@ -212,6 +224,10 @@ def signed_in(chrome: Any, base_url: str, email: str) -> Any:
     return page
 
 
+def median(values: list[float]) -> str:
+    return f"{statistics.median(values):.0f} ms" if values else "not measured"
+
+
 def _run(latencies: list[float]) -> RunResult:
     ordered = sorted(latencies)
     return RunResult(
@@ -311,10 +327,16 @@ def _measure(
         hashes = [topic_hash(ids, n) for n in narrows]
         page = signed_in(chrome, base, reader)
 
+        parts: dict[str, list[float]] = {"scripts": [], "register": [], "messages": []}
+
         def first_paint(i: int) -> float:
             page.goto("about:blank")
             page.goto(base + "/" + hashes[i % len(hashes)])
-            return float(page.evaluate(f"window.__painted({FIRST})"))
+            painted = float(page.evaluate(f"window.__painted({FIRST})"))
+            for key, value in page.evaluate(PARTS).items():
+                if value is not None:
+                    parts[key].append(float(value))
+            return painted
 
         console.print("[bold]chat_browser/first_paint[/bold]")
         first = measure_runs(settings, pgid, "navigation, warm cache", first_paint)
@@ -394,6 +416,10 @@ def _measure(
             rows=[Row(first, (Target("p50_ms", 300),))],
             notes=[
                 timing,
+                "Where the time goes (medians over all samples): page and modules loaded "
+                f"(DOMContentLoaded) {median(parts['scripts'])}, `POST /json/register` "
+                f"{median(parts['register'])}, `GET /json/messages` {median(parts['messages'])}; "
+                "the rest is rendering and waiting between them.",
                 f"JS and CSS on a first load (empty cache): {files} files, **{kb:.1f} KB** as "
                 f"served (gzip), {raw / 1024:.1f} KB uncompressed; target ≤ {ASSET_TARGET_KB} KB: "
                 f"**{verdict}**.",

@@ -595,6 +595,23 @@ def test_desktop_notifications_for_dms_and_mentions(browser: Any, site: Site) ->
         context.close()
 
 
+def test_near_link_opens_at_the_message(people: Any, site: Site) -> None:
+    nearby = site.stream("nearby", "mo")
+    ids = [
+        site.api["olive"].call(
+            "POST", "/messages", type="stream", to=nearby, topic="n", content=f"nearby {n}"
+        )["id"]
+        for n in range(3)
+    ]
+    mo = people("mo")
+    mo.go(stream_hash(nearby, "n") + f"/near/{ids[1]}")
+    message(mo, "nearby 2").wait_for()
+    selected = mo.page.locator("article.message.selected")
+    selected.wait_for()
+    assert "nearby 1" in selected.inner_text()
+    assert mo.errors == []
+
+
 def test_no_console_errors_across_the_main_views(people: Any, site: Site) -> None:
     tour = site.stream("tour", "olive")
     site.api["olive"].call(
