@@ -35,6 +35,7 @@ from bench.report import RunInfo, as_json, merge_previous, render
 FAMILIES = (
     "bench.chat",
     "bench.chat_admin",
+    "bench.chat_browser",
     "bench.chat_events",
     "bench.chat_messaging",
     "bench.chat_presence",

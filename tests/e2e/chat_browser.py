@@ -7,9 +7,12 @@ them.
 
 from __future__ import annotations
 
+import configparser
 import os
 import shutil
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,6 +20,8 @@ from typing import Any
 import httpx
 import orjson
 import pytest
+
+from tests.e2e.server import atrium, atrium_env, running_server
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMIUM_ARGS = [
@@ -57,6 +62,65 @@ class Api:
         body: dict[str, Any] = response.json()
         assert body["result"] == "success", body
         return body
+
+
+PASSWORD = "browser-pass-1"
+USERS = {
+    "olive": ("olive@e2e.test", "Olive Owner", "owner"),
+    "mo": ("mo@e2e.test", "Mo Member", "member"),
+    "pat": ("pat@e2e.test", "Pat Member", "member"),
+}
+
+
+@dataclass
+class Site:
+    """A running chat server with the three USERS, and their API access."""
+
+    url: str
+    api: dict[str, Api]
+    ids: dict[str, int]
+
+    def stream(self, name: str, *members: str, private: bool = False) -> int:
+        owner = self.api["olive"]
+        owner.call(
+            "POST",
+            "/users/me/subscriptions",
+            subscriptions=[{"name": name}],
+            principals=[self.ids[m] for m in ("olive", *members)],
+            invite_only=private,
+        )
+        return int(owner.call("GET", "/get_stream_id", stream=name)["stream_id"])
+
+
+@contextmanager
+def start_site(data_dir: Path, api_rate_limit: int = 2000) -> Iterator[Site]:
+    """A fresh organization with USERS, served by a real `atrium serve` process."""
+    # A browser test does in seconds what a person does in an hour: more than 200 requests a
+    # minute, and more than 5 sign-ins in 30 minutes, for one user. The client waits out a 429;
+    # the tests should not have to (tests/chat/test_web_sessions.py checks the login limit).
+    env = atrium_env(
+        data_dir,
+        None,
+        ATRIUM_SERVICES="chat",
+        ATRIUM_RATE_LIMIT_API=str(api_rate_limit),
+        ATRIUM_RATE_LIMIT_PASSWORD="1000",
+    )
+    atrium(env, "chat", "create-realm", "--name", "Browser Test")
+    for email, name, role in USERS.values():
+        args = ["--email", email, "--full-name", name, "--password", PASSWORD, "--role", role]
+        atrium(env, "chat", "create-user", *args)
+    with running_server(env) as server:
+        api = {}
+        for short, (email, _name, _role) in USERS.items():
+            config = configparser.ConfigParser()
+            config.read_string(atrium(env, "chat", "api-key", email))
+            api[short] = Api(server.url, email, config["api"]["key"])
+        users = api["olive"].call("GET", "/users")["members"]
+        ids = {
+            s: next(u["user_id"] for u in users if u["email"] == e)
+            for s, (e, _, _) in USERS.items()
+        }
+        yield Site(server.url, api, ids)
 
 
 @dataclass

@@ -1,6 +1,8 @@
 // The message feed of one narrow: fetched by anchors from GET /messages (older history as the
 // user scrolls up), grouped under recipient bars, kept current by the events, and marked read
-// as messages are seen. Message bodies are the server's rendered, sanitized HTML.
+// as messages are seen. Message bodies are the server's rendered, sanitized HTML. The feed
+// holds a bounded window of messages: loading one end drops the far end, which is fetched again
+// by anchor when the reader scrolls back to it, so long histories keep the DOM small.
 
 import { get, post } from "./api.js";
 import { avatar, clear, el, setServerHtml, showEmoji, toast } from "./dom.js";
@@ -10,6 +12,8 @@ import { bus, messageDmKey, state, userName } from "./state.js";
 import { formatDateTime, formatTime, isoTime } from "./time.js";
 
 const BATCH = 50;
+const FIRST_BEFORE = 100; // a narrow opens with this much history above its anchor (two screens)
+const WINDOW = 400; // messages kept in the feed (and the DOM) at most
 const feedNode = () => document.getElementById("feed");
 
 export const feed = {
@@ -48,6 +52,17 @@ function addMessages(messages) {
   feed.messages.sort((a, b) => a.id - b.id);
 }
 
+function trim(keep) {
+  // Keep the WINDOW messages at the `keep` end ("oldest" or "newest"); the other end is
+  // no longer known to be complete, so scrolling there fetches it again.
+  const extra = feed.messages.length - WINDOW;
+  if (extra <= 0) return;
+  const dropped = keep === "oldest" ? feed.messages.splice(WINDOW) : feed.messages.splice(0, extra);
+  for (const message of dropped) feed.byId.delete(message.id);
+  if (keep === "oldest") feed.foundNewest = false;
+  else feed.foundOldest = false;
+}
+
 export async function openNarrow(narrow, { anchor } = {}) {
   const token = ++feed.token;
   feed.narrow = narrow;
@@ -63,7 +78,7 @@ export async function openNarrow(narrow, { anchor } = {}) {
   const start = anchor ?? near?.operand ?? (searching ? "newest" : "first_unread");
   let body;
   try {
-    body = await fetchMessages(start, BATCH, BATCH);
+    body = await fetchMessages(start, FIRST_BEFORE, BATCH);
   } catch (error) {
     if (token === feed.token) clear(node).append(el("p", { class: "feed-status error", role: "alert", text: error.message }));
     return;
@@ -82,15 +97,13 @@ async function loadOlder() {
   if (feed.loading || feed.foundOldest || !feed.messages.length) return;
   feed.loading = true;
   const token = feed.token;
-  const node = feedNode();
   try {
     const body = await fetchMessages(feed.messages[0].id, BATCH, 0, false);
     if (token !== feed.token) return;
     feed.foundOldest = body.found_oldest;
-    const before = node.scrollHeight - node.scrollTop;
     addMessages(body.messages);
-    render();
-    node.scrollTop = node.scrollHeight - before;
+    trim("oldest");
+    render({ keepScroll: true });
   } finally {
     feed.loading = false;
   }
@@ -105,6 +118,7 @@ async function loadNewer() {
     if (token !== feed.token) return;
     feed.foundNewest = body.found_newest;
     addMessages(body.messages);
+    trim("newest");
     render({ keepScroll: true });
   } finally {
     feed.loading = false;
@@ -194,6 +208,27 @@ export function messageNode(message, continued) {
   return node;
 }
 
+// A message's nodes when it follows `previous` in the feed: a recipient bar if the
+// conversation changes, and the message (shown as a continuation of the same sender's).
+function nodesAfter(previous, message) {
+  const newGroup = !previous || recipientKey(previous) !== recipientKey(message);
+  const continued = !newGroup && previous.sender_id === message.sender_id && message.timestamp - previous.timestamp < 600;
+  const article = messageNode(message, continued);
+  return newGroup ? [recipientBar(message), article] : [article];
+}
+
+// A new message after the last one: its nodes are added at the end (before any local echoes)
+// instead of rendering the whole feed again.
+function append(previous, message) {
+  const node = feedNode();
+  const nodes = nodesAfter(previous, message);
+  const article = nodes[nodes.length - 1];
+  const fragment = document.createDocumentFragment();
+  fragment.append(...nodes);
+  node.insertBefore(fragment, node.querySelector("article.local-echo"));
+  if (article.classList.contains("unread")) observer?.observe(article);
+}
+
 let observer = null;
 
 function observe(root) {
@@ -202,24 +237,36 @@ function observe(root) {
   for (const node of root.querySelectorAll("article.message.unread")) observer.observe(node);
 }
 
+// The message at the top of the view and how far below the feed's top edge it is: after a
+// render (which may have added or dropped messages above it) the view is put back there.
+function viewAnchor(node) {
+  const top = node.getBoundingClientRect().top;
+  for (const article of node.querySelectorAll("article.message[data-id]")) {
+    const rect = article.getBoundingClientRect();
+    if (rect.bottom > top) return { id: article.dataset.id, offset: rect.top - top };
+  }
+  return null;
+}
+
 export function render({ keepScroll = false } = {}) {
   const node = feedNode();
   const scroll = node.scrollTop;
+  const anchor = keepScroll ? viewAnchor(node) : null;
   const fragment = document.createDocumentFragment();
   let previous = null;
   if (feed.foundOldest && feed.messages.length) fragment.append(el("p", { class: "feed-edge", text: "Beginning of this conversation" }));
   for (const message of feed.messages) {
-    const key = recipientKey(message);
-    const newGroup = !previous || recipientKey(previous) !== key;
-    if (newGroup) fragment.append(recipientBar(message));
-    const continued = !newGroup && previous.sender_id === message.sender_id && message.timestamp - previous.timestamp < 600;
-    fragment.append(messageNode(message, continued));
+    fragment.append(...nodesAfter(previous, message));
     previous = message;
   }
   if (!feed.messages.length) fragment.append(el("p", { class: "feed-status", text: "No messages here yet." }));
   for (const echo of pendingEchoes.values()) fragment.append(echo);
   clear(node).append(fragment);
-  if (keepScroll) node.scrollTop = scroll;
+  if (keepScroll) {
+    const target = anchor && node.querySelector(`article.message[data-id="${anchor.id}"]`);
+    if (target) node.scrollTop += target.getBoundingClientRect().top - node.getBoundingClientRect().top - anchor.offset;
+    else node.scrollTop = scroll;
+  }
   observe(node);
 }
 
@@ -308,6 +355,16 @@ async function matching(ids) {
   return new Map(Object.entries(body.messages).map(([id, match]) => [Number(id), match]));
 }
 
+// Whether a new message is shown in the narrow in view (desktop notifications skip those).
+export async function inView(id) {
+  if (!feed.foundNewest) return false;
+  try {
+    return (await matching([id])).has(id);
+  } catch {
+    return false;
+  }
+}
+
 function nearBottom() {
   const node = feedNode();
   return node.scrollHeight - node.scrollTop - node.clientHeight < 150;
@@ -327,8 +384,14 @@ bus.on("event:message", async (event) => {
   const match = matches.get(message.id);
   if (match?.match_content) message.match_content = match.match_content;
   const stick = nearBottom() || message.sender_id === state.me;
+  const last = feed.messages[feed.messages.length - 1];
+  const atEnd = last && message.id > last.id && !feed.byId.has(message.id) && feed.messages.length < WINDOW;
   addMessages([message]);
-  render({ keepScroll: true });
+  if (atEnd) append(last, message);
+  else {
+    trim("newest");
+    render({ keepScroll: true });
+  }
   if (stick) select(message.id, { block: "end" });
 });
 
@@ -416,6 +479,19 @@ bus.on("event:reaction", (event) => {
   message.reactions = reactions;
   const node = feedNode().querySelector(`article.message[data-id="${message.id}"] .reactions`);
   node?.replaceWith(reactionButtons(message));
+});
+
+bus.on("event:realm_user", (event) => {
+  // A new avatar shows on the sender's messages already in the feed.
+  const person = event.person;
+  if (event.op !== "update" || person.avatar_url === undefined) return;
+  let changed = false;
+  for (const message of feed.messages)
+    if (message.sender_id === person.user_id) {
+      message.avatar_url = person.avatar_url;
+      changed = true;
+    }
+  if (changed) render({ keepScroll: true });
 });
 
 bus.on("reloaded", () => openNarrow(feed.narrow, feed.selectedId ? { anchor: feed.selectedId } : {}));

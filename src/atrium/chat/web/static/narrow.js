@@ -108,7 +108,11 @@ export function toSearchText(narrow) {
 }
 
 export function forServer(narrow) {
-  return narrow.map(({ operator, operand, negated }) => (negated ? { operator, operand, negated } : { operator, operand }));
+  // The API takes `near`'s message id as a string (the client keeps it as a number).
+  return narrow.map(({ operator, operand, negated }) => {
+    const value = operator === "near" ? String(operand) : operand;
+    return negated ? { operator, operand: value, negated } : { operator, operand: value };
+  });
 }
 
 export function describe(narrow) {

@@ -68,10 +68,13 @@ function userList() {
         { class: `user-item presence-${presence}` },
         el("span", { class: "presence-dot", role: "img", "aria-label": presence }),
         el("button", { type: "button", class: "link-button user-name", text: user.full_name, dataset: { userId: String(user.user_id) }, onclick: () => userCard(user.user_id) }),
+        statusText(user.user_id) ? el("span", { class: "user-status", text: statusText(user.user_id) }) : null,
       ),
     );
   return list;
 }
+
+const statusText = (userId) => state.userStatus.get(userId)?.status_text ?? "";
 
 export function userCard(userId) {
   const user = state.users.get(userId);
@@ -89,6 +92,7 @@ export function userCard(userId) {
     { class: "user-card" },
     avatar(user.avatar_url, user.full_name, 80),
     el("p", { class: "card-email", text: user.email }),
+    statusText(userId) ? el("p", { class: "card-status", text: statusText(userId) }) : null,
     el("p", { class: "card-role", text: ROLES[user.role] ?? "Member" }),
     el("p", { class: "card-presence", text: `Presence: ${presenceOf(user)}` }),
     localTime ? el("p", { class: "card-time", text: `Local time: ${localTime} (${user.timezone})` }) : null,
@@ -139,6 +143,7 @@ export function initRightSidebar() {
   bus.on("event:realm_user", render);
   bus.on("event:presence", render);
   bus.on("event:user_group", render);
+  bus.on("event:user_status", render);
   bus.on("user-card", ({ userId }) => userCard(userId));
   for (const type of ["keydown", "mousedown", "touchstart"]) window.addEventListener(type, () => (lastInput = Date.now()), { passive: true });
   let started = false;

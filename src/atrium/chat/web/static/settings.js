@@ -1,11 +1,74 @@
-// Personal settings: profile (name, time zone), display (light or dark theme, 24-hour time)
-// and desktop notifications; administrators also reach the organization pages (admin.js).
+// Personal settings: profile (name, time zone, avatar, status text), display (light or dark
+// theme, 24-hour time) and desktop notifications, all kept in the user's server-side settings;
+// administrators also reach the organization pages (admin.js).
 
-import { patch } from "./api.js";
-import { clear, el, toast } from "./dom.js";
+import { patch, post } from "./api.js";
+import { avatar, clear, el, toast } from "./dom.js";
 import { adminPages } from "./admin.js";
+import { inView } from "./feed.js";
+import { toHash } from "./narrow.js";
 import { field, openDialog } from "./overlay.js";
-import { bus, display, isAdmin, setDisplay, state } from "./state.js";
+import { bus, desktopNotifications, isAdmin, state, theme } from "./state.js";
+
+// One setting changed here: shown at once, then stored on the server (whose `user_settings`
+// event brings it to this person's other browsers).
+async function changeSetting(property, value) {
+  const previous = state.settings[property];
+  state.settings[property] = value;
+  bus.emit("display", { property, value });
+  try {
+    await patch("/settings", { [property]: value });
+  } catch (error) {
+    state.settings[property] = previous;
+    bus.emit("display", { property, value: previous });
+    toast(error.message);
+  }
+}
+
+function avatarForm() {
+  const me = state.users.get(state.me) ?? {};
+  const picture = el("div", { class: "profile-avatar", id: "profile-avatar" }, avatar(me.avatar_url, me.full_name, 80));
+  const file = el("input", { type: "file", id: "avatar-file", accept: "image/*" });
+  file.addEventListener("change", async () => {
+    if (!file.files[0]) return;
+    const data = new FormData();
+    data.append("file", file.files[0]);
+    try {
+      const body = await post("/users/me/avatar", data);
+      clear(picture).append(avatar(body.avatar_url, me.full_name, 80));
+      toast("Avatar changed");
+    } catch (error) {
+      toast(error.message);
+    }
+    file.value = "";
+  });
+  return el("div", { class: "dialog-form" }, picture, field("Upload a new avatar", file));
+}
+
+function statusForm() {
+  const current = state.userStatus.get(state.me)?.status_text ?? "";
+  const text = el("input", { type: "text", id: "status-text", value: current, maxlength: "60", placeholder: "What are you up to?" });
+  const form = el(
+    "form",
+    { class: "dialog-form" },
+    field("Status", text),
+    el("div", { class: "row" }, el("button", { type: "submit", class: "primary", id: "save-status", text: "Set status" }), el("button", { type: "button", id: "clear-status", text: "Clear status", onclick: () => save("") })),
+  );
+  async function save(value) {
+    try {
+      await post("/users/me/status", { status_text: value });
+      text.value = value;
+      toast(value ? "Status set" : "Status cleared");
+    } catch (error) {
+      toast(error.message);
+    }
+  }
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    save(text.value.trim());
+  });
+  return form;
+}
 
 function profilePage() {
   const me = state.users.get(state.me) ?? {};
@@ -23,37 +86,43 @@ function profilePage() {
       toast(error.message);
     }
   });
-  return form;
+  return el("div", {}, form, avatarForm(), statusForm());
 }
 
 export function applyTheme() {
-  document.documentElement.dataset.theme = display("theme", "light");
+  document.documentElement.dataset.theme = theme();
 }
 
+const SCHEMES = { auto: 1, dark: 2, light: 3 };
+
 function displayPage() {
-  const theme = el("select", { id: "setting-theme" }, el("option", { value: "light", text: "Light" }), el("option", { value: "dark", text: "Dark" }));
-  theme.value = display("theme", "light");
-  theme.addEventListener("change", () => {
-    setDisplay("theme", theme.value);
-    applyTheme();
-  });
-  const clock = el("input", { type: "checkbox", id: "setting-24h", checked: display("twenty_four_hour_time", false) });
-  clock.addEventListener("change", () => setDisplay("twenty_four_hour_time", clock.checked));
-  return el("div", { class: "dialog-form" }, field("Theme", theme), el("label", { class: "check" }, clock, " Use 24-hour time"));
+  const select = el(
+    "select",
+    { id: "setting-theme" },
+    el("option", { value: "auto", text: "Same as the system" }),
+    el("option", { value: "light", text: "Light" }),
+    el("option", { value: "dark", text: "Dark" }),
+  );
+  select.value = Object.keys(SCHEMES).find((k) => SCHEMES[k] === state.settings.color_scheme) ?? "auto";
+  select.addEventListener("change", () => changeSetting("color_scheme", SCHEMES[select.value]));
+  const clock = el("input", { type: "checkbox", id: "setting-24h", checked: Boolean(state.settings.twenty_four_hour_time) });
+  clock.addEventListener("change", () => changeSetting("twenty_four_hour_time", clock.checked));
+  return el("div", { class: "dialog-form" }, field("Theme", select), el("label", { class: "check" }, clock, " Use 24-hour time"));
 }
 
 function notificationsPage() {
   const supported = "Notification" in window;
-  const box = el("input", { type: "checkbox", id: "setting-desktop", checked: display("desktop_notifications", false), disabled: !supported });
+  const box = el("input", { type: "checkbox", id: "setting-desktop", checked: supported && desktopNotifications() && Notification.permission === "granted", disabled: !supported });
   box.addEventListener("change", async () => {
     if (box.checked && Notification.permission !== "granted") {
       const answer = await Notification.requestPermission();
       if (answer !== "granted") {
         box.checked = false;
         toast("The browser did not allow notifications.");
+        return;
       }
     }
-    setDisplay("desktop_notifications", box.checked);
+    changeSetting("enable_desktop_notifications", box.checked);
   });
   return el(
     "div",
@@ -81,19 +150,32 @@ export function openSettings(page = "profile", options = {}) {
   show(pages[page] ? page : "profile");
 }
 
-// Desktop notifications for DMs and mentions, while the page is hidden.
-function notify(event) {
-  if (!display("desktop_notifications", false) || !("Notification" in window) || Notification.permission !== "granted") return;
+// Desktop notifications for DMs and mentions that the person is not looking at: the page is
+// hidden or unfocused, or the message is outside the narrow in view.
+async function notify(event) {
+  if (!desktopNotifications() || !("Notification" in window) || Notification.permission !== "granted") return;
   const message = event.message;
   const flags = event.flags ?? [];
-  if (message.sender_id === state.me || document.visibilityState === "visible") return;
+  if (message.sender_id === state.me) return;
   if (message.type !== "private" && !flags.includes("mentioned") && !flags.includes("wildcard_mentioned")) return;
-  new Notification(message.sender_full_name, { body: message.type === "private" ? "sent you a direct message" : `mentioned you in #${message.display_recipient}`, tag: String(message.id) });
+  if (document.visibilityState === "visible" && document.hasFocus() && (await inView(message.id))) return;
+  const where = message.type === "private" ? "sent you a direct message" : `mentioned you in #${message.display_recipient} > ${message.subject}`;
+  const note = new Notification(message.sender_full_name, { body: where, tag: String(message.id) });
+  note.onclick = () => {
+    window.focus();
+    location.hash = toHash([{ operator: "near", operand: message.id }]);
+  };
 }
 
 export function initSettings() {
-  applyTheme();
   document.getElementById("open-settings").addEventListener("click", () => openSettings());
   bus.on("settings:open", ({ page, streamId }) => openSettings(page, { streamId }));
+  bus.on("state", applyTheme);
+  bus.on("display", applyTheme);
+  bus.on("event:user_settings", (event) => {
+    applyTheme();
+    if (event.property === "twenty_four_hour_time") bus.emit("feed:rerender");
+  });
+  window.matchMedia?.("(prefers-color-scheme: dark)").addEventListener?.("change", applyTheme);
   bus.on("event:message", notify);
 }

@@ -33,6 +33,7 @@ export const state = {
   userTopics: new Map(), // "stream_id:topic" -> visibility_policy
   recentDms: [],
   presence: new Map(),
+  userStatus: new Map(), // user id -> {status_text, emoji_name, ...}
   settings: {},
   // Optional endpoints this server offers (reactions, typing, presence, uploads, topics), as the
   // shell page lists them: the client never probes for them.
@@ -41,16 +42,18 @@ export const state = {
   lastEventId: -1,
 };
 
-export function display(key, fallback) {
-  // Display preferences kept in this browser (theme, 24-hour time, notifications).
-  const raw = localStorage.getItem("atrium:" + key);
-  return raw === null ? fallback : JSON.parse(raw);
+// Display preferences live in the server's user settings (PATCH /settings), so they follow the
+// person to every browser; the register response and `user_settings` events keep them current.
+export function theme() {
+  const scheme = state.settings.color_scheme ?? 1;
+  if (scheme === 2) return "dark";
+  if (scheme === 3) return "light";
+  return window.matchMedia?.("(prefers-color-scheme: dark)").matches ? "dark" : "light";
 }
 
-export function setDisplay(key, value) {
-  localStorage.setItem("atrium:" + key, JSON.stringify(value));
-  bus.emit("display", { key, value });
-}
+export const twentyFourHour = () => Boolean(state.settings.twenty_four_hour_time);
+
+export const desktopNotifications = () => state.settings.enable_desktop_notifications !== false;
 
 export const topicKey = (streamId, topic) => `${streamId}:${topic.toLowerCase()}`;
 
@@ -85,6 +88,7 @@ export function loadState(data) {
   );
   state.recentDms = data.recent_private_conversations ?? [];
   state.presence = new Map(Object.entries(data.presences ?? {}));
+  state.userStatus = new Map(Object.entries(data.user_status ?? {}).map(([id, status]) => [Number(id), status]));
   state.unread = new Map();
   const unread = data.unread_msgs ?? {};
   for (const row of unread.streams ?? [])
@@ -268,6 +272,13 @@ const handlers = {
   },
   user_settings(event) {
     if (event.op === "update") state.settings[event.property] = event.value;
+  },
+  user_status(event) {
+    // Only the fields that changed come in the event; an empty text clears the status.
+    const status = { ...state.userStatus.get(event.user_id) };
+    for (const key of ["status_text", "away", "emoji_name", "emoji_code", "reaction_type"])
+      if (event[key] !== undefined) status[key] = event[key];
+    state.userStatus.set(event.user_id, status);
   },
   drafts(event) {
     if (event.op === "add") for (const d of event.drafts) state.drafts.set(d.id, d);

@@ -1,12 +1,12 @@
 // Times as the user prefers them (24-hour or not), in the browser's own time zone.
 
-import { display } from "./state.js";
+import { twentyFourHour } from "./state.js";
 
 export function formatTime(seconds) {
   return new Date(seconds * 1000).toLocaleTimeString([], {
     hour: "numeric",
     minute: "2-digit",
-    hour12: !display("twenty_four_hour_time", false),
+    hour12: !twentyFourHour(),
   });
 }
 

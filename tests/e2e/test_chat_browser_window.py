@@ -1,0 +1,149 @@
+"""The message feed keeps a bounded window of DOM nodes through a long history, in Debian's
+Chromium against a real `atrium serve`: scrolling up through a few thousand messages and back
+down never holds more than a window's worth, and dropped messages come back by anchor.
+
+A module of its own: its server allows the thousands of API calls that set the scene.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from tests.e2e.chat_browser import (
+    CHROMIUM_ARGS,
+    PASSWORD,
+    USERS,
+    Person,
+    Site,
+    chromium_or_skip,
+    start_site,
+    wait_until,
+)
+
+pytestmark = pytest.mark.e2e
+
+MESSAGES = 2000
+# The client keeps at most 400 messages; a little room for a batch arriving before the trim.
+MOST_NODES = 450
+
+FEED_SHAPE = """() => {
+  const ids = [...document.querySelectorAll('#feed article.message[data-id]')]
+    .map(a => Number(a.dataset.id));
+  const feed = document.getElementById('feed');
+  return {count: ids.length, first: ids[0] ?? null, last: ids[ids.length - 1] ?? null,
+          beginning: Boolean(document.querySelector('#feed .feed-edge')),
+          atBottom: feed.scrollHeight - feed.scrollTop - feed.clientHeight < 5};
+}"""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    chromium_or_skip()
+    with start_site(tmp_path_factory.mktemp("chat-window"), api_rate_limit=1_000_000) as running:
+        yield running
+
+
+@pytest.fixture
+def person(site: Site, history: History) -> Iterator[Person]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=chromium_or_skip(), args=CHROMIUM_ARGS, headless=True
+        )
+        page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+        someone = Person(page)
+        someone.watch()
+        someone.sign_in(site.url, USERS["mo"][0], PASSWORD)
+        yield someone
+        browser.close()
+
+
+@dataclass
+class History:
+    stream_id: int
+    ids: list[int]  # oldest first
+
+
+@pytest.fixture(scope="module")
+def history(site: Site) -> History:
+    """MESSAGES messages from Olive in one topic, all read by Mo; sent before anyone signs in
+    (the server sends one at a time, so threads would not make this faster)."""
+    stream_id = site.stream("long history", "mo")
+    api = site.api["olive"]
+    ids = [
+        int(
+            api.call(
+                "POST", "/messages", type="stream", to=stream_id, topic="long", content=f"line {n}"
+            )["id"]
+        )
+        for n in range(MESSAGES)
+    ]
+    site.api["mo"].call(
+        "POST",
+        "/messages/flags/narrow",
+        anchor="oldest",
+        num_before=0,
+        num_after=MESSAGES,
+        narrow=[{"operator": "stream", "operand": stream_id}],
+        op="add",
+        flag="read",
+    )
+    return History(stream_id, ids)
+
+
+def shape(person: Person) -> dict[str, Any]:
+    result: dict[str, Any] = person.page.evaluate(FEED_SHAPE)
+    return result
+
+
+def test_scrolling_a_long_history_keeps_the_dom_bounded(
+    site: Site, history: History, person: Person
+) -> None:
+    ids = history.ids
+    page = person.page
+    person.go(f"#narrow/stream/{history.stream_id}-s/topic/long")
+    wait_until(lambda: shape(person)["last"] == ids[-1], timeout=20)
+    seen_counts = []
+    # Up to the first message, one batch at a time.
+    while True:
+        now = shape(person)
+        seen_counts.append(now["count"])
+        assert now["count"] <= MOST_NODES, now
+        if now["beginning"]:
+            break
+        page.evaluate("() => { document.getElementById('feed').scrollTop = 0; }")
+        wait_until(
+            lambda before=now["first"]: (
+                shape(person)["first"] != before or shape(person)["beginning"]
+            ),
+            timeout=20,
+        )
+    top = shape(person)
+    assert top["first"] == ids[0]
+    # The newest messages left the DOM on the way up...
+    assert top["last"] < ids[-1]
+    assert page.locator("article.message", has_text="line 0").count() == 1
+    # ...and come back on the way down.
+    while True:
+        now = shape(person)
+        assert now["count"] <= MOST_NODES, now
+        if now["last"] == ids[-1] and now["atBottom"]:
+            break
+        page.evaluate(
+            "() => { const f = document.getElementById('feed'); f.scrollTop = f.scrollHeight; }"
+        )
+        if now["last"] == ids[-1]:
+            wait_until(lambda: shape(person)["atBottom"], timeout=20)
+        else:
+            wait_until(lambda before=now["last"]: shape(person)["last"] != before, timeout=20)
+    bottom = shape(person)
+    assert bottom["first"] > ids[0]
+    assert not bottom["beginning"]
+    assert page.locator("article.message", has_text=f"line {MESSAGES - 1}").count() >= 1
+    assert max(seen_counts) >= 300  # the window was really filled, not merely small
+    assert person.errors == []
