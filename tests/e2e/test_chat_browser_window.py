@@ -26,7 +26,7 @@ from tests.e2e.chat_browser import (
 
 pytestmark = pytest.mark.e2e
 
-MESSAGES = 2000
+MESSAGES = 1200  # three windows: enough to drop and reload at both ends
 # The client keeps at most 400 messages; a little room for a batch arriving before the trim.
 MOST_NODES = 450
 
