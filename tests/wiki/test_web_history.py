@@ -83,6 +83,32 @@ async def test_hidden_parts_stay_hidden(wiki: WikiHarness, client: httpx.AsyncCl
     assert "(username removed)" in line.group(0)
 
 
+async def test_raw_old_revision_and_who_sees_hidden_parts(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    one, two, _latest = await _three(wiki)
+    other = await wiki.edit_page("Elsewhere", "Another page.")
+    old = await client.get(f"/w/index.php?title=Story&action=raw&oldid={one}")
+    assert old.status_code == 200 and old.text == "Once."
+    for oldid in (str(other), "999999", "x"):
+        wrong = await client.get(f"/w/index.php?title=Story&action=raw&oldid={oldid}")
+        assert (wrong.status_code, wrong.text) == (404, "")
+    await wiki.db.write(
+        lambda conn: conn.execute(
+            sa.update(schema.revision).where(schema.revision.c.rev_id == two).values(rev_deleted=7)
+        )
+    )
+    hidden_raw = await client.get(f"/w/index.php?title=Story&action=raw&oldid={two}")
+    assert (hidden_raw.status_code, hidden_raw.text) == (404, "")
+    # An administrator (deletedtext, deletedhistory) sees what was hidden, as in MediaWiki.
+    await sign_in(client, "Admin")
+    shown = await client.get(f"/w/index.php?title=Story&action=raw&oldid={two}")
+    assert (shown.status_code, shown.text) == (200, "Once upon.")
+    history = (await client.get("/w/index.php?title=Story&action=history")).text
+    line = re.search(rf'<li data-mw-revid="{two}".*?</li>', history, re.S)
+    assert line is not None and "Alice" in line.group(0) and "second" in line.group(0)
+
+
 async def test_undo(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
     _first, two, three = await _three(wiki)
     await sign_in(client, "Admin", "admin-password-1")

@@ -16,9 +16,9 @@ from atrium.wiki.site import Site
 from atrium.wiki.timestamps import formatted
 from atrium.wiki.titles import Title
 from atrium.wiki.web import links
-from atrium.wiki.web.revision_views import DELETED_USER, can_see
 from atrium.wiki.web.skin import render_page
 from atrium.wiki.web.viewer import current_viewer
+from atrium.wiki.web.visibility import DELETED_USER, can_see
 
 _LEVELS = {"": "Allow all users", "autoconfirmed": "Allow only autoconfirmed users",
            "sysop": "Allow only administrators"}  # fmt: skip

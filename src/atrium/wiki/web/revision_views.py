@@ -24,18 +24,7 @@ from atrium.wiki.titles import Title
 from atrium.wiki.web import links
 from atrium.wiki.web.skin import render_page, trusted
 from atrium.wiki.web.viewer import current_viewer
-
-# RevisionRecord's deletion bits.
-DELETED_TEXT, DELETED_COMMENT, DELETED_USER, DELETED_RESTRICTED = 1, 2, 4, 8
-
-
-def can_see(account: Account, deleted: int, bit: int) -> bool:
-    """RevisionRecord::userCanBitfield, as `action=compare` applies it."""
-    if not deleted & bit:
-        return True
-    if deleted & DELETED_RESTRICTED:
-        return account.allowed("viewsuppressed")
-    return account.allowed("deletedtext" if bit == DELETED_TEXT else "deletedhistory")
+from atrium.wiki.web.visibility import DELETED_COMMENT, DELETED_TEXT, DELETED_USER, can_see
 
 
 @dataclass(frozen=True)

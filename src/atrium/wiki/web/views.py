@@ -21,6 +21,7 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from atrium.core.db import Database
 from atrium.core.exceptions import exception_class
 from atrium.core.page_headers import PAGE_HEADERS
+from atrium.wiki.reads import comparing
 from atrium.wiki.reads import page_view as reading
 from atrium.wiki.site import MAIN_PAGE, Site
 from atrium.wiki.timestamps import iso
@@ -41,6 +42,7 @@ from atrium.wiki.web.skin import render_page, trusted
 from atrium.wiki.web.special import category_page, file_page
 from atrium.wiki.web.special import registry as special_registry
 from atrium.wiki.web.viewer import current_viewer
+from atrium.wiki.web.visibility import DELETED_TEXT, can_see, shown_comment, shown_user
 from atrium.wiki.wikitext.html.editsection import add_edit_links
 
 RUN_JOBS = Title(NS_SPECIAL, "RunJobs")
@@ -211,14 +213,21 @@ async def _namespace_sections(
     return html
 
 
-async def raw(site: Site, db: Database, title: Title) -> Response:
-    text = await db.read(reading.raw_text, title.ns, title.dbkey)
+async def raw(request: Request, site: Site, db: Database, title: Title, oldid: str) -> Response:
+    """RawAction: the current text, or with `oldid` that revision's if it is this page's and
+    the viewer may see its text; otherwise an empty 404, as MediaWiki answers."""
+    text: str | None
+    if oldid:
+        rev = await db.read(comparing.revision, site, int(oldid)) if oldid.isdigit() else None
+        viewer = await current_viewer(request, db)
+        text = None
+        if rev is not None and rev.title == title:
+            text = rev.text if can_see(viewer.account, rev.deleted, DELETED_TEXT) else None
+    else:
+        text = await db.read(reading.raw_text, title.ns, title.dbkey)
     if text is None:
         return PlainTextResponse("", status_code=404, media_type="text/x-wiki")
     return Response(text, media_type="text/x-wiki; charset=UTF-8")
-
-
-_DELETED_COMMENT, _DELETED_USER = 2, 4  # RevisionRecord's bits
 
 
 @dataclass(frozen=True)
@@ -246,19 +255,20 @@ async def history(request: Request, site: Site, db: Database, title: Title, limi
             status=404,
         )
     rows = await db.read(reading.history, found[0], limit)
+    reader = (await current_viewer(request, db)).account
     lines = []
     for row in rows:
         oldid = int(row["rev_id"])
-        # A deleted user or summary is not shown (HistoryPager with Linker::revUserTools and
-        # Linker::revComment).
+        # A deleted user or summary is shown only to those with the right (HistoryPager with
+        # Linker::revUserTools and Linker::revComment).
         deleted = int(row["rev_deleted"] or 0)
         lines.append(
             _HistoryLine(
                 oldid,
                 links.index_href(site, title, oldid=str(oldid)),
                 iso(str(row["rev_timestamp"])),
-                None if deleted & _DELETED_USER else str(row["actor_name"]),
-                None if deleted & _DELETED_COMMENT else str(row["comment_text"]),
+                shown_user(reader, deleted, str(row["actor_name"])),
+                shown_comment(reader, deleted, str(row["comment_text"])),
                 bool(row["rev_minor_edit"]),
                 int(row["rev_len"]),
             )
@@ -373,7 +383,7 @@ async def index(request: Request, site: Site, db: Database) -> Response:
     if action in ("watch", "unwatch"):
         return await watch_pages.watch(request, site, db, title, action == "watch")
     if action == "raw":
-        return await raw(site, db, title)
+        return await raw(request, site, db, title, params.get("oldid", ""))
     if action == "history":
         limit = params.get("limit", "50")
         return await history(

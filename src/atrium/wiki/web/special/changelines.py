@@ -10,7 +10,7 @@ from atrium.core.db import Row
 from atrium.wiki.reads.users import Account
 from atrium.wiki.timestamps import formatted
 from atrium.wiki.titles import Title
-from atrium.wiki.web.special.visibility import shown_comment, shown_user
+from atrium.wiki.web.visibility import shown_comment, shown_user
 
 RC_NEW, RC_LOG = 1, 3
 

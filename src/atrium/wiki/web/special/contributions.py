@@ -14,7 +14,7 @@ from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.recentchanges import namespace_filter
 from atrium.wiki.web.special.render import render
-from atrium.wiki.web.special.visibility import shown_comment
+from atrium.wiki.web.visibility import shown_comment
 
 
 async def handle(ctx: SpecialContext) -> Response:

@@ -17,7 +17,7 @@ from atrium.wiki.site import Site
 from atrium.wiki.timestamps import formatted
 from atrium.wiki.titles import Title
 from atrium.wiki.web.special.render import Links, template
-from atrium.wiki.web.special.visibility import (
+from atrium.wiki.web.visibility import (
     DELETED_RESTRICTED,
     DELETED_USER,
     shown_comment,

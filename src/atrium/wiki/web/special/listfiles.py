@@ -13,7 +13,7 @@ from atrium.wiki.titles import NS_FILE, Title
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import render
-from atrium.wiki.web.special.visibility import DELETED_RESTRICTED, DELETED_USER, shown_user
+from atrium.wiki.web.visibility import DELETED_RESTRICTED, DELETED_USER, shown_user
 
 THUMB = 120
 

@@ -12,7 +12,7 @@ from atrium.wiki.titles import Title
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import render
-from atrium.wiki.web.special.visibility import can_see, shown_comment, shown_user
+from atrium.wiki.web.visibility import can_see, shown_comment, shown_user
 
 TYPES = {
     "": "All public logs",

@@ -1,24 +1,32 @@
-"""What a reader may see of a row with deletion bits (`rev_deleted`, `rc_deleted`, `log_deleted`):
-RevisionRecord::userCanBitfield, as the API applies it. A hidden user name or summary is shown as
+"""What a page's reader may see of a row with deletion bits (`rev_deleted`, `rc_deleted`,
+`log_deleted`): the API's rule (`reads.visibility`) for the signed-in account. A hidden user name or summary is shown as
 MediaWiki's "(username removed)" / "(edit summary removed)"; a hidename block sets these bits on
 every row of the user, so a hidden user stays hidden on every page."""
 
 from __future__ import annotations
 
 from atrium.wiki.reads.users import Account
+from atrium.wiki.reads.visibility import (
+    DELETED_COMMENT,
+    DELETED_RESTRICTED,
+    DELETED_TEXT,
+    DELETED_USER,
+    user_can_bitfield,
+)
 
-DELETED_TEXT = 1
-DELETED_COMMENT = 2
-DELETED_USER = 4
-DELETED_RESTRICTED = 8
+__all__ = [
+    "DELETED_COMMENT",
+    "DELETED_RESTRICTED",
+    "DELETED_TEXT",
+    "DELETED_USER",
+    "can_see",
+    "shown_comment",
+    "shown_user",
+]
 
 
 def can_see(reader: Account, deleted: int, bit: int) -> bool:
-    if not deleted & bit:
-        return True
-    if deleted & DELETED_RESTRICTED:
-        return reader.allowed("viewsuppressed")
-    return reader.allowed("deletedtext" if bit == DELETED_TEXT else "deletedhistory")
+    return user_can_bitfield(deleted, bit, reader.rights) if deleted & bit else True
 
 
 def shown_user(reader: Account, deleted: int, name: str) -> str | None:
