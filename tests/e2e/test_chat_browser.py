@@ -707,6 +707,32 @@ def test_reactions_live(people: Any, site: Site) -> None:
     olive.shot("reactions")
 
 
+def test_alert_words_are_marked(people: Any, site: Site) -> None:
+    cafe = site.stream("cafe", "mo")
+    site.api["mo"].call("POST", "/users/me/alert_words", alert_words='["coffee"]')
+    site.api["olive"].call(
+        "POST", "/messages", type="stream", to="cafe", topic="t", content="coffee first"
+    )
+    mo = people("mo")
+    mo.go(stream_hash(cafe))
+    message(mo, "coffee first").locator("span.alert-word", has_text="coffee").wait_for()
+    # Live, and only where Zulip's word edges allow: not inside "anti-coffee".
+    site.api["olive"].call(
+        "POST",
+        "/messages",
+        type="stream",
+        to="cafe",
+        topic="t",
+        content="anti-coffee, then coffee.",
+    )
+    marked = message(mo, "then coffee").locator("span.alert-word")
+    marked.first.wait_for(timeout=15000)
+    assert marked.count() == 1
+    plain = message(mo, "then coffee").locator(".message-content").inner_text()
+    assert "anti-coffee" in plain
+    mo.shot("alert-words")
+
+
 def test_typing_is_shown(people: Any, site: Site) -> None:
     talk = site.stream("talk", "mo")
     site.api["mo"].call("POST", "/messages", type="stream", to="talk", topic="now", content="hi")

@@ -4,6 +4,7 @@
 // holds a bounded window of messages: loading one end drops the far end, which is fetched again
 // by anchor when the reader scrolls back to it, so long histories keep the DOM small.
 
+import { markAlertWords } from "./alert_words.js";
 import { get, post } from "./api.js";
 import { avatar, clear, el, setServerHtml, showEmoji, toast } from "./dom.js";
 import { openActions, reactionButtons } from "./message_actions.js";
@@ -177,6 +178,7 @@ export function messageNode(message, continued) {
   const content = el("div", { class: "message-content rendered" });
   setServerHtml(content, message.match_content ?? message.content);
   showEmoji(content);
+  markAlertWords(content, message);
   const node = el(
     "article",
     {

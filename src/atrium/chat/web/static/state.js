@@ -34,6 +34,7 @@ export const state = {
   recentDms: [],
   presence: new Map(),
   userStatus: new Map(), // user id -> {status_text, emoji_name, ...}
+  alertWords: [],
   settings: {},
   // Optional endpoints this server offers (reactions, typing, presence, uploads, topics), as the
   // shell page lists them: the client never probes for them.
@@ -89,6 +90,7 @@ export function loadState(data) {
   state.recentDms = data.recent_private_conversations ?? [];
   state.presence = new Map(Object.entries(data.presences ?? {}));
   state.userStatus = new Map(Object.entries(data.user_status ?? {}).map(([id, status]) => [Number(id), status]));
+  state.alertWords = data.alert_words ?? [];
   state.unread = new Map();
   const unread = data.unread_msgs ?? {};
   for (const row of unread.streams ?? [])
@@ -144,6 +146,9 @@ function isMentioned(flags) {
 
 // One function per event type; unknown types are ignored (a newer server may send more).
 const handlers = {
+  alert_words(event) {
+    state.alertWords = event.alert_words ?? [];
+  },
   message(event) {
     const message = event.message;
     const flags = event.flags ?? message.flags ?? [];
