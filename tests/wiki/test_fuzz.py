@@ -270,6 +270,12 @@ def _problem(response: httpx.Response, request: dict[str, str]) -> str | None:
         body = response.json()
     except ValueError:
         return f"not JSON: {response.text[:200]!r}"
+    if request.get("action") == "opensearch" and isinstance(body, list):
+        # ApiOpenSearch's own JSON: the search and three lists of equal length.
+        shaped = len(body) == 4 and all(isinstance(part, list) for part in body[1:])
+        if shaped and len(body[1]) == len(body[2]) == len(body[3]):
+            return None
+        return f"not the OpenSearch shape: {response.text[:200]!r}"
     if not isinstance(body, dict):
         return f"not an object: {response.text[:200]!r}"
     failed = "error" in body or "errors" in body

@@ -269,7 +269,8 @@ async def _handle(request: Request, site: Site, db: Database, fmt: _Format) -> R
         fmt.links = await _message_links(ctx, fmt, reader.warnings, error)
     if ctx.raw_body is not None and error is None:
         body, media_type = ctx.raw_body
-        headers["Content-Disposition"] = "inline; filename=export.xml"
+        if media_type.startswith("text/xml"):  # the export's XML, as ApiFormatRaw names it
+            headers["Content-Disposition"] = "inline; filename=export.xml"
         return Response(body, headers=BASE_HEADERS | headers, media_type=media_type)
     response = _render(site, fmt, result, reader.warnings, error, headers)
     if ctx.new_session is not None:
@@ -293,7 +294,8 @@ async def _handle(request: Request, site: Site, db: Database, fmt: _Format) -> R
 def _read_format(reader: ParamReader, fmt: _Format) -> None:
     name = reader.get_raw("format")
     if name is None:
-        name = "jsonfm"
+        # ApiOpenSearch prints with its own format parameter, whose default is json.
+        name = "json" if reader.get_raw("action") == "opensearch" else "jsonfm"
     if name not in ("json", "jsonfm"):
         fmt.name = "jsonfm"
         raise ApiUsageError(

@@ -16,6 +16,7 @@ from atrium.wiki.api.actions import (
     compare,
     edit,
     expandtemplates,
+    opensearch,
     pageactions,
     paraminfo,
     parse,
@@ -37,6 +38,7 @@ _ACTION_LIST: list[Action] = [
     *clearhasmsg.ACTIONS,
     *expandtemplates.ACTIONS,
     *rsd.ACTIONS,
+    *opensearch.ACTIONS,
     *revisiondelete.ACTIONS,
     Action(query.QUERY, query.execute),
 ]

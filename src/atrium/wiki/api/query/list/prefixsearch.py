@@ -5,10 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import sqlalchemy as sa
-
-from atrium.core.db import Conn, Row
-from atrium.wiki import schema
+from atrium.core.db import Row
 from atrium.wiki.api.params import (
     INTEGER,
     NAMESPACE,
@@ -18,42 +15,19 @@ from atrium.wiki.api.params import (
 )
 from atrium.wiki.api.query.listing import prefixed
 from atrium.wiki.api.query.pageset import GeneratedPages, QueryModule, QueryRun
-from atrium.wiki.titles import InvalidTitle
-
-P = schema.page
+from atrium.wiki.reads.prefix_search import prefix_matches
 
 
 async def _rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], int | None]:
-    """TitlePrefixSearch: titles starting with the text, in each namespace, in title order."""
-    text = params["search"]
     limit, offset = params["limit"], max(0, params["offset"])
-    parser = q.ctx.site.parser
-    namespaces = list(params["namespace"])
-    try:
-        parsed = parser.parse(text) if text.strip() else None
-    except InvalidTitle:
-        return [], None
-    if parsed is not None and parsed.ns != 0:
-        namespaces, key = [parsed.ns], parsed.dbkey
-    else:
-        key = parsed.dbkey if parsed is not None else ""
-        if text.endswith(" "):
-            key += "_"
-
-    def read(conn: Conn) -> list[Row]:
-        escaped = key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        return conn.all(
-            sa.select(P.c.page_id, P.c.page_namespace, P.c.page_title)
-            .where(
-                P.c.page_namespace.in_(namespaces),
-                P.c.page_title.like(escaped + "%", escape="\\"),
-            )
-            .order_by(P.c.page_namespace, P.c.page_title)
-            .limit(limit + 1)
-            .offset(offset)
-        )
-
-    rows = await q.ctx.db.read(read)
+    rows = await q.ctx.db.read(
+        prefix_matches,
+        q.ctx.site.parser,
+        params["search"],
+        list(params["namespace"]),
+        limit,
+        offset,
+    )
     following = offset + limit if len(rows) > limit else None
     return rows[:limit], following
 
