@@ -53,6 +53,17 @@ async def test_largest_ids_are_missing(wiki: WikiHarness, client: httpx.AsyncCli
     assert lowest["query"]["pages"][0]["missing"] is True
 
 
+async def test_diffto_beyond_64_bits_names_no_revision(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    await wiki.edit_page("Apple", "apple pie")
+    for prop, prefix in (("revisions", "rv"), ("deletedrevisions", "drv")):
+        result = await wiki.api(
+            client, action="query", prop=prop, titles="Apple", **{f"{prefix}diffto": TOO_BIG}
+        )
+        assert result["error"]["code"] == "nosuchrevid", result
+
+
 async def test_search_offset_beyond_64_bits(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
     await wiki.edit_page("Apple", "apple pie")
     result = await wiki.api(

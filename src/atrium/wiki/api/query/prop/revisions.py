@@ -192,7 +192,9 @@ async def parse_options(
             )
         diffto: str | int | None = int(value) if value.isdigit() else value
         if isinstance(diffto, int) and diffto != 0:
-            row = await ctx.db.read(revreads.revision_text, diffto)
+            # PHP's intval saturates an id past 64 bits, which then names no revision.
+            in_range = diffto <= INT64_MAX
+            row = await ctx.db.read(revreads.revision_text, diffto) if in_range else None
             if row is None:
                 raise ApiUsageError(
                     "nosuchrevid", msg.api("apierror-nosuchrevid", diffto), module=spec.path
