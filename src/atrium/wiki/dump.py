@@ -314,7 +314,8 @@ def _write_revision(out: IO[str], rev: Any, schema: str = "0.11") -> None:
     _write(out, f"      <model>{rev['rev_content_model']}</model>\n")
     _write(out, f"      <format>{rev['rev_content_format']}</format>\n")
     if deleted & _DELETED_TEXT:
-        # A placeholder for hidden text (WRITE_STUB_DELETED), and no revision sha1.
+        # Hidden text is written as an empty `deleted` element (WRITE_STUB_DELETED), and no
+        # revision sha1.
         _write(out, f'      <text {text_attrs} deleted="deleted" />\n')
         _write(out, "      <sha1/>\n")
     else:

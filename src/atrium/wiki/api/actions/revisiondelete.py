@@ -37,8 +37,8 @@ REVISIONDELETE = ModuleSpec(
     "action",
     "",
     (
-        # MediaWiki also lists `oldimage` and `filearchive` (file versions); those lists are
-        # not implemented here, so they are not offered.
+        # MediaWiki also lists `oldimage` and `filearchive` (file versions); Atrium cannot hide
+        # a file version yet, so it offers only the types it can carry out.
         Param("type", enum("archive", "logging", "revision"), required=True),
         Param("target"),
         Param("ids", multi=True, required=True),
