@@ -133,6 +133,10 @@ page = sa.Table(
     sa.Column("page_len", sa.Integer, nullable=False),
     sa.Column("page_content_model", Str(32), nullable=False, server_default="wikitext"),
     sa.Column("page_lang", Str(35), nullable=True),
+    # Not MediaWiki's: set to a value never used before (from the id of the revision or log entry
+    # that caused it) whenever anything the page's rendering depends on changes, so that a cached
+    # rendering is keyed by it (page_touched has one-second steps and can go backwards on import).
+    sa.Column("page_render_version", sa.BigInteger, nullable=False, server_default="0"),
     sa.UniqueConstraint("page_namespace", "page_title", name="page_name_title"),
     sa.Index("page_redirect_namespace_len", "page_is_redirect", "page_namespace", "page_len"),
     sa.Index("page_len", "page_len"),

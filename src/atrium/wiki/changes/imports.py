@@ -37,6 +37,7 @@ import sqlalchemy as sa
 from atrium.core.db import Conn
 from atrium.wiki import schema, search
 from atrium.wiki.accounts.usernames import is_ip
+from atrium.wiki.changes import invalidation
 from atrium.wiki.changes.pages import (
     link_rows,
     sha1_base36,
@@ -369,6 +370,7 @@ def import_pages(
     updates: list[dict[str, Any]] = []
     links = _LinkRows()
     searched: list[tuple[int, str, str]] = []
+    changed: list[tuple[Title, int, bool]] = []
     for plan in plans:
         parent = plan.parent
         for rev in plan.added:
@@ -412,6 +414,7 @@ def import_pages(
         else:
             write_links(conn, plan.page_id, plan.title, page_links, last.timestamp)
         searched.append((plan.page_id, plan.title.dbkey, last.text))
+        changed.append((plan.title, parent, plan.created))
         result.pages += 1
         result.revisions += len(plan.added)
     conn.executemany(sa.insert(schema.comment), comments)
@@ -432,6 +435,8 @@ def import_pages(
         updates,
     )
     links.write(conn)
+    for title, last_rev, created in changed:
+        invalidation.touch(conn, [title], invalidation.revision_change(last_rev), existence=created)
     # The search index follows the current text, as SearchUpdate after each imported revision.
     for page_id, dbkey, text in searched:
         search.index_page(conn, page_id, dbkey, text)

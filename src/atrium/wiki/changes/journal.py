@@ -15,6 +15,7 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn
 from atrium.wiki import schema
+from atrium.wiki.changes import invalidation
 from atrium.wiki.changes.accounts import ensure_actor
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import Title
@@ -28,6 +29,11 @@ RC_CATEGORIZE = 6
 PATROLLED_NONE = 0
 PATROLLED_MANUAL = 1
 PATROLLED_AUTO = 2
+
+# The logged changes that can alter how pages render: a title created, deleted, restored,
+# moved, uploaded, imported or protected (`{{PROTECTIONLEVEL}}`), or a revision's author hidden
+# (`{{REVISIONUSER}}`). Their log entry is where every one of them passes.
+RENDERING_LOGS = frozenset({"delete", "move", "upload", "protect", "import", "merge", "suppress"})
 
 
 @dataclass(frozen=True)
@@ -158,6 +164,8 @@ def log_event(
     )
     assert row is not None
     log_id = int(row["log_id"])
+    if log_type in RENDERING_LOGS:
+        invalidation.touch(conn, [title], invalidation.log_change(log_id))
     if in_rc:
         conn.execute(
             sa.insert(schema.recentchanges).values(

@@ -14,7 +14,7 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn
 from atrium.wiki import schema, search
-from atrium.wiki.changes import ChangeError, movecheck
+from atrium.wiki.changes import ChangeError, invalidation, movecheck
 from atrium.wiki.changes.expiry import INFINITY, api_expiry
 from atrium.wiki.changes.hideuser import DELETED_USER
 from atrium.wiki.changes.journal import (
@@ -458,6 +458,8 @@ def move_page(
     search.retitle_page(conn, page_id, target.dbkey)
     # The moved page gets a null revision recording the move (same text, same size).
     null_id = null_revision(conn, site, who, target, page_id, comment, minor=True)
+    # The log entry marks what shows the source; what shows the target changes as much.
+    invalidation.touch(conn, [target], invalidation.revision_change(null_id))
     redirect_created = False
     if not suppress:
         save_revision(

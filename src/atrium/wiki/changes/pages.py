@@ -17,7 +17,7 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn, Prepared
 from atrium.wiki import schema, search
-from atrium.wiki.changes import ChangeError, newtalk, watching
+from atrium.wiki.changes import ChangeError, invalidation, newtalk, watching
 from atrium.wiki.changes.accounts import ensure_actor
 from atrium.wiki.changes.blocks import refuse_blocked
 from atrium.wiki.changes.journal import Performer, log_event, record_edit
@@ -40,8 +40,8 @@ _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 def _add_transcluded_categories(
     conn: Conn, site: Site, title: Title, text: str, links: Links
 ) -> None:
-    """Categories that templates bring in, as MediaWiki records every category of the parsed
-    page in categorylinks, not only the ones written in its text."""
+    """Categories, links, files and templates that templates bring in, as MediaWiki records
+    everything of the parsed page in its link tables, not only what its text names."""
 
     def loader(ns: int, dbkey: str) -> str | None:
         found = current_revision_text(conn, ns, dbkey)
@@ -49,6 +49,9 @@ def _add_transcluded_categories(
 
     expander = Expander(site.parser, loader, (title.ns, title.dbkey))
     expanded = expander.expand(text)
+    # Every template used at any depth, as MediaWiki records them: a change of any of them
+    # changes this page's rendering (`invalidation`).
+    links.templates.update(expander.used)
     if expander.defaultsort is not None:
         # `{{DEFAULTSORT:…}}` from a template (or written with arguments) counts as the page's.
         links.defaultsort = expander.defaultsort
@@ -58,6 +61,9 @@ def _add_transcluded_categories(
     found = extract_links(expanded, site.parser, site.languages)
     for name, sortkey in found.categories.items():
         links.categories.setdefault(name, sortkey)
+    # Links and files the templates bring in, as MediaWiki records them from the parser output.
+    links.pages |= found.pages
+    links.images |= found.images
     links.embedded_files |= found.embedded_files
 
 
@@ -187,6 +193,7 @@ def save_revision(
     )
     links = page_links(conn, site, title, text) if update_links else None
     is_redirect = links.redirect is not None if links is not None else False
+    was_redirect = page is not None and bool(page["page_is_redirect"])
     conn.execute(
         sa.update(schema.page)
         .where(schema.page.c.page_id == page_id)
@@ -201,6 +208,12 @@ def save_revision(
     )
     if links is not None:
         write_links(conn, page_id, title, links, ts)
+    invalidation.touch(
+        conn,
+        [title],
+        invalidation.revision_change(rev_id),
+        existence=created or is_redirect != was_redirect,
+    )
     search.index_page(conn, page_id, title.dbkey, text)
     if count_edit and editor.user_id:
         conn.execute(

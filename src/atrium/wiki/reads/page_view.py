@@ -1,13 +1,13 @@
-"""Reading a page for a browser: its current text, its redirect, its rendering, its history.
+"""Reading a page for a browser: its current text, what its rendering asks for (template texts,
+link targets, files, categories), its history.
 
 Everything here runs inside one database read (`Database.read`), so the renderer can ask for
-template texts and link targets as it goes.
+template texts and link targets as it goes. The page view itself is `reads.article`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
@@ -19,20 +19,6 @@ from atrium.wiki.site import Site
 from atrium.wiki.titles import Title
 from atrium.wiki.wikitext.html.media import FileSize
 from atrium.wiki.wikitext.html.page import Rendered, Renderer
-from atrium.wiki.wikitext.links import redirect_target
-
-
-@dataclass
-class PageView:
-    title: Title
-    page_id: int | None
-    text: str | None  # None: the page does not exist
-    rev_id: int = 0
-    rendered: Rendered | None = None
-    redirected_from: Title | None = None
-    redirect_to: Title | None = None  # set when shown without following (redirect=no)
-    hidden_categories: set[str] = field(default_factory=set)
-    existing_categories: set[str] = field(default_factory=set)
 
 
 def current_text(conn: Conn, ns: int, dbkey: str) -> tuple[int, int, str] | None:
@@ -116,37 +102,6 @@ def render_text(
         variables=variables,
     )
     return renderer.render(text)
-
-
-def view_page(conn: Conn, site: Site, title: Title, follow: bool = True) -> PageView:
-    """The page to show for `title`, following one redirect unless `follow` is false."""
-    found = current_text(conn, title.ns, title.dbkey)
-    if found is None:
-        return PageView(title, None, None)
-    page_id, rev_id, text = found
-    target = redirect_target(text, site.parser)
-    if target is not None and not target.interwiki:
-        if follow:
-            followed = current_text(conn, target.ns, target.dbkey)
-            if followed is not None:
-                view = PageView(target, followed[0], followed[2], followed[1])
-                view.redirected_from = title
-                _render(conn, site, view)
-                return view
-        view = PageView(title, page_id, text, rev_id, redirect_to=target)
-        _render(conn, site, view)
-        return view
-    view = PageView(title, page_id, text, rev_id)
-    _render(conn, site, view)
-    return view
-
-
-def _render(conn: Conn, site: Site, view: PageView) -> None:
-    assert view.text is not None
-    view.rendered = render_text(conn, site, view.title, view.text)
-    view.existing_categories, view.hidden_categories = category_flags(
-        conn, view.rendered.categories
-    )
 
 
 def history(conn: Conn, page_id: int, limit: int) -> list[Any]:

@@ -2,13 +2,15 @@
 MediaWiki's ParserOutput carries beside it (links, templates, categories with their sort keys and
 flags, external links, language links, page properties), all read in one transaction.
 
-Parsed output is kept between requests, as MediaWiki's parser cache keeps it: the entry is keyed
-by the title, the text, the per-revision variables and the wiki's state (the newest revision and
-log entry ids). Every change that can alter a rendering (an edit of a template or a linked page, a
-creation, deletion, move, upload or protection) writes a revision or a log entry, so a new state
-means new entries. Only SQLite's serialised commits make the newest ids grow in commit order; on
-PostgreSQL a transaction with a smaller id may commit later, so nothing is kept there. Texts that
-read the clock are never kept.
+Parsed output is kept between requests, as MediaWiki's parser cache keeps it. The current
+revision of a page (what a page view shows) is keyed by the page, the revision and the page's
+`page_render_version`, which every change the rendering depends on moves
+(`changes.invalidation`): that key is right on both databases and in every process. Any other
+text is keyed by the title, the text, the per-revision variables and the wiki's state (the newest
+revision and log entry ids). Every change that can alter a rendering writes a revision or a log
+entry, so a new state means new entries. Only SQLite's serialised commits make the newest ids grow
+in commit order; on PostgreSQL a transaction with a smaller id may commit later, so such texts
+are not kept there. Texts that read the clock are never kept.
 """
 
 from __future__ import annotations
@@ -106,9 +108,44 @@ _STATE = Prepared(
 )
 
 
+@dataclass(frozen=True)
+class CurrentRevision:
+    """A page's current revision as the page row names it: what its cached rendering is keyed
+    by."""
+
+    page_id: int
+    rev_id: int
+    render_version: int
+
+
 def _entry_size(key: tuple[Any, ...], value: Parsed) -> int:
     """Bytes of an entry, roughly: the key's text and the HTML dominate."""
-    return 2 * (len(key[2]) + len(value.rendered.html) + len(value.rendered.expanded)) + 4096
+    text = sum(len(part) for part in key if isinstance(part, str))
+    return 2 * (text + len(value.rendered.html) + len(value.rendered.expanded)) + 4096
+
+
+def _cache(conn: Conn) -> BoundedCache[tuple[Any, ...], Parsed]:
+    cache: BoundedCache[tuple[Any, ...], Parsed] | None = conn.caches.get(CACHE_KEY)
+    if cache is None:
+        cache = conn.caches.setdefault(CACHE_KEY, BoundedCache(CACHE_BYTES, _entry_size))
+    return cache
+
+
+def _current_key(title: Title, current: CurrentRevision) -> tuple[Any, ...]:
+    # The title too: a move keeps the page id, and `{{PAGENAME}}` changes with it.
+    return (
+        "current",
+        current.page_id,
+        current.rev_id,
+        current.render_version,
+        title.ns,
+        title.dbkey,
+    )
+
+
+def cached_current(conn: Conn, title: Title, current: CurrentRevision) -> Parsed | None:
+    """The kept rendering of a page's current revision, if nothing it shows has changed since."""
+    return _cache(conn).get(_current_key(title, current))
 
 
 def _state(conn: Conn) -> tuple[int, int]:
@@ -122,15 +159,20 @@ def parse(
     title: Title,
     text: str,
     variables: Mapping[str, str] | None = None,
+    current: CurrentRevision | None = None,
 ) -> Parsed:
-    """The parsed text, from the cache when the wiki has not changed since it was parsed."""
+    """The parsed text, from the cache when nothing it shows has changed since it was parsed.
+    `current`: the text is that page's current revision (read in this transaction after the
+    page row that names it), with its revision's variables."""
     cache: BoundedCache[tuple[Any, ...], Parsed] | None = None
     key: tuple[Any, ...] = ()
-    if conn.is_sqlite:
-        cache = conn.caches.get(CACHE_KEY)
-        if cache is None:
-            cache = conn.caches.setdefault(CACHE_KEY, BoundedCache(CACHE_BYTES, _entry_size))
+    if current is not None:
+        cache = _cache(conn)
+        key = _current_key(title, current)
+    elif conn.is_sqlite:
+        cache = _cache(conn)
         key = (title.ns, title.dbkey, text, tuple(sorted((variables or {}).items())), _state(conn))
+    if cache is not None:
         found = cache.get(key)
         if found is not None:
             return found

@@ -21,6 +21,7 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from atrium.core.db import Database
 from atrium.core.exceptions import exception_class
 from atrium.core.page_headers import PAGE_HEADERS
+from atrium.wiki.reads import article as article_view
 from atrium.wiki.reads import comparing
 from atrium.wiki.reads import page_view as reading
 from atrium.wiki.site import MAIN_PAGE, Site
@@ -122,7 +123,7 @@ class _Category:
     exists: bool
 
 
-def _categories(site: Site, view: reading.PageView) -> list[_Category]:
+def _categories(site: Site, view: article_view.PageView) -> list[_Category]:
     assert view.rendered is not None
     shown = [c for c in view.rendered.categories if c not in view.hidden_categories]
     out = []
@@ -165,9 +166,9 @@ def _named(site: Site, title: Title) -> dict[str, str]:
 
 
 async def view(request: Request, site: Site, db: Database, title: Title, follow: bool) -> Response:
-    page = await db.read(reading.view_page, site, title, follow)
+    page = await db.read(article_view.view_page, site, title, follow)
     context: dict[str, Any] = {"redirected_from": None, "redirect_to": None, "categories": []}
-    if page.text is None:
+    if not page.exists:
         context.update(
             missing=True,
             search_href=links.special_href(
