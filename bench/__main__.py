@@ -46,6 +46,7 @@ FAMILIES = (
     "bench.wiki_props",
     "bench.wiki_vs_mediawiki",
     "bench.wiki_parse_vs_mediawiki",
+    "bench.wiki_web_vs_mediawiki",
 )
 
 

@@ -79,7 +79,7 @@ def edited(text: str) -> str:
     return "\n".join(out)
 
 
-def _login_and_token(client: httpx.Client, user: str, password: str) -> str:
+def login_and_token(client: httpx.Client, user: str, password: str) -> str:
     api = "/w/api.php"
     token = client.get(
         api, params={"action": "query", "meta": "tokens", "type": "login", "format": "json"}
@@ -107,7 +107,7 @@ def _fill(base: str, user: str, password: str) -> tuple[int, int, int]:
     """The template and two revisions of the article; (first, second revision id, bytes)."""
     text = big_page_text()
     with httpx.Client(base_url=base, timeout=120) as client:
-        csrf = _login_and_token(client, user, password)
+        csrf = login_and_token(client, user, password)
         revisions = []
         for title, content in (TEMPLATE, (ARTICLE, text), (ARTICLE, edited(text))):
             result = client.post(
@@ -139,9 +139,9 @@ def _checked(base: str, path: str, marker: str) -> str:
     return answer.text
 
 
-def _reference(console: Console) -> tuple[Server, Path]:
-    """A fresh reference MediaWiki in its own directory of `bench/.data/`."""
-    root = DATA_DIR / "mwref-parse"
+def reference_wiki(console: Console, name: str) -> tuple[Server, Path]:
+    """A fresh reference MediaWiki in its own directory `name` of `bench/.data/`."""
+    root = DATA_DIR / name
     shutil.rmtree(root, ignore_errors=True)
     root.mkdir(parents=True)
     env = {**os.environ, "MWREF_DIR": str(root)}
@@ -158,8 +158,9 @@ def _reference(console: Console) -> tuple[Server, Path]:
     return mediawiki_ref.Reference(root, {}).server(), root
 
 
-def _atrium(console: Console) -> tuple[Server, str, Path]:
-    data_dir = Path(tempfile.mkdtemp(prefix="bench-wiki-parse-"))
+def atrium_wiki(prefix: str) -> tuple[Server, str, Path]:
+    """A fresh Atrium wiki in a temporary directory, with an administrator `ATRIUM_USER`."""
+    data_dir = Path(tempfile.mkdtemp(prefix=prefix))
     env = {**os.environ, "ATRIUM_DATA_DIR": str(data_dir)}
     created = subprocess.run(
         [sys.executable, "-m", "atrium.cli", "wiki", "create-user", ATRIUM_USER[0],
@@ -202,8 +203,8 @@ def run(settings: Settings, console: Console) -> list[ScenarioResult]:
     if reason is not None:
         console.print(f"[yellow]{FAMILY} skipped: {reason}[/yellow]")
         return []
-    reference, root = _reference(console)
-    server, served_by, data_dir = _atrium(console)
+    reference, root = reference_wiki(console, "mwref-parse")
+    server, served_by, data_dir = atrium_wiki("bench-wiki-parse-")
     password = (root / "admin.pass").read_text().strip()
     try:
         with running(server), running(reference) as mw:

@@ -1,6 +1,6 @@
 """Page views served from the parser cache: a view of an unchanged page does not render it again,
 and every change of what the page shows (a template edit, a page created or deleted behind a
-link, an upload of a file it embeds, a revision's author hidden, a moved template) shows at once,
+link, an upload of a file it embeds, a revision's author or a user hidden, a move) shows at once,
 on SQLite and PostgreSQL. What belongs to the viewer (name, tokens, edit links) is never shared.
 """
 
@@ -148,6 +148,28 @@ async def test_hidden_author_disappears_from_the_view(
     async with wiki.client() as anonymous:
         body = await _body(anonymous, "Signed")
     assert "Alice" not in body and "Written by ." in body
+
+
+async def test_hidden_user_disappears_from_the_pages_they_wrote_last(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    await wiki.edit_page("Template:Signature", "Signed {{REVISIONUSER}}", user="Alice")
+    await wiki.edit_page("Letter", "{{Signature}}. Last by {{REVISIONUSER}}.", user="Alice")
+    assert "Last by Alice." in await _body(client, "Letter")
+    oversight = await _oversight(wiki)
+    try:
+        token = await wiki.csrf(oversight)
+        blocked = await wiki.post(
+            oversight, action="block", user="Alice", hidename="1", expiry="infinite", token=token
+        )
+        assert "block" in blocked, blocked
+        body = await _body(client, "Letter")
+        assert "Alice" not in body and "Last by ." in body
+        unblocked = await wiki.post(oversight, action="unblock", user="Alice", token=token)
+        assert "unblock" in unblocked, unblocked
+    finally:
+        await oversight.aclose()
+    assert "Last by Alice." in await _body(client, "Letter")
 
 
 async def test_viewer_parts_never_reach_another_viewer(wiki: WikiHarness) -> None:

@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from atrium.core.db import Conn
 from atrium.wiki import schema
 from atrium.wiki.accounts.usernames import is_ip_or_range
-from atrium.wiki.changes import ChangeError
+from atrium.wiki.changes import ChangeError, invalidation
 from atrium.wiki.changes.expiry import INFINITY, api_expiry, is_active
 from atrium.wiki.changes.hideuser import set_user_hidden
 from atrium.wiki.changes.journal import Performer, actor_id, comment_id, log_event
@@ -197,7 +197,9 @@ def block(conn: Conn, who: Performer, req: BlockRequest) -> tuple[int, int]:
     was_hidden = existing is not None and is_active(str(existing["ipb_expiry"]), ts)
     was_hidden = was_hidden and bool(existing["ipb_deleted"])
     if req.user_id and req.hidename != was_hidden:
-        set_user_hidden(conn, req.user_id, req.target, req.hidename)
+        set_user_hidden(
+            conn, req.user_id, req.target, req.hidename, invalidation.log_change(log_id)
+        )
     return block_id, log_id
 
 
@@ -261,9 +263,7 @@ def unblock(
         )
     conn.execute(sa.delete(R).where(R.c.ir_ipb_id == row["ipb_id"]))
     conn.execute(sa.delete(B).where(B.c.ipb_id == row["ipb_id"]))
-    if row["ipb_deleted"] and row["ipb_user"]:
-        set_user_hidden(conn, int(row["ipb_user"]), str(row["ipb_address"]), False)
-    log_event(
+    log_id = log_event(
         conn,
         who,
         "block",
@@ -272,6 +272,10 @@ def unblock(
         reason=reason,
         timestamp=ts,
     )
+    if row["ipb_deleted"] and row["ipb_user"]:
+        address = str(row["ipb_address"])
+        version = invalidation.log_change(log_id)
+        set_user_hidden(conn, int(row["ipb_user"]), address, False, version)
     return row
 
 

@@ -14,6 +14,7 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn
 from atrium.wiki import schema
+from atrium.wiki.changes import invalidation
 from atrium.wiki.titles import NS_USER, NS_USER_TALK
 
 DELETED_ACTION = 1
@@ -35,12 +36,20 @@ def _bits(column: sa.Column[int], bits: int, hide: bool) -> sa.ColumnElement[int
     return column.op("|")(bits) if hide else column.op("&")(~bits)
 
 
-def set_user_hidden(conn: Conn, user_id: int, name: str, hide: bool) -> None:
-    """Mark (or unmark) every row that names the user as hidden."""
+def set_user_hidden(conn: Conn, user_id: int, name: str, hide: bool, version: int) -> None:
+    """Mark (or unmark) every row that names the user as hidden; `version` is the render version
+    of the pages whose current revision is theirs (`{{REVISIONUSER}}` changes with it)."""
     actor = conn.one(sa.select(schema.actor.c.actor_id).where(schema.actor.c.actor_user == user_id))
     lg, rc = schema.logging, schema.recentchanges
     if actor is not None:
         actor_id = int(actor["actor_id"])
+        p, r = schema.page, schema.revision
+        theirs = conn.tuples(
+            sa.select(p.c.page_id)
+            .join(r, r.c.rev_id == p.c.page_latest)
+            .where(r.c.rev_actor == actor_id)
+        )
+        invalidation.touch_pages(conn, (int(row[0]) for row in theirs), version)
         for column, by in _BY_ACTOR:
             conn.execute(
                 sa.update(column.table)

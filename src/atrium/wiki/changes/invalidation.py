@@ -100,6 +100,12 @@ def touch(conn: Conn, titles: Iterable[Title], version: int, *, existence: bool 
     for title in titles:
         if title.ns >= 0:
             marked |= _dependents(conn, title, existence)
+    touch_pages(conn, marked, version)
+
+
+def touch_pages(conn: Conn, page_ids: Iterable[int], version: int) -> None:
+    """Give these pages, and the pages that transclude them, the new render `version`."""
+    marked = set(page_ids)
     fresh = set(marked)
     for _ in range(MAX_DEPTH):
         if not fresh:
