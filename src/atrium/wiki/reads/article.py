@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from atrium.core.db import Conn, Prepared
 from atrium.wiki import schema
 from atrium.wiki.reads import parsing
-from atrium.wiki.reads.page_view import current_text
+from atrium.wiki.reads.page_view import current_text, render_text
 from atrium.wiki.site import Site
 from atrium.wiki.titles import Title
 from atrium.wiki.wikitext.html.page import Rendered
@@ -105,3 +105,14 @@ def view_page(conn: Conn, site: Site, title: Title, follow: bool = True) -> Page
             view.redirect_to = target
             return view
     return _shown(conn, site, title, row)
+
+
+def revision_html(conn: Conn, site: Site, title: Title, rev_id: int, text: str) -> str:
+    """A revision's rendering as a diff page shows it below the diff: from the parser cache when
+    it is the page's current revision (as MediaWiki's DifferenceEngine does), else rendered."""
+    row = _page(conn, title)
+    if row is not None and int(row["page_latest"]) == rev_id:
+        rendered = _shown(conn, site, title, row).rendered
+        if rendered is not None:
+            return rendered.html
+    return render_text(conn, site, title, text).html

@@ -15,7 +15,7 @@ from starlette.responses import Response
 
 from atrium.core.db import Conn, Database
 from atrium.wiki.diff import table_rows
-from atrium.wiki.reads import comparing
+from atrium.wiki.reads import article, comparing
 from atrium.wiki.reads import page_view as reading
 from atrium.wiki.reads.users import Account
 from atrium.wiki.site import Site
@@ -160,7 +160,7 @@ async def diff_page(
         rows = table_rows(old.text if old is not None else "", new.text)
     content = ""
     if not hidden and new is not None and request.query_params.get("diffonly") != "1":
-        content = (await db.read(reading.render_text, site, new.title, new.text)).html
+        content = await db.read(article.revision_html, site, new.title, new.rev_id, new.text)
     can_edit = account.allowed("edit")
     context: dict[str, Any] = {
         "old": old_shown,
