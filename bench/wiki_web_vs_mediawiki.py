@@ -107,9 +107,12 @@ def browser_cookies(base: str, user: str, password: str) -> str:
     """The Cookie header of a browser signed in through `Special:UserLogin`'s form (its hidden
     fields as the form gives them, then name and password)."""
     with httpx.Client(base_url=base, timeout=120) as client:
-        form = client.get(LOGIN)
+        page = client.get(LOGIN).text
+        # The login form's own fields only: the header's search form has a `title` too.
+        start = page.index('id="wpName1"')
+        form = page[page.rindex("<form", 0, start) : page.index("</form>", start)]
         fields: dict[str, str] = {}
-        for tag in _HIDDEN.findall(form.text):
+        for tag in _HIDDEN.findall(form):
             attrs = {k: html.unescape(v) for k, v in _ATTR.findall(tag)}
             if attrs.get("type") == "hidden" and "name" in attrs:
                 fields[attrs["name"]] = attrs.get("value", "")

@@ -7,7 +7,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from atrium.core.db import Conn, Row
+from atrium.core.db import Conn, Prepared, Row
 from atrium.wiki import schema
 from atrium.wiki.titles import Title
 
@@ -27,10 +27,21 @@ PAGE_COLUMNS = (
 )
 
 
+_PAGE_BY_TITLE = Prepared(
+    sa.select(*PAGE_COLUMNS).where(
+        P.c.page_namespace == sa.bindparam("ns"), P.c.page_title == sa.bindparam("title")
+    )
+)
+
+
 def pages_by_titles(conn: Conn, titles: Iterable[tuple[int, str]]) -> list[Row]:
     wanted = list(titles)
     if not wanted:
         return []
+    if len(wanted) == 1:
+        # One title (every page's tabs ask for its talk page): a statement compiled once.
+        row = conn.one(_PAGE_BY_TITLE, {"ns": wanted[0][0], "title": wanted[0][1]})
+        return [row] if row is not None else []
     by_ns: dict[int, list[str]] = {}
     for ns, dbkey in wanted:
         by_ns.setdefault(ns, []).append(dbkey)
