@@ -30,9 +30,9 @@ PATROLLED_NONE = 0
 PATROLLED_MANUAL = 1
 PATROLLED_AUTO = 2
 
-# The logged changes that can alter how pages render: a title created, deleted, restored,
-# moved, uploaded, imported or protected (`{{PROTECTIONLEVEL}}`), or a revision's author hidden
-# (`{{REVISIONUSER}}`). Their log entry is where every one of them passes.
+# The logged changes that can alter how pages render: a title deleted, restored, moved, uploaded,
+# imported, merged or protected (MediaWiki purges a page it protects), or a revision's author
+# hidden (`{{REVISIONUSER}}`). Their log entry is the one place every one of them passes.
 RENDERING_LOGS = frozenset({"delete", "move", "upload", "protect", "import", "merge", "suppress"})
 
 
