@@ -20,13 +20,15 @@ from starlette.responses import HTMLResponse
 
 from atrium.core.db import Database
 from atrium.core.page_headers import PAGE_HEADERS
+from atrium.wiki.changes.journal import Performer
 from atrium.wiki.changes.watching import is_watched
 from atrium.wiki.reads import page_view as reading
 from atrium.wiki.site import GENERATOR, Site
 from atrium.wiki.titles import NS_SPECIAL, Title
 from atrium.wiki.web import links
 from atrium.wiki.web.assets import ASSETS
-from atrium.wiki.web.viewer import Viewer, current_viewer, remember_anon_token
+from atrium.wiki.web.edit_permission import edit_refusal
+from atrium.wiki.web.viewer import Viewer, client_ip, current_viewer, remember_anon_token
 
 TEMPLATES = jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).resolve().parent / "templates"),
@@ -76,6 +78,7 @@ def _tabs(
     exists: set[tuple[int, str]],
     viewer: Viewer,
     watched: bool,
+    editable: bool,
 ) -> tuple[list[Tab], list[Tab]]:
     """(namespace tabs, view tabs) of a page, as Vector's `#p-associated-pages` and `#p-views`."""
     if title.ns == NS_SPECIAL:
@@ -109,7 +112,7 @@ def _tabs(
     ]
     here_new = (title.ns, title.dbkey) not in exists
     views = [Tab("ca-view", "Read", links.page_href(site, title), action == "view")]
-    if viewer.account.allowed("edit"):
+    if editable:
         edit_label = "Create" if here_new else "Edit"
         views.append(
             Tab(
@@ -119,7 +122,8 @@ def _tabs(
                 action == "edit",
             )
         )
-    else:
+    elif not here_new:
+        # SkinTemplate: who may not edit a page (rights, protection) may read its source.
         views.append(
             Tab(
                 "ca-viewsource",
@@ -144,6 +148,24 @@ def _tabs(
         else:
             views.append(Tab("ca-watch", "Watch", links.index_href(site, title, action="watch")))
     return associated, views
+
+
+async def _editable(
+    request: Request,
+    db: Database,
+    site: Site,
+    viewer: Viewer,
+    title: Title,
+    exists: set[tuple[int, str]],
+) -> bool:
+    """The "Edit" tab rather than "View source": the quick permission check (rights and
+    protection; MediaWiki's tabs do not look up blocks, the edit form does)."""
+    account = viewer.account
+    if not account.allowed("edit"):
+        return False
+    who = Performer(account.id or None, account.name, frozenset(account.rights), client_ip(request))
+    here = (title.ns, title.dbkey) in exists
+    return await db.read(edit_refusal, site, title, who, here, True) is None
 
 
 async def render_page(
@@ -172,13 +194,14 @@ async def render_page(
     views: list[Tab] = []
     if title is not None:
         exists: set[tuple[int, str]] = set()
-        watched = False
+        watched = editable = False
         if title.ns != NS_SPECIAL:
             pair = {(title.ns & ~1, title.dbkey), (title.ns | 1, title.dbkey)}
             exists = await db.read(reading.existing, pair)
             if viewer.signed_in:
                 watched = await db.read(is_watched, viewer.account.id, title)
-        associated, views = _tabs(site, title, action, exists, viewer, watched)
+            editable = await _editable(request, db, site, viewer, title, exists)
+        associated, views = _tabs(site, title, action, exists, viewer, watched, editable)
     html = TEMPLATES.get_template(template).render(
         site=site,
         viewer=viewer,
