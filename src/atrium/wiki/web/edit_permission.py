@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from atrium.core.db import Conn
+from starlette.requests import Request
+
+from atrium.core.db import Conn, Database
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.blocks import ActiveBlock, blocking
 from atrium.wiki.changes.journal import Performer
@@ -16,6 +18,7 @@ from atrium.wiki.changes.protection import check_protection
 from atrium.wiki.site import Site
 from atrium.wiki.titles import Title
 from atrium.wiki.web.texts import text
+from atrium.wiki.web.viewer import Viewer, client_ip
 
 
 @dataclass(frozen=True)
@@ -47,3 +50,14 @@ def edit_refusal(
     if not exists and not who.allowed("createpage" if title.ns % 2 == 0 else "createtalk"):
         return Refusal(text("nocreate-loggedin"))
     return None
+
+
+async def may_edit(
+    request: Request, site: Site, db: Database, viewer: Viewer, title: Title, exists: bool
+) -> bool:
+    """The quick check for links and tabs ("Edit" or "View source", undo, rollback)."""
+    account = viewer.account
+    if not account.allowed("edit"):
+        return False
+    who = Performer(account.id or None, account.name, frozenset(account.rights), client_ip(request))
+    return await db.read(edit_refusal, site, title, who, exists, True) is None

@@ -20,15 +20,14 @@ from starlette.responses import HTMLResponse
 
 from atrium.core.db import Database
 from atrium.core.page_headers import PAGE_HEADERS
-from atrium.wiki.changes.journal import Performer
 from atrium.wiki.changes.watching import is_watched
 from atrium.wiki.reads import page_view as reading
 from atrium.wiki.site import GENERATOR, Site
 from atrium.wiki.titles import NS_SPECIAL, Title
 from atrium.wiki.web import links
 from atrium.wiki.web.assets import ASSETS
-from atrium.wiki.web.edit_permission import edit_refusal
-from atrium.wiki.web.viewer import Viewer, client_ip, current_viewer, remember_anon_token
+from atrium.wiki.web.edit_permission import may_edit
+from atrium.wiki.web.viewer import Viewer, current_viewer, remember_anon_token
 
 TEMPLATES = jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).resolve().parent / "templates"),
@@ -150,24 +149,6 @@ def _tabs(
     return associated, views
 
 
-async def _editable(
-    request: Request,
-    db: Database,
-    site: Site,
-    viewer: Viewer,
-    title: Title,
-    exists: set[tuple[int, str]],
-) -> bool:
-    """The "Edit" tab rather than "View source": the quick permission check (rights and
-    protection; MediaWiki's tabs do not look up blocks, the edit form does)."""
-    account = viewer.account
-    if not account.allowed("edit"):
-        return False
-    who = Performer(account.id or None, account.name, frozenset(account.rights), client_ip(request))
-    here = (title.ns, title.dbkey) in exists
-    return await db.read(edit_refusal, site, title, who, here, True) is None
-
-
 async def render_page(
     request: Request,
     site: Site,
@@ -200,7 +181,8 @@ async def render_page(
             exists = await db.read(reading.existing, pair)
             if viewer.signed_in:
                 watched = await db.read(is_watched, viewer.account.id, title)
-            editable = await _editable(request, db, site, viewer, title, exists)
+            here = (title.ns, title.dbkey) in exists
+            editable = await may_edit(request, site, db, viewer, title, here)
         associated, views = _tabs(site, title, action, exists, viewer, watched, editable)
     html = TEMPLATES.get_template(template).render(
         site=site,
