@@ -78,6 +78,7 @@ def _tabs(
     viewer: Viewer,
     watched: bool,
     editable: bool,
+    adding_topic: bool = False,
 ) -> tuple[list[Tab], list[Tab]]:
     """(namespace tabs, view tabs) of a page, as Vector's `#p-associated-pages` and `#p-views`."""
     if title.ns == NS_SPECIAL:
@@ -118,9 +119,19 @@ def _tabs(
                 "ca-edit",
                 edit_label,
                 links.index_href(site, title, action="edit"),
-                action == "edit",
+                action == "edit" and not adding_topic,
             )
         )
+        if on_talk:
+            # SkinTemplate's "Add topic" on talk pages: a new section at the end.
+            views.append(
+                Tab(
+                    "ca-addsection",
+                    "Add topic",
+                    links.index_href(site, title, action="edit", section="new"),
+                    adding_topic,
+                )
+            )
     elif not here_new:
         # SkinTemplate: who may not edit a page (rights, protection) may read its source.
         views.append(
@@ -183,7 +194,10 @@ async def render_page(
                 watched = await db.read(is_watched, viewer.account.id, title)
             here = (title.ns, title.dbkey) in exists
             editable = await may_edit(request, site, db, viewer, title, here)
-        associated, views = _tabs(site, title, action, exists, viewer, watched, editable)
+        adding_topic = action == "edit" and request.query_params.get("section") == "new"
+        associated, views = _tabs(
+            site, title, action, exists, viewer, watched, editable, adding_topic
+        )
     html = TEMPLATES.get_template(template).render(
         site=site,
         viewer=viewer,
