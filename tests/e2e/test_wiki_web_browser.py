@@ -235,6 +235,29 @@ def test_xss_payloads_are_inert(people: Any, wiki: Wiki) -> None:
     )
     assert handlers == []
     assert page.locator("#mw-content-text script, #mw-content-text img").count() == 0
+    # A hostile edit summary, shown on every page that lists edits, stays text too.
+    page.goto(wiki.url + "/w/index.php?title=Payloads&action=edit")
+    page.fill("#wpTextbox1", "Plain now.")
+    page.fill("#wpSummary", "<img src=x onerror=\"document.title='pwned'\"><script>x()</script>")
+    page.click("#wpSave")
+    page.wait_for_url("**/wiki/Payloads")
+    for path in (
+        "/w/index.php?title=Payloads&action=history",
+        "/w/index.php?title=Payloads&diff=cur&oldid=prev",
+        "/wiki/Special:RecentChanges",
+        "/wiki/Special:Contributions/Bob",
+        "/w/index.php?title=Special:Search&search=Plain+now&fulltext=1",
+    ):
+        page.goto(wiki.url + path)
+        assert "pwned" not in page.title(), path
+        everywhere = page.evaluate(
+            "() => [...document.querySelectorAll('body *')].flatMap(e =>"
+            " [...e.attributes].map(a => a.name)).filter(n => /^on/i.test(n))"
+        )
+        assert everywhere == [], path
+        assert page.locator("body script:not([src]), #content img[src='x']").count() == 0, path
+    page.goto(wiki.url + "/w/index.php?title=Payloads&action=history")
+    assert "onerror=" in page.inner_text("#pagehistory")  # shown as the text it is
 
 
 def test_phone_width(people: Any, wiki: Wiki) -> None:
