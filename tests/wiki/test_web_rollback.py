@@ -160,3 +160,23 @@ async def test_only_author_and_hidden_target_get_no_link(
     )
     history = (await client.get(HISTORY)).text
     assert "mw-rollback-link" not in history
+
+
+async def test_protected_page_offers_no_undo_or_rollback_to_members(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    await _story(wiki)
+    async with wiki.client() as admin:
+        await wiki.login(admin, "Admin")
+        done = await wiki.post(
+            admin, action="protect", title="Story", protections="edit=sysop",
+            token=await wiki.csrf(admin),
+        )  # fmt: skip
+        assert "error" not in done, done
+        shown = (await admin.get(HISTORY)).text
+        assert "mw-history-undo" in shown and "mw-rollback-link" in shown
+    await sign_in(client, "Alice")
+    history = (await client.get(HISTORY)).text
+    assert "mw-history-undo" not in history and "mw-rollback-link" not in history
+    diff = (await client.get("/w/index.php?title=Story&diff=prev")).text
+    assert "mw-diff-undo" not in diff
