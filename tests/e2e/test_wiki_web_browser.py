@@ -137,8 +137,18 @@ def test_section_edit_history_diff_and_old_revision(people: Any, wiki: Wiki) -> 
     page.wait_for_selector("#wpTextbox1")
     assert page.input_value("#wpTextbox1") == "== Colour ==\nRed."
     page.fill("#wpTextbox1", "== Colour ==\nRed or green.")
+    # "Show changes" asks in the background: the page stays (a mark on it survives).
+    page.evaluate("() => { window.stillHere = true; }")
     page.click("#wpDiff")
-    page.wait_for_selector("table.diff .diff-addedline")
+    page.wait_for_selector("#wikiDiff table.diff .diff-addedline")
+    assert page.evaluate("() => window.stillHere === true")
+    assert "Red or green." in page.inner_text("#wikiDiff")
+    page.fill("#wpTextbox1", "== Colour ==\nRed or green, never blue.")
+    page.click("#wpDiff")
+    page.wait_for_selector("#wikiDiff :text('never blue')")
+    assert page.locator("#wikiDiff").count() == 1
+    assert page.evaluate("() => window.stillHere === true")
+    page.fill("#wpTextbox1", "== Colour ==\nRed or green.")
     page.click("#wpSave")
     page.wait_for_url("**/wiki/Apple")
     assert "Red or green." in page.inner_text("#mw-content-text")
