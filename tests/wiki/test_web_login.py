@@ -212,13 +212,18 @@ async def test_api_login_keeps_the_browsers_chat_sign_in(
 ) -> None:
     """Signing in through the API replaces the browser's session (a new token) and keeps its
     other services' sign-ins, as the login form does."""
+    store = wiki.app.state.sessions
+    # The browser is signed in to the chat (user 7 there) and to the wiki as Alice.
+    chat_token, _chat = await store.sign_in("chat", 7)
+    client.cookies.set("atrium_session", chat_token, domain="127.0.0.1", path="/")
     await sign_in(client, "Alice")
     before = client.cookies["atrium_session"]
     await _api_login(wiki, client, "Admin")
     after = client.cookies["atrium_session"]
     assert after != before
-    store = wiki.app.state.sessions
     assert await store.get(before) is None
+    session = await store.get(after)
+    assert session is not None and session.user_id("chat") == 7
     page = (await client.get("/wiki/Main_Page")).text
     assert ">Admin</a>" in page
 
