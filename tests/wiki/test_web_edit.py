@@ -128,18 +128,22 @@ async def test_protected_page_shows_source(wiki: WikiHarness, client: httpx.Asyn
     # The tabs say so too, on the page and on its edit form: "View source", no "Edit".
     for shown in (page.text, (await client.get("/wiki/Locked")).text):
         assert 'id="ca-viewsource"' in shown and 'id="ca-edit"' not in shown
+    # And the headings have no section "edit" links.
+    await wiki.edit_page("Locked", "== Part ==\nProtected <b>text</b>.", user="Admin")
+    assert "mw-editsection" not in (await client.get("/wiki/Locked")).text
     token = hidden((await client.get("/wiki/Special:UserLogout")).text, "wpEditToken")
     refused = await client.post(
         "/w/index.php?title=Locked&action=submit",
         data={"wpTextbox1": "x", "wpEditToken": token, "wpEdittime": "", "wpSave": "1"},
     )
     assert refused.status_code == 403
-    assert await _raw(client, "Locked") == "Protected <b>text</b>."
+    assert await _raw(client, "Locked") == "== Part ==\nProtected <b>text</b>."
     # An administrator may edit it: the "Edit" tab. An unprotected page: "Edit" for Alice.
     async with wiki.client() as admin:
         await sign_in(admin, "Admin")
         shown = (await admin.get("/wiki/Locked")).text
         assert 'id="ca-edit"' in shown and 'id="ca-viewsource"' not in shown
+        assert 'class="mw-editsection"' in shown
     await wiki.edit_page("Unlocked", "Open text.")
     shown = (await client.get("/wiki/Unlocked")).text
     assert 'id="ca-edit"' in shown and 'id="ca-viewsource"' not in shown

@@ -193,7 +193,8 @@ async def view(request: Request, site: Site, db: Database, title: Title, follow:
         context["redirect_to"] = _named(site, page.redirect_to)
     content = page.rendered.html
     viewer = await current_viewer(request, db)
-    if viewer.account.allowed("edit") and page.redirect_to is None:
+    # Section edit links only for who may edit the page (rights and protection, quick check).
+    if page.redirect_to is None and await may_edit(request, site, db, viewer, page.title, True):
         content = add_edit_links(links.prefixed_dbkey(site, page.title), content)
     context.update(
         missing=False,
