@@ -14,6 +14,8 @@ from tests.wiki.conftest import WikiHarness
 from tests.wiki.web_forms import sign_in
 
 from atrium.wiki import schema
+from atrium.wiki.changes import ChangeError, pageops
+from atrium.wiki.changes.journal import Performer
 
 pytestmark = pytest.mark.anyio
 
@@ -180,3 +182,26 @@ async def test_protected_page_offers_no_undo_or_rollback_to_members(
     assert "mw-history-undo" not in history and "mw-rollback-link" not in history
     diff = (await client.get("/w/index.php?title=Story&diff=prev")).text
     assert "mw-diff-undo" not in diff
+
+
+async def test_rollback_of_a_protected_page_needs_its_level(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    """The write side refuses a rollback on a page protected above the performer's rights,
+    whoever calls it, as RollbackPage asks for the edit permission."""
+    await _story(wiki)
+    async with wiki.client() as admin:
+        await wiki.login(admin, "Admin")
+        done = await wiki.post(
+            admin, action="protect", title="Story", protections="edit=sysop",
+            token=await wiki.csrf(admin),
+        )  # fmt: skip
+        assert "error" not in done, done
+    title = wiki.site.parser.parse("Story")
+    rollbacker = Performer(None, "Rollbacker", frozenset({"rollback", "edit"}))
+    with pytest.raises(ChangeError) as refused:
+        await wiki.db.write(
+            pageops.rollback, wiki.site, rollbacker, title, "Alice", "", False
+        )  # fmt: skip
+    assert refused.value.code == "protectedpage"
+    assert (await client.get("/w/index.php?title=Story&action=raw")).text == "Once upon a time."
