@@ -52,6 +52,11 @@ from atrium.chat.queries.user_topics import muted_topic_tuples, user_topic_dicts
 from atrium.chat.stop_words import STOP_WORDS
 from atrium.core.db import Conn
 
+# Zulip's bound on `unread_msgs` (MAX_UNREAD_MESSAGES): the newest this many are sent.
+MAX_UNREAD_MESSAGES = 50_000
+# DM conversations in `recent_private_conversations`, the most recent first.
+RECENT_CONVERSATIONS_LIMIT = 1000
+
 # Realm columns that are not settings clients see under `realm_<name>`.
 _NOT_SETTINGS = {
     "id",
@@ -297,15 +302,31 @@ def message_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
     return {"max_message_id": user_queries.max_message_id(conn, req.user.id)}
 
 
+def _user_rows(conn: Conn, index: str) -> str:
+    """The FROM of a read of one user's rows with a flag, through the partial index for it
+    (migration 0012). SQLite's planner, having no statistics, would otherwise prefer the primary
+    key, a scan of every row the user has; PostgreSQL picks the partial index itself."""
+    return f"user_message AS um INDEXED BY {index}" if conn.is_sqlite else "user_message AS um"
+
+
 def unread_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
-    """`unread_msgs` as Zulip shapes it: by DM partner, stream and topic, group DM, mentions."""
-    UM, M = schema.user_message.c, schema.message.c
-    rows = conn.all(
-        sa.select(M.id, M.sender_id, M.recipient_id, M.stream_id, M.topic, UM.flags)
-        .select_from(schema.user_message.join(schema.message, M.id == UM.message_id))
-        .where(UM.user_id == req.user.id, UM.flags.op("&")(flags.READ) == 0)
-        .order_by(M.id)
+    """`unread_msgs` as Zulip shapes it: by DM partner, stream and topic, group DM, mentions.
+
+    As in Zulip, at most MAX_UNREAD_MESSAGES, the newest; `old_unreads_missing` says when
+    older ones were left out."""
+    # The flag bits are literal: SQLite uses a partial index only for a query whose WHERE
+    # clause names its terms, and a bound parameter is not one.
+    newest_first = conn.all(
+        sa.text(
+            "SELECT m.id, m.sender_id, m.recipient_id, m.stream_id, m.topic, um.flags "
+            f"FROM {_user_rows(conn, 'ix_user_message_unread')} "
+            "JOIN message AS m ON m.id = um.message_id "
+            f"WHERE um.user_id = :user_id AND (um.flags & {flags.READ}) = 0 "
+            "ORDER BY um.message_id DESC LIMIT :limit"
+        ),
+        {"user_id": req.user.id, "limit": MAX_UNREAD_MESSAGES},
     )
+    rows = newest_first[::-1]
     personal = dict(
         (r["id"], r["type_id"])
         for r in conn.all(
@@ -364,18 +385,20 @@ def unread_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
                 {"user_ids_string": k, "unread_message_ids": ids} for k, ids in huddles.items()
             ],
             "mentions": mentions,
-            "old_unreads_missing": False,
+            "old_unreads_missing": len(rows) == MAX_UNREAD_MESSAGES,
         }
     }
 
 
 def starred_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
-    UM = schema.user_message.c
     return {
         "starred_messages": conn.scalars(
-            sa.select(UM.message_id)
-            .where(UM.user_id == req.user.id, UM.flags.op("&")(flags.STARRED) != 0)
-            .order_by(UM.message_id)
+            sa.text(
+                f"SELECT um.message_id FROM {_user_rows(conn, 'ix_user_message_starred')} "
+                f"WHERE um.user_id = :user_id AND (um.flags & {flags.STARRED}) != 0 "
+                "ORDER BY um.message_id"
+            ),
+            {"user_id": req.user.id},
         )
     }
 
@@ -502,32 +525,59 @@ def custom_profile_fields_state(conn: Conn, req: StateRequest) -> dict[str, Any]
 
 
 def recent_private_conversations_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
-    """The user's DM conversations, newest first, with each one's latest message id."""
-    UM, M = schema.user_message.c, schema.message.c
+    """The user's DM conversations, newest first, with each one's latest message id.
+
+    Read from the user's rows flagged `is_private` (an index of their own), as Zulip does, not
+    from every message the user received."""
+    M, R = schema.message.c, schema.recipient.c
     latest = conn.all(
-        sa.select(M.recipient_id, sa.func.max(M.id).label("max_id"))
-        .select_from(schema.user_message.join(schema.message, M.id == UM.message_id))
-        .where(UM.user_id == req.user.id, M.stream_id.is_(None))
-        .group_by(M.recipient_id)
-        .order_by(sa.desc("max_id"))
-        .limit(1000)
+        sa.text(
+            "SELECT m.recipient_id, max(m.id) AS max_id "
+            f"FROM {_user_rows(conn, 'ix_user_message_is_private')} "
+            "JOIN message AS m ON m.id = um.message_id "
+            f"WHERE um.user_id = :user_id AND (um.flags & {flags.IS_PRIVATE}) != 0 "
+            "AND m.stream_id IS NULL "
+            "GROUP BY m.recipient_id ORDER BY max_id DESC LIMIT :limit"
+        ),
+        {"user_id": req.user.id, "limit": RECENT_CONVERSATIONS_LIMIT},
     )
+    if not latest:
+        return {"recent_private_conversations": []}
+    recipients = {
+        r["id"]: r
+        for r in conn.all(
+            sa.select(R.id, R.type, R.type_id).where(
+                R.id.in_(sorted({row["recipient_id"] for row in latest}))
+            )
+        )
+    }
+    personal_max_ids = [
+        row["max_id"]
+        for row in latest
+        if recipients[row["recipient_id"]]["type"] == schema.RECIPIENT_PERSONAL
+    ]
+    senders = (
+        dict(conn.tuples(sa.select(M.id, M.sender_id).where(M.id.in_(personal_max_ids))))
+        if personal_max_ids
+        else {}
+    )
+    huddle_ids = [
+        r["type_id"] for r in recipients.values() if r["type"] != schema.RECIPIENT_PERSONAL
+    ]
+    members: dict[int, set[int]] = defaultdict(set)
+    if huddle_ids:
+        HM = schema.huddle_member.c
+        for huddle_id, user_id in conn.tuples(
+            sa.select(HM.huddle_id, HM.user_id).where(HM.huddle_id.in_(huddle_ids))
+        ):
+            members[huddle_id].add(user_id)
     out = []
     for row in latest:
-        recipient: Any = conn.one(
-            sa.select(schema.recipient).where(schema.recipient.c.id == row["recipient_id"])
-        )
+        recipient = recipients[row["recipient_id"]]
         if recipient["type"] == schema.RECIPIENT_PERSONAL:
-            sender = conn.scalar(sa.select(M.sender_id).where(M.id == row["max_id"]))
-            ids = {recipient["type_id"], sender}
+            ids = {recipient["type_id"], senders[row["max_id"]]}
         else:
-            ids = set(
-                conn.scalars(
-                    sa.select(schema.huddle_member.c.user_id).where(
-                        schema.huddle_member.c.huddle_id == recipient["type_id"]
-                    )
-                )
-            )
+            ids = members[recipient["type_id"]]
         out.append({"max_message_id": row["max_id"], "user_ids": sorted(ids - {req.user.id})})
     return {"recent_private_conversations": out}
 
