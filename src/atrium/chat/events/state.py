@@ -31,6 +31,7 @@ from atrium.chat.queries import users as user_queries
 from atrium.chat.queries.alert_words import user_alert_words
 from atrium.chat.queries.default_streams import default_stream_dicts
 from atrium.chat.queries.drafts import user_drafts
+from atrium.chat.queries.flag_rows import with_flag
 from atrium.chat.queries.groups import realm_groups
 from atrium.chat.queries.linkifiers import linkifier_dicts, playground_dicts
 from atrium.chat.queries.muted_users import muted_user_dicts
@@ -302,29 +303,22 @@ def message_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
     return {"max_message_id": user_queries.max_message_id(conn, req.user.id)}
 
 
-def _user_rows(conn: Conn, index: str) -> str:
-    """The FROM of a read of one user's rows with a flag, through the partial index for it
-    (migration 0012). SQLite's planner, having no statistics, would otherwise prefer the primary
-    key, a scan of every row the user has; PostgreSQL picks the partial index itself."""
-    return f"user_message AS um INDEXED BY {index}" if conn.is_sqlite else "user_message AS um"
-
-
 def unread_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
     """`unread_msgs` as Zulip shapes it: by DM partner, stream and topic, group DM, mentions.
 
     As in Zulip, at most MAX_UNREAD_MESSAGES, the newest; `old_unreads_missing` says when
     older ones were left out."""
-    # The flag bits are literal: SQLite uses a partial index only for a query whose WHERE
-    # clause names its terms, and a bound parameter is not one.
+    UM, M = schema.user_message.c, schema.message.c
     newest_first = conn.all(
-        sa.text(
-            "SELECT m.id, m.sender_id, m.recipient_id, m.stream_id, m.topic, um.flags "
-            f"FROM {_user_rows(conn, 'ix_user_message_unread')} "
-            "JOIN message AS m ON m.id = um.message_id "
-            f"WHERE um.user_id = :user_id AND (um.flags & {flags.READ}) = 0 "
-            "ORDER BY um.message_id DESC LIMIT :limit"
-        ),
-        {"user_id": req.user.id, "limit": MAX_UNREAD_MESSAGES},
+        with_flag(
+            sa.select(M.id, M.sender_id, M.recipient_id, M.stream_id, M.topic, UM.flags)
+            .select_from(schema.user_message.join(schema.message, M.id == UM.message_id))
+            .where(UM.user_id == req.user.id)
+            .order_by(UM.message_id.desc())
+            .limit(MAX_UNREAD_MESSAGES),
+            flags.READ,
+            is_set=False,
+        )
     )
     rows = newest_first[::-1]
     personal = dict(
@@ -391,14 +385,13 @@ def unread_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
 
 
 def starred_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
+    UM = schema.user_message.c
     return {
         "starred_messages": conn.scalars(
-            sa.text(
-                f"SELECT um.message_id FROM {_user_rows(conn, 'ix_user_message_starred')} "
-                f"WHERE um.user_id = :user_id AND (um.flags & {flags.STARRED}) != 0 "
-                "ORDER BY um.message_id"
-            ),
-            {"user_id": req.user.id},
+            with_flag(
+                sa.select(UM.message_id).where(UM.user_id == req.user.id).order_by(UM.message_id),
+                flags.STARRED,
+            )
         )
     }
 
@@ -529,17 +522,17 @@ def recent_private_conversations_state(conn: Conn, req: StateRequest) -> dict[st
 
     Read from the user's rows flagged `is_private` (an index of their own), as Zulip does, not
     from every message the user received."""
-    M, R = schema.message.c, schema.recipient.c
+    UM, M, R = schema.user_message.c, schema.message.c, schema.recipient.c
     latest = conn.all(
-        sa.text(
-            "SELECT m.recipient_id, max(m.id) AS max_id "
-            f"FROM {_user_rows(conn, 'ix_user_message_is_private')} "
-            "JOIN message AS m ON m.id = um.message_id "
-            f"WHERE um.user_id = :user_id AND (um.flags & {flags.IS_PRIVATE}) != 0 "
-            "AND m.stream_id IS NULL "
-            "GROUP BY m.recipient_id ORDER BY max_id DESC LIMIT :limit"
-        ),
-        {"user_id": req.user.id, "limit": RECENT_CONVERSATIONS_LIMIT},
+        with_flag(
+            sa.select(M.recipient_id, sa.func.max(M.id).label("max_id"))
+            .select_from(schema.user_message.join(schema.message, M.id == UM.message_id))
+            .where(UM.user_id == req.user.id, M.stream_id.is_(None))
+            .group_by(M.recipient_id)
+            .order_by(sa.desc("max_id"))
+            .limit(RECENT_CONVERSATIONS_LIMIT),
+            flags.IS_PRIVATE,
+        )
     )
     if not latest:
         return {"recent_private_conversations": []}

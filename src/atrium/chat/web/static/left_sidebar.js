@@ -189,7 +189,9 @@ export function initLeftSidebar() {
     const next = stream && typeof stream.operand === "number" ? stream.operand : null;
     if (next !== null && next !== openStream) {
       openStream = next;
-      loadTopics(next);
+      // After the feed has asked for its messages (main.js opens the narrow right after this
+      // event): the server answers in turn, and the messages are what the reader waits for.
+      queueMicrotask(() => loadTopics(next));
     } else if (next === null) openStream = null;
     render();
   });
