@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import redis
 
+from atrium.chat.events import state as state_module
 from atrium.settings import Settings
 from tests.chat.conftest import (
     ChatHarness,
@@ -123,6 +124,36 @@ async def test_unread_and_recent_conversations_state(chat: ChatHarness) -> None:
         {"max_message_id": g1, "user_ids": sorted([chat.cordelia.id, chat.iago.id])},
         {"max_message_id": d1, "user_ids": [chat.cordelia.id]},
     ]
+
+
+async def test_unread_msgs_keeps_the_newest_up_to_the_cap(
+    chat: ChatHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Zulip sends at most MAX_UNREAD_MESSAGES (50,000), the newest, and says older ones are
+    # missing; a cap of 3 shows the same on five messages.
+    monkeypatch.setattr(state_module, "MAX_UNREAD_MESSAGES", 3)
+    await chat.make_stream("Verona", [chat.hamlet, chat.cordelia])
+    ids = [await chat.send_stream(chat.cordelia, "Verona", "t", f"m{i}") for i in range(5)]
+    d1 = await chat.send_dm(chat.cordelia, [chat.hamlet], "psst")
+    unread = (await register(chat, chat.hamlet, fetch_event_types=["update_message_flags"]))[
+        "unread_msgs"
+    ]
+    assert unread["count"] == 3
+    assert unread["old_unreads_missing"] is True
+    assert [s["unread_message_ids"] for s in unread["streams"]] == [ids[3:]]
+    assert [p["unread_message_ids"] for p in unread["pms"]] == [[d1]]
+    monkeypatch.setattr(state_module, "MAX_UNREAD_MESSAGES", 6)
+    unread = (await register(chat, chat.hamlet, fetch_event_types=["update_message_flags"]))[
+        "unread_msgs"
+    ]
+    assert unread["count"] == 6
+    assert unread["old_unreads_missing"] is True
+    monkeypatch.setattr(state_module, "MAX_UNREAD_MESSAGES", 7)
+    unread = (await register(chat, chat.hamlet, fetch_event_types=["update_message_flags"]))[
+        "unread_msgs"
+    ]
+    assert unread["count"] == 6
+    assert unread["old_unreads_missing"] is False
 
 
 async def test_events_flow_and_acknowledgement(chat: ChatHarness) -> None:

@@ -152,6 +152,27 @@ def test_live_message_unread_and_mark_read(people: Any, site: Site) -> None:
     assert unread["messages"] == []
 
 
+def test_topic_feed_shows_only_its_own_new_messages(people: Any, site: Site) -> None:
+    # The client matches new messages to a stream or topic narrow itself: the topic's name in
+    # another case belongs; another topic, or the same name in another stream, does not.
+    first = site.stream("matching one", "mo")
+    second = site.stream("matching two", "mo")
+    mo = people("mo")
+    olive = site.api["olive"]
+    olive.call("POST", "/messages", type="stream", to=first, topic="Plans", content="opening")
+    mo.go(stream_hash(first, "plans"))
+    message(mo, "opening").wait_for()
+    for stream_id, topic, text in (
+        (first, "other", "another topic"),
+        (second, "plans", "another stream"),
+        (first, "PLANS", "same topic, other case"),
+    ):
+        olive.call("POST", "/messages", type="stream", to=stream_id, topic=topic, content=text)
+    message(mo, "same topic, other case").wait_for(timeout=5000)
+    assert message(mo, "another topic").count() == 0
+    assert message(mo, "another stream").count() == 0
+
+
 def open_actions(person: Person, text: str, item: str) -> None:
     row = message(person, text)
     row.hover()

@@ -137,8 +137,18 @@ def test_section_edit_history_diff_and_old_revision(people: Any, wiki: Wiki) -> 
     page.wait_for_selector("#wpTextbox1")
     assert page.input_value("#wpTextbox1") == "== Colour ==\nRed."
     page.fill("#wpTextbox1", "== Colour ==\nRed or green.")
+    # "Show changes" asks in the background: the page stays (a mark on it survives).
+    page.evaluate("() => { window.stillHere = true; }")
     page.click("#wpDiff")
-    page.wait_for_selector("table.diff .diff-addedline")
+    page.wait_for_selector("#wikiDiff table.diff .diff-addedline")
+    assert page.evaluate("() => window.stillHere === true")
+    assert "Red or green." in page.inner_text("#wikiDiff")
+    page.fill("#wpTextbox1", "== Colour ==\nRed or green, never blue.")
+    page.click("#wpDiff")
+    page.wait_for_selector("#wikiDiff :text('never blue')")
+    assert page.locator("#wikiDiff").count() == 1
+    assert page.evaluate("() => window.stillHere === true")
+    page.fill("#wpTextbox1", "== Colour ==\nRed or green.")
     page.click("#wpSave")
     page.wait_for_url("**/wiki/Apple")
     assert "Red or green." in page.inner_text("#mw-content-text")
@@ -202,6 +212,11 @@ def test_protected_page_is_not_editable_by_a_member(people: Any, wiki: Wiki) -> 
     assert alice.page.inner_text("#firstHeading") == "View source for Rules"
     assert alice.page.locator("#wpSave").count() == 0
     assert alice.page.get_attribute("#wpTextbox1", "readonly") is not None
+    # The tabs offer "View source", not "Edit", on the page itself too.
+    alice.page.goto(wiki.url + "/wiki/Rules")
+    assert alice.page.inner_text("#ca-viewsource") == "View source"
+    assert alice.page.locator("#ca-edit").count() == 0
+    shot(alice, "protected-view-source-tab")
 
 
 def test_xss_payloads_are_inert(people: Any, wiki: Wiki) -> None:
@@ -230,6 +245,29 @@ def test_xss_payloads_are_inert(people: Any, wiki: Wiki) -> None:
     )
     assert handlers == []
     assert page.locator("#mw-content-text script, #mw-content-text img").count() == 0
+    # A hostile edit summary, shown on every page that lists edits, stays text too.
+    page.goto(wiki.url + "/w/index.php?title=Payloads&action=edit")
+    page.fill("#wpTextbox1", "Plain now.")
+    page.fill("#wpSummary", "<img src=x onerror=\"document.title='pwned'\"><script>x()</script>")
+    page.click("#wpSave")
+    page.wait_for_url("**/wiki/Payloads")
+    for path in (
+        "/w/index.php?title=Payloads&action=history",
+        "/w/index.php?title=Payloads&diff=cur&oldid=prev",
+        "/wiki/Special:RecentChanges",
+        "/wiki/Special:Contributions/Bob",
+        "/w/index.php?title=Special:Search&search=Plain+now&fulltext=1",
+    ):
+        page.goto(wiki.url + path)
+        assert "pwned" not in page.title(), path
+        everywhere = page.evaluate(
+            "() => [...document.querySelectorAll('body *')].flatMap(e =>"
+            " [...e.attributes].map(a => a.name)).filter(n => /^on/i.test(n))"
+        )
+        assert everywhere == [], path
+        assert page.locator("body script:not([src]), #content img[src='x']").count() == 0, path
+    page.goto(wiki.url + "/w/index.php?title=Payloads&action=history")
+    assert "onerror=" in page.inner_text("#pagehistory")  # shown as the text it is
 
 
 def test_phone_width(people: Any, wiki: Wiki) -> None:
@@ -259,3 +297,53 @@ def test_search_suggests_goes_and_finds(people: Any, wiki: Wiki) -> None:
     assert page.inner_text(".mw-search-result-heading") == "Quince"
     assert page.locator(".searchmatch").count() >= 2
     shot(reader, "search")
+
+
+def test_rollback_from_history_and_its_absence_for_members(people: Any, wiki: Wiki) -> None:
+    wiki.admin.pages["Pond"].edit("Ducks swim here.", summary="pond")
+    alice = people("Alice")
+    for text in ("Ducks swim here. VANDAL", "Ducks swim here. VANDAL VANDAL"):
+        alice.page.goto(wiki.url + "/w/index.php?title=Pond&action=edit")
+        alice.page.fill("#wpTextbox1", text)
+        alice.page.click("#wpSave")
+        alice.page.wait_for_url("**/wiki/Pond")
+    alice.page.goto(wiki.url + "/w/index.php?title=Pond&action=history")
+    assert alice.page.locator(".mw-rollback-link").count() == 0
+    admin = people("Admin")
+    page = admin.page
+    page.goto(wiki.url + "/w/index.php?title=Pond&action=history")
+    link = page.locator("#pagehistory li >> nth=0 >> .mw-rollback-link a")
+    assert link.inner_text() == "rollback 2 edits"
+    shot(admin, "history-rollback")
+    link.click()
+    page.wait_for_selector("text=Action complete")
+    assert "changed back to last revision by Admin" in page.inner_text("#mw-content-text")
+    assert page.locator("table.diff .diff-deletedline").count() >= 1
+    shot(admin, "rollback-done")
+    page.goto(wiki.url + "/wiki/Pond")
+    assert "VANDAL" not in page.inner_text("#mw-content-text")
+
+
+def test_api_login_and_page_login_are_one_session(people: Any, wiki: Wiki) -> None:
+    """A browser that logs in through api.php is signed in on the pages, and one signed in
+    on Special:UserLogin is the API's caller."""
+    api = wiki.url + "/w/api.php"
+    bob = people()
+    request = bob.page.context.request
+    tokens = request.get(
+        api, params={"action": "query", "meta": "tokens", "type": "login", "format": "json"}
+    ).json()
+    done = request.post(
+        api,
+        form={"action": "login", "lgname": "Bob", "lgpassword": PASSWORDS["Bob"],
+              "lgtoken": tokens["query"]["tokens"]["logintoken"], "format": "json"},
+    ).json()  # fmt: skip
+    assert done["login"]["result"] == "Success"
+    bob.page.goto(wiki.url + "/wiki/Apple")
+    assert bob.page.inner_text("#pt-userpage") == "Bob"
+    shot(bob, "signed-in-through-the-api")
+    carol = people("Carol")
+    info = carol.page.context.request.get(
+        api, params={"action": "query", "meta": "userinfo", "format": "json"}
+    ).json()
+    assert info["query"]["userinfo"]["name"] == "Carol"

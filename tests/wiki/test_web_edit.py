@@ -125,14 +125,45 @@ async def test_protected_page_shows_source(wiki: WikiHarness, client: httpx.Asyn
     assert "View source for Locked" in page.text
     assert "This page has been protected" in page.text
     assert 'id="wpSave"' not in page.text and "readonly" in page.text
-    assert 'id="ca-viewsource"' not in page.text or 'id="ca-edit"' in page.text
+    # The tabs say so too, on the page and on its edit form: "View source", no "Edit".
+    for shown in (page.text, (await client.get("/wiki/Locked")).text):
+        assert 'id="ca-viewsource"' in shown and 'id="ca-edit"' not in shown
+    # And the headings have no section "edit" links.
+    await wiki.edit_page("Locked", "== Part ==\nProtected <b>text</b>.", user="Admin")
+    assert "mw-editsection" not in (await client.get("/wiki/Locked")).text
     token = hidden((await client.get("/wiki/Special:UserLogout")).text, "wpEditToken")
     refused = await client.post(
         "/w/index.php?title=Locked&action=submit",
         data={"wpTextbox1": "x", "wpEditToken": token, "wpEdittime": "", "wpSave": "1"},
     )
     assert refused.status_code == 403
-    assert await _raw(client, "Locked") == "Protected <b>text</b>."
+    assert await _raw(client, "Locked") == "== Part ==\nProtected <b>text</b>."
+    # An administrator may edit it: the "Edit" tab. An unprotected page: "Edit" for Alice.
+    async with wiki.client() as admin:
+        await sign_in(admin, "Admin")
+        shown = (await admin.get("/wiki/Locked")).text
+        assert 'id="ca-edit"' in shown and 'id="ca-viewsource"' not in shown
+        assert 'class="mw-editsection"' in shown
+    await wiki.edit_page("Unlocked", "Open text.")
+    shown = (await client.get("/wiki/Unlocked")).text
+    assert 'id="ca-edit"' in shown and 'id="ca-viewsource"' not in shown
+
+
+async def test_create_protected_title_has_no_edit_tab(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    """A missing page someone may not create has no edit tab at all, as SkinTemplate shows no
+    "View source" for a page without source; one they may create has "Create"."""
+    await wiki.edit_page("Create-protected target", "x")
+    await _as_admin(wiki, action="delete", title="Create-protected target")
+    await _as_admin(
+        wiki, action="protect", title="Create-protected target", protections="create=sysop"
+    )
+    await sign_in(client, "Alice")
+    shown = (await client.get("/wiki/Create-protected_target")).text
+    assert 'id="ca-edit"' not in shown and 'id="ca-viewsource"' not in shown
+    fresh = (await client.get("/wiki/Nobody_wrote_this")).text
+    assert 'id="ca-edit"' in fresh and ">Create<" in fresh
 
 
 async def test_blocked_user_sees_the_block(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
@@ -142,6 +173,9 @@ async def test_blocked_user_sees_the_block(wiki: WikiHarness, client: httpx.Asyn
     page = (await client.get("/w/index.php?title=Open&action=edit")).text
     assert "Your username or IP address has been blocked" in page
     assert "Testing &lt;blocks&gt;" in page and 'id="wpSave"' not in page
+    # MediaWiki's tabs check rights and protection quickly, not blocks: the "Edit" tab stays
+    # and leads to this notice.
+    assert 'id="ca-edit"' in (await client.get("/wiki/Open")).text
 
 
 async def test_hostile_wikitext_is_inert(client: httpx.AsyncClient) -> None:

@@ -8,6 +8,8 @@ import pytest
 from tests.wiki.conftest import PASSWORDS, WikiHarness
 from tests.wiki.web_forms import LOGIN, hidden, sign_in
 
+from atrium.wiki.changes.accounts import create_bot_password
+
 pytestmark = pytest.mark.anyio
 
 
@@ -156,3 +158,92 @@ async def test_change_password(client: httpx.AsyncClient) -> None:
     client.cookies.clear()
     assert (await sign_in(client, "Alice")).status_code == 400
     assert (await sign_in(client, "Alice", "brand-new-pass-77")).status_code == 302
+
+
+async def _api_login(wiki: WikiHarness, client: httpx.AsyncClient, name: str) -> None:
+    token = (await wiki.api(client, action="query", meta="tokens", type="login"))["query"][
+        "tokens"
+    ]["logintoken"]
+    done = await wiki.post(
+        client, action="login", lgname=name, lgpassword=PASSWORDS[name], lgtoken=token
+    )
+    assert done["login"]["result"] == "Success", done
+
+
+async def test_api_login_signs_the_pages_in(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    await _api_login(wiki, client, "Alice")
+    # One session: the shared store's cookie, no second API session beside it.
+    assert "atrium_session" in client.cookies
+    assert "atriumwiki_session" not in client.cookies
+    page = (await client.get("/wiki/Main_Page")).text
+    assert 'id="pt-userpage"' in page and ">Alice</a>" in page and 'id="pt-login"' not in page
+    # The pages' forms work as that user: an edit saved through index.php is Alice's.
+    form = (await client.get("/w/index.php?title=From_the_api&action=edit")).text
+    saved = await client.post(
+        "/w/index.php?title=From_the_api&action=submit",
+        data={
+            "wpTextbox1": "Signed in by action=login",
+            "wpSummary": "",
+            "wpEditToken": hidden(form, "wpEditToken"),
+            "wpEdittime": hidden(form, "wpEdittime"),
+            "wpStarttime": hidden(form, "wpStarttime"),
+            "wpSave": "Save changes",
+        },
+    )
+    assert saved.status_code == 303, saved.text[:500]
+    history = (await client.get("/w/index.php?title=From_the_api&action=history")).text
+    assert ">Alice</bdi>" in history
+    # And the API still knows the caller, with working tokens, until it logs out.
+    info = await wiki.api(client, action="query", meta="userinfo")
+    assert info["query"]["userinfo"]["name"] == "Alice"
+    out = await wiki.post(client, action="logout", token=await wiki.csrf(client))
+    assert out == {}
+    assert 'id="pt-login"' in (await client.get("/wiki/Main_Page")).text
+
+
+async def test_clientlogin_signs_the_pages_in(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    await wiki.login(client, "Admin")
+    page = (await client.get("/wiki/Main_Page")).text
+    assert ">Admin</a>" in page and 'id="pt-logout"' in page
+
+
+async def test_api_login_keeps_the_browsers_chat_sign_in(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    """Signing in through the API replaces the browser's session (a new token) and keeps its
+    other services' sign-ins, as the login form does."""
+    store = wiki.app.state.sessions
+    # The browser is signed in to the chat (user 7 there) and to the wiki as Alice.
+    chat_token, _chat = await store.sign_in("chat", 7)
+    client.cookies.set("atrium_session", chat_token, domain="127.0.0.1", path="/")
+    await sign_in(client, "Alice")
+    before = client.cookies["atrium_session"]
+    await _api_login(wiki, client, "Admin")
+    after = client.cookies["atrium_session"]
+    assert after != before
+    assert await store.get(before) is None
+    session = await store.get(after)
+    assert session is not None and session.user_id("chat") == 7
+    page = (await client.get("/wiki/Main_Page")).text
+    assert ">Admin</a>" in page
+
+
+async def test_bot_password_login_stays_out_of_the_pages(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    """A bot password's session has only its grants: the pages, which would give it every right
+    of the account, do not take it."""
+    user_id = await wiki._user_id("Alice")
+    password = await wiki.db.write(
+        lambda conn: create_bot_password(conn, user_id, "tool", ["basic"])
+    )
+    token = (await wiki.api(client, action="query", meta="tokens", type="login"))["query"][
+        "tokens"
+    ]["logintoken"]
+    done = await wiki.post(
+        client, action="login", lgname="Alice@tool", lgpassword=password, lgtoken=token
+    )
+    assert done["login"]["result"] == "Success", done
+    info = await wiki.api(client, action="query", meta="userinfo")
+    assert info["query"]["userinfo"]["name"] == "Alice"
+    assert 'id="pt-login"' in (await client.get("/wiki/Main_Page")).text

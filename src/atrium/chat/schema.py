@@ -310,6 +310,20 @@ user_message = sa.Table(
     sqlite_with_rowid=False,
 )
 sa.Index("ix_user_message_message_id", user_message.c.message_id)
+# Partial indexes of the rows with a flag (migration 0012): a user's unread, starred and DM rows
+# without a scan of every row the user has, as Zulip's zerver_usermessage_*_message_id.
+for _name, _where in (
+    ("ix_user_message_unread", "(flags & 1) = 0"),
+    ("ix_user_message_starred", "(flags & 2) != 0"),
+    ("ix_user_message_is_private", "(flags & 2048) != 0"),
+):
+    sa.Index(
+        _name,
+        user_message.c.user_id,
+        user_message.c.message_id,
+        sqlite_where=sa.text(_where),
+        postgresql_where=sa.text(_where),
+    )
 
 user_group = sa.Table(
     "user_group",

@@ -44,12 +44,32 @@ from sqlalchemy.sql.elements import ClauseElement, ColumnElement
 
 P = ParamSpec("P")
 T = TypeVar("T")
+SelectT = TypeVar("SelectT", bound="sa.Select[Any]")
 
 Row = Mapping[str, Any]
 Params = Mapping[str, Any]
 Statement = ClauseElement | str
 
+
+class _SQLiteCompiler(sqlite.base.SQLiteCompiler):
+    """SQLite's compiler with table hints, which SQLAlchemy's drops: a statement's
+    `with_hint(table, "INDEXED BY name", "sqlite")` names the index SQLite must read the table
+    through (see `through_index`)."""
+
+    def get_from_hint_text(self, table: Any, text: str | None) -> str | None:
+        return text
+
+
 SQLITE_DIALECT: Dialect = sqlite.dialect(paramstyle="named")
+SQLITE_DIALECT.statement_compiler = _SQLiteCompiler
+
+
+def through_index(statement: SelectT, table: sa.Table, index: str) -> SelectT:
+    """`statement` reading `table` through `index` on SQLite, whose planner, without statistics,
+    prefers a primary key to an equally selective partial index; PostgreSQL's picks it itself."""
+    return statement.with_hint(table, f"INDEXED BY {index}", "sqlite")
+
+
 POSTGRES_DIALECT: Dialect = postgresql.psycopg.dialect()  # type: ignore[no-untyped-call]
 
 

@@ -31,6 +31,7 @@ from atrium.chat.queries import users as user_queries
 from atrium.chat.queries.alert_words import user_alert_words
 from atrium.chat.queries.default_streams import default_stream_dicts
 from atrium.chat.queries.drafts import user_drafts
+from atrium.chat.queries.flag_rows import with_flag
 from atrium.chat.queries.groups import realm_groups
 from atrium.chat.queries.linkifiers import linkifier_dicts, playground_dicts
 from atrium.chat.queries.muted_users import muted_user_dicts
@@ -51,6 +52,11 @@ from atrium.chat.queries.user_status import realm_statuses
 from atrium.chat.queries.user_topics import muted_topic_tuples, user_topic_dicts
 from atrium.chat.stop_words import STOP_WORDS
 from atrium.core.db import Conn
+
+# Zulip's bound on `unread_msgs` (MAX_UNREAD_MESSAGES): the newest this many are sent.
+MAX_UNREAD_MESSAGES = 50_000
+# DM conversations in `recent_private_conversations`, the most recent first.
+RECENT_CONVERSATIONS_LIMIT = 1000
 
 # Realm columns that are not settings clients see under `realm_<name>`.
 _NOT_SETTINGS = {
@@ -298,14 +304,23 @@ def message_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
 
 
 def unread_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
-    """`unread_msgs` as Zulip shapes it: by DM partner, stream and topic, group DM, mentions."""
+    """`unread_msgs` as Zulip shapes it: by DM partner, stream and topic, group DM, mentions.
+
+    As in Zulip, at most MAX_UNREAD_MESSAGES, the newest; `old_unreads_missing` says when
+    older ones were left out."""
     UM, M = schema.user_message.c, schema.message.c
-    rows = conn.all(
-        sa.select(M.id, M.sender_id, M.recipient_id, M.stream_id, M.topic, UM.flags)
-        .select_from(schema.user_message.join(schema.message, M.id == UM.message_id))
-        .where(UM.user_id == req.user.id, UM.flags.op("&")(flags.READ) == 0)
-        .order_by(M.id)
+    newest_first = conn.all(
+        with_flag(
+            sa.select(M.id, M.sender_id, M.recipient_id, M.stream_id, M.topic, UM.flags)
+            .select_from(schema.user_message.join(schema.message, M.id == UM.message_id))
+            .where(UM.user_id == req.user.id)
+            .order_by(UM.message_id.desc())
+            .limit(MAX_UNREAD_MESSAGES),
+            flags.READ,
+            is_set=False,
+        )
     )
+    rows = newest_first[::-1]
     personal = dict(
         (r["id"], r["type_id"])
         for r in conn.all(
@@ -364,7 +379,7 @@ def unread_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
                 {"user_ids_string": k, "unread_message_ids": ids} for k, ids in huddles.items()
             ],
             "mentions": mentions,
-            "old_unreads_missing": False,
+            "old_unreads_missing": len(rows) == MAX_UNREAD_MESSAGES,
         }
     }
 
@@ -373,9 +388,10 @@ def starred_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
     UM = schema.user_message.c
     return {
         "starred_messages": conn.scalars(
-            sa.select(UM.message_id)
-            .where(UM.user_id == req.user.id, UM.flags.op("&")(flags.STARRED) != 0)
-            .order_by(UM.message_id)
+            with_flag(
+                sa.select(UM.message_id).where(UM.user_id == req.user.id).order_by(UM.message_id),
+                flags.STARRED,
+            )
         )
     }
 
@@ -502,32 +518,59 @@ def custom_profile_fields_state(conn: Conn, req: StateRequest) -> dict[str, Any]
 
 
 def recent_private_conversations_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
-    """The user's DM conversations, newest first, with each one's latest message id."""
-    UM, M = schema.user_message.c, schema.message.c
+    """The user's DM conversations, newest first, with each one's latest message id.
+
+    Read from the user's rows flagged `is_private` (an index of their own), as Zulip does, not
+    from every message the user received."""
+    UM, M, R = schema.user_message.c, schema.message.c, schema.recipient.c
     latest = conn.all(
-        sa.select(M.recipient_id, sa.func.max(M.id).label("max_id"))
-        .select_from(schema.user_message.join(schema.message, M.id == UM.message_id))
-        .where(UM.user_id == req.user.id, M.stream_id.is_(None))
-        .group_by(M.recipient_id)
-        .order_by(sa.desc("max_id"))
-        .limit(1000)
+        with_flag(
+            sa.select(M.recipient_id, sa.func.max(M.id).label("max_id"))
+            .select_from(schema.user_message.join(schema.message, M.id == UM.message_id))
+            .where(UM.user_id == req.user.id, M.stream_id.is_(None))
+            .group_by(M.recipient_id)
+            .order_by(sa.desc("max_id"))
+            .limit(RECENT_CONVERSATIONS_LIMIT),
+            flags.IS_PRIVATE,
+        )
     )
+    if not latest:
+        return {"recent_private_conversations": []}
+    recipients = {
+        r["id"]: r
+        for r in conn.all(
+            sa.select(R.id, R.type, R.type_id).where(
+                R.id.in_(sorted({row["recipient_id"] for row in latest}))
+            )
+        )
+    }
+    personal_max_ids = [
+        row["max_id"]
+        for row in latest
+        if recipients[row["recipient_id"]]["type"] == schema.RECIPIENT_PERSONAL
+    ]
+    senders = (
+        dict(conn.tuples(sa.select(M.id, M.sender_id).where(M.id.in_(personal_max_ids))))
+        if personal_max_ids
+        else {}
+    )
+    huddle_ids = [
+        r["type_id"] for r in recipients.values() if r["type"] != schema.RECIPIENT_PERSONAL
+    ]
+    members: dict[int, set[int]] = defaultdict(set)
+    if huddle_ids:
+        HM = schema.huddle_member.c
+        for huddle_id, user_id in conn.tuples(
+            sa.select(HM.huddle_id, HM.user_id).where(HM.huddle_id.in_(huddle_ids))
+        ):
+            members[huddle_id].add(user_id)
     out = []
     for row in latest:
-        recipient: Any = conn.one(
-            sa.select(schema.recipient).where(schema.recipient.c.id == row["recipient_id"])
-        )
+        recipient = recipients[row["recipient_id"]]
         if recipient["type"] == schema.RECIPIENT_PERSONAL:
-            sender = conn.scalar(sa.select(M.sender_id).where(M.id == row["max_id"]))
-            ids = {recipient["type_id"], sender}
+            ids = {recipient["type_id"], senders[row["max_id"]]}
         else:
-            ids = set(
-                conn.scalars(
-                    sa.select(schema.huddle_member.c.user_id).where(
-                        schema.huddle_member.c.huddle_id == recipient["type_id"]
-                    )
-                )
-            )
+            ids = members[recipient["type_id"]]
         out.append({"max_message_id": row["max_id"], "user_ids": sorted(ids - {req.user.id})})
     return {"recent_private_conversations": out}
 

@@ -27,6 +27,7 @@ from atrium.chat.queries.conversation_window import (
 from atrium.chat.queries.conversation_window import (
     LIGHT_ROW as L,
 )
+from atrium.chat.queries.flag_rows import with_flag
 from atrium.chat.queries.linkifiers import realm_linkifiers
 from atrium.chat.queries.message_display import sender_fields
 from atrium.chat.queries.reactions import reactions_of_rows
@@ -94,17 +95,20 @@ def first_unread_id(conn: Conn, user: User, narrow: CompiledNarrow) -> int:
     muted_streams = sa.select(schema.subscription.c.stream_id).where(
         schema.subscription.c.user_id == user.id, schema.subscription.c.is_muted.is_(True)
     )
-    query = (
+    # Through the index of the reader's unread rows: a scan of every row the reader has, in
+    # id order until one matches, took 18 ms on a topic of the 1M-message data set.
+    query = with_flag(
         sa.select(UM.message_id)
         .select_from(schema.user_message.join(schema.message, M.id == UM.message_id))
         .where(
             UM.user_id == user.id,
-            UM.flags.op("&")(flags.READ) == 0,
             narrow.condition,
             sa.or_(M.stream_id.is_(None), M.stream_id.not_in(muted_streams)),
         )
         .order_by(UM.message_id)
-        .limit(1)
+        .limit(1),
+        flags.READ,
+        is_set=False,
     )
     if narrow.index_search:
         query = query.where(_search_ids_condition(narrow))

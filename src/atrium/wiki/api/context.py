@@ -64,6 +64,11 @@ class ApiContext:
     modules: ModuleIndex
     new_session: tuple[str, str] | None = None  # (id, secret) to set as cookie
     end_session: bool = False
+    # The app has the shared browser-session store of `core`: a password login signs the
+    # browser's session there, so the wiki's pages and the API are one session.
+    shared_sessions: bool = False
+    # The account a login just signed in to that shared session (main sets its cookie).
+    browser_login: int | None = None
     extra_headers: dict[str, str] = field(default_factory=dict)
     # A body sent as it is instead of the formatted result (`exportnowrap`): bytes, media type.
     raw_body: tuple[bytes, str] | None = None

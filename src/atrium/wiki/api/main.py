@@ -23,7 +23,7 @@ from starlette.responses import Response
 from atrium.core.db import Database
 from atrium.core.exceptions import exception_class
 from atrium.core.session_cookies import SESSION_COOKIE as BROWSER_SESSION_COOKIE
-from atrium.core.session_cookies import session_token
+from atrium.core.session_cookies import session_token, set_session_cookie
 from atrium.core.sessions import SessionStore
 from atrium.wiki.api import jsonout, multipart, readmode
 from atrium.wiki.api.context import SESSION_COOKIE, ApiContext, ModuleIndex, Out
@@ -218,6 +218,7 @@ async def _handle(request: Request, site: Site, db: Database, fmt: _Format) -> R
         client_ip=request.client.host if request.client else "127.0.0.1",
         modules=MODULE_INDEX,
         uploads=uploads,
+        shared_sessions=isinstance(getattr(request.app.state, "sessions", None), SessionStore),
     )
     ctx.message_formatter = functools.partial(_format_in_result, ctx, fmt)
     ctx.uselang_renderer = functools.partial(_render_in_uselang, ctx, fmt)
@@ -273,7 +274,19 @@ async def _handle(request: Request, site: Site, db: Database, fmt: _Format) -> R
             headers["Content-Disposition"] = "inline; filename=export.xml"
         return Response(body, headers=BASE_HEADERS | headers, media_type=media_type)
     response = _render(site, fmt, result, reader.warnings, error, headers)
-    if ctx.new_session is not None:
+    store = getattr(request.app.state, "sessions", None)
+    if ctx.browser_login is not None and isinstance(store, SessionStore):
+        # A new token (no session fixation); the browser's sign-ins to other services carry
+        # over. The API's anonymous session that held the login token is done with.
+        token, _browser = await store.sign_in(
+            BROWSER_SERVICE,
+            ctx.browser_login,
+            previous_token=session_token(request),
+            user_agent=request.headers.get("user-agent", ""),
+        )
+        set_session_cookie(response, token, site.server)
+        response.delete_cookie(SESSION_COOKIE)
+    elif ctx.new_session is not None:
         response.set_cookie(
             SESSION_COOKIE,
             ctx.new_session[0],
@@ -284,7 +297,6 @@ async def _handle(request: Request, site: Site, db: Database, fmt: _Format) -> R
     elif ctx.end_session:
         response.delete_cookie(SESSION_COOKIE)
     if ctx.end_session and session is not None and session.id.startswith(BROWSER_SESSION_PREFIX):
-        store = getattr(request.app.state, "sessions", None)
         if isinstance(store, SessionStore):
             await store.sign_out(session_token(request))
         response.delete_cookie(BROWSER_SESSION_COOKIE, path="/")

@@ -37,6 +37,7 @@ from atrium.wiki.changes.pages import (
     write_links,
 )
 from atrium.wiki.changes.protection import (
+    check_protection,
     page_row,
     require,
 )
@@ -718,6 +719,8 @@ def rollback(
     page = page_row(conn, title)
     if page is None:
         raise ChangeError("missingtitle", "The page you specified doesn't exist.")
+    # A rollback is an edit: RollbackPage asks for the edit permission, protection included.
+    check_protection(conn, title, who, "edit")
     page_id = int(page["page_id"])
     actor = schema.actor
     history = conn.all(

@@ -17,7 +17,7 @@ from starlette.responses import RedirectResponse, Response
 
 from atrium.core.db import Conn, Database
 from atrium.wiki.changes import ChangeError
-from atrium.wiki.changes.blocks import ActiveBlock, Blocked, blocking
+from atrium.wiki.changes.blocks import Blocked
 from atrium.wiki.changes.journal import Performer
 from atrium.wiki.changes.pages import (
     Editor,
@@ -26,7 +26,6 @@ from atrium.wiki.changes.pages import (
     replace_section,
     split_sections,
 )
-from atrium.wiki.changes.protection import check_protection
 from atrium.wiki.changes.undo import plan_undo
 from atrium.wiki.changes.watching import is_watched
 from atrium.wiki.diff import table_rows
@@ -37,6 +36,7 @@ from atrium.wiki.site import Site
 from atrium.wiki.timestamps import formatted, now14
 from atrium.wiki.titles import Title
 from atrium.wiki.web import links
+from atrium.wiki.web.edit_permission import Refusal, edit_refusal
 from atrium.wiki.web.skin import render_page, trusted
 from atrium.wiki.web.texts import text
 from atrium.wiki.web.viewer import Viewer, client_ip, csrf_ok, current_viewer
@@ -80,36 +80,9 @@ class Draft:
     base_rev_id: int = 0
 
 
-@dataclass(frozen=True)
-class Refusal:
-    """Why the viewer may not edit: MediaWiki's reason, and the block when one is the reason."""
-
-    reason: str
-    block: ActiveBlock | None = None
-
-
 def performer(viewer: Viewer, ip: str) -> Performer:
     account = viewer.account
     return Performer(account.id or None, account.name, frozenset(account.rights), ip)
-
-
-def _refusal(conn: Conn, site: Site, title: Title, who: Performer, exists: bool) -> Refusal | None:
-    """EditPage's permission checks, in MediaWiki's order."""
-    if not who.allowed("edit"):
-        return Refusal(text("badaccess-group0"))
-    block = blocking(conn, who.user_id, who.name, who.ip, title)
-    if block is not None:
-        return Refusal("", block)
-    protection = site.namespaces.by_id[title.ns].protection
-    if protection and not who.allowed(protection):
-        return Refusal(text("protectedinterface").split(" To add")[0])
-    try:
-        check_protection(conn, title, who, "edit")
-    except ChangeError:
-        return Refusal(text("protectedpagetext"))
-    if not exists and not who.allowed("createpage" if title.ns % 2 == 0 else "createtalk"):
-        return Refusal(text("nocreate-loggedin"))
-    return None
 
 
 def _section_of(raw: str | None) -> str | None:
@@ -251,7 +224,7 @@ async def edit_form(request: Request, site: Site, db: Database, title: Title) ->
     viewer = await current_viewer(request, db)
     base = await db.read(_base, site, title)
     who = performer(viewer, client_ip(request))
-    refusal = await db.read(_refusal, site, title, who, base.page_id is not None)
+    refusal = await db.read(edit_refusal, site, title, who, base.page_id is not None)
     if refusal is not None:
         return await _view_source(request, site, db, title, base, refusal)
     undo = request.query_params.get("undo", "")
@@ -331,7 +304,7 @@ async def submit(request: Request, site: Site, db: Database, title: Title) -> Re
         return await _form(request, site, db, title, viewer, draft, error=error, status=403)
     base = await db.read(_base, site, title)
     who = performer(viewer, client_ip(request))
-    refusal = await db.read(_refusal, site, title, who, base.page_id is not None)
+    refusal = await db.read(edit_refusal, site, title, who, base.page_id is not None)
     if refusal is not None:
         return await _view_source(request, site, db, title, base, refusal, status=403)
     if "wpPreview" in form:

@@ -21,7 +21,8 @@ from atrium.wiki.reads.users import Account
 from atrium.wiki.site import Site
 from atrium.wiki.timestamps import formatted
 from atrium.wiki.titles import Title
-from atrium.wiki.web import links
+from atrium.wiki.web import links, rollback_links
+from atrium.wiki.web.edit_permission import may_edit
 from atrium.wiki.web.skin import render_page, trusted
 from atrium.wiki.web.viewer import current_viewer
 from atrium.wiki.web.visibility import DELETED_COMMENT, DELETED_TEXT, DELETED_USER, can_see
@@ -161,13 +162,18 @@ async def diff_page(
     content = ""
     if not hidden and new is not None and request.query_params.get("diffonly") != "1":
         content = await db.read(article.revision_html, site, new.title, new.rev_id, new.text)
-    can_edit = account.allowed("edit")
+    can_edit = await may_edit(request, site, db, viewer, page, True)
+    rollback = None
+    if new is not None and new.rev_id == latest:
+        # DifferenceEngine offers rollback on the latest revision's side.
+        rollback = await rollback_links.rollback_link(request, site, db, viewer, page, new.page_id)
     context: dict[str, Any] = {
         "old": old_shown,
         "new": new_shown,
         "hidden": hidden,
         "diff_rows": trusted(rows),
         "content_html": trusted(content),
+        "rollback": rollback,
         "undo_href": links.index_href(
             site, page, action="edit", undoafter=str(old.rev_id), undo=str(new.rev_id)
         )

@@ -26,6 +26,7 @@ from atrium.wiki.site import GENERATOR, Site
 from atrium.wiki.titles import NS_SPECIAL, Title
 from atrium.wiki.web import links
 from atrium.wiki.web.assets import ASSETS
+from atrium.wiki.web.edit_permission import may_edit
 from atrium.wiki.web.viewer import Viewer, current_viewer, remember_anon_token
 
 TEMPLATES = jinja2.Environment(
@@ -76,6 +77,8 @@ def _tabs(
     exists: set[tuple[int, str]],
     viewer: Viewer,
     watched: bool,
+    editable: bool,
+    adding_topic: bool = False,
 ) -> tuple[list[Tab], list[Tab]]:
     """(namespace tabs, view tabs) of a page, as Vector's `#p-associated-pages` and `#p-views`."""
     if title.ns == NS_SPECIAL:
@@ -109,17 +112,28 @@ def _tabs(
     ]
     here_new = (title.ns, title.dbkey) not in exists
     views = [Tab("ca-view", "Read", links.page_href(site, title), action == "view")]
-    if viewer.account.allowed("edit"):
+    if editable:
         edit_label = "Create" if here_new else "Edit"
         views.append(
             Tab(
                 "ca-edit",
                 edit_label,
                 links.index_href(site, title, action="edit"),
-                action == "edit",
+                action == "edit" and not adding_topic,
             )
         )
-    else:
+        if on_talk:
+            # SkinTemplate's "Add topic" on talk pages: a new section at the end.
+            views.append(
+                Tab(
+                    "ca-addsection",
+                    "Add topic",
+                    links.index_href(site, title, action="edit", section="new"),
+                    adding_topic,
+                )
+            )
+    elif not here_new:
+        # SkinTemplate: who may not edit a page (rights, protection) may read its source.
         views.append(
             Tab(
                 "ca-viewsource",
@@ -172,13 +186,18 @@ async def render_page(
     views: list[Tab] = []
     if title is not None:
         exists: set[tuple[int, str]] = set()
-        watched = False
+        watched = editable = False
         if title.ns != NS_SPECIAL:
             pair = {(title.ns & ~1, title.dbkey), (title.ns | 1, title.dbkey)}
             exists = await db.read(reading.existing, pair)
             if viewer.signed_in:
                 watched = await db.read(is_watched, viewer.account.id, title)
-        associated, views = _tabs(site, title, action, exists, viewer, watched)
+            here = (title.ns, title.dbkey) in exists
+            editable = await may_edit(request, site, db, viewer, title, here)
+        adding_topic = action == "edit" and request.query_params.get("section") == "new"
+        associated, views = _tabs(
+            site, title, action, exists, viewer, watched, editable, adding_topic
+        )
     html = TEMPLATES.get_template(template).render(
         site=site,
         viewer=viewer,

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote, unquote
 
+from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 
@@ -33,12 +34,14 @@ from atrium.wiki.web import (
     info_page,
     links,
     revision_views,
+    rollback_links,
     runjobs,
     search_page,
     specialpages,
     talkseen,
     watch_pages,
 )
+from atrium.wiki.web.edit_permission import may_edit
 from atrium.wiki.web.skin import render_page, trusted
 from atrium.wiki.web.special import category_page, file_page
 from atrium.wiki.web.special import registry as special_registry
@@ -191,7 +194,8 @@ async def view(request: Request, site: Site, db: Database, title: Title, follow:
         context["redirect_to"] = _named(site, page.redirect_to)
     content = page.rendered.html
     viewer = await current_viewer(request, db)
-    if viewer.account.allowed("edit") and page.redirect_to is None:
+    # Section edit links only for who may edit the page (rights and protection, quick check).
+    if page.redirect_to is None and await may_edit(request, site, db, viewer, page.title, True):
         content = add_edit_links(links.prefixed_dbkey(site, page.title), content)
     context.update(
         missing=False,
@@ -240,6 +244,53 @@ class _HistoryLine:
     comment: str | None  # None: removed
     minor: bool
     size: int
+    # HistoryPager's tools: rollback on the latest line, undo where the viewer may edit.
+    tools: tuple[Markup, ...] = ()
+
+
+UNDO_TOOLTIP = (
+    '"Undo" reverts this edit and opens the edit form in preview mode. '
+    "It allows adding a reason in the summary."
+)
+
+
+def _history_tools(
+    site: Site,
+    title: Title,
+    row: Any,
+    older: Any | None,
+    rollback: rollback_links.RollbackLink | None,
+    can_edit: bool,
+) -> tuple[Markup, ...]:
+    """The line's "rollback" and "undo" links. Undo needs this revision's and the one
+    before it's text visible to everyone, as HistoryPager asks."""
+    tools = []
+    if rollback is not None:
+        tools.append(
+            Markup('<span class="mw-rollback-link"><a href="{}" title="{}">{}</a></span>').format(
+                rollback.href, rollback.tooltip, rollback.label
+            )
+        )
+    parent = int(older["rev_id"]) if older is not None else int(row["rev_parent_id"] or 0)
+    hidden = int(row["rev_deleted"] or 0) & DELETED_TEXT or (
+        older is not None and int(older["rev_deleted"] or 0) & DELETED_TEXT
+    )
+    if can_edit and parent and not hidden:
+        href = links.index_href(
+            site, title, action="edit", undoafter=str(parent), undo=str(row["rev_id"])
+        )
+        tools.append(
+            Markup('<span class="mw-history-undo"><a href="{}" title="{}">undo</a></span>').format(
+                href, UNDO_TOOLTIP
+            )
+        )
+    if not tools:
+        return ()
+    return (
+        Markup('<span class="mw-changeslist-links mw-pager-tools">')
+        + Markup("").join(Markup("<span>{}</span>").format(t) for t in tools)
+        + Markup("</span>"),
+    )
 
 
 async def history(request: Request, site: Site, db: Database, title: Title, limit: int) -> Response:
@@ -256,9 +307,12 @@ async def history(request: Request, site: Site, db: Database, title: Title, limi
             status=404,
         )
     rows = await db.read(reading.history, found[0], limit)
-    reader = (await current_viewer(request, db)).account
+    viewer = await current_viewer(request, db)
+    reader = viewer.account
+    rollback = await rollback_links.rollback_link(request, site, db, viewer, title, found[0])
+    can_edit = await may_edit(request, site, db, viewer, title, True)
     lines = []
-    for row in rows:
+    for index, row in enumerate(rows):
         oldid = int(row["rev_id"])
         # A deleted user or summary is shown only to those with the right (HistoryPager with
         # Linker::revUserTools and Linker::revComment).
@@ -272,6 +326,14 @@ async def history(request: Request, site: Site, db: Database, title: Title, limi
                 shown_comment(reader, deleted, str(row["comment_text"])),
                 bool(row["rev_minor_edit"]),
                 int(row["rev_len"]),
+                _history_tools(
+                    site,
+                    title,
+                    row,
+                    rows[index + 1] if index + 1 < len(rows) else None,
+                    rollback if index == 0 else None,
+                    can_edit,
+                ),
             )
         )
     return await render_page(

@@ -19,7 +19,7 @@ export function el(tag, attrs = {}, ...children) {
 }
 
 export function clear(node) {
-  while (node.firstChild) node.removeChild(node.firstChild);
+  node.replaceChildren();
   return node;
 }
 
@@ -59,4 +59,17 @@ export function avatar(url, name, size = 32) {
   // rather than ask a third party about this person.
   if (url) return el("img", { class: "avatar", alt: "", src: url, loading: "lazy", width: String(size), height: String(size) });
   return el("span", { class: "avatar initials", "aria-hidden": "true", text: (name || "?").trim().charAt(0).toUpperCase() });
+}
+
+// Runs `fn` once the next frame has been painted; at the latest after 200 ms, since a hidden
+// tab paints no frames.
+export function afterPaint(fn) {
+  let done = false;
+  const run = () => {
+    if (done) return;
+    done = true;
+    fn();
+  };
+  requestAnimationFrame(() => setTimeout(run));
+  setTimeout(run, 200);
 }

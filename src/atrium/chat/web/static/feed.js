@@ -8,7 +8,7 @@ import { markAlertWords } from "./alert_words.js";
 import { get, post } from "./api.js";
 import { avatar, clear, el, setServerHtml, showEmoji, toast } from "./dom.js";
 import { openActions, reactionButtons } from "./message_actions.js";
-import { ALL, describe, forServer, sameNarrow, toHash } from "./narrow.js";
+import { ALL, describe, forServer, matchesLocally, sameNarrow, toHash } from "./narrow.js";
 import { bus, messageDmKey, state, userName } from "./state.js";
 import { formatDateTime, formatTime, isoTime } from "./time.js";
 
@@ -30,16 +30,46 @@ export const feed = {
 
 // --- fetching ---------------------------------------------------------------------------
 
-async function fetchMessages(anchor, before, after, includeAnchor = true) {
+async function fetchMessages(anchor, before, after, includeAnchor = true, narrow = feed.narrow) {
   return get("/messages", {
     anchor: String(anchor),
     num_before: before,
     num_after: after,
     include_anchor: includeAnchor,
-    narrow: forServer(feed.narrow),
+    narrow: forServer(narrow),
     apply_markdown: true,
     client_gravatar: true,
   });
+}
+
+function startAnchor(narrow) {
+  const near = narrow.find((t) => t.operator === "near" || t.operator === "id");
+  const searching = narrow.some((t) => t.operator === "search");
+  return near?.operand ?? (searching ? "newest" : "first_unread");
+}
+
+// The first narrow's messages, asked for while POST /register is still under way (main.js):
+// the feed then waits for the slower of the two, not for both in turn.
+let prefetched = null;
+
+export function prefetchNarrow(narrow) {
+  const promise = fetchMessages(startAnchor(narrow), FIRST_BEFORE, BATCH, true, narrow);
+  promise.catch(() => {}); // openNarrow reports a failure when it takes the answer
+  prefetched = { narrow, promise };
+}
+
+// A prefetched answer may have been read before the event queue existed, so a message sent in
+// between reached neither; the register response's max_message_id (read after the queue was
+// made) tells whether to ask for what came after the feed's last message.
+async function catchUp(token) {
+  const last = feed.messages[feed.messages.length - 1];
+  if (!feed.foundNewest || state.maxMessageId <= (last?.id ?? 0)) return;
+  const body = await fetchMessages(last?.id ?? 0, 0, BATCH, false);
+  if (token !== feed.token || !body.messages.length) return;
+  feed.foundNewest = body.found_newest;
+  addMessages(body.messages);
+  trim("newest");
+  render({ keepScroll: true });
 }
 
 function addMessages(messages) {
@@ -74,12 +104,12 @@ export async function openNarrow(narrow, { anchor } = {}) {
   const node = feedNode();
   clear(node).append(el("p", { class: "feed-status", text: "Loading…" }));
   document.getElementById("narrow-bar").textContent = describe(narrow);
-  const near = narrow.find((t) => t.operator === "near" || t.operator === "id");
-  const searching = narrow.some((t) => t.operator === "search");
-  const start = anchor ?? near?.operand ?? (searching ? "newest" : "first_unread");
+  const start = anchor ?? startAnchor(narrow);
+  const early = anchor === undefined && prefetched && sameNarrow(prefetched.narrow, narrow) ? prefetched.promise : null;
+  prefetched = null;
   let body;
   try {
-    body = await fetchMessages(start, FIRST_BEFORE, BATCH);
+    body = await (early ?? fetchMessages(start, FIRST_BEFORE, BATCH));
   } catch (error) {
     if (token === feed.token) clear(node).append(el("p", { class: "feed-status error", role: "alert", text: error.message }));
     return;
@@ -92,6 +122,7 @@ export async function openNarrow(narrow, { anchor } = {}) {
   const target = feed.byId.get(body.anchor) ?? feed.messages[feed.messages.length - 1];
   if (target) select(target.id, { block: feed.byId.has(body.anchor) && start !== "newest" ? "start" : "end" });
   bus.emit("feed:opened", narrow);
+  if (early) catchUp(token).catch(() => {});
 }
 
 async function loadOlder() {
@@ -381,7 +412,9 @@ bus.on("event:message", async (event) => {
   }
   if (!feed.foundNewest) return;
   const token = feed.token;
-  const matches = await matching([message.id]);
+  // A stream or topic narrow decides here, without a round trip to the server.
+  const local = feed.narrow.length ? matchesLocally(feed.narrow, message) : true;
+  const matches = local === undefined ? await matching([message.id]) : new Map(local ? [[message.id, null]] : []);
   if (token !== feed.token || !matches.has(message.id)) return;
   const match = matches.get(message.id);
   if (match?.match_content) message.match_content = match.match_content;

@@ -10,6 +10,7 @@ import { openMenu } from "./overlay.js";
 import { bus, dmKey, state, topicKey, unreadCounts, userName } from "./state.js";
 
 const MUTED = 1;
+const UNSHOWN_EVENTS = new Set(["typing", "presence", "reaction", "user_status"]);
 let openStream = null;
 const topicsByStream = new Map(); // stream id -> [{name, max_id}]
 let currentHash = "#all_messages";
@@ -174,6 +175,8 @@ let currentNarrow = [];
 export function initLeftSidebar() {
   bus.on("state", render);
   bus.on("event", (event) => {
+    // Nothing the sidebar shows changes with these, and typing notices come in bursts.
+    if (UNSHOWN_EVENTS.has(event.type)) return;
     if (event.type === "message" && openStream !== null && event.message.stream_id === openStream) {
       const topics = topicsByStream.get(openStream) ?? [];
       if (!topics.some((t) => t.name.toLowerCase() === event.message.subject.toLowerCase())) topics.unshift({ name: event.message.subject, max_id: event.message.id });
@@ -189,7 +192,9 @@ export function initLeftSidebar() {
     const next = stream && typeof stream.operand === "number" ? stream.operand : null;
     if (next !== null && next !== openStream) {
       openStream = next;
-      loadTopics(next);
+      // After the feed has asked for its messages (main.js opens the narrow right after this
+      // event): the server answers in turn, and the messages are what the reader waits for.
+      queueMicrotask(() => loadTopics(next));
     } else if (next === null) openStream = null;
     render();
   });

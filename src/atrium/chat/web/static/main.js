@@ -3,7 +3,7 @@
 
 import { initCompose } from "./compose.js";
 import { register, startEventLoop } from "./events.js";
-import { initFeed, openNarrow } from "./feed.js";
+import { initFeed, openNarrow, prefetchNarrow } from "./feed.js";
 import { initKeyboard } from "./keyboard.js";
 import { initLeftSidebar } from "./left_sidebar.js";
 import { hideList, initLists, showList } from "./lists.js";
@@ -48,6 +48,8 @@ async function boot() {
   initKeyboard();
   document.getElementById("toggle-left").addEventListener("click", () => toggle("left"));
   document.getElementById("toggle-right").addEventListener("click", () => toggle("right"));
+  const hash = location.hash || "#all_messages";
+  if (hash !== "#drafts" && hash !== "#scheduled") prefetchNarrow(fromHash(hash));
   try {
     await register();
   } catch (error) {

@@ -2,7 +2,7 @@
 // client's heartbeat when the server has the presence API), user groups, and the user card.
 
 import { post } from "./api.js";
-import { avatar, clear, el } from "./dom.js";
+import { afterPaint, avatar, clear, el } from "./dom.js";
 import { toHash } from "./narrow.js";
 import { closeOverlay, openDialog } from "./overlay.js";
 import { bus, state } from "./state.js";
@@ -54,23 +54,32 @@ export function render() {
   clear(node).append(el("h2", { class: "sidebar-heading", text: "People" }), search, userList(), el("h2", { class: "sidebar-heading", text: "User groups" }), groups);
 }
 
+// People shown at once; the rest follow after the page has painted (as Zulip's buddy list
+// renders progressively): a thousand rows were most of a first load's DOM work.
+const FIRST_PEOPLE = 100;
+const byName = new Intl.Collator();
+
 function userList() {
   const list = el("ul", { class: "user-list", "aria-label": "People" });
   const wanted = filter.toLowerCase();
   const users = [...state.users.values()]
     .filter((u) => u.is_active !== false && !u.is_bot && (!wanted || u.full_name.toLowerCase().includes(wanted) || u.email.toLowerCase().includes(wanted)))
     .map((u) => ({ user: u, presence: presenceOf(u) }))
-    .sort((a, b) => ORDER[a.presence] - ORDER[b.presence] || a.user.full_name.localeCompare(b.user.full_name));
-  for (const { user, presence } of users)
-    list.append(
-      el(
-        "li",
-        { class: `user-item presence-${presence}` },
-        el("span", { class: "presence-dot", role: "img", "aria-label": presence }),
-        el("button", { type: "button", class: "link-button user-name", text: user.full_name, dataset: { userId: String(user.user_id) }, onclick: () => userCard(user.user_id) }),
-        statusText(user.user_id) ? el("span", { class: "user-status", text: statusText(user.user_id) }) : null,
-      ),
+    .sort((a, b) => ORDER[a.presence] - ORDER[b.presence] || byName.compare(a.user.full_name, b.user.full_name));
+  const item = ({ user, presence }) =>
+    el(
+      "li",
+      { class: `user-item presence-${presence}` },
+      el("span", { class: "presence-dot", role: "img", "aria-label": presence }),
+      el("button", { type: "button", class: "link-button user-name", text: user.full_name, dataset: { userId: String(user.user_id) }, onclick: () => userCard(user.user_id) }),
+      statusText(user.user_id) ? el("span", { class: "user-status", text: statusText(user.user_id) }) : null,
     );
+  list.append(...users.slice(0, FIRST_PEOPLE).map(item));
+  if (users.length > FIRST_PEOPLE)
+    afterPaint(() => {
+      // A list replaced meanwhile (a new filter, a re-render) is no longer shown.
+      if (list.isConnected) list.append(...users.slice(FIRST_PEOPLE).map(item));
+    });
   return list;
 }
 

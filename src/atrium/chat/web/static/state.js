@@ -41,6 +41,7 @@ export const state = {
   features: new Set((document.querySelector('meta[name="atrium-features"]')?.content ?? "").split(" ").filter(Boolean)),
   queueId: null,
   lastEventId: -1,
+  maxMessageId: -1, // the newest message id the user had at register
 };
 
 // Display preferences live in the server's user settings (PATCH /settings), so they follow the
@@ -71,6 +72,7 @@ export function loadState(data) {
   state.me = data.user_id;
   state.queueId = data.queue_id;
   state.lastEventId = data.last_event_id;
+  state.maxMessageId = data.max_message_id ?? -1;
   state.realm = {};
   for (const [key, value] of Object.entries(data))
     if (key.startsWith("realm_") || key.startsWith("max_")) state.realm[key] = value;

@@ -2,17 +2,27 @@
 
 import { twentyFourHour } from "./state.js";
 
+// `toLocaleTimeString` with options builds a new formatter on every call, which cost most of a
+// feed's render (three per message); these are built once per setting and reused.
+const formatters = new Map();
+
+function formatter(key, options) {
+  let format = formatters.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat([], options);
+    formatters.set(key, format);
+  }
+  return format;
+}
+
 export function formatTime(seconds) {
-  return new Date(seconds * 1000).toLocaleTimeString([], {
-    hour: "numeric",
-    minute: "2-digit",
-    hour12: !twentyFourHour(),
-  });
+  const hour12 = !twentyFourHour();
+  return formatter(hour12 ? "time12" : "time24", { hour: "numeric", minute: "2-digit", hour12 }).format(seconds * 1000);
 }
 
 export function formatDateTime(seconds) {
-  const date = new Date(seconds * 1000);
-  return `${date.toLocaleDateString([], { year: "numeric", month: "short", day: "numeric" })} ${formatTime(seconds)}`;
+  const date = formatter("date", { year: "numeric", month: "short", day: "numeric" }).format(seconds * 1000);
+  return `${date} ${formatTime(seconds)}`;
 }
 
 export function isoTime(seconds) {

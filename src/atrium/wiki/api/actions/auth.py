@@ -12,7 +12,7 @@ from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import BOOLEAN, PASSWORD, ModuleSpec, Param
 from atrium.wiki.changes.sessions import create_session, destroy_session
 from atrium.wiki.messages import messages as msg
-from atrium.wiki.reads.sessions import TOKEN_SALTS, check_token
+from atrium.wiki.reads.sessions import BROWSER_SESSION_PREFIX, TOKEN_SALTS, check_token
 from atrium.wiki.reads.users import (
     Account,
     account_by_name,
@@ -92,9 +92,16 @@ async def _authenticate(
 
 
 async def _start_session(ctx: ApiContext, account: Account, bot_app: str | None) -> None:
-    if ctx.session is not None:
+    """Sign the caller in. A password login signs in the browser's shared session, the one the
+    wiki's pages read, so a browser that logged in through the API is signed in on the pages
+    too. A bot password's session stays the API's own: its grants limit it, and the pages would
+    give it every right of the account."""
+    if ctx.session is not None and not ctx.session.id.startswith(BROWSER_SESSION_PREFIX):
         await ctx.db.write(destroy_session, ctx.session.id)
-    ctx.new_session = await ctx.db.write(create_session, account.id, bot_app)
+    if bot_app is None and ctx.shared_sessions:
+        ctx.browser_login = account.id
+    else:
+        ctx.new_session = await ctx.db.write(create_session, account.id, bot_app)
     account.bot_app = bot_app
     ctx.caller = account
 

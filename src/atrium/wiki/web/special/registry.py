@@ -27,6 +27,7 @@ from atrium.wiki.web.special import (
     protect,
     random,
     recentchanges,
+    rollback,
     specialpages,
     statistics,
     unblock,
@@ -73,7 +74,8 @@ PAGES: tuple[SpecialPage, ...] = (
     whatlinkshere.PAGE,
 )
 # index.php actions served by a Special page's handler, with the page as its target.
-PAGE_ACTIONS = {"protect": protect.PAGE, "delete": delete.PAGE}
+# Rollback has no Special page of its own in MediaWiki: only the action.
+PAGE_ACTIONS = {"protect": protect.PAGE, "delete": delete.PAGE, "rollback": rollback.PAGE}
 
 
 def _adapter(page: SpecialPage) -> Handler:
