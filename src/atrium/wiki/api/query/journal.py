@@ -18,9 +18,18 @@ from atrium.core.db import Conn, Row
 from atrium.wiki import schema
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import ModuleSpec
-from atrium.wiki.api.query.listing import from_key, order, parse_continue, split_page, tag_id
+from atrium.wiki.api.query.listing import (
+    event_tags,
+    from_key,
+    order,
+    parse_continue,
+    prefixed,
+    split_page,
+    tag_id,
+)
 from atrium.wiki.api.query.pageset import QueryRun
 from atrium.wiki.messages import messages as msg
+from atrium.wiki.reads.logparams import log_params
 from atrium.wiki.reads.visibility import user_can_bitfield
 from atrium.wiki.timestamps import iso
 
@@ -321,3 +330,70 @@ def recentchanges_filters(
 RECENTCHANGES_KEYS = (RC.c.rc_timestamp, RC.c.rc_id)
 RECENTCHANGES_KINDS = (str, int)
 RECENTCHANGES_FIELDS = ("rc_timestamp", "rc_id")
+
+
+def change_title_ids(q: QueryRun, entry: dict[str, Any], row: Row, props: set[str]) -> bool:
+    """A change's `title` and `ids` fields (a log entry's hidden action hides them); True when
+    hidden."""
+    rc_type = int(row["rc_type"])
+    deleted = int(row["rc_deleted"] or 0)
+    hidden = False
+    if "title" in props or "ids" in props:
+        if rc_type == 3 and deleted & DELETED_TEXT:
+            q.ctx.out.flag_if(entry, "actionhidden", True)
+            hidden = True
+        if rc_type != 3 or can_see(q, deleted, DELETED_TEXT):
+            if "title" in props:
+                ns = int(row["rc_namespace"])
+                entry["ns"] = ns
+                entry["title"] = prefixed(q, ns, str(row["rc_title"]))
+            if "ids" in props:
+                entry["pageid"] = int(row["rc_cur_id"])
+                entry["revid"] = int(row["rc_this_oldid"])
+                entry["old_revid"] = int(row["rc_last_oldid"])
+    return hidden
+
+
+def change_flags_sizes_time(q: QueryRun, entry: dict[str, Any], row: Row, props: set[str]) -> None:
+    """A change's `flags`, `sizes` and `timestamp` fields."""
+    out = q.ctx.out
+    if "flags" in props:
+        out.flag(entry, "bot", bool(row["rc_bot"]))
+        out.flag(entry, "new", int(row["rc_type"]) == 1)
+        out.flag(entry, "minor", bool(row["rc_minor"]))
+    if "sizes" in props:
+        entry["oldlen"] = int(row["rc_old_len"] or 0)
+        entry["newlen"] = int(row["rc_new_len"] or 0)
+    if "timestamp" in props:
+        entry["timestamp"] = timestamp(row["rc_timestamp"])
+
+
+def change_patrol_flags(q: QueryRun, entry: dict[str, Any], row: Row) -> None:
+    out = q.ctx.out
+    patrolled = int(row["rc_patrolled"] or 0)
+    out.flag(entry, "patrolled", patrolled != 0)
+    out.flag(entry, "unpatrolled", patrolled == 0 and int(row["rc_type"]) in (0, 1))
+    out.flag(entry, "autopatrolled", patrolled == 2)
+
+
+def change_loginfo(q: QueryRun, entry: dict[str, Any], row: Row) -> bool:
+    """A log change's `logid`, `logtype`, `logaction` and `logparams`; True when hidden."""
+    deleted = int(row["rc_deleted"] or 0)
+    hidden = False
+    if deleted & DELETED_TEXT:
+        q.ctx.out.flag_if(entry, "actionhidden", True)
+        hidden = True
+    if can_see(q, deleted, DELETED_TEXT):
+        entry["logid"] = int(row["rc_logid"])
+        entry["logtype"] = row["rc_log_type"]
+        entry["logaction"] = row["rc_log_action"]
+        entry["logparams"] = log_params(row["rc_params"], row["rc_log_type"], q.ctx.fv)
+    return hidden
+
+
+async def change_tags(q: QueryRun, rows: list[Row], props: set[str]) -> dict[int, list[str]]:
+    """The tags of these changes, by rc_id, when `tags` is asked for."""
+    if "tags" not in props:
+        return {}
+    ids = [int(r["rc_id"]) for r in rows]
+    return await q.ctx.db.read(lambda conn: event_tags(conn, "cte_rc_id", ids))

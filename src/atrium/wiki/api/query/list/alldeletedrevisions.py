@@ -187,10 +187,16 @@ async def _rows(
     if hide_users and (params["user"] is not None or params["excludeuser"] is not None):
         query = query.where(AR.c.ar_deleted.op("&")(DELETED_USER) == 0)
     return await walk.page(
-        q, query, keys, kinds, fields,
+        q,
+        query,
+        keys,
+        kinds,
+        fields,
         tag=params["tag"],
-        tagged=lambda tid: sa.exists().where(AT.c.at_rev_id == AR.c.ar_rev_id, AT.c.at_tag_id == tid),
-    )  # fmt: skip
+        tagged=lambda tid: sa.exists().where(
+            AT.c.at_rev_id == AR.c.ar_rev_id, AT.c.at_tag_id == tid
+        ),
+    )
 
 
 def _archive_tags(conn: Conn, rev_ids: list[int]) -> dict[int, list[str]]:

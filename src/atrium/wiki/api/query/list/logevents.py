@@ -242,10 +242,16 @@ async def _rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str | N
         query = query.where(LG.c.log_deleted.op("&")(DELETED_TEXT) == 0)
     cte = schema.change_tag_event
     return await walk.page(
-        q, query, (LG.c.log_timestamp, LG.c.log_id), (str, int), ("log_timestamp", "log_id"),
+        q,
+        query,
+        (LG.c.log_timestamp, LG.c.log_id),
+        (str, int),
+        ("log_timestamp", "log_id"),
         tag=params["tag"],
-        tagged=lambda tid: sa.exists().where(cte.c.cte_log_id == LG.c.log_id, cte.c.cte_tag_id == tid),
-    )  # fmt: skip
+        tagged=lambda tid: sa.exists().where(
+            cte.c.cte_log_id == LG.c.log_id, cte.c.cte_tag_id == tid
+        ),
+    )
 
 
 def _entry(q: QueryRun, row: Row, props: set[str], tags: dict[int, list[str]]) -> dict[str, Any]:

@@ -44,9 +44,12 @@ async def _rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str | N
     if params["level"]:
         query = query.where(PT.c.pt_create_perm.in_(params["level"]))
     return await walk.page(
-        q, query, (PT.c.pt_timestamp, PT.c.pt_namespace, PT.c.pt_title), (str, int, str),
+        q,
+        query,
+        (PT.c.pt_timestamp, PT.c.pt_namespace, PT.c.pt_title),
+        (str, int, str),
         ("pt_timestamp", "pt_namespace", "pt_title"),
-    )  # fmt: skip
+    )
 
 
 PROTECTEDTITLES = ModuleSpec(

@@ -35,6 +35,11 @@ from atrium.wiki.api.query.journal import (
     add_comment,
     add_user,
     can_see,
+    change_flags_sizes_time,
+    change_loginfo,
+    change_patrol_flags,
+    change_tags,
+    change_title_ids,
     check_show,
     may_patrol,
     patrolflag_denied,
@@ -42,12 +47,9 @@ from atrium.wiki.api.query.journal import (
     recentchanges_select,
     recentchanges_show,
     sha1_hex,
-    timestamp,
 )
-from atrium.wiki.api.query.listing import event_tags, prefixed
 from atrium.wiki.api.query.pageset import GeneratedPages, QueryModule, QueryRun
 from atrium.wiki.messages import messages as msg
-from atrium.wiki.reads.logparams import log_params
 from atrium.wiki.titles import InvalidTitle
 
 RC = schema.recentchanges
@@ -189,10 +191,16 @@ async def _rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str | N
         query = query.where(RC.c.rc_this_oldid == P.c.page_latest)
     cte = schema.change_tag_event
     return await walk.page(
-        q, query, RECENTCHANGES_KEYS, RECENTCHANGES_KINDS, RECENTCHANGES_FIELDS,
+        q,
+        query,
+        RECENTCHANGES_KEYS,
+        RECENTCHANGES_KINDS,
+        RECENTCHANGES_FIELDS,
         tag=params["tag"],
-        tagged=lambda tid: sa.exists().where(cte.c.cte_rc_id == RC.c.rc_id, cte.c.cte_tag_id == tid),
-    )  # fmt: skip
+        tagged=lambda tid: sa.exists().where(
+            cte.c.cte_rc_id == RC.c.rc_id, cte.c.cte_tag_id == tid
+        ),
+    )
 
 
 def _entry(q: QueryRun, row: Row, props: set[str], tags: dict[int, list[str]]) -> dict[str, Any]:
@@ -201,51 +209,20 @@ def _entry(q: QueryRun, row: Row, props: set[str], tags: dict[int, list[str]]) -
     rc_type = int(row["rc_type"])
     deleted = int(row["rc_deleted"] or 0)
     entry: dict[str, Any] = {"type": RC_TYPE_NAMES.get(rc_type, "edit")}
-    hidden = False
-    if "title" in props or "ids" in props:
-        if rc_type == 3 and deleted & DELETED_TEXT:
-            out.flag_if(entry, "actionhidden", True)
-            hidden = True
-        if rc_type != 3 or can_see(q, deleted, DELETED_TEXT):
-            if "title" in props:
-                ns = int(row["rc_namespace"])
-                entry["ns"] = ns
-                entry["title"] = prefixed(q, ns, str(row["rc_title"]))
-            if "ids" in props:
-                entry["pageid"] = int(row["rc_cur_id"])
-                entry["revid"] = int(row["rc_this_oldid"])
-                entry["old_revid"] = int(row["rc_last_oldid"])
+    hidden = change_title_ids(q, entry, row, props)
     if "ids" in props:
         entry["rcid"] = int(row["rc_id"])
     hidden |= add_user(q, entry, row, deleted, "user" in props, "userid" in props)
-    if "flags" in props:
-        out.flag(entry, "bot", bool(row["rc_bot"]))
-        out.flag(entry, "new", rc_type == 1)
-        out.flag(entry, "minor", bool(row["rc_minor"]))
-    if "sizes" in props:
-        entry["oldlen"] = int(row["rc_old_len"] or 0)
-        entry["newlen"] = int(row["rc_new_len"] or 0)
-    if "timestamp" in props:
-        entry["timestamp"] = timestamp(row["rc_timestamp"])
+    change_flags_sizes_time(q, entry, row, props)
     hidden |= add_comment(
         q, entry, row["comment_text"], deleted, "comment" in props, "parsedcomment" in props
     )
     if "redirect" in props:
         out.flag(entry, "redirect", bool(row["page_is_redirect"]))
     if "patrolled" in props:
-        patrolled = int(row["rc_patrolled"] or 0)
-        out.flag(entry, "patrolled", patrolled != 0)
-        out.flag(entry, "unpatrolled", patrolled == 0 and rc_type in (0, 1))
-        out.flag(entry, "autopatrolled", patrolled == 2)
+        change_patrol_flags(q, entry, row)
     if "loginfo" in props and rc_type == 3:
-        if deleted & DELETED_TEXT:
-            out.flag_if(entry, "actionhidden", True)
-            hidden = True
-        if can_see(q, deleted, DELETED_TEXT):
-            entry["logid"] = int(row["rc_logid"])
-            entry["logtype"] = row["rc_log_type"]
-            entry["logaction"] = row["rc_log_action"]
-            entry["logparams"] = log_params(row["rc_params"], row["rc_log_type"], q.ctx.fv)
+        hidden |= change_loginfo(q, entry, row)
     if "tags" in props:
         entry["tags"] = tags.get(int(row["rc_id"]), [])
     if "sha1" in props and row["rev_sha1"] is not None:
@@ -263,10 +240,7 @@ def _entry(q: QueryRun, row: Row, props: set[str], tags: dict[int, list[str]]) -
 async def run(q: QueryRun, params: dict[str, Any]) -> None:
     rows, cont = await _rows(q, params)
     props = set(params["prop"])
-    tags: dict[int, list[str]] = {}
-    if "tags" in props:
-        ids = [int(r["rc_id"]) for r in rows]
-        tags = await q.ctx.db.read(lambda conn: event_tags(conn, "cte_rc_id", ids))
+    tags = await change_tags(q, rows, props)
     q.data["recentchanges"] = [_entry(q, row, props, tags) for row in rows]
     if cont is not None:
         q.continuation.add(RECENTCHANGES, "continue", cont)

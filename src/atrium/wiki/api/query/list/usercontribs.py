@@ -205,10 +205,14 @@ async def _rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str | N
             walk = dataclasses.replace(walk, cont=rest)
     ct = schema.change_tag
     rows, nxt = await walk.page(
-        q, query, keys, kinds, fields,
+        q,
+        query,
+        keys,
+        kinds,
+        fields,
         tag=params["tag"],
         tagged=lambda tid: sa.exists().where(ct.c.ct_rev_id == R.c.rev_id, ct.c.ct_tag_id == tid),
-    )  # fmt: skip
+    )
     if nxt is not None and multi:
         nxt = f"{mode}|{nxt}"
     return rows, nxt

@@ -29,7 +29,6 @@ from atrium.wiki.api.params import (
 )
 from atrium.wiki.api.query.journal import (
     DELETED_RESTRICTED,
-    DELETED_TEXT,
     RC_TYPE_NAMES,
     RECENTCHANGES_FIELDS,
     RECENTCHANGES_KEYS,
@@ -37,6 +36,11 @@ from atrium.wiki.api.query.journal import (
     Walk,
     add_comment,
     can_see,
+    change_flags_sizes_time,
+    change_loginfo,
+    change_patrol_flags,
+    change_tags,
+    change_title_ids,
     check_show,
     may_patrol,
     patrolflag_denied,
@@ -45,10 +49,8 @@ from atrium.wiki.api.query.journal import (
     recentchanges_show,
     timestamp,
 )
-from atrium.wiki.api.query.listing import event_tags, prefixed
 from atrium.wiki.api.query.pageset import GeneratedPages, QueryModule, QueryRun
 from atrium.wiki.messages import messages as msg
-from atrium.wiki.reads.logparams import log_params
 
 RC = schema.recentchanges
 P = schema.page
@@ -217,20 +219,7 @@ def _entry(q: QueryRun, row: Row, props: set[str], tags: dict[int, list[str]]) -
     rc_type = int(row["rc_type"])
     deleted = int(row["rc_deleted"] or 0)
     entry: dict[str, Any] = {"type": RC_TYPE_NAMES.get(rc_type, "edit")}
-    hidden = False
-    if "title" in props or "ids" in props:
-        if rc_type == 3 and deleted & DELETED_TEXT:
-            out.flag_if(entry, "actionhidden", True)
-            hidden = True
-        if rc_type != 3 or can_see(q, deleted, DELETED_TEXT):
-            if "title" in props:
-                ns = int(row["rc_namespace"])
-                entry["ns"] = ns
-                entry["title"] = prefixed(q, ns, str(row["rc_title"]))
-            if "ids" in props:
-                entry["pageid"] = int(row["rc_cur_id"])
-                entry["revid"] = int(row["rc_this_oldid"])
-                entry["old_revid"] = int(row["rc_last_oldid"])
+    hidden = change_title_ids(q, entry, row, props)
     if "user" in props or "userid" in props:
         if deleted & 4:
             out.flag_if(entry, "userhidden", True)
@@ -242,15 +231,7 @@ def _entry(q: QueryRun, row: Row, props: set[str], tags: dict[int, list[str]]) -
             if "user" in props:
                 entry["user"] = row["actor_name"]
             out.flag(entry, "anon", not row["actor_user"])
-    if "flags" in props:
-        out.flag(entry, "bot", bool(row["rc_bot"]))
-        out.flag(entry, "new", rc_type == 1)
-        out.flag(entry, "minor", bool(row["rc_minor"]))
-    if "sizes" in props:
-        entry["oldlen"] = int(row["rc_old_len"] or 0)
-        entry["newlen"] = int(row["rc_new_len"] or 0)
-    if "timestamp" in props:
-        entry["timestamp"] = timestamp(row["rc_timestamp"])
+    change_flags_sizes_time(q, entry, row, props)
     if "notificationtimestamp" in props:
         notified = row["wl_notificationtimestamp"]
         entry["notificationtimestamp"] = "" if notified is None else timestamp(notified)
@@ -258,19 +239,9 @@ def _entry(q: QueryRun, row: Row, props: set[str], tags: dict[int, list[str]]) -
         q, entry, row["comment_text"], deleted, "comment" in props, "parsedcomment" in props
     )
     if "patrol" in props:
-        patrolled = int(row["rc_patrolled"] or 0)
-        out.flag(entry, "patrolled", patrolled != 0)
-        out.flag(entry, "unpatrolled", patrolled == 0 and rc_type in (0, 1))
-        out.flag(entry, "autopatrolled", patrolled == 2)
+        change_patrol_flags(q, entry, row)
     if "loginfo" in props and rc_type == 3:
-        if deleted & DELETED_TEXT:
-            out.flag_if(entry, "actionhidden", True)
-            hidden = True
-        if can_see(q, deleted, DELETED_TEXT):
-            entry["logid"] = int(row["rc_logid"])
-            entry["logtype"] = row["rc_log_type"]
-            entry["logaction"] = row["rc_log_action"]
-            entry["logparams"] = log_params(row["rc_params"], row["rc_log_type"], q.ctx.fv)
+        hidden |= change_loginfo(q, entry, row)
     if "tags" in props:
         entry["tags"] = tags.get(int(row["rc_id"]), [])
     if hidden and deleted & DELETED_RESTRICTED:
@@ -281,10 +252,7 @@ def _entry(q: QueryRun, row: Row, props: set[str], tags: dict[int, list[str]]) -
 async def run(q: QueryRun, params: dict[str, Any]) -> None:
     rows, cont = await _rows(q, params)
     props = set(params["prop"])
-    tags: dict[int, list[str]] = {}
-    if "tags" in props:
-        ids = [int(r["rc_id"]) for r in rows]
-        tags = await q.ctx.db.read(lambda conn: event_tags(conn, "cte_rc_id", ids))
+    tags = await change_tags(q, rows, props)
     q.data["watchlist"] = [_entry(q, row, props, tags) for row in rows]
     if cont is not None:
         q.continuation.add(WATCHLIST, "continue", cont)
