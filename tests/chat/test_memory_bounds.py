@@ -10,7 +10,7 @@ import orjson
 import pytest
 
 from atrium.chat.events.bus import MemoryEventQueues, Notice, QueueOptions, event_size
-from atrium.chat.queries import message_cache, message_display
+from atrium.chat.queries import message_cache
 from atrium.settings import CacheLimits, Settings
 from tests.chat.conftest import (
     REDIS_URL,
@@ -59,14 +59,17 @@ async def fetch(chat: ChatHarness, anchor: Any, before: int, after: int) -> list
     return messages
 
 
-def cached_bytes() -> int:
+def caches_of(chat: ChatHarness) -> message_cache.MessageCaches:
+    found: message_cache.MessageCaches = chat.runtime.db.caches[message_cache.CACHE_KEY]
+    return found
+
+
+def cached_bytes(chat: ChatHarness) -> int:
+    caches = caches_of(chat)
     return sum(
         cache.bytes
         for apply_markdown in (False, True)
-        for cache in (
-            message_cache.entries(apply_markdown),
-            message_cache.with_flags(apply_markdown),
-        )
+        for cache in (caches.objects[apply_markdown], caches.with_flags[apply_markdown])
     )
 
 
@@ -78,14 +81,14 @@ async def test_message_cache_stays_within_its_bound_and_serves_the_same(
         await chat.send_stream(chat.cordelia, "Verona", f"topic {n % 7}", body(n))
     everything = await fetch(chat, "newest", 200, 0)
     assert len(everything) == 150
-    generations = message_cache.with_flags(True).generation
+    generations = caches_of(chat).with_flags[True].generation
     # Windows all over the history, again and again: far more than the bound holds.
     for _ in range(3):
         for start in range(0, 150, 10):
             window = await fetch(chat, everything[start]["id"], 0, 9)
             assert window == everything[start : start + 10]
-            assert cached_bytes() <= MESSAGES_BYTES
-    assert message_cache.with_flags(True).generation > generations  # it did evict
+            assert cached_bytes(chat) <= MESSAGES_BYTES
+    assert caches_of(chat).with_flags[True].generation > generations  # it did evict
     assert await fetch(chat, "newest", 200, 0) == everything
 
 
@@ -100,9 +103,11 @@ async def test_display_data_stays_within_its_bound(chat: ChatHarness) -> None:
     assert [m["sender_full_name"] for m in messages] == [
         f"Sender Number {n} " + "x" * 40 for n in range(80)
     ]
-    for display in chat.runtime.db.caches[message_display.CACHE_KEY].values():
+    caches = caches_of(chat)
+    assert caches.realms
+    for display in caches.realms.values():
         assert display.senders.bytes <= 8 * 1024
-    assert message_display._TOPIC_LINKS_JSON.bytes <= 8 * 1024
+    assert caches.topic_links.bytes <= 8 * 1024
 
 
 async def test_a_queue_too_far_behind_is_dropped_and_a_polled_one_is_not(

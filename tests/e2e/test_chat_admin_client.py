@@ -1,4 +1,4 @@
-"""Chat administration (issue 5) through the official `zulip` client against `atrium serve`.
+"""Chat administration through the official `zulip` client against `atrium serve`.
 
 Every administration endpoint the client wraps is called through its method (`update_stream`,
 `delete_stream`, `remove_subscriptions`, `get_subscribers`, `get_stream_id`,

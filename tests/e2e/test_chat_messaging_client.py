@@ -1,4 +1,4 @@
-"""Issue 3's endpoints through the official `zulip` client against a real `atrium serve`: edits and
+"""Messaging through the official `zulip` client against a real `atrium serve`: edits and
 moves, deletion, personal flags, the narrow language (search included), edit history, muted
 topics, and `call_endpoint` for drafts, scheduled messages and flags/narrow."""
 

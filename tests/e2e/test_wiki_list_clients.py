@@ -1,4 +1,4 @@
-"""The list modules (issue 8) driven by the real `mwclient` and `pywikibot` against `atrium serve`:
+"""The list modules driven by the real `mwclient` and `pywikibot` against `atrium serve`:
 allpages, search, usercontributions, watchlist, recentchanges, logevents, allusers, categories,
 allimages after an upload, blocks, random and the others each client iterates with its own
 continuation handling."""

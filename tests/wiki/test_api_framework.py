@@ -255,7 +255,7 @@ async def test_json_escapes_unicode_in_fv1_only(
 async def test_only_running_modules_are_dispatched(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
-    # Every declared module runs now (issue 8); a name that is no module is dropped the same way.
+    # Every declared module runs; a name that is no module is dropped the same way.
     data = await wiki.api(client, action="query", list="nosuchlist", formatversion="2")
     assert (
         data["warnings"]["query"]["warnings"]

@@ -1,4 +1,4 @@
-"""Journal lists (issue 8): recentchanges, logevents, usercontribs, allrevisions, watchlist, on a
+"""Journal lists: recentchanges, logevents, usercontribs, allrevisions, watchlist, on a
 wiki built through the API (`journal_seed`). Shapes, field order and error codes are MediaWiki
 1.39's (checked against 127.0.0.1:8181); the paging property walks each list to its end."""
 

@@ -1,4 +1,4 @@
-"""Lists over pages (issue 8): watchlistraw, allcategories, alllinks / alltransclusions /
+"""Lists over pages: watchlistraw, allcategories, alllinks / alltransclusions /
 allfileusages / allredirects, pagepropnames, pageswithprop, random, protectedtitles, exturlusage,
 on the reference pages plus a few more saved through the API; MediaWiki 1.39's shapes and errors,
 and the paging property (every row exactly once, any limit, either direction)."""

@@ -1,4 +1,4 @@
-"""Paragraphs around block-level output (issue 9): a thumbnail, a `<div>`, `<center>` or a
+"""Paragraphs around block-level output: a thumbnail, a `<div>`, `<center>` or a
 blockquote in the middle of a line closes the paragraph before it and text after it gets one of
 its own, blank lines give `</p><p>` and `<p><br />`, indented lines `<pre>` — the page HTML
 compared with MediaWiki 1.39's action=parse output for the same wikitext

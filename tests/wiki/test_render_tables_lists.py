@@ -1,4 +1,4 @@
-"""Tables, lists and file sizes as MediaWiki 1.39 renders them (issue 9): wikitext tables with
+"""Tables, lists and file sizes as MediaWiki 1.39 renders them: wikitext tables with
 `<tbody>`, captions, header and data cells, attributes, nested and indented tables; lists through
 the block-level pass (nested and mixed, definition lists, after a paragraph line, blank lines
 between items); `[[File:…|500px]]` larger than the file (a plain image scaled up in its attributes,

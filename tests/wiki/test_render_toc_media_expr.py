@@ -1,4 +1,4 @@
-"""Page rendering (issue 9): the table of contents, `[[File:…]]` images and the `#expr` /
+"""Page rendering: the table of contents, `[[File:…]]` images and the `#expr` /
 `#ifexpr` parser functions — the HTML compared with what MediaWiki 1.39 produced for the same
 wikitext (its image paths /w/images/ are /images/ here), and the expression language checked
 against ParserFunctions' documented results and error messages."""

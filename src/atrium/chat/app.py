@@ -14,7 +14,7 @@ from atrium.chat.emoji_data import emoji_data_route
 from atrium.chat.events import event_queues
 from atrium.chat.http import API_PREFIX, RestRoute, not_found, rest, with_json_twins
 from atrium.chat.openapi import openapi_document
-from atrium.chat.queries import message_cache, message_display
+from atrium.chat.queries import message_cache
 from atrium.chat.runtime import ChatRuntime
 from atrium.chat.views import (
     bots,
@@ -284,8 +284,7 @@ def api_routes(rt: ChatRuntime) -> list[BaseRoute]:
 
 def create_service(settings: Settings, sessions: SessionStore | None = None) -> Service:
     db = open_database(settings.database_url, settings.sqlite_path("chat"), "chat")
-    message_cache.configure(settings.caches.messages)
-    message_display.configure(settings.caches.display)
+    message_cache.install(db.caches, settings.caches.messages, settings.caches.display)
     runtime = ChatRuntime(
         settings=settings,
         db=db,

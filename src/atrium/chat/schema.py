@@ -113,7 +113,7 @@ realm = sa.Table(
     # The defaults of new users' settings, JSON {name: value} over the catalogue's defaults.
     sa.Column("user_settings_defaults", sa.Text, nullable=False, server_default="{}"),
     # Bumped by triggers (migration 0007) whenever what a message object shows from outside the
-    # message changes: a user's email, name or avatar, or a linkifier. See message_display.
+    # message changes: a user's email, name or avatar, or a linkifier. See message_cache.
     sa.Column("message_display_version", sa.BigInteger, nullable=False, server_default="0"),
 )
 

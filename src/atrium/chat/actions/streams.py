@@ -15,6 +15,7 @@ from atrium.chat.events import Notice, Outcome
 from atrium.chat.limits import MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH
 from atrium.chat.models import Realm, User
 from atrium.chat.queries import streams as stream_queries
+from atrium.chat.queries import users as user_queries
 from atrium.chat.queries.realm import load_realm
 from atrium.chat.rendering import render_description
 from atrium.core.db import Conn
@@ -172,11 +173,15 @@ def subscribe(
     conn: Conn,
     actor: User,
     specs: list[dict[str, Any]],
-    principal_ids: list[int] | None,
+    principals: list[int] | list[str] | None,
     options: StreamOptions,
     authorization_errors_fatal: bool,
 ) -> Outcome[SubscribeResult]:
-    """POST /users/me/subscriptions: the named streams (created if missing) for the principals."""
+    """POST /users/me/subscriptions: the named streams (created if missing) for the principals
+    (user ids or emails; none: the actor)."""
+    principal_ids = (
+        None if principals is None else user_queries.principal_ids(conn, actor.realm_id, principals)
+    )
     realm = load_realm(conn, actor.realm_id)
     now = time.time()
     if actor.is_guest:

@@ -9,11 +9,12 @@ from typing import Any
 import sqlalchemy as sa
 
 from atrium.chat import schema
-from atrium.chat.errors import ChatError, no_such_user
+from atrium.chat.errors import ChatError
 from atrium.chat.events import Notice, Outcome
 from atrium.chat.models import User
 from atrium.chat.queries import streams as stream_queries
 from atrium.chat.queries.groups import is_user_in_group
+from atrium.chat.queries.users import principal_user
 from atrium.core.db import Conn
 
 U = schema.user.c
@@ -24,18 +25,6 @@ SUB = schema.subscription.c
 class RemoveResult:
     removed: list[str] = field(default_factory=list)
     not_removed: list[str] = field(default_factory=list)
-
-
-def principal_user(conn: Conn, actor: User, principal: int | str) -> User:
-    """An active user of the actor's organization, by id or email, or `No such user`."""
-    if isinstance(principal, int):
-        where = U.id == principal
-    else:
-        where = sa.func.lower(U.email) == principal.strip().lower()
-    row = conn.one(sa.select(schema.user).where(where, U.realm_id == actor.realm_id))
-    if row is None or not row["is_active"]:
-        raise no_such_user()
-    return User.from_row(row)
 
 
 def _may_remove_others(conn: Conn, actor: User, stream: Any) -> bool:

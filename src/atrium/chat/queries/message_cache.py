@@ -1,30 +1,42 @@
-"""Serialised message objects, kept between fetches: the hot path of GET /messages.
+"""Everything GET /messages keeps between fetches, in one place and under one lifetime rule.
 
-A 100-message fetch spends most of its time building and serialising the same message objects
-again and again. Here the part of each object that depends on the message alone
-(`message_core`) is kept as JSON bytes, keyed by the message's version (id, date_sent,
-last_edit_time, reaction_version) and apply_markdown: an edit or a move changes
-`last_edit_time` and a reaction `reaction_version`, so a changed message is never served from
-here, on any worker; `date_sent` keeps apart the messages of two
-databases in one process (tests), and a SQLite id reused after the newest message was deleted.
-Beside it is the message's head (sender, recipient, stream, topic), which changes with the same
-version, so that a fetch need not read those columns.
+The rule: an entry is keyed by the version of everything it was built from, so no entry is ever
+invalidated; a change makes a new key, and the old entry is dropped when its byte bound needs the
+room (least recently used first). The caches belong to one database (`Database.caches`), so two
+databases in one process never share them, and only read transactions reach them (a write's
+connection has caches of its own, thrown away with it).
 
-A fetch reads light rows, (version, the reader's flags), and looks them up whole: the core with
-its `flags` field is kept too, keyed by the light row, so that the lookup is one dict access per
-row and the reader's flags need no further work. A message has a handful of flag patterns among
-its readers, so this holds a few entries per message. The parts that depend on the sender, the
-stream and the realm's linkifiers (sender fields, display_recipient, topic_links) are added per
-fetch (`messages.messages_fragment`), so renames and linkifier changes are always current.
+What is kept, and the version each is keyed by:
+- `objects`: the part of a message object that depends on the message alone (`message_core`) as
+  JSON bytes, by (id, date_sent, last_edit_time, reaction_version) and apply_markdown. An edit or
+  a move changes `last_edit_time`, a reaction `reaction_version`; `date_sent` keeps apart an id
+  SQLite reuses after the newest message was deleted. Beside it is the message's head (sender,
+  recipient, stream, topic), which changes with the same version.
+- `with_flags`: the same core followed by the reader's `flags`, by light row (that version plus
+  the flags), so that a fetch does one dict lookup per row. A message has a handful of flag
+  patterns among its readers, so this holds a few entries per message.
+- `realms`: what message objects show from outside the message (senders' fields, the realm's
+  string id and linkifiers), by realm, valid for one `realm.message_display_version`. Triggers
+  (migration 0007) bump it in the same transaction as any change to those, whoever makes it; a
+  fetch reads it in its own transaction and uses entries of exactly that version. Under
+  PostgreSQL's read committed an entry can hold data newer than its version, never older.
+- `topic_links`: `topic_links` JSON by (the realm's linkifiers, topic): a pure function of its
+  key.
+
+The parts of an object that depend on the stream (display_recipient) are read per fetch.
+Why these caches exist, with figures: docs/decisions/0001-hot-path-measurements.md.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import orjson
 
+from atrium.chat.markdown import Linkifier
 from atrium.core.bounded_cache import BoundedCache
+from atrium.core.db import Conn
 
 # (id, date_sent, last_edit_time, reaction_version): what changes when the message object does.
 Version = tuple[int, float, float | None, int]
@@ -42,76 +54,114 @@ class Cached(NamedTuple):
     head: Head
 
 
-# What an entry costs besides its JSON bytes: its key, the tuple holding it, the bytes object and
-# its dict slot: about 255 bytes measured with tracemalloc, plus the dict's spare slots.
+# What a message entry costs besides its JSON bytes: its key, the tuple holding it, the bytes
+# object and its dict slot: about 255 bytes measured with tracemalloc, plus the dict's spare slots.
 ENTRY_OVERHEAD = 330
-DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+# What a sender's or a topic's entry costs besides its JSON: key, bytes object and dict slot
+# (about 150 bytes measured with tracemalloc, plus the dict's spare slots).
+DISPLAY_ENTRY_OVERHEAD = 250
+DEFAULT_MESSAGES_BYTES = 64 * 1024 * 1024
+DEFAULT_DISPLAY_BYTES = 8 * 1024 * 1024
+CACHE_KEY = "message_cache"
 
 
 def _entry_size(_key: object, entry: Cached) -> int:
     return len(entry.core) + ENTRY_OVERHEAD
 
 
-def _new_cache() -> BoundedCache[Any, Cached]:
-    return BoundedCache(DEFAULT_MAX_BYTES // 4, _entry_size)
+def _json_size(_key: object, value: bytes) -> int:
+    return len(value) + DISPLAY_ENTRY_OVERHEAD
 
 
-# By apply_markdown (HTML or raw content), then by message version.
-_entries: dict[bool, BoundedCache[Version, Cached]] = {True: _new_cache(), False: _new_cache()}
-# By apply_markdown, then by light row: the core followed by `"flags":[…],`.
-_with_flags: dict[bool, BoundedCache[LightRow, Cached]] = {True: _new_cache(), False: _new_cache()}
-# Equal heads are one object (a conversation's messages share a handful), so that a fetch can
-# tell heads apart by identity: see `messages.messages_fragment`. It starts over when the cache
-# of versions does, so it holds no more heads than that cache. After that, an entry stored before
-# and one stored after may hold two equal heads: a fetch then builds their reader part twice, the
-# same bytes.
-_heads: dict[Head, Head] = {}
-_heads_generation = [0, 0]  # the generations of _entries[False] and [True] _heads belongs to
+@dataclass
+class RealmDisplay:
+    """One realm's display data, valid for one `message_display_version`."""
+
+    realm_id: int
+    version: int
+    string_id: str
+    # `sender_fields` as JSON object members (no braces), by (sender id, client_gravatar).
+    senders: BoundedCache[tuple[int, bool], bytes]
+    linkifiers: tuple[Linkifier, ...] | None = None
 
 
-def configure(max_bytes: int) -> None:
-    """Bound the four maps (objects and objects with flags, HTML and raw) to `max_bytes` in all,
-    a quarter each."""
-    for apply_markdown in (False, True):
-        _entries[apply_markdown].resize(max_bytes // 4)
-        _with_flags[apply_markdown].resize(max_bytes // 4)
+@dataclass
+class MessageCaches:
+    """The caches of one database. `messages_bytes` bounds the four maps of message objects (with
+    and without flags, HTML and raw content), a quarter each; `display_bytes` bounds each realm's
+    senders and the topic links, half each."""
+
+    messages_bytes: int = DEFAULT_MESSAGES_BYTES
+    display_bytes: int = DEFAULT_DISPLAY_BYTES
+    # By apply_markdown, then by message version.
+    objects: dict[bool, BoundedCache[Version, Cached]] = field(init=False)
+    # By apply_markdown, then by light row: the core followed by `"flags":[…],`. A hot path reads
+    # `.recent` directly and asks `.get` for what that misses.
+    with_flags: dict[bool, BoundedCache[LightRow, Cached]] = field(init=False)
+    realms: dict[int, RealmDisplay] = field(init=False, default_factory=dict)
+    topic_links: BoundedCache[tuple[tuple[Linkifier, ...], str], bytes] = field(init=False)
+
+    def __post_init__(self) -> None:
+        quarter = self.messages_bytes // 4
+        self.objects = {md: BoundedCache(quarter, _entry_size) for md in (False, True)}
+        self.with_flags = {md: BoundedCache(quarter, _entry_size) for md in (False, True)}
+        self.topic_links = BoundedCache(self.display_bytes // 2, _json_size)
+        # Equal heads are one object (a conversation's messages share a handful), so that a fetch
+        # can tell heads apart by identity: see `messages.messages_fragment`. It starts over when
+        # the objects' caches do, so it holds no more heads than they do. After that, an entry
+        # stored before and one stored after may hold two equal heads: a fetch then builds their
+        # reader part twice, the same bytes.
+        self._heads: dict[Head, Head] = {}
+        self._heads_generation = [0, 0]  # the generations of objects[False] and [True]
+
+    def store(
+        self, apply_markdown: bool, built: dict[Version, tuple[dict[str, Any], Head]]
+    ) -> dict[Version, Cached]:
+        """Cache the objects just built (`message_core` dicts and heads, by version)."""
+        cache = self.objects[apply_markdown]
+        generations = [self.objects[False].generation, self.objects[True].generation]
+        if generations != self._heads_generation:
+            self._heads.clear()
+            self._heads_generation[:] = generations
+        heads = self._heads
+        out = {}
+        for version, (core, head) in built.items():
+            head = heads.setdefault(head, head)
+            out[version] = entry = Cached(orjson.dumps(core)[:-1] + b",", head)
+            cache.put(version, entry)
+        return out
+
+    def store_with_flags(self, apply_markdown: bool, built: dict[LightRow, Cached]) -> None:
+        """Cache the objects with flags just built, by light row."""
+        cache = self.with_flags[apply_markdown]
+        for row, entry in built.items():
+            cache.put(row, entry)
+
+    def realm(self, realm_id: int, version: int, string_id: str) -> RealmDisplay:
+        """The realm's display entries for this `message_display_version`, new if it changed."""
+        found = self.realms.get(realm_id)
+        if found is None or found.version != version or found.string_id != string_id:
+            senders: BoundedCache[tuple[int, bool], bytes] = BoundedCache(
+                self.display_bytes // 2, _json_size
+            )
+            found = self.realms[realm_id] = RealmDisplay(realm_id, version, string_id, senders)
+        return found
 
 
-def entries(apply_markdown: bool) -> BoundedCache[Version, Cached]:
-    """The cached message objects, by message version."""
-    return _entries[apply_markdown]
+def install(caches: dict[str, Any], messages_bytes: int, display_bytes: int) -> MessageCaches:
+    """Give a database (its `Database.caches`) message caches of these bounds."""
+    made = caches[CACHE_KEY] = MessageCaches(messages_bytes, display_bytes)
+    return made
 
 
-def with_flags(apply_markdown: bool) -> BoundedCache[LightRow, Cached]:
-    """The cached message objects with the reader's flags, by light row: a hot path reads
-    `.recent` directly and asks `.get` for what that misses."""
-    return _with_flags[apply_markdown]
+def of(conn: Conn) -> MessageCaches:
+    """The caches of the connection's database (default bounds if none were installed)."""
+    found: MessageCaches | None = conn.caches.get(CACHE_KEY)
+    if found is None:
+        found = conn.caches.setdefault(CACHE_KEY, MessageCaches())
+    return found
 
 
 def head_of(row: Any) -> Head:
     """The head of a full message row."""
     return (row["sender_id"], row["recipient_id"], row["stream_id"], row["topic"])
-
-
-def store(
-    apply_markdown: bool, built: dict[Version, tuple[dict[str, Any], Head]]
-) -> dict[Version, Cached]:
-    """Cache the entries just built (`message_core` dicts and heads, by version)."""
-    cache = _entries[apply_markdown]
-    generations = [_entries[False].generation, _entries[True].generation]
-    if generations != _heads_generation:
-        _heads.clear()
-        _heads_generation[:] = generations
-    out = {}
-    for version, (core, head) in built.items():
-        head = _heads.setdefault(head, head)
-        out[version] = entry = Cached(orjson.dumps(core)[:-1] + b",", head)
-        cache.put(version, entry)
-    return out
-
-
-def store_with_flags(apply_markdown: bool, built: dict[LightRow, Cached]) -> None:
-    """Cache the objects with flags just built, by light row."""
-    cache = _with_flags[apply_markdown]
-    for row, entry in built.items():
-        cache.put(row, entry)

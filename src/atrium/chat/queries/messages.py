@@ -526,9 +526,10 @@ def messages_fragment(
         return orjson.Fragment(b"[]")
     # Per-row work is done by C-level iteration (map, slice assignment): a window is a hundred
     # rows, and a Python-level loop over them cost more than the lookups themselves.
-    cached = list(map(message_cache.with_flags(apply_markdown).recent.get, rows))
+    caches = message_cache.of(conn)
+    cached = list(map(caches.with_flags[apply_markdown].recent.get, rows))
     entries = (
-        _fill_cache(conn, rows, cached, apply_markdown)
+        _fill_cache(conn, caches, rows, cached, apply_markdown)
         if None in cached
         else cast(list[message_cache.Cached], cached)
     )
@@ -538,7 +539,12 @@ def messages_fragment(
     # heads with two ids only cost one more reader part, never a wrong one.
     keys = list(map(id, heads))
     ends = _ReaderParts(
-        conn, user, dict(zip(keys, heads, strict=True)), client_gravatar, stream_names or {}
+        conn,
+        caches,
+        user,
+        dict(zip(keys, heads, strict=True)),
+        client_gravatar,
+        stream_names or {},
     )
     # Each object is its cached core with flags and its reader part (which ends with `},`),
     # joined once, with `[` before the first and the last comma turned into the closing bracket.
@@ -552,6 +558,7 @@ def messages_fragment(
 
 def _fill_cache(
     conn: Conn,
+    caches: message_cache.MessageCaches,
     rows: Sequence[tuple[Any, ...]],
     cached: list[message_cache.Cached | None],
     apply_markdown: bool,
@@ -559,7 +566,7 @@ def _fill_cache(
     """`cached` (read from the cache's recent generation) completed: the objects with flags of
     the rows it misses, from the older generation, else built from the cached cores of their
     versions, and those from the message rows where they are missing too."""
-    with_flags = message_cache.with_flags(apply_markdown)
+    with_flags = caches.with_flags[apply_markdown]
     cached = [
         with_flags.get(row) if entry is None else entry
         for row, entry in zip(rows, cached, strict=True)
@@ -567,7 +574,7 @@ def _fill_cache(
     missing: dict[tuple[Any, ...], message_cache.Version] = {
         row: row[L.VERSION] for row, entry in zip(rows, cached, strict=True) if entry is None
     }
-    cache = message_cache.entries(apply_markdown)
+    cache = caches.objects[apply_markdown]
     cores = {v: core for v in missing.values() if (core := cache.get(v)) is not None}
     unknown = {v[L.ID]: v for v in missing.values() if v not in cores}
     if unknown:
@@ -580,7 +587,7 @@ def _fill_cache(
             )
             for r in full
         }
-        cores.update(message_cache.store(apply_markdown, built))
+        cores.update(caches.store(apply_markdown, built))
     flagged = {
         row: message_cache.Cached(
             b"".join((cores[version].core, b'"flags":', _flags_json(row[L.FLAGS]), b",")),
@@ -588,7 +595,7 @@ def _fill_cache(
         )
         for row, version in missing.items()
     }
-    message_cache.store_with_flags(apply_markdown, flagged)
+    caches.store_with_flags(apply_markdown, flagged)
     return [
         flagged[row] if entry is None else entry for row, entry in zip(rows, cached, strict=True)
     ]
@@ -606,19 +613,22 @@ class _ReaderParts:
     def __init__(
         self,
         conn: Conn,
+        caches: message_cache.MessageCaches,
         user: User,
         distinct: Mapping[int, message_cache.Head],
         client_gravatar: bool,
         stream_names: Mapping[int, str],
     ) -> None:
-        realm = message_display.realm_display(conn, user.realm_id)
-        senders = realm.sender_json(conn, {head[0] for head in distinct.values()}, client_gravatar)
+        realm = message_display.realm_display(conn, caches, user.realm_id)
+        senders = message_display.sender_json(
+            conn, realm, {head[0] for head in distinct.values()}, client_gravatar
+        )
         heads = [
             {"sender_id": head[0], "recipient_id": head[1], "stream_id": head[2]}
             for head in distinct.values()
         ]
         recipients = _Recipients(conn, heads, stream_names)
-        linkifiers = realm.current_linkifiers(conn)
+        linkifiers = message_display.current_linkifiers(conn, realm)
         display_json: dict[tuple[Any, ...], bytes] = {}
         self.by_key: dict[int, bytes] = {}
         for key, (sender_id, recipient_id, stream_id, topic), head in zip(
@@ -630,7 +640,7 @@ class _ReaderParts:
             if display is None:
                 display = display_json[shown_as] = orjson.dumps(recipients.display(head))
             links = (
-                message_display.topic_links_json(linkifiers, topic)
+                message_display.topic_links_json(caches, linkifiers, topic)
                 if stream_id is not None
                 else b"[]"
             )

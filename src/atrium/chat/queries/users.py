@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -12,7 +13,8 @@ from urllib.parse import urlsplit
 import sqlalchemy as sa
 
 from atrium.chat import schema
-from atrium.chat.models import ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_MODERATOR, ROLE_OWNER
+from atrium.chat.errors import no_such_user
+from atrium.chat.models import ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_MODERATOR, ROLE_OWNER, User
 from atrium.core.db import Conn, Prepared
 
 U = schema.user.c
@@ -309,3 +311,31 @@ def user_id_by_email(conn: Conn, realm_id: int, email: str) -> int | None:
         )
     )
     return None if user_id is None else int(user_id)
+
+
+def principal_ids(conn: Conn, realm_id: int, principals: Sequence[int | str]) -> list[int]:
+    """The user ids that `principals` (ids, or emails in any case) name in the realm; an email
+    nobody in the realm has is `No such user`. Ids are checked by the caller, with the rest of
+    what it reads of those users."""
+    ids = []
+    for principal in principals:
+        if isinstance(principal, int):
+            ids.append(principal)
+            continue
+        found = user_id_by_email(conn, realm_id, principal)
+        if found is None:
+            raise no_such_user()
+        ids.append(found)
+    return ids
+
+
+def principal_user(conn: Conn, actor: User, principal: int | str) -> User:
+    """An active user of the actor's organization, by id or email, or `No such user`."""
+    if isinstance(principal, int):
+        where = U.id == principal
+    else:
+        where = sa.func.lower(U.email) == principal.strip().lower()
+    row = conn.one(sa.select(schema.user).where(where, U.realm_id == actor.realm_id))
+    if row is None or not row["is_active"]:
+        raise no_such_user()
+    return User.from_row(row)

@@ -7,18 +7,15 @@ from typing import Any
 import orjson
 
 from atrium.chat.actions.realm_settings import parse_retention
-from atrium.chat.actions.streams import StreamOptions, SubscribeResult, subscribe
+from atrium.chat.actions.streams import StreamOptions, subscribe
 from atrium.chat.actions.subscriptions import remove_subscriptions as remove_subscriptions_action
 from atrium.chat.actions.subscriptions import (
     update_subscription_properties as update_subscription_properties_action,
 )
 from atrium.chat.errors import ChatError
-from atrium.chat.events import Outcome
 from atrium.chat.http import ApiRequest, api
 from atrium.chat.params import REQUIRED, Endpoint, Param
 from atrium.chat.queries import streams as stream_queries
-from atrium.chat.queries.users import user_id_by_email
-from atrium.core.db import Conn
 
 
 @api(Endpoint((Param("include_subscribers", bool, False),)))
@@ -74,25 +71,14 @@ async def add_subscriptions(req: ApiRequest, args: dict[str, Any]) -> dict[str, 
         stream_post_policy=args["stream_post_policy"],
         message_retention_days=args["message_retention_days"],
     )
-    principals = args["principals"]
-
-    def write(conn: Conn) -> Outcome[SubscribeResult]:
-        ids = None
-        if principals is not None:
-            ids = []
-            for principal in principals:
-                if isinstance(principal, int):
-                    ids.append(principal)
-                    continue
-                found = user_id_by_email(conn, req.me.realm_id, principal)
-                if found is None:
-                    raise ChatError("No such user")
-                ids.append(found)
-        return subscribe(
-            conn, req.me, args["subscriptions"], ids, options, args["authorization_errors_fatal"]
-        )
-
-    result = await req.runtime.write(write)
+    result = await req.runtime.write(
+        subscribe,
+        req.me,
+        args["subscriptions"],
+        args["principals"],
+        options,
+        args["authorization_errors_fatal"],
+    )
     data: dict[str, Any] = {
         "subscribed": result.subscribed,
         "already_subscribed": result.already_subscribed,

@@ -27,19 +27,10 @@ from atrium.wiki.api.params import (
     Param,
     enum,
 )
-from atrium.wiki.api.query.journal import DELETED_USER, actor_of, time_window
-from atrium.wiki.api.query.list.contribs import content_slots, revision_entry, revision_limit
-from atrium.wiki.api.query.listing import (
-    from_key,
-    order,
-    parse_continue,
-    prefixed,
-    split_page,
-    starts_with,
-    tag_id,
-    title_key,
-)
+from atrium.wiki.api.query.journal import DELETED_USER, Walk, actor_of
+from atrium.wiki.api.query.listing import prefixed, starts_with, title_key
 from atrium.wiki.api.query.pageset import GeneratedPages, QueryModule, QueryRun
+from atrium.wiki.api.query.revision_lists import content_slots, revision_entry, revision_limit
 from atrium.wiki.api.query.revision_params import revision_params
 from atrium.wiki.messages import messages as msg
 
@@ -120,7 +111,8 @@ async def _rows(
 ) -> tuple[list[Row], str | None]:
     user_mode = _check(q, params, props)
     with_text = bool(props & _CONTENT) and not generating
-    newer = params["dir"] == "newer"
+    walk = Walk.of(params, revision_limit(q, ALLDELETEDREVISIONS, params, with_text))
+    newer = walk.newer
     # Generating titles walks distinct titles (continue `ns|title`), which MediaWiki only does
     # in the title mode ascending; descending it warns and walks revisions.
     distinct = generating and params["generatetitles"] and not user_mode and newer
@@ -167,9 +159,10 @@ async def _rows(
     hide_users = not q.ctx.caller.allowed("deletedhistory")
     if user_mode:
         query = query.where(actor_of(params["user"]))
-        query = time_window(query, AR.c.ar_timestamp, params["start"], params["end"], newer)
+        query = walk.window(query, AR.c.ar_timestamp)
         keys: list[Any] = [AR.c.ar_timestamp, AR.c.ar_id]
         kinds: tuple[type, ...] = (str, int)
+        fields = ["rev_timestamp", "ar_id"]
     else:
         # Titles walk in the namespace order of one namespace (MediaWiki requires one for
         # from/to/prefix; with several, the keys still order by namespace first).
@@ -188,38 +181,22 @@ async def _rows(
             query = query.where(sa.not_(actor_of(params["excludeuser"])))
         keys = [AR.c.ar_namespace, AR.c.ar_title, AR.c.ar_timestamp, AR.c.ar_id]
         kinds = (int, str, str, int)
+        fields = ["ar_namespace", "ar_title", "rev_timestamp", "ar_id"]
         if distinct:
-            keys, kinds = keys[:2], kinds[:2]
+            keys, kinds, fields = keys[:2], kinds[:2], fields[:2]
     if hide_users and (params["user"] is not None or params["excludeuser"] is not None):
         query = query.where(AR.c.ar_deleted.op("&")(DELETED_USER) == 0)
-    cont = parse_continue(params["continue"], kinds)
-    if cont is not None:
-        query = query.where(from_key(keys, cont, not newer))
-    limit = revision_limit(q, ALLDELETEDREVISIONS, params, with_text)
-    query = query.order_by(*order(keys, not newer)).limit(limit + 1)
-    tag = params["tag"]
-
-    def read(conn: Conn) -> list[Row]:
-        nonlocal query
-        if tag is not None:
-            tid = tag_id(conn, tag)
-            if tid is None:
-                return []
-            query = query.where(
-                sa.exists().where(AT.c.at_rev_id == AR.c.ar_rev_id, AT.c.at_tag_id == tid)
-            )
-        return conn.all(query)
-
-    rows, following = split_page(await q.ctx.db.read(read), limit)
-    nxt = None
-    if following is not None:
-        title = f"{following['ar_namespace']}|{following['ar_title']}"
-        if distinct:
-            nxt = title
-        else:
-            tail = f"{following['rev_timestamp']}|{following['ar_id']}"
-            nxt = tail if user_mode else f"{title}|{tail}"
-    return rows, nxt
+    return await walk.page(
+        q,
+        query,
+        keys,
+        kinds,
+        fields,
+        tag=params["tag"],
+        tagged=lambda tid: sa.exists().where(
+            AT.c.at_rev_id == AR.c.ar_rev_id, AT.c.at_tag_id == tid
+        ),
+    )
 
 
 def _archive_tags(conn: Conn, rev_ids: list[int]) -> dict[int, list[str]]:

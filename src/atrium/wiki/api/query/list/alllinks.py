@@ -4,6 +4,8 @@ targets by title, each with the page it comes from; `unique` lists each target o
 Rows come by (target title, source page id); the continue value is `<title>|<from id>`, or the
 title alone with `unique`, as MediaWiki's. As a generator: the source pages, or with `unique` the
 target titles.
+
+The four modules stay in one file: they are one MediaWiki class, one body over a table of link kinds.
 """
 
 from __future__ import annotations

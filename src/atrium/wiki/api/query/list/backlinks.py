@@ -4,6 +4,9 @@ one title (MediaWiki's ApiQueryBacklinks); all three are generators.
 Rows come in the linking page's id order (namespace first when several namespaces are asked for);
 the continue value is `<from namespace>|<from page id>`. With `redirect`, the redirects among them
 carry `redirlinks`: the pages linking to each redirect.
+
+The three modules stay in one file: they are one MediaWiki class, one body over a table of link
+kinds.
 """
 
 from __future__ import annotations

@@ -21,8 +21,8 @@ from atrium.wiki.api.params import (
     enum,
     limit,
 )
-from atrium.wiki.api.query.journal import check_show, keyset, time_window, timestamp
-from atrium.wiki.api.query.listing import prefixed, split_page
+from atrium.wiki.api.query.journal import Walk, check_show, timestamp
+from atrium.wiki.api.query.listing import prefixed
 from atrium.wiki.api.query.pageset import QueryModule, QueryRun
 from atrium.wiki.changes.blocks import hex_to_ip, ip_hex, range_bounds, sanitize_target
 from atrium.wiki.changes.expiry import api_expiry
@@ -115,7 +115,7 @@ async def _rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str | N
         )
     show = list(params["show"] or ())
     check_show(spec, show, _SHOW_PAIRS)
-    newer = params["dir"] == "newer"
+    walk = Walk.of(params)
     query = (
         sa.select(B, A.c.actor_name, A.c.actor_user, C.c.comment_text)
         .select_from(
@@ -123,7 +123,7 @@ async def _rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str | N
         )
         .where(sa.or_(B.c.ipb_expiry == "infinity", B.c.ipb_expiry > now14()))
     )
-    query = time_window(query, B.c.ipb_timestamp, params["start"], params["end"], newer)
+    query = walk.window(query, B.c.ipb_timestamp)
     if params["ids"]:
         query = query.where(B.c.ipb_id.in_(params["ids"]))
     if params["users"]:
@@ -154,13 +154,9 @@ async def _rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str | N
         query = query.where(conds[value])
     if not q.ctx.caller.allowed("hideuser"):
         query = query.where(B.c.ipb_deleted == sa.false())
-    limit = params["limit"]
-    query = keyset(
-        query, [B.c.ipb_timestamp, B.c.ipb_id], params["continue"], (str, int), newer
-    ).limit(limit + 1)
-    rows, following = split_page(await q.ctx.db.read(lambda conn: conn.all(query)), limit)
-    cont = None if following is None else f"{following['ipb_timestamp']}|{following['ipb_id']}"
-    return rows, cont
+    return await walk.page(
+        q, query, (B.c.ipb_timestamp, B.c.ipb_id), (str, int), ("ipb_timestamp", "ipb_id")
+    )
 
 
 def _restrictions(conn: Conn, ids: list[int]) -> dict[int, dict[str, Any]]:

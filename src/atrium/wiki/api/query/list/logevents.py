@@ -7,7 +7,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from atrium.core.db import Conn, Row
+from atrium.core.db import Row
 from atrium.wiki import schema
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import (
@@ -23,15 +23,14 @@ from atrium.wiki.api.query.journal import (
     DELETED_RESTRICTED,
     DELETED_TEXT,
     DELETED_USER,
+    Walk,
     actor_of,
     add_comment,
     add_user,
     can_see,
-    keyset,
-    time_window,
     timestamp,
 )
-from atrium.wiki.api.query.listing import event_tags, prefixed, split_page, starts_with, tag_id
+from atrium.wiki.api.query.listing import event_tags, prefixed, starts_with
 from atrium.wiki.api.query.pageset import QueryModule, QueryRun
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads.logparams import log_params
@@ -215,8 +214,8 @@ async def _rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str | N
     hidden_types = [t for t, right in LOG_RESTRICTIONS.items() if not caller.allowed(right)]
     if hidden_types:
         query = query.where(LG.c.log_type.not_in(hidden_types))
-    newer = params["dir"] == "newer"
-    query = time_window(query, LG.c.log_timestamp, params["start"], params["end"], newer)
+    walk = Walk.of(params)
+    query = walk.window(query, LG.c.log_timestamp)
     if params["user"] is not None:
         query = query.where(actor_of(params["user"]))
         if not caller.allowed("deletedhistory"):
@@ -241,26 +240,18 @@ async def _rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str | N
         "deletedhistory"
     ):
         query = query.where(LG.c.log_deleted.op("&")(DELETED_TEXT) == 0)
-    limit = params["limit"]
-    tag = params["tag"]
-    cont = params["continue"]
-
-    def read(conn: Conn) -> list[Row]:
-        nonlocal query
-        if tag is not None:
-            tid = tag_id(conn, tag)
-            if tid is None:
-                return []
-            cte = schema.change_tag_event
-            query = query.where(
-                sa.exists().where(cte.c.cte_log_id == LG.c.log_id, cte.c.cte_tag_id == tid)
-            )
-        query = keyset(query, [LG.c.log_timestamp, LG.c.log_id], cont, (str, int), newer)
-        return conn.all(query.limit(limit + 1))
-
-    rows, following = split_page(await q.ctx.db.read(read), limit)
-    nxt = None if following is None else f"{following['log_timestamp']}|{following['log_id']}"
-    return rows, nxt
+    cte = schema.change_tag_event
+    return await walk.page(
+        q,
+        query,
+        (LG.c.log_timestamp, LG.c.log_id),
+        (str, int),
+        ("log_timestamp", "log_id"),
+        tag=params["tag"],
+        tagged=lambda tid: sa.exists().where(
+            cte.c.cte_log_id == LG.c.log_id, cte.c.cte_tag_id == tid
+        ),
+    )
 
 
 def _entry(q: QueryRun, row: Row, props: set[str], tags: dict[int, list[str]]) -> dict[str, Any]:

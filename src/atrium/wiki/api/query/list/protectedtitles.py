@@ -17,11 +17,8 @@ from atrium.wiki.api.params import (
     enum,
     limit,
 )
-from atrium.wiki.api.query.journal import keyset, parsed_comment, time_window, timestamp
-from atrium.wiki.api.query.listing import (
-    prefixed,
-    split_page,
-)
+from atrium.wiki.api.query.journal import Walk, parsed_comment, timestamp
+from atrium.wiki.api.query.listing import prefixed
 from atrium.wiki.api.query.pageset import GeneratedPages, QueryModule, QueryRun
 from atrium.wiki.changes.expiry import api_expiry
 from atrium.wiki.timestamps import now14
@@ -30,7 +27,7 @@ PT = schema.protected_titles
 
 
 async def _rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str | None]:
-    newer = params["dir"] == "newer"
+    walk = Walk.of(params)
     actor_user = schema.user
     query = (
         sa.select(PT, schema.comment.c.comment_text, actor_user.c.user_name)
@@ -41,21 +38,18 @@ async def _rows(q: QueryRun, params: dict[str, Any]) -> tuple[list[Row], str | N
         )
         .where(sa.or_(PT.c.pt_expiry == "infinity", PT.c.pt_expiry > now14()))
     )
-    query = time_window(query, PT.c.pt_timestamp, params["start"], params["end"], newer)
+    query = walk.window(query, PT.c.pt_timestamp)
     if params["namespace"]:
         query = query.where(PT.c.pt_namespace.in_(params["namespace"]))
     if params["level"]:
         query = query.where(PT.c.pt_create_perm.in_(params["level"]))
-    limit = params["limit"]
-    query = keyset(
-        query, [PT.c.pt_timestamp, PT.c.pt_namespace, PT.c.pt_title], params["continue"],
-        (str, int, str), newer,
-    ).limit(limit + 1)  # fmt: skip
-    rows, following = split_page(await q.ctx.db.read(lambda conn: conn.all(query)), limit)
-    nxt = None
-    if following is not None:
-        nxt = f"{following['pt_timestamp']}|{following['pt_namespace']}|{following['pt_title']}"
-    return rows, nxt
+    return await walk.page(
+        q,
+        query,
+        (PT.c.pt_timestamp, PT.c.pt_namespace, PT.c.pt_title),
+        (str, int, str),
+        ("pt_timestamp", "pt_namespace", "pt_title"),
+    )
 
 
 PROTECTEDTITLES = ModuleSpec(

@@ -19,7 +19,7 @@ from atrium.wiki.api.params import (
     limit,
 )
 from atrium.wiki.api.query.journal import check_show, timestamp
-from atrium.wiki.api.query.list.changefeeds import watchlist_owner
+from atrium.wiki.api.query.list.watchlist import watchlist_owner
 from atrium.wiki.api.query.listing import (
     from_key,
     order,

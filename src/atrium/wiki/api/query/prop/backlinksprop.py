@@ -4,6 +4,8 @@ the set (MediaWiki's ApiQueryBacklinksprop); all four are also generators of tho
 The sort key, and so the continuation value, names the target's namespace only when the targets
 span several namespaces and its title only when there are several titles, then the source page id:
 `ns|title|from`, `title|from` or just `from`.
+
+The four modules stay in one file: they are one MediaWiki class, one body over a table of link kinds.
 """
 
 from __future__ import annotations

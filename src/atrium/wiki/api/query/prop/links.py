@@ -3,6 +3,9 @@ set links to (MediaWiki's ApiQueryLinks and ApiQueryImages); all three are also 
 
 Rows come in (page, namespace, title) order; the continuation value is that key of the first row not
 returned, `from|ns|title` (`from|title` for images).
+
+The three modules stay in one file: links and templates are one MediaWiki class and images its near
+copy, so one body over a table of link kinds serves them.
 """
 
 from __future__ import annotations

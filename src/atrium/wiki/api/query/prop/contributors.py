@@ -1,5 +1,6 @@
-"""`prop=categoryinfo`, `prop=pageprops` and `prop=contributors`: facts about each page of the set
-that come from other tables (category membership counts, page properties, the editors)."""
+"""`prop=contributors` (ApiQueryContributors): the registered editors of each page of the set, by
+(page id, user id), optionally only those in or out of some groups or holding some rights, and the
+count of anonymous editors; continued by `<page id>|<user id>`."""
 
 from __future__ import annotations
 
@@ -7,70 +8,13 @@ from typing import Any
 
 from atrium.wiki.accounts.rights import ALL_RIGHTS, EXPLICIT_GROUPS, implicit_groups, rights_of
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.api.params import (
-    ModuleSpec,
-    Param,
-    limit,
-)
+from atrium.wiki.api.params import ModuleSpec, Param, limit
 from atrium.wiki.api.query.pageset import QueryModule, QueryRun, badcontinue, cont_int
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads import links as linkreads
-from atrium.wiki.titles import NS_CATEGORY
 
 
-def _int_continue(value: str | None) -> int | None:
-    if value is None:
-        return None
-    return cont_int(value)
-
-
-async def run_categoryinfo(q: QueryRun, params: dict[str, Any]) -> None:
-    # MediaWiki's cicontinue is a category name (`cat_title >= continue`), for present and
-    # missing category pages alike.
-    start: str | None = params["continue"]
-    keyed: dict[str, int] = {}
-    for page in q.pages.sorted_good():
-        if page.ns == NS_CATEGORY and (start is None or page.dbkey >= start):
-            keyed[page.dbkey] = page.page_id
-    for missing in q.pages.missing:
-        if missing.ns == NS_CATEGORY and (start is None or missing.dbkey >= start):
-            keyed[missing.dbkey] = missing.fake_id
-    if not keyed:
-        return
-
-    def read(conn: Any) -> tuple[dict[str, dict[str, int]], set[str]]:
-        names = list(keyed)
-        return linkreads.category_counts(conn, names), linkreads.hidden_categories(conn, names)
-
-    counts, hidden = await q.ctx.db.read(read)
-    good = {p.page_id for p in q.pages.good.values()}
-    for name, key in keyed.items():
-        by_type = counts.get(name)
-        if by_type is None and key not in good:
-            continue
-        by_type = by_type or {}
-        pages, files, subcats = (by_type.get(t, 0) for t in ("page", "file", "subcat"))
-        info: dict[str, Any] = {
-            "size": pages + files + subcats,
-            "pages": pages,
-            "files": files,
-            "subcats": subcats,
-        }
-        q.ctx.out.flag(info, "hidden", name in hidden)
-        q.page_entry(key)["categoryinfo"] = info
-
-
-async def run_pageprops(q: QueryRun, params: dict[str, Any]) -> None:
-    start = _int_continue(params["continue"])
-    ids = [p for p in sorted(q.pages.good) if start is None or p >= start]
-    names = params["prop"] or None
-    props = await q.ctx.db.read(linkreads.page_props, ids, names)
-    for page_id in ids:
-        if page_id in props:
-            q.page_entry(page_id)["pageprops"] = props[page_id]
-
-
-def _contributor_filter(params: dict[str, Any]) -> tuple[str, set[str]] | None:
+def _filter(params: dict[str, Any]) -> tuple[str, set[str]] | None:
     given = [name for name in ("group", "excludegroup", "rights", "excluderights") if params[name]]
     if len(given) > 1:
         raise ApiUsageError(
@@ -99,7 +43,7 @@ CONTRIBUTORS = ModuleSpec(
 )
 
 
-async def run_contributors(q: QueryRun, params: dict[str, Any]) -> None:
+async def run(q: QueryRun, params: dict[str, Any]) -> None:
     ids = sorted(q.pages.good)
     cont: tuple[int, int] | None = None
     if params["continue"] is not None:
@@ -110,7 +54,7 @@ async def run_contributors(q: QueryRun, params: dict[str, Any]) -> None:
         ids = [i for i in ids if i >= cont[0]]
     if not ids:
         return
-    chosen = _contributor_filter(params)
+    chosen = _filter(params)
 
     def read(conn: Any) -> tuple[list[Any], dict[int, set[str]]]:
         rows = linkreads.contributors(conn, ids)
@@ -153,29 +97,4 @@ async def run_contributors(q: QueryRun, params: dict[str, Any]) -> None:
             q.page_entry(page)["anoncontributors"] = anon[page]
 
 
-PAGEPROPS = ModuleSpec(
-    "pageprops",
-    "ApiQueryPageProps",
-    "prop",
-    "pp",
-    (
-        Param("continue"),
-        Param("prop", multi=True),
-    ),
-)
-
-
-CATEGORYINFO = ModuleSpec(
-    "categoryinfo",
-    "ApiQueryCategoryInfo",
-    "prop",
-    "ci",
-    (Param("continue"),),
-)
-
-
-MODULES = (
-    QueryModule(CATEGORYINFO, run_categoryinfo),
-    QueryModule(PAGEPROPS, run_pageprops),
-    QueryModule(CONTRIBUTORS, run_contributors),
-)
+MODULE = QueryModule(CONTRIBUTORS, run)
