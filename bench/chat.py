@@ -1,4 +1,4 @@
-"""The chat scenarios of issue 2, against a real Atrium server process on SQLite.
+"""The chat scenarios, against a real Atrium server process on SQLite.
 
 - `send`: `POST /api/v1/messages` to a stream with 50 subscribers (8 senders and 8 topics taking
   turns, message bodies with markdown, one in eight with a mention), on a fresh database;

@@ -1,4 +1,4 @@
-"""The real-time events figures of issue 6, against real Atrium server processes.
+"""The real-time events figures, against real Atrium server processes.
 
 - `latency`: from `POST /messages` returning to the `message` event arriving at a client that
   long-polls `GET /events`; embedded (SQLite, one process) and scale-out (PostgreSQL + Redis,

@@ -1,4 +1,4 @@
-"""The chat markdown renderer (issue 4): renders per second, in process, for three messages.
+"""The chat markdown renderer: renders per second, in process, for three messages.
 
 - `typical`: a 300-character message with a mention, a stream link, a URL, a linkifier match,
   emphasis, a code span and an emoji (target >= 4,000 renders/s);

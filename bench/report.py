@@ -189,9 +189,9 @@ def render(
         "# Benchmarks",
         "",
         "Written by `make bench` (`python -m bench`, code under `bench/`); rerun it rather than "
-        "editing this file. Targets are those of issue 2; ratios divide a scenario's requests/s "
-        "by the ceiling's at the same number of connections, measured in the same run. Issue 2 "
-        "set its 64-connection targets on a machine whose bare ceiling was about 41,000 req/s; "
+        "editing this file. Targets are the project's; ratios divide a scenario's requests/s "
+        "by the ceiling's at the same number of connections, measured in the same run. The "
+        "64-connection targets were set on a machine whose bare ceiling was about 41,000 req/s; "
         "their result also gives the verdict on those targets scaled to this run's bare ceiling "
         "(throughput in proportion, p99 in inverse proportion), which is what the ratios say.",
         "",

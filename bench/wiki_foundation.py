@@ -1,4 +1,4 @@
-"""The wiki scenarios of issue 7 (wiki foundation), against the real CLI and a real server.
+"""The wiki foundation's scenarios (reads, edits, import), against the real CLI and a real server.
 
 - `import`: `atrium wiki import DUMP.xml` in a subprocess on a fresh SQLite database, timed, for a
   generated export-0.11 dump of 100,000 pages with 300,000 revisions (three per page: wikitext

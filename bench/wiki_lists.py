@@ -1,4 +1,4 @@
-"""The wiki list scenarios of issue 8, on a generated wiki of 100,000 pages and 1,000,000 revisions:
+"""The wiki list scenarios, on a generated wiki of 100,000 pages and 1,000,000 revisions:
 `bench.wiki_foundation`'s dump with ten revisions per page instead of three (its own import bench
 keeps 300,000), imported with the real CLI and cached by `bench.wiki_props.imported_cache`:
 
@@ -65,7 +65,7 @@ def _most_linked(base: str) -> str:
 
 @dataclass(frozen=True)
 class Query:
-    """One list query of issue 8, asked the same way of Atrium and of the reference MediaWiki."""
+    """One list query, asked the same way of Atrium and of the reference MediaWiki."""
 
     key: str
     title: str

@@ -11,7 +11,7 @@ changed lines.
 Then, one after the other on the same pinned core, each request is measured on each server at one
 connection: `GET action=parse&page=<article>` (the current revision rendered with every default
 prop; MediaWiki keeps parser output in its parser cache, Atrium in its own, both invalidated when
-the wiki changes) and `GET action=compare&fromrev=<first>&torev=<second>`. The target (issue 20):
+the wiki changes) and `GET action=compare&fromrev=<first>&torev=<second>`. The target:
 Atrium's median latency at most a fifth of MediaWiki's, attached to Atrium's row as an absolute
 limit derived from MediaWiki's figure of the same run.
 

@@ -1,4 +1,4 @@
-"""The wiki scenarios of issue 9 (prop modules, generators, reading pages), on the generated
+"""The wiki scenarios of prop modules, generators and reading pages, on the generated
 100,000-page wiki of `bench.wiki_foundation` (its dump, imported with the real CLI; the imported
 database is cached under `bench/.data/` per dump and migration set).
 

@@ -8,7 +8,7 @@ is timed, each query is asked of both and the answers must hold the same rows in
 
 Then, in one run and one after the other on the same pinned core (server on core 0, load generator
 on core 1), each query is measured on each server: the median latency at one connection and the
-request rate at 16. Targets (issue 8): Atrium's median at most a third of MediaWiki's, its request
+request rate at 16. Targets: Atrium's median at most a third of MediaWiki's, its request
 rate at least five times MediaWiki's; they are attached to Atrium's rows as absolute limits derived
 from MediaWiki's figures of the same run.
 

@@ -13,7 +13,7 @@ Then, one after the other, each page is measured on each server at one connectio
 `GET /wiki/<article>` (both serve the body from their parser cache: MediaWiki's ParserCache,
 Atrium's keyed by the page's render version), the same with the session cookie of a signed-in
 administrator, `GET index.php?title=<article>&action=history&limit=50` and
-`GET index.php?title=<article>&diff=<50th>&oldid=<49th>`. The target (issue 22): Atrium's median
+`GET index.php?title=<article>&diff=<50th>&oldid=<49th>`. The target: Atrium's median
 latency at most a fifth of MediaWiki's, attached to Atrium's row as an absolute limit derived from
 MediaWiki's figure of the same run.
 
