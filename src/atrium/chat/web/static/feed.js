@@ -281,6 +281,21 @@ function viewAnchor(node) {
   return null;
 }
 
+// Messages are skipped by the browser until near the view (app.css); ones drawn for the first
+// time right after a render would change height above the reader's place, so a render that
+// keeps the place draws them all, for two frames, long enough for their heights to be kept.
+let settled = 0;
+
+function settle(node) {
+  node.classList.add("settling");
+  const mine = ++settled;
+  requestAnimationFrame(() =>
+    requestAnimationFrame(() => {
+      if (mine === settled) node.classList.remove("settling");
+    }),
+  );
+}
+
 export function render({ keepScroll = false } = {}) {
   const node = feedNode();
   const scroll = node.scrollTop;
@@ -296,6 +311,7 @@ export function render({ keepScroll = false } = {}) {
   for (const echo of pendingEchoes.values()) fragment.append(echo);
   clear(node).append(fragment);
   if (keepScroll) {
+    settle(node);
     const target = anchor && node.querySelector(`article.message[data-id="${anchor.id}"]`);
     if (target) node.scrollTop += target.getBoundingClientRect().top - node.getBoundingClientRect().top - anchor.offset;
     else node.scrollTop = scroll;
