@@ -328,7 +328,27 @@ export function select(id, { block = "nearest" } = {}) {
   const target = node.querySelector(`article.message[data-id="${id}"]`);
   if (!target) return;
   target.classList.add("selected");
+  reveal(target);
   target.scrollIntoView({ block });
+}
+
+// Messages skipped by the browser have a guessed height until drawn (app.css), so scrolling to a
+// message first draws it and about a screen of messages on each side, for two frames: placed
+// among real heights, the message stays where it was put, and those messages keep their heights.
+const REVEAL = 35;
+
+function reveal(target) {
+  const nodes = [target];
+  for (const step of ["previousElementSibling", "nextElementSibling"]) {
+    let count = 0;
+    for (let node = target[step]; node && count < REVEAL; node = node[step])
+      if (node.matches("article.message")) {
+        nodes.push(node);
+        count += 1;
+      }
+  }
+  for (const node of nodes) node.classList.add("drawn");
+  requestAnimationFrame(() => requestAnimationFrame(() => nodes.forEach((node) => node.classList.remove("drawn"))));
 }
 
 export function selectedMessage() {
