@@ -195,3 +195,35 @@ def test_scrolling_up_keeps_the_message_in_view_in_place(
         assert abs(result["moved"] - 170) <= 1, (steps, result)
         loads += result["loaded"]
     assert person.errors == []
+
+
+# Where the selected message's top is below the feed's top edge, now and ten frames later.
+SELECTED_TOP = """async () => {
+  const feed = document.getElementById('feed');
+  const offset = () => document.querySelector('#feed article.message.selected')
+    .getBoundingClientRect().top - feed.getBoundingClientRect().top;
+  const first = offset();
+  for (let i = 0; i < 10; i++) await new Promise((resolve) => requestAnimationFrame(resolve));
+  return [first, offset()];
+}"""
+
+
+def test_a_narrow_opens_with_its_first_unread_at_the_top(
+    site: Site, history: History, person: Person
+) -> None:
+    ids = history.ids
+    unread = ids[700:]
+    mo = site.api["mo"]
+    mo.call("POST", "/messages/flags", messages=unread, op="remove", flag="read")
+    try:
+        person.go(f"#narrow/stream/{history.stream_id}-s/topic/long")
+        selected = "() => document.querySelector('#feed article.message.selected')?.dataset.id"
+        wait_until(lambda: person.page.evaluate(selected) == str(unread[0]), timeout=20)
+        first, later = person.page.evaluate(SELECTED_TOP)
+        # At the top, below the recipient bar, whatever height the messages above it turn out
+        # to have once the browser draws them; and it stays there.
+        assert 0 <= first <= 40, first
+        assert abs(later - first) <= 1, (first, later)
+    finally:
+        mo.call("POST", "/messages/flags", messages=unread, op="add", flag="read")
+    assert person.errors == []
