@@ -147,3 +147,83 @@ def test_scrolling_a_long_history_keeps_the_dom_bounded(
     assert page.locator("article.message", has_text=f"line {MESSAGES - 1}").count() >= 1
     assert max(seen_counts) >= 300  # the window was really filled, not merely small
     assert person.errors == []
+
+
+# Scroll the feed up by `dy` pixels as a reader would and report how far the message at the top
+# of the view moved: by `dy` exactly unless something above it changed height unanchored. When
+# the scroll reaches the top, older history loads, and it is measured once that is shown.
+SCROLL_UP = """async (dy) => {
+  const feed = document.getElementById('feed');
+  const frames = (n) => new Promise((resolve) => {
+    const next = () => (n-- <= 0 ? resolve() : requestAnimationFrame(next));
+    next();
+  });
+  const first = () => feed.querySelector('article.message[data-id]').dataset.id;
+  // Below the sticky recipient bar, which covers the feed's top edge.
+  const edge = feed.getBoundingClientRect().top + 40;
+  const seen = [...feed.querySelectorAll('article.message[data-id]')]
+    .find((a) => a.getBoundingClientRect().top >= edge);
+  const before = seen.getBoundingClientRect().top;
+  const oldest = first();
+  feed.scrollBy(0, -dy);
+  await frames(3);
+  if (feed.scrollTop < 200 && !document.querySelector('#feed .feed-edge')) {
+    for (let i = 0; i < 600 && first() === oldest; i++) await frames(1);
+    await frames(3);
+  }
+  const loaded = first() !== oldest;
+  const now = feed.querySelector(`article.message[data-id="${seen.dataset.id}"]`);
+  return {moved: now.getBoundingClientRect().top - before, loaded};
+}"""
+
+
+def test_scrolling_up_keeps_the_message_in_view_in_place(
+    site: Site, history: History, person: Person
+) -> None:
+    ids = history.ids
+    page = person.page
+    person.go(f"#narrow/stream/{history.stream_id}-s/topic/long")
+    wait_until(lambda: shape(person)["last"] == ids[-1], timeout=20)
+    loads = 0
+    steps = 0
+    while loads < 2:
+        steps += 1
+        assert steps < 400, "older history never loaded"
+        result = page.evaluate(SCROLL_UP, 170)
+        # Messages drawn for the first time as they come into view, and older history put
+        # above, leave the message the reader was looking at where the scroll put it.
+        assert abs(result["moved"] - 170) <= 1, (steps, result)
+        loads += result["loaded"]
+    assert person.errors == []
+
+
+# Where the selected message's top is below the feed's top edge, now and ten frames later.
+SELECTED_TOP = """async () => {
+  const feed = document.getElementById('feed');
+  const offset = () => document.querySelector('#feed article.message.selected')
+    .getBoundingClientRect().top - feed.getBoundingClientRect().top;
+  const first = offset();
+  for (let i = 0; i < 10; i++) await new Promise((resolve) => requestAnimationFrame(resolve));
+  return [first, offset()];
+}"""
+
+
+def test_a_narrow_opens_with_its_first_unread_at_the_top(
+    site: Site, history: History, person: Person
+) -> None:
+    ids = history.ids
+    unread = ids[700:]
+    mo = site.api["mo"]
+    mo.call("POST", "/messages/flags", messages=unread, op="remove", flag="read")
+    try:
+        person.go(f"#narrow/stream/{history.stream_id}-s/topic/long")
+        selected = "() => document.querySelector('#feed article.message.selected')?.dataset.id"
+        wait_until(lambda: person.page.evaluate(selected) == str(unread[0]), timeout=20)
+        first, later = person.page.evaluate(SELECTED_TOP)
+        # At the top, below the recipient bar, whatever height the messages above it turn out
+        # to have once the browser draws them; and it stays there.
+        assert 0 <= first <= 40, first
+        assert abs(later - first) <= 1, (first, later)
+    finally:
+        mo.call("POST", "/messages/flags", messages=unread, op="add", flag="read")
+    assert person.errors == []

@@ -293,11 +293,12 @@ async function send() {
   compose.draftId = null;
   ui.textarea.value = "";
   ui.preview.hidden = true;
-  typingStopped(t);
   if (echoHere(t)) bus.emit("compose:echo", { localId, content });
   status("");
   try {
-    await post("/messages", { ...params, queue_id: state.queueId, local_id: localId });
+    // The typing "stop" goes after the message: sent first, its event would reach the others'
+    // long polls first, and each would poll again before it could show the message.
+    await post("/messages", { ...params, queue_id: state.queueId, local_id: localId }).finally(() => typingStopped(t));
     if (draftId !== null) del(`/drafts/${draftId}`).catch(() => {});
   } catch (error) {
     bus.emit("compose:echo", { localId, failed: error.message });

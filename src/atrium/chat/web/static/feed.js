@@ -281,6 +281,21 @@ function viewAnchor(node) {
   return null;
 }
 
+// Messages are skipped by the browser until near the view (app.css); ones drawn for the first
+// time right after a render would change height above the reader's place, so a render that
+// keeps the place draws them all, for two frames, long enough for their heights to be kept.
+let settled = 0;
+
+function settle(node) {
+  node.classList.add("settling");
+  const mine = ++settled;
+  requestAnimationFrame(() =>
+    requestAnimationFrame(() => {
+      if (mine === settled) node.classList.remove("settling");
+    }),
+  );
+}
+
 export function render({ keepScroll = false } = {}) {
   const node = feedNode();
   const scroll = node.scrollTop;
@@ -296,6 +311,7 @@ export function render({ keepScroll = false } = {}) {
   for (const echo of pendingEchoes.values()) fragment.append(echo);
   clear(node).append(fragment);
   if (keepScroll) {
+    settle(node);
     const target = anchor && node.querySelector(`article.message[data-id="${anchor.id}"]`);
     if (target) node.scrollTop += target.getBoundingClientRect().top - node.getBoundingClientRect().top - anchor.offset;
     else node.scrollTop = scroll;
@@ -312,7 +328,27 @@ export function select(id, { block = "nearest" } = {}) {
   const target = node.querySelector(`article.message[data-id="${id}"]`);
   if (!target) return;
   target.classList.add("selected");
+  reveal(target);
   target.scrollIntoView({ block });
+}
+
+// Messages skipped by the browser have a guessed height until drawn (app.css), so scrolling to a
+// message first draws it and about a screen of messages on each side, for two frames: placed
+// among real heights, the message stays where it was put, and those messages keep their heights.
+const REVEAL = 35;
+
+function reveal(target) {
+  const nodes = [target];
+  for (const step of ["previousElementSibling", "nextElementSibling"]) {
+    let count = 0;
+    for (let node = target[step]; node && count < REVEAL; node = node[step])
+      if (node.matches("article.message")) {
+        nodes.push(node);
+        count += 1;
+      }
+  }
+  for (const node of nodes) node.classList.add("drawn");
+  requestAnimationFrame(() => requestAnimationFrame(() => nodes.forEach((node) => node.classList.remove("drawn"))));
 }
 
 export function selectedMessage() {

@@ -171,6 +171,22 @@ export function render() {
 }
 
 let currentNarrow = [];
+let redrawPending = false;
+
+// After an event the sidebar is redrawn once the next frame is shown: counting the unread
+// messages and rebuilding the lists would otherwise come before the feed paints the message
+// that arrived, and a burst of events redraws once. A hidden tab gets no frames, hence the timer.
+function redrawSoon() {
+  if (redrawPending) return;
+  redrawPending = true;
+  const redraw = () => {
+    if (!redrawPending) return;
+    redrawPending = false;
+    render();
+  };
+  requestAnimationFrame(() => setTimeout(redraw));
+  setTimeout(redraw, 250);
+}
 
 export function initLeftSidebar() {
   bus.on("state", render);
@@ -183,7 +199,7 @@ export function initLeftSidebar() {
       topicsByStream.set(openStream, topics);
     }
     if (event.type === "update_message" && openStream !== null) loadTopics(openStream);
-    render();
+    redrawSoon();
   });
   bus.on("location", ({ hash, narrow }) => {
     currentHash = hash;

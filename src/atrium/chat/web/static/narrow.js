@@ -150,12 +150,13 @@ const ASCII = /^[\x00-\x7f]*$/;
 
 // Whether a new message belongs to `narrow`, when that takes no rule of the server's: a stream
 // (by id) and a topic (case-insensitive, as the server compares ASCII case) are plain equality,
-// which Zulip's web app also checks locally. Anything else (search, flags, DMs, negations, a
+// which Zulip's web app also checks locally; `near` moves the anchor only. Anything else (search, flags, DMs, negations, a
 // non-ASCII topic) is undefined: ask the server (GET /messages/matches_narrow).
 export function matchesLocally(narrow, message) {
   let matches = true;
   for (const { operator, operand, negated } of narrow) {
     if (negated) return undefined;
+    if (operator === "near") continue; // it moves the anchor only, as on the server
     if (operator === "stream" && typeof operand === "number") matches &&= message.type === "stream" && message.stream_id === operand;
     else if (operator === "topic" && typeof operand === "string") {
       const topic = message.subject ?? "";

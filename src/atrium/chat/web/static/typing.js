@@ -74,6 +74,18 @@ export function initTyping() {
     narrow = n;
     show();
   });
+  // A message from someone typing ends their typing there, whenever their "stop" comes.
+  bus.on("event:message", ({ message }) => {
+    const key =
+      message.type === "stream"
+        ? `s:${message.stream_id}:${message.subject.toLowerCase()}`
+        : `d:${message.display_recipient.map((r) => r.id).filter((id) => id !== state.me).sort((a, b) => a - b).join(",")}`;
+    const entry = `${key}|${message.sender_id}`;
+    if (!typists.has(entry)) return;
+    clearTimeout(typists.get(entry));
+    typists.delete(entry);
+    show();
+  });
   bus.on("event:typing", (event) => {
     const sender = event.sender?.user_id;
     if (sender === undefined || sender === state.me) return;
