@@ -691,6 +691,23 @@ def test_no_console_errors_across_the_main_views(people: Any, site: Site) -> Non
     assert olive.errors == []
 
 
+def test_typeahead_stays_open_after_a_quick_refocus(people: Any, site: Site) -> None:
+    """The compose box closes its suggestions a moment after it loses focus; a box that has the
+    focus back by then, and is being typed in, keeps them."""
+    tour = site.stream("tour", "olive")
+    olive = people("olive")
+    page = olive.page
+    olive.go(stream_hash(tour))
+    page.click("#new-topic-message")
+    page.fill("#compose-textarea", "x")
+    page.click("#compose-preview")  # the focus moves to the button
+    page.fill("#compose-textarea", "@Mo")
+    suggestion = page.locator(".typeahead li", has_text="Mo Member")
+    suggestion.wait_for()
+    page.wait_for_timeout(300)
+    assert suggestion.is_visible()
+
+
 def test_screenshot_dir_is_git_ignored() -> None:
     ignored = (Path(__file__).resolve().parents[2] / ".gitignore").read_text()
     assert "tests/e2e/output/" in ignored

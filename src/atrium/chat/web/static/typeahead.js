@@ -107,7 +107,13 @@ export function attachTypeahead(textarea) {
     active = 0;
     show();
   });
-  textarea.addEventListener("blur", () => setTimeout(close, 100));
+  // Closed a moment after the box loses focus, so that a click on a suggestion still lands; not
+  // if the box has focus again by then (a quick click elsewhere and back, then typing).
+  textarea.addEventListener("blur", () =>
+    setTimeout(() => {
+      if (document.activeElement !== textarea) close();
+    }, 100),
+  );
   return {
     isOpen: () => !box.hidden && items.length > 0,
     key(event) {
