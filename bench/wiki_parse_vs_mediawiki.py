@@ -173,16 +173,19 @@ def atrium_wiki(prefix: str) -> tuple[Server, str, Path]:
     return server, served_by, data_dir
 
 
-def _result(
+def latency_result(
+    family: str,
     key: str,
     title: str,
     description: str,
     atrium: Measurement,
     reference: Measurement,
 ) -> ScenarioResult:
+    """One request's figures on both wikis, Atrium's row carrying the target derived from
+    MediaWiki's median of the same run."""
     ratio = reference.p50_ms / atrium.p50_ms if atrium.p50_ms else 0.0
     return ScenarioResult(
-        family=FAMILY,
+        family=family,
         key=key,
         title=f"{title}: Atrium and MediaWiki 1.39",
         description=description,
@@ -251,7 +254,11 @@ def run(settings: Settings, console: Console) -> list[ScenarioResult]:
                     settings, console, mw, "MediaWiki, 1 connection", 1,
                     [HttpRequest("GET", theirs_paths[request])], marker, True,
                 )  # fmt: skip
-                results.append(_result(key, title, f"{description} {described}", atrium, theirs_m))
+                results.append(
+                    latency_result(
+                        FAMILY, key, title, f"{description} {described}", atrium, theirs_m
+                    )
+                )
             return results
     finally:
         shutil.rmtree(data_dir, ignore_errors=True)

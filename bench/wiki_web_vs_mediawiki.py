@@ -37,11 +37,8 @@ from bench.harness import (
     REPO,
     BenchError,
     HttpRequest,
-    Measurement,
-    Row,
     ScenarioResult,
     Settings,
-    Target,
     measure,
     running,
 )
@@ -51,6 +48,7 @@ from bench.wiki_parse_vs_mediawiki import (
     TEMPLATE,
     atrium_wiki,
     edited,
+    latency_result,
     login_and_token,
     reference_wiki,
 )
@@ -58,7 +56,6 @@ from bench.wiki_props import big_page_text
 
 FAMILY = "wiki_web_vs_mediawiki"
 CONNECTIONS = (1,)
-RATIO = 5.0  # Atrium's median at most a fifth of MediaWiki's
 REVISIONS = 50
 _CHANGED_LINE = re.compile(r'id="mw-diff-left-l(\d+)')
 _REVID = re.compile(r'data-mw-revid="(\d+)"')
@@ -170,27 +167,6 @@ def _check_both(
     return len(blocks[0])
 
 
-def _result(
-    key: str, title: str, description: str, atrium: Measurement, reference: Measurement
-) -> ScenarioResult:
-    ratio = reference.p50_ms / atrium.p50_ms if atrium.p50_ms else 0.0
-    return ScenarioResult(
-        family=FAMILY,
-        key=key,
-        title=f"{title}: Atrium and MediaWiki 1.39",
-        description=description,
-        rows=[
-            Row(atrium, (Target("p50_ms", reference.p50_ms / RATIO),)),
-            Row(reference, ()),
-        ],
-        notes=[
-            f"Median latency at 1 connection: Atrium {atrium.p50_ms:.2f} ms, MediaWiki "
-            f"{reference.p50_ms:.2f} ms: Atrium takes 1/{ratio:.1f} of MediaWiki's time "
-            f"(target ≥ {RATIO:g}×)."
-        ],
-    )
-
-
 def run(settings: Settings, console: Console) -> list[ScenarioResult]:
     reason = mediawiki_ref.unavailable_reason()
     if reason is not None:
@@ -250,7 +226,11 @@ def run(settings: Settings, console: Console) -> list[ScenarioResult]:
                     [HttpRequest("GET", theirs_paths[page], theirs_headers)], MARKERS[page],
                     True,
                 )  # fmt: skip
-                results.append(_result(key, title, f"{description} {described}", atrium, theirs_m))
+                results.append(
+                    latency_result(
+                        FAMILY, key, title, f"{description} {described}", atrium, theirs_m
+                    )
+                )
             return results
     finally:
         shutil.rmtree(data_dir, ignore_errors=True)
