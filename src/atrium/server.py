@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 
 from starlette.applications import Starlette
 
+from atrium.core import workers
 from atrium.core.db import open_database
 from atrium.core.service import Service
 from atrium.core.sessions import SessionStore
@@ -68,6 +69,7 @@ def create_app(
     settings: Settings | None = None, services: tuple[str, ...] | None = None
 ) -> Starlette:
     settings = settings or Settings.from_env()
+    workers.configure(settings.worker_threads)
     parts = build_services(settings, services or settings.services)
 
     @contextlib.asynccontextmanager

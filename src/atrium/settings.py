@@ -101,6 +101,8 @@ class Settings:
     # 10 MB of memory for the life of the process).
     migrate_on_start: bool = True
     caches: CacheLimits = field(default_factory=lambda: CacheLimits())
+    # Threads for CPU-heavy steps (password hashing, image scaling): see core/workers.py.
+    worker_threads: int = 2
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -129,6 +131,7 @@ class Settings:
                 event_queue=_env_int("ATRIUM_EVENT_QUEUE_MB", 4) * MB,
                 event_queues=_env_int("ATRIUM_EVENT_QUEUES_MB", 64) * MB,
             ),
+            worker_threads=_env_int("ATRIUM_WORKER_THREADS", 2),
         )
 
     def with_(self, **changes: object) -> Settings:

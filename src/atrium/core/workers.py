@@ -1,0 +1,40 @@
+"""The bounded pool that CPU-heavy steps (password hashing, image scaling) run in.
+
+The event loop serves every request of both services, so a step that holds the CPU for tens of
+milliseconds must not run on it. argon2 and Pillow release the GIL while they work, so threads are
+enough; the limiter keeps a burst of logins or thumbnails from using more than `size` cores and
+from queueing unbounded memory (each argon2 hash costs its memory parameter while it runs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+import anyio
+import anyio.to_thread
+
+T = TypeVar("T")
+
+_DEFAULT_SIZE = 2
+_limiter: anyio.CapacityLimiter | None = None
+_size = _DEFAULT_SIZE
+
+
+def configure(size: int) -> None:
+    """Set the pool's size (ATRIUM_WORKER_THREADS); called once when the process starts."""
+    global _limiter, _size
+    _size = max(1, size)
+    _limiter = None
+
+
+def size() -> int:
+    return _size
+
+
+async def run(fn: Callable[..., T], *args: object) -> T:
+    """Run `fn(*args)` in the pool and wait for it without holding the event loop."""
+    global _limiter
+    if _limiter is None:
+        _limiter = anyio.CapacityLimiter(_size)
+    return await anyio.to_thread.run_sync(fn, *args, limiter=_limiter)
