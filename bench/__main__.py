@@ -47,6 +47,7 @@ FAMILIES = (
     "bench.wiki_vs_mediawiki",
     "bench.wiki_parse_vs_mediawiki",
     "bench.wiki_web_vs_mediawiki",
+    "bench.worst_inputs",
 )
 
 
