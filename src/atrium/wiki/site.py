@@ -83,13 +83,18 @@ class Site:
     sitename: str = SITENAME
     languages: frozenset[str] = LANGUAGE_PREFIXES
     files_dir: Path | None = None  # uploads and the upload stash; None: no uploads
-    # A private wiki: anonymous callers lack `read` ($wgGroupPermissions['*']['read'] = false);
-    # the site_config row `private` = "1".
-    private: bool = False
+    # Who may use the wiki without signing in (`private`, `read` or `edit`): the rights of `*`
+    # (accounts/audience.py), recorded in the site_config row `audience` (see settle_audience).
+    audience: str = "edit"
     parser: TitleParser = field(init=False)
 
     def __post_init__(self) -> None:
         self.parser = TitleParser(self.namespaces, self.languages)
+
+    @property
+    def private(self) -> bool:
+        """`$wgGroupPermissions['*']['read'] = false`: anonymous visitors read nothing."""
+        return self.audience == "private"
 
     @property
     def api_url(self) -> str:
@@ -140,6 +145,36 @@ def ensure_site_rows(conn: Conn, sitename: str = SITENAME) -> None:
         )
 
 
+def _config(conn: Conn, name: str) -> str | None:
+    value = conn.scalar(
+        sa.select(schema.site_config.c.sc_value).where(schema.site_config.c.sc_name == name)
+    )
+    return None if value is None else str(value)
+
+
+def settle_audience(conn: Conn, wanted: str | None) -> str:
+    """The wiki's audience, recorded in site_config so that a restart without the setting keeps
+    it. `wanted` (the setting) wins and is recorded. Without it: the recorded audience; a new wiki
+    (no namespaces yet) starts `private`; a wiki from before the setting existed keeps the rights
+    it had (`edit`, or `private` where its old `private` row says so). Call it before
+    ensure_site_rows, which makes a new wiki's namespaces."""
+    recorded = _config(conn, "audience")
+    if wanted is None and recorded is not None:
+        return recorded
+    if wanted is None:
+        new = conn.scalar(sa.select(sa.func.count()).select_from(schema.namespace)) == 0
+        wanted = "private" if new or _config(conn, "private") == "1" else "edit"
+    if recorded is None:
+        conn.execute(sa.insert(schema.site_config).values(sc_name="audience", sc_value=wanted))
+    elif recorded != wanted:
+        conn.execute(
+            sa.update(schema.site_config)
+            .where(schema.site_config.c.sc_name == "audience")
+            .values(sc_value=wanted)
+        )
+    return wanted
+
+
 def load_site(conn: Conn, server: str) -> Site:
     rows = conn.all(sa.select(schema.namespace).order_by(schema.namespace.c.ns_id))
     by_id = {
@@ -166,13 +201,10 @@ def load_site(conn: Conn, server: str) -> Site:
     )
     project = by_id.get(4)
     sitename = project.name if project else SITENAME
-    private = conn.scalar(
-        sa.select(schema.site_config.c.sc_value).where(schema.site_config.c.sc_name == "private")
-    )
     return Site(
         server=server,
         namespaces=Namespaces(by_id, aliases),
         secret=secret,
         sitename=sitename,
-        private=private == "1",
+        audience=_config(conn, "audience") or "edit",
     )
