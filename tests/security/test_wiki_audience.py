@@ -12,6 +12,7 @@ audience is recorded, so an existing wiki keeps its rights across restarts.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -369,8 +370,15 @@ async def test_read_audience_reads_but_refuses_edits_and_accounts(
                   "format": "json"},
         )  # fmt: skip
         assert done.json()["error"]["code"] == "permissiondenied", done.text
-        form = await anon.get("/w/index.php?title=Fresh_page&action=edit")
-        assert "wpTextbox1" not in form.text or "readonly" in form.text
+        form = await anon.get("/w/index.php?title=Kestrel_plan&action=edit")
+        assert "View source" in form.text, form.text
+        token = re.search(r'name="wpEditToken" value="([^"]*)"', form.text)
+        submitted = await anon.post(
+            "/w/index.php?title=Kestrel_plan&action=submit",
+            data={"wpTextbox1": "defaced", "wpSave": "Save changes",
+                  "wpEditToken": token.group(1) if token else "+\\"},
+        )  # fmt: skip
+        assert submitted.status_code == 403, submitted.status_code
         _, rights = await _api(anon, {"action": "query", "meta": "userinfo", "uiprop": "rights"})
         assert "read" in rights["query"]["userinfo"]["rights"]
         for right in ("edit", "createpage", "createaccount"):
