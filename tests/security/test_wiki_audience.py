@@ -482,3 +482,21 @@ def test_the_setting_is_checked_at_start(monkeypatch: pytest.MonkeyPatch) -> Non
     assert Settings.from_env().wiki_audience == "read"
     monkeypatch.delenv("ATRIUM_WIKI_AUDIENCE")
     assert Settings.from_env().wiki_audience is None
+
+
+async def test_wiki_made_private_before_the_setting_stays_private(
+    wiki: WikiHarness,  # noqa: F811
+    data_dir: Path,
+    database_url: str | None,
+) -> None:
+    """The old way to make a wiki private (a site_config row `private` = "1") still holds."""
+
+    def old_private(conn: Any) -> None:
+        config = schema.site_config
+        conn.execute(sa.delete(config).where(config.c.sc_name == "audience"))
+        conn.execute(sa.insert(config).values(sc_name="private", sc_value="1"))
+
+    await wiki.db.write(old_private)
+    async with _served(_settings(data_dir, database_url, None)) as anon:
+        assert not await _anonymous_reads(anon)
+    assert await _audience(wiki.db) == "private"

@@ -12,6 +12,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from atrium.core.db import Conn
 from atrium.wiki import schema
@@ -158,21 +160,22 @@ def settle_audience(conn: Conn, wanted: str | None) -> str:
     (no namespaces yet) starts `private`; a wiki from before the setting existed keeps the rights
     it had (`edit`, or `private` where its old `private` row says so). Call it before
     ensure_site_rows, which makes a new wiki's namespaces."""
-    recorded = _config(conn, "audience")
-    if wanted is None and recorded is not None:
-        return recorded
-    if wanted is None:
-        new = conn.scalar(sa.select(sa.func.count()).select_from(schema.namespace)) == 0
-        wanted = "private" if new or _config(conn, "private") == "1" else "edit"
-    if recorded is None:
-        conn.execute(sa.insert(schema.site_config).values(sc_name="audience", sc_value=wanted))
-    elif recorded != wanted:
+    # Upserts: the workers of a scale-out deployment start together on one database.
+    insert = (sqlite_insert if conn.is_sqlite else postgresql_insert)(schema.site_config)
+    if wanted is not None:
+        row = insert.values(sc_name="audience", sc_value=wanted)
         conn.execute(
-            sa.update(schema.site_config)
-            .where(schema.site_config.c.sc_name == "audience")
-            .values(sc_value=wanted)
+            row.on_conflict_do_update(index_elements=["sc_name"], set_={"sc_value": wanted})
         )
-    return wanted
+        return wanted
+    recorded = _config(conn, "audience")
+    if recorded is not None:
+        return recorded
+    new = conn.scalar(sa.select(sa.func.count()).select_from(schema.namespace)) == 0
+    derived = "private" if new or _config(conn, "private") == "1" else "edit"
+    # Another worker may have recorded it first: its choice, made on the same data, stands.
+    conn.execute(insert.values(sc_name="audience", sc_value=derived).on_conflict_do_nothing())
+    return _config(conn, "audience") or derived
 
 
 def load_site(conn: Conn, server: str) -> Site:
