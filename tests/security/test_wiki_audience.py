@@ -239,6 +239,9 @@ async def test_private_wiki_shows_anonymous_visitors_nothing(
         # The sign-in page itself is open, and shows nothing of the wiki's content.
         login = await anon.get("/wiki/Special:UserLogin")
         assert login.status_code == 200 and not _leaks(login, "")
+        # No invitation to register where registering is refused (MediaWiki hides both links).
+        assert 'id="pt-createaccount"' not in login.text
+        assert 'id="mw-createaccount-join"' not in login.text
 
 
 async def test_private_wiki_refuses_every_read_module(
@@ -423,6 +426,8 @@ async def test_edit_audience_is_mediawikis_default(
         _, rights = await _api(anon, {"action": "query", "meta": "userinfo", "uiprop": "rights"})
         for right in ("read", "edit", "createaccount"):
             assert right in rights["query"]["userinfo"]["rights"], right
+        login = await anon.get("/wiki/Special:UserLogin")
+        assert 'id="pt-createaccount"' in login.text
 
 
 async def _audience(database: Any) -> str | None:
