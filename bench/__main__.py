@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import importlib
+import os
 import shutil
 import sys
 import time
@@ -118,6 +119,8 @@ def print_summary(console: Console, results: list[ScenarioResult]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    # The wiki families read anonymously, as they do on the public MediaWiki they compare with.
+    os.environ.setdefault("ATRIUM_WIKI_AUDIENCE", "edit")
     console = Console(soft_wrap=True, width=max(110, shutil.get_terminal_size().columns))
     source = use_source(args.rev)
     started = dt.datetime.now(dt.UTC)

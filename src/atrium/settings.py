@@ -31,6 +31,22 @@ def _env_bool(name: str, default: bool) -> bool:
 
 KNOWN_SERVICES = ("chat", "wiki")
 
+# Who may use the wiki without signing in, as MediaWiki's `$wgGroupPermissions['*']`: nobody
+# (`private`), readers only (`read`), or readers and editors (`edit`, MediaWiki's default).
+WIKI_AUDIENCES = ("private", "read", "edit")
+
+
+def _env_wiki_audience() -> str | None:
+    raw = (os.environ.get("ATRIUM_WIKI_AUDIENCE") or "").strip().lower()
+    if not raw:
+        return None
+    if raw not in WIKI_AUDIENCES:
+        raise SystemExit(
+            f"ATRIUM_WIKI_AUDIENCE must be one of {', '.join(WIKI_AUDIENCES)}; "
+            f"got {os.environ.get('ATRIUM_WIKI_AUDIENCE')!r}"
+        )
+    return raw
+
 
 def _env_services() -> tuple[str, ...]:
     raw = os.environ.get("ATRIUM_SERVICES") or ",".join(KNOWN_SERVICES)
@@ -94,6 +110,9 @@ class Settings:
     wiki_secret_key: str | None = None
     # A new wiki gets a Main Page on its first start, as MediaWiki's installer writes one.
     wiki_main_page: bool = True
+    # Who may use the wiki without signing in (one of WIKI_AUDIENCES). None: the audience recorded
+    # in the wiki's database, and `private` for a new wiki.
+    wiki_audience: str | None = None
     # The largest file POST /user_uploads accepts (Zulip's MAX_FILE_UPLOAD_SIZE).
     max_file_upload_size_mib: int = 25
     # Apply pending migrations when a service starts. `atrium serve` applies them itself before
@@ -123,6 +142,7 @@ class Settings:
             services=_env_services(),
             wiki_secret_key=os.environ.get("ATRIUM_WIKI_SECRET_KEY") or None,
             wiki_main_page=_env_bool("ATRIUM_WIKI_MAIN_PAGE", True),
+            wiki_audience=_env_wiki_audience(),
             max_file_upload_size_mib=_env_int("ATRIUM_MAX_FILE_UPLOAD_SIZE_MIB", 25),
             migrate_on_start=_env_bool("ATRIUM_MIGRATE_ON_START", True),
             caches=CacheLimits(

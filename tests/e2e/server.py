@@ -23,6 +23,8 @@ def atrium_env(data_dir: Path, database_url: str | None, **extra: str) -> dict[s
     env["ATRIUM_DATA_DIR"] = str(data_dir)
     # No Main Page unless a test asks for one: the tests count the pages they make.
     env["ATRIUM_WIKI_MAIN_PAGE"] = "0"
+    # MediaWiki's default audience: the clients under test read and edit anonymously.
+    env["ATRIUM_WIKI_AUDIENCE"] = "edit"
     if database_url:
         env["ATRIUM_DATABASE_URL"] = database_url
     env.update(extra)

@@ -99,9 +99,14 @@ def _setup_users(conn: Any) -> str:
 
 @pytest.fixture
 async def wiki(data_dir: Path, database_url: str | None) -> AsyncIterator[WikiHarness]:
-    # No Main Page: the tests count the pages they make.
+    # No Main Page: the tests count the pages they make. MediaWiki's default audience: the tests
+    # read and edit anonymously.
     settings = Settings(
-        data_dir=data_dir, database_url=database_url, port=8080, wiki_main_page=False
+        data_dir=data_dir,
+        database_url=database_url,
+        port=8080,
+        wiki_main_page=False,
+        wiki_audience="edit",
     )
     app = create_app(settings, services=("wiki",))
     async with app.router.lifespan_context(app):

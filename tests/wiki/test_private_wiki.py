@@ -1,4 +1,4 @@
-"""A private wiki (site_config `private` = "1", MediaWiki's `$wgGroupPermissions['*']['read'] =
+"""A private wiki (`ATRIUM_WIKI_AUDIENCE=private`, MediaWiki's `$wgGroupPermissions['*']['read'] =
 false`): anonymous callers are refused `readapidenied` by every `readrights` module, while the
 modules that need no read right (login tokens, authmanagerinfo, login itself) keep working and
 logged-in users read as before."""
@@ -10,12 +10,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-import sqlalchemy as sa
 from tests.wiki.conftest import PASSWORDS, WikiHarness
 
 from atrium.server import create_app
 from atrium.settings import Settings
-from atrium.wiki import schema
 
 pytestmark = pytest.mark.anyio
 
@@ -24,14 +22,13 @@ pytestmark = pytest.mark.anyio
 async def private_client(
     wiki: WikiHarness, data_dir: Path, database_url: str | None
 ) -> AsyncIterator[httpx.AsyncClient]:
-    """A second app over the same database, started after the wiki was made private."""
-    await wiki.db.write(
-        lambda conn: conn.execute(
-            sa.insert(schema.site_config).values(sc_name="private", sc_value="1")
-        )
-    )
+    """A second app over the same database, started with the wiki made private."""
     settings = Settings(
-        data_dir=data_dir, database_url=database_url, port=8080, wiki_main_page=False
+        data_dir=data_dir,
+        database_url=database_url,
+        port=8080,
+        wiki_main_page=False,
+        wiki_audience="private",
     )
     app = create_app(settings, services=("wiki",))
     async with app.router.lifespan_context(app):

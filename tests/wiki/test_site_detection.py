@@ -49,7 +49,9 @@ async def test_uploads_enabled(wiki: WikiHarness, client: httpx.AsyncClient) -> 
 
 
 async def test_new_wiki_has_a_main_page(data_dir: Path, database_url: str | None) -> None:
-    settings = Settings(data_dir=data_dir, database_url=database_url, port=8080)
+    settings = Settings(
+        data_dir=data_dir, database_url=database_url, port=8080, wiki_audience="edit"
+    )
     app = create_app(settings, services=("wiki",))
     transport = httpx.ASGITransport(app=app, client=("127.0.0.1", 1))
     client = httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8080")

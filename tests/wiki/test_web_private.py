@@ -1,5 +1,5 @@
-"""The pages of a private wiki: an anonymous visitor sees only the login page (and account
-creation), a signed-in member reads as usual."""
+"""The pages of a private wiki: an anonymous visitor sees only the login page, a signed-in
+member reads as usual."""
 
 from __future__ import annotations
 

@@ -24,7 +24,8 @@ unset APITEST_SHIM_RUNJOBS APITEST_SHIM_GETHTML
 DATA=$(mktemp -d "${TMPDIR:-/tmp}/atrium-conformance-data.XXXXXX")
 PORT=$("$PYTHON" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 PASS=$("$PYTHON" -c 'import secrets; print(secrets.token_urlsafe(18))')
-export ATRIUM_DATA_DIR=$DATA ATRIUM_RATE_LIMITS=0 ATRIUM_SERVICES=wiki
+# MediaWiki's default audience (anyone reads, edits and registers), which its test suite assumes.
+export ATRIUM_DATA_DIR=$DATA ATRIUM_RATE_LIMITS=0 ATRIUM_SERVICES=wiki ATRIUM_WIKI_AUDIENCE=edit
 export ATRIUM_WIKI_SECRET_KEY=$("$PYTHON" -c 'import secrets; print(secrets.token_hex(32))')
 
 "$ATRIUM" serve --port "$PORT" >"$OUT/atrium-serve.log" 2>&1 &

@@ -13,9 +13,8 @@ from atrium.settings import Settings
 from atrium.wiki.api import main
 from atrium.wiki.changes.mainpage import ensure_main_page
 from atrium.wiki.secret_key import wiki_secret_key
-from atrium.wiki.site import Site, ensure_site_rows, load_site
-from atrium.wiki.web import files as filesview
-from atrium.wiki.web import views
+from atrium.wiki.site import Site, ensure_site_rows, load_site, settle_audience
+from atrium.wiki.web import file_access, views
 from atrium.wiki.web.assets import ASSETS, STATIC_PREFIX
 
 
@@ -35,6 +34,7 @@ def open_wiki(settings: Settings) -> tuple[Database, Site]:
 
         upgrade("wiki", settings.database_url, settings.sqlite_path("wiki"))
     db = open_database(settings.database_url, settings.sqlite_path("wiki"), "wiki")
+    db.write_sync(settle_audience, settings.wiki_audience)
     db.write_sync(ensure_site_rows)
     site = db.read_sync(load_site, settings.base_url)
     site.files_dir = settings.data_dir / "wiki-files"
@@ -49,24 +49,28 @@ def create_service(settings: Settings) -> Service:
 
     async def api(request: Request) -> Response:
         assert state.db is not None and state.site is not None
+        request.state.wiki_audience = state.site.audience
         return await main.handle(request, state.site, state.db)
 
     async def article(request: Request) -> Response:
         assert state.db is not None and state.site is not None
+        request.state.wiki_audience = state.site.audience
         return await views.guarded(
             request, state.site, state.db, views.article(request, state.site, state.db)
         )
 
     async def index(request: Request) -> Response:
         assert state.db is not None and state.site is not None
+        request.state.wiki_audience = state.site.audience
         return await views.guarded(
             request, state.site, state.db, views.index(request, state.site, state.db)
         )
 
     async def image(request: Request) -> Response:
         assert state.db is not None and state.site is not None
+        request.state.wiki_audience = state.site.audience
         return await views.guarded(
-            request, state.site, state.db, filesview.image(request, state.site)
+            request, state.site, state.db, file_access.image(request, state.site, state.db)
         )
 
     async def startup() -> None:

@@ -218,3 +218,5 @@ def seed_demo(settings: Settings) -> None:
         f"\nWiki: {settings.base_url}/w/api.php  (administrator {DEMO_ADMIN}, password "
         f"{DEMO_ADMIN_PASSWORD})"
     )
+    # A new data directory's wiki is private: say so, or its first visitor sees only a login page.
+    click.echo(f"  audience: {site.audience} (ATRIUM_WIKI_AUDIENCE)")

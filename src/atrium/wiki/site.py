@@ -12,6 +12,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from atrium.core.db import Conn
 from atrium.wiki import schema
@@ -83,13 +85,18 @@ class Site:
     sitename: str = SITENAME
     languages: frozenset[str] = LANGUAGE_PREFIXES
     files_dir: Path | None = None  # uploads and the upload stash; None: no uploads
-    # A private wiki: anonymous callers lack `read` ($wgGroupPermissions['*']['read'] = false);
-    # the site_config row `private` = "1".
-    private: bool = False
+    # Who may use the wiki without signing in (`private`, `read` or `edit`): the rights of `*`
+    # (accounts/audience.py), recorded in the site_config row `audience` (see settle_audience).
+    audience: str = "edit"
     parser: TitleParser = field(init=False)
 
     def __post_init__(self) -> None:
         self.parser = TitleParser(self.namespaces, self.languages)
+
+    @property
+    def private(self) -> bool:
+        """`$wgGroupPermissions['*']['read'] = false`: anonymous visitors read nothing."""
+        return self.audience == "private"
 
     @property
     def api_url(self) -> str:
@@ -140,6 +147,37 @@ def ensure_site_rows(conn: Conn, sitename: str = SITENAME) -> None:
         )
 
 
+def _config(conn: Conn, name: str) -> str | None:
+    value = conn.scalar(
+        sa.select(schema.site_config.c.sc_value).where(schema.site_config.c.sc_name == name)
+    )
+    return None if value is None else str(value)
+
+
+def settle_audience(conn: Conn, wanted: str | None) -> str:
+    """The wiki's audience, recorded in site_config so that a restart without the setting keeps
+    it. `wanted` (the setting) wins and is recorded. Without it: the recorded audience; a new wiki
+    (no namespaces yet) starts `private`; a wiki from before the setting existed keeps the rights
+    it had (`edit`, or `private` where its old `private` row says so). Call it before
+    ensure_site_rows, which makes a new wiki's namespaces."""
+    # Upserts: the workers of a scale-out deployment start together on one database.
+    insert = (sqlite_insert if conn.is_sqlite else postgresql_insert)(schema.site_config)
+    if wanted is not None:
+        row = insert.values(sc_name="audience", sc_value=wanted)
+        conn.execute(
+            row.on_conflict_do_update(index_elements=["sc_name"], set_={"sc_value": wanted})
+        )
+        return wanted
+    recorded = _config(conn, "audience")
+    if recorded is not None:
+        return recorded
+    new = conn.scalar(sa.select(sa.func.count()).select_from(schema.namespace)) == 0
+    derived = "private" if new or _config(conn, "private") == "1" else "edit"
+    # Another worker may have recorded it first: its choice, made on the same data, stands.
+    conn.execute(insert.values(sc_name="audience", sc_value=derived).on_conflict_do_nothing())
+    return _config(conn, "audience") or derived
+
+
 def load_site(conn: Conn, server: str) -> Site:
     rows = conn.all(sa.select(schema.namespace).order_by(schema.namespace.c.ns_id))
     by_id = {
@@ -166,13 +204,10 @@ def load_site(conn: Conn, server: str) -> Site:
     )
     project = by_id.get(4)
     sitename = project.name if project else SITENAME
-    private = conn.scalar(
-        sa.select(schema.site_config.c.sc_value).where(schema.site_config.c.sc_name == "private")
-    )
     return Site(
         server=server,
         namespaces=Namespaces(by_id, aliases),
         secret=secret,
         sitename=sitename,
-        private=private == "1",
+        audience=_config(conn, "audience") or "edit",
     )

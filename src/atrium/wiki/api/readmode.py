@@ -1,7 +1,8 @@
-"""A private wiki (`$wgGroupPermissions['*']['read'] = false`) and MediaWiki's read mode.
+"""The wiki's audience for anonymous callers, and MediaWiki's read mode.
 
-On a private wiki the anonymous caller has every right of `*` but `read`, so every module marked
-`readrights` refuses it with `readapidenied`. `action=query` is in read mode unless it asks only
+The anonymous caller has the rights of `*` under the site's audience (accounts/audience.py). On a
+private wiki (`$wgGroupPermissions['*']['read'] = false`) that leaves out `read`, so every module
+marked `readrights` refuses it with `readapidenied`. `action=query` is in read mode unless it asks only
 for `meta` modules that need no read right (ApiQuery::isReadMode), so a client can still fetch a
 login token on a private wiki.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from atrium.wiki.accounts.audience import anonymous_rights
 from atrium.wiki.api.context import ApiContext
 from atrium.wiki.api.query import QUERY
 from atrium.wiki.api.query.modules import RUNNABLE
@@ -20,14 +22,12 @@ _HARMLESS = ("rawcontinue", "indexpageids")
 
 
 def caller_on(ctx: ApiContext) -> Account:
-    """The caller as the wiki's permissions make it: without `read` when anonymous on a
-    private wiki."""
+    """The caller as the wiki's permissions make it: when anonymous, only the rights the
+    audience leaves to `*`."""
     caller = ctx.caller
-    if not ctx.site.private or caller.registered:
+    if caller.registered:
         return caller
-    return dataclasses.replace(
-        caller, allowed_rights=frozenset(r for r in caller.rights if r != "read")
-    )
+    return dataclasses.replace(caller, allowed_rights=anonymous_rights(ctx.site.audience))
 
 
 def query_reads(ctx: ApiContext) -> bool:

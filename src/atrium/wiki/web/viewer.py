@@ -22,6 +22,7 @@ from atrium.core.session_cookies import (
     tokens_match,
 )
 from atrium.core.sessions import BrowserSession, SessionStore
+from atrium.wiki.accounts.audience import anonymous_rights
 from atrium.wiki.reads.sessions import BROWSER_SERVICE
 from atrium.wiki.reads.users import Account, account_by_id, anonymous
 from atrium.wiki.site import Site
@@ -50,8 +51,11 @@ def session_store(request: Request) -> SessionStore | None:
     return store if isinstance(store, SessionStore) else None
 
 
-def site_private(request: Request) -> bool:
-    return bool(getattr(request.state, "wiki_private", False))
+def site_audience(request: Request) -> str:
+    """The wiki's audience, which the service's handlers put on every request before anything
+    looks at the viewer; a request without it is treated as a private wiki's (closed by
+    default)."""
+    return str(getattr(request.state, "wiki_audience", "private"))
 
 
 def client_ip(request: Request) -> str:
@@ -77,9 +81,8 @@ async def current_viewer(request: Request, db: Database) -> Viewer:
         token = request.cookies.get(LOGIN_CSRF_COOKIE)
         fresh = not token or len(token) > 100
         reader = anonymous(client_ip(request))
-        if site_private(request):
-            # `$wgGroupPermissions['*']['read'] = false`: everything of `*` but reading.
-            reader.allowed_rights = frozenset(r for r in reader.rights if r != "read")
+        # `$wgGroupPermissions['*']` as the audience sets it.
+        reader.allowed_rights = anonymous_rights(site_audience(request))
         viewer = Viewer(
             reader,
             session,

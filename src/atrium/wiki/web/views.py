@@ -348,9 +348,10 @@ async def history(request: Request, site: Site, db: Database, title: Title, limi
     )
 
 
-# What an anonymous visitor of a private wiki may still open ($wgWhitelistRead and the special
-# pages MediaWiki lets through: signing in and creating an account).
-READABLE_WHEN_PRIVATE = frozenset({"UserLogin", "UserLogout", "CreateAccount", "RunJobs"})
+# What an anonymous visitor of a private wiki may still open: the special pages MediaWiki's
+# PermissionManager::checkReadPermissions always lets through (signing in and out, and RunJobs,
+# which its signature guards). Special:CreateAccount is not one of them.
+READABLE_WHEN_PRIVATE = frozenset({"UserLogin", "UserLogout", "RunJobs"})
 
 
 async def _login_required(request: Request, site: Site, db: Database) -> Response:
@@ -360,7 +361,6 @@ async def _login_required(request: Request, site: Site, db: Database) -> Respons
 
 
 async def may_read(request: Request, site: Site, db: Database, title: Title) -> bool:
-    request.state.wiki_private = site.private
     viewer = await current_viewer(request, db)
     if viewer.account.allowed("read"):
         return True

@@ -13,6 +13,7 @@ import sqlalchemy as sa
 from atrium.core.db import Conn
 from atrium.wiki import schema
 from atrium.wiki.accounts import rights
+from atrium.wiki.accounts.audience import anonymous_group_rights
 from atrium.wiki.api.context import ApiContext, Out
 from atrium.wiki.api.params import (
     BOOLEAN,
@@ -384,6 +385,8 @@ async def _usergroups(ctx: ApiContext, numberingroup: bool) -> list[dict[str, An
     sizes = await ctx.db.read(group_sizes) if numberingroup else {}
     groups = []
     for name, granted in rights.GROUP_RIGHTS.items():
+        if name == "*":
+            granted = anonymous_group_rights(ctx.site.audience)
         entry: dict[str, Any] = {"name": name, "rights": list(granted)}
         if numberingroup:
             entry["number"] = sizes.get(name, 0)
