@@ -13,6 +13,7 @@ import html
 import json
 import logging
 import secrets
+from pathlib import Path
 from typing import Any
 
 from starlette.exceptions import HTTPException
@@ -30,6 +31,9 @@ from atrium.wiki.api.context import SESSION_COOKIE, ApiContext, ModuleIndex, Out
 from atrium.wiki.api.errors import ApiUsageError, InternalApiError
 from atrium.wiki.api.params import ParamReader, WarningEntry
 from atrium.wiki.api.registry import ACTIONS, JSON_FORMAT, MAIN, children, lookup
+from atrium.wiki.changes.uploads import MAX_SIZE as MAX_UPLOAD_SIZE
+from atrium.wiki.files import incoming
+from atrium.wiki.files.incoming import Incoming
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.messages.language import CONTENT_LANGUAGE, Language, english, language
 from atrium.wiki.reads.page_view import link_states
@@ -84,10 +88,11 @@ class _Format:
 
 
 async def _raw_params(
-    request: Request, uploads: dict[str, tuple[str, bytes]] | None = None
+    request: Request, uploads: dict[str, Incoming] | None = None, files_dir: Path | None = None
 ) -> tuple[dict[str, str], frozenset[str]]:
     """The request's values in WebRequest's order (`$_POST + $_GET`: the body first, its value
-    winning), and the names the query string holds."""
+    winning), and the names the query string holds. Files are copied to temporary files in
+    `files_dir` as they are read (none are kept without it)."""
     query = dict(request.query_params)
     params: dict[str, str] = {}
     if request.method == "POST":
@@ -103,18 +108,32 @@ async def _raw_params(
             body = await request.body()
             fields, files = multipart.parse(body, boundary) if boundary else ({}, {})
             params.update(fields)
-            if uploads is not None:
-                uploads.update(files)
+            if uploads is not None and files_dir is not None:
+                for key, (name, data) in files.items():
+                    uploads[key] = _kept(name, len(data), files_dir, data)
         else:
             for key, value in form.multi_items():
                 if isinstance(value, str):
                     params[key] = value
-                elif uploads is not None:
-                    uploads[key] = (value.filename or "", await value.read())
+                elif uploads is not None and files_dir is not None:
+                    try:
+                        uploads[key] = await incoming.spool(
+                            value, value.filename or "", files_dir, MAX_UPLOAD_SIZE
+                        )
+                    except incoming.TooLarge:
+                        uploads[key] = _kept(value.filename or "", MAX_UPLOAD_SIZE + 1, files_dir)
             await form.close()
     for key, value in query.items():
         params.setdefault(key, value)
     return params, frozenset(query)
+
+
+def _kept(name: str, size: int, files_dir: Path, data: bytes | None = None) -> Incoming:
+    """A file the lenient reader holds whole, or a stand-in for one past the largest size (its
+    size alone makes the upload refuse it as `file-too-large`)."""
+    if data is not None and size <= MAX_UPLOAD_SIZE:
+        return incoming.from_bytes(name, data, files_dir, MAX_UPLOAD_SIZE)
+    return Incoming(name, incoming.spool_dir(files_dir) / "too-large", size)
 
 
 async def _caller(request: Request, db: Database) -> tuple[Session | None, Account]:
@@ -196,8 +215,18 @@ async def _handle(request: Request, site: Site, db: Database, fmt: _Format) -> R
         )
         fmt.name = "json"
         return _render(site, fmt, {}, [], refused, {})
-    uploads: dict[str, tuple[str, bytes]] = {}
-    raw, query_keys = await _raw_params(request, uploads)
+    uploads: dict[str, Incoming] = {}
+    try:
+        return await _handle_with(request, site, db, fmt, uploads)
+    finally:
+        for upload in uploads.values():
+            upload.discard()
+
+
+async def _handle_with(
+    request: Request, site: Site, db: Database, fmt: _Format, uploads: dict[str, Incoming]
+) -> Response:
+    raw, query_keys = await _raw_params(request, uploads, site.files_dir)
     if raw.get("errorformat") in ERROR_FORMATS:
         fmt.errorformat = raw["errorformat"]
     session, caller = await _caller(request, db)

@@ -15,6 +15,7 @@ from atrium.core.db import Conn, Row
 from atrium.wiki import schema
 from atrium.wiki.api.query.pageset import QueryRun
 from atrium.wiki.files import metadata as mediameta
+from atrium.wiki.files import thumb_cache
 from atrium.wiki.files.paths import archive_path, hash_path, url_name
 from atrium.wiki.files.thumbs import scaled_height
 from atrium.wiki.site import SCRIPT_PATH, Site
@@ -90,12 +91,14 @@ def _rel(name: str, archive_name: str | None) -> str:
 
 
 def file_url(site: Site, name: str, archive_name: str | None = None) -> str:
-    return f"{site.server}/images/{_rel(name, archive_name)}"
+    return f"{site.images_url}{_rel(name, archive_name)}"
 
 
 def thumb_url(site: Site, name: str, width: int, archive_name: str | None = None) -> str:
+    """The URL of a scaled copy; the width handed out is recorded so that it is made."""
+    thumb_cache.record(site.files_dir, name, width)
     safe = url_name(name)
-    return f"{site.server}/images/thumb/{_rel(name, archive_name)}/{width}px-{safe}"
+    return f"{site.images_url}thumb/{_rel(name, archive_name)}/{width}px-{safe}"
 
 
 def _fit_box_width(width: int, height: int, box_height: int) -> int:
