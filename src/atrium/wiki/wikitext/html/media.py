@@ -171,7 +171,8 @@ class MediaLinks:
                 f'height: {max(size[1], 120)}px; display:inline-block;">{TOO_BIG_TEXT}</div>'
             )
         src = self._src(name, file, size[0])
-        extra = f' class="{css}"' if css else ""
+        # The option text arrives escaped except for quotes: a quote must not end the attribute.
+        extra = f' class="{css.replace(chr(34), "&quot;")}"' if css else ""
         srcset = []
         for factor, label in ((1.5, "1.5x"), (2.0, "2x")):
             url = self._src(name, file, math.floor(size[0] * factor + 0.5))
