@@ -22,6 +22,7 @@ import httpx
 import pytest
 from PIL import Image
 from starlette.datastructures import UploadFile
+from starlette.requests import Request
 
 from atrium.server import create_app
 from atrium.settings import Settings
@@ -439,8 +440,12 @@ async def test_upload_is_spooled_not_read_whole(
         sizes.append(size)
         return await real_read(self, size)
 
+    async def whole_body(self: Request) -> bytes:
+        raise AssertionError("an upload's whole body was read into memory")
+
     monkeypatch.setattr(UploadFile, "read", recording_read)
     await wiki.login(client, "Alice")
+    monkeypatch.setattr(Request, "body", whole_body)
     done = await _upload(wiki, client, "Spooled.png", png(300, 300))
     assert done["upload"]["result"] == "Success"
     assert sizes and all(0 < size <= 1024 * 1024 for size in sizes)

@@ -8,18 +8,22 @@ action module -> the result with `warnings`, `limits`, `curtimestamp`, `requesti
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import html
 import json
 import logging
 import secrets
+import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from starlette.exceptions import HTTPException
 from starlette.formparsers import MultiPartException
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.types import Message as AsgiMessage
+from starlette.types import Receive
 
 from atrium.core.db import Database
 from atrium.core.exceptions import exception_class
@@ -100,32 +104,66 @@ async def _raw_params(
         # so that an oversized edit is refused as `contenttoobig`, not by the form parser.
         content_type = request.headers.get("content-type", "")
         boundary = multipart.boundary_of(content_type)
-        if content_type.lower().startswith("multipart/"):
-            await request.body()  # kept, for the lenient reading should the strict one refuse
-        try:
-            form = await request.form(max_part_size=MAX_FIELD_BYTES)
-        except (HTTPException, MultiPartException):
-            body = await request.body()
-            fields, files = multipart.parse(body, boundary) if boundary else ({}, {})
-            params.update(fields)
-            if uploads is not None and files_dir is not None:
-                for key, (name, data) in files.items():
-                    uploads[key] = _kept(name, len(data), files_dir, data)
-        else:
-            for key, value in form.multi_items():
-                if isinstance(value, str):
-                    params[key] = value
-                elif uploads is not None and files_dir is not None:
-                    try:
-                        uploads[key] = await incoming.spool(
-                            value, value.filename or "", files_dir, MAX_UPLOAD_SIZE
-                        )
-                    except incoming.TooLarge:
-                        uploads[key] = _kept(value.filename or "", MAX_UPLOAD_SIZE + 1, files_dir)
-            await form.close()
+        with contextlib.ExitStack() as cleanup:
+            reader, spooled = request, None
+            if content_type.lower().startswith("multipart/"):
+                # Kept in a temporary file (not in memory) for the lenient reading, should the
+                # strict one refuse; the strict one reads it back from there.
+                spooled = cleanup.enter_context(await _spool_body(request, files_dir))
+                reader = Request(request.scope, _replay(spooled))
+            try:
+                form = await reader.form(max_part_size=MAX_FIELD_BYTES)
+            except (HTTPException, MultiPartException):
+                if spooled is not None:
+                    spooled.seek(0)
+                    body = spooled.read()
+                else:
+                    body = await request.body()
+                fields, files = multipart.parse(body, boundary) if boundary else ({}, {})
+                params.update(fields)
+                if uploads is not None and files_dir is not None:
+                    for key, (name, data) in files.items():
+                        uploads[key] = _kept(name, len(data), files_dir, data)
+            else:
+                for key, value in form.multi_items():
+                    if isinstance(value, str):
+                        params[key] = value
+                    elif uploads is not None and files_dir is not None:
+                        name = value.filename or ""
+                        try:
+                            uploads[key] = await incoming.spool(
+                                value, name, files_dir, MAX_UPLOAD_SIZE
+                            )
+                        except incoming.TooLarge:
+                            uploads[key] = _kept(name, MAX_UPLOAD_SIZE + 1, files_dir)
+                await form.close()
     for key, value in query.items():
         params.setdefault(key, value)
     return params, frozenset(query)
+
+
+async def _spool_body(request: Request, files_dir: Path | None) -> BinaryIO:
+    """The request body in an anonymous temporary file, written as it arrives."""
+    directory = incoming.spool_dir(files_dir) if files_dir is not None else None
+    spooled = tempfile.TemporaryFile(dir=directory)  # noqa: SIM115 (the caller closes it)
+    try:
+        async for chunk in request.stream():
+            spooled.write(chunk)
+    except BaseException:
+        spooled.close()
+        raise
+    spooled.seek(0)
+    return spooled
+
+
+def _replay(spooled: BinaryIO) -> Receive:
+    """An ASGI `receive` that hands the spooled body out again, in chunks."""
+
+    async def receive() -> AsgiMessage:
+        chunk = spooled.read(incoming.CHUNK)
+        return {"type": "http.request", "body": chunk, "more_body": bool(chunk)}
+
+    return receive
 
 
 def _kept(name: str, size: int, files_dir: Path, data: bytes | None = None) -> Incoming:

@@ -123,6 +123,7 @@ class Prepared:
     """A verified file and what its rows record; made only by `prepare`."""
 
     source: Incoming
+    name: str  # the name asked for, as the stash records it
     title: Title
     extension: str
     info: FileInfo
@@ -147,7 +148,7 @@ def prepare(parser: TitleParser, source: Incoming, desired: str) -> Prepared:
         info = inspect(data, checked.title.dbkey)
         sha1 = _base36(hashlib.sha1(data).hexdigest())
         metadata = mediameta.extract(data, info.mime)
-    return Prepared(source, checked.title, checked.extension, info, sha1, metadata)
+    return Prepared(source, desired, checked.title, checked.extension, info, sha1, metadata)
 
 
 def stash(conn: Conn, files_dir: Path, user_id: int, file: Prepared) -> str:
@@ -161,7 +162,7 @@ def stash(conn: Conn, files_dir: Path, user_id: int, file: Prepared) -> str:
         sa.insert(US).values(
             us_user=user_id,
             us_key=key,
-            us_orig_path=file.source.name,
+            us_orig_path=file.name,
             us_path=str(path),
             us_source_type="file",
             us_timestamp=now14(),

@@ -123,14 +123,15 @@ async def load_context(
                 items.append((key, value))
             else:
                 if site.files_dir is not None:
-                    name = value.filename or ""
+                    file_name = value.filename or ""
                     try:
-                        files[key] = await incoming.spool(value, name, site.files_dir, MAX_SIZE)
+                        files[key] = await incoming.spool(
+                            value, file_name, site.files_dir, MAX_SIZE
+                        )
                     except incoming.TooLarge:
                         # Its size alone makes the upload refuse it as too large.
-                        files[key] = Incoming(
-                            name, incoming.spool_dir(site.files_dir) / "too-large", MAX_SIZE + 1
-                        )
+                        stand_in = incoming.spool_dir(site.files_dir) / "too-large"
+                        files[key] = Incoming(file_name, stand_in, MAX_SIZE + 1)
                 await value.close()
     viewer = await current_viewer(request, db)
     clean = subpage.replace("\x00", "")
