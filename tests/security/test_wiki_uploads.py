@@ -365,6 +365,13 @@ async def test_sources_above_the_image_area_are_not_scaled(
     response = await client.get(_thumb("Big.png", 300))
     assert response.status_code == 400
     assert "File with dimensions greater than 12.5 MP" in response.text
+    info = await wiki.api(
+        client, action="query", prop="imageinfo", titles="File:Big.png",
+        iiprop="url", iiurlwidth="300", formatversion="2",
+    )  # fmt: skip
+    found = info["query"]["pages"][0]["imageinfo"][0]
+    assert "thumburl" not in found
+    assert found["thumberror"].endswith("File with dimensions greater than 12.5 MP")
     await wiki.edit_page("Big", "[[File:Big.png|thumb|300px|Large]]")
     page = (await client.get("/wiki/Big")).text
     assert 'class="MediaTransformError"' in page

@@ -20,6 +20,7 @@ from atrium.wiki.files.paths import archive_path, hash_path, url_name
 from atrium.wiki.files.thumbs import scaled_height
 from atrium.wiki.site import SCRIPT_PATH, Site
 from atrium.wiki.timestamps import iso
+from atrium.wiki.wikitext.html.media import TOO_BIG_TEXT
 from atrium.wiki.titles import NS_FILE
 
 IMG = schema.image
@@ -139,6 +140,10 @@ def _thumb_fields(
     if params["urlwidth"] == -1 and params["urlheight"] == -1:
         return
     size = scaled_size(width, height, params["urlwidth"], params["urlheight"]) if scalable else None
+    if size is not None and thumb_cache.too_big(width, height):
+        # TransformTooBigImageAreaError: no scaled copy, MediaWiki's error text instead.
+        vals["thumberror"] = TOO_BIG_TEXT
+        return
     if size is None:
         vals["thumburl"] = file_url(site, name, archive_name)
         vals["thumbwidth"], vals["thumbheight"] = width, height
