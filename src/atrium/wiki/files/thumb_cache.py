@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 from pathlib import Path
 
 from atrium.wiki.files import thumbs
@@ -68,7 +69,8 @@ def make(original: Path, cached: Path, width: int, thumb_root: Path, max_bytes: 
     if scaled is None:
         return False
     cached.parent.mkdir(parents=True, exist_ok=True)
-    partial = cached.with_name(cached.name + ".part")
+    # Two requests may make the same copy at once: each writes its own partial file.
+    partial = cached.with_name(f"{cached.name}.{secrets.token_hex(4)}.part")
     partial.write_bytes(scaled[0])
     partial.replace(cached)
     evict(thumb_root, max_bytes)
@@ -81,6 +83,8 @@ def evict(thumb_root: Path, max_bytes: int) -> None:
     total = 0
     for folder, _dirs, files in os.walk(thumb_root):
         for file in files:
+            if file.endswith(".part"):  # being written
+                continue
             path = os.path.join(folder, file)
             with contextlib.suppress(OSError):
                 stat = os.stat(path)
