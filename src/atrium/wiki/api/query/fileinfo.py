@@ -20,8 +20,8 @@ from atrium.wiki.files.paths import archive_path, hash_path, url_name
 from atrium.wiki.files.thumbs import scaled_height
 from atrium.wiki.site import SCRIPT_PATH, Site
 from atrium.wiki.timestamps import iso
-from atrium.wiki.wikitext.html.media import TOO_BIG_TEXT
 from atrium.wiki.titles import NS_FILE
+from atrium.wiki.wikitext.html.media import TOO_BIG_TEXT
 
 IMG = schema.image
 US = schema.uploadstash
