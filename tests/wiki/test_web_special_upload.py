@@ -4,7 +4,6 @@ token, banned or disguised file types, empty files) change nothing; warnings sto
 
 from __future__ import annotations
 
-
 import httpx
 import pytest
 from tests.wiki.conftest import WikiHarness
