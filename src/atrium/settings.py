@@ -122,6 +122,11 @@ class Settings:
     caches: CacheLimits = field(default_factory=lambda: CacheLimits())
     # Threads for CPU-heavy steps (password hashing, image scaling): see core/workers.py.
     worker_threads: int = 2
+    # A separate origin (no cookies of ours) the wiki's file URLs point to; the operator points it
+    # at this server, which serves `/images/` on every name it answers to. None: the wiki's own.
+    user_content_url: str | None = None
+    # The most the wiki's store of scaled images (`images/thumb/`) holds; oldest removed first.
+    wiki_thumb_cache_mb: int = 512
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -152,6 +157,8 @@ class Settings:
                 event_queues=_env_int("ATRIUM_EVENT_QUEUES_MB", 64) * MB,
             ),
             worker_threads=_env_int("ATRIUM_WORKER_THREADS", 2),
+            user_content_url=os.environ.get("ATRIUM_USER_CONTENT_URL") or None,
+            wiki_thumb_cache_mb=_env_int("ATRIUM_WIKI_THUMB_CACHE_MB", 512),
         )
 
     def with_(self, **changes: object) -> Settings:

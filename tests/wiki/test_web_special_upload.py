@@ -83,7 +83,13 @@ async def test_warning_stops_once_then_upload_anyway(
 @pytest.mark.parametrize(
     ("name", "data", "says"),
     [
-        ("Page.html", b"<script>alert(1)</script>", "not a permitted file type"),
+        (
+            "Page.html",
+            b"<script>alert(1)</script>",
+            "MIME type &#34;text/html&#34; are not allowed",
+        ),
+        ("Page.html", b"\x89PNG\r\n\x1a\n" + b"\x00" * 20, "does not match the detected MIME"),
+        ("Page.svg", b"<svg/>", "not a permitted file type"),
         ("Fake.png", b"<svg onload=alert(1)>", "does not match the detected MIME type"),
         ("Empty.png", b"", "was empty"),
         ("Bad<name>.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 20, "not allowed"),

@@ -9,9 +9,10 @@ from starlette.routing import Route
 
 from atrium.core.db import Database, open_database
 from atrium.core.service import Service
-from atrium.settings import Settings
+from atrium.settings import MB, Settings
 from atrium.wiki.api import main
 from atrium.wiki.changes.mainpage import ensure_main_page
+from atrium.wiki.files.quarantine import quarantine_unverified
 from atrium.wiki.secret_key import wiki_secret_key
 from atrium.wiki.site import Site, ensure_site_rows, load_site, settle_audience
 from atrium.wiki.web import file_access, views
@@ -38,6 +39,9 @@ def open_wiki(settings: Settings) -> tuple[Database, Site]:
     db.write_sync(ensure_site_rows)
     site = db.read_sync(load_site, settings.base_url)
     site.files_dir = settings.data_dir / "wiki-files"
+    site.user_content_url = (settings.user_content_url or "").rstrip("/")
+    site.thumb_cache_bytes = settings.wiki_thumb_cache_mb * MB
+    quarantine_unverified(site.files_dir, settings.data_dir / "quarantine")
     site.secret = wiki_secret_key(settings)
     if settings.wiki_main_page:
         db.write_sync(ensure_main_page, site)

@@ -88,6 +88,10 @@ class Site:
     # Who may use the wiki without signing in (`private`, `read` or `edit`): the rights of `*`
     # (accounts/audience.py), recorded in the site_config row `audience` (see settle_audience).
     audience: str = "edit"
+    # ATRIUM_USER_CONTENT_URL: the separate, cookieless origin that serves `/images/` to
+    # readers (pointed at this same server); "" serves them from the wiki's own origin.
+    user_content_url: str = ""
+    thumb_cache_bytes: int = 512 * 1024 * 1024  # the on-disk store of scaled copies
     parser: TitleParser = field(init=False)
 
     def __post_init__(self) -> None:
@@ -101,6 +105,17 @@ class Site:
     @property
     def api_url(self) -> str:
         return f"{self.server}{SCRIPT_PATH}/api.php"
+
+    @property
+    def images_url(self) -> str:
+        """The absolute base of file URLs (`prop=imageinfo`'s `url` and `thumburl`)."""
+        return f"{self.user_content_url or self.server}/images/"
+
+    @property
+    def images_path(self) -> str:
+        """The base of file URLs in pages: the wiki's own `/images/`, or the user content
+        origin's."""
+        return f"{self.user_content_url}/images/" if self.user_content_url else "/images/"
 
     def article_url(self, prefixed_dbkey: str) -> str:
         return self.server + ARTICLE_PATH.replace("$1", prefixed_dbkey)

@@ -11,6 +11,7 @@ from atrium.core.db import Database
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import ModuleSpec, ParamReader
 from atrium.wiki.changes import ChangeError
+from atrium.wiki.files.incoming import Incoming
 from atrium.wiki.messages.messages import Message
 from atrium.wiki.reads.sessions import SESSION_COOKIE as SESSION_COOKIE
 from atrium.wiki.reads.sessions import Session
@@ -72,7 +73,7 @@ class ApiContext:
     extra_headers: dict[str, str] = field(default_factory=dict)
     # A body sent as it is instead of the formatted result (`exportnowrap`): bytes, media type.
     raw_body: tuple[bytes, str] | None = None
-    uploads: dict[str, tuple[str, bytes]] = field(default_factory=dict)  # file fields: name, data
+    uploads: dict[str, Incoming] = field(default_factory=dict)  # file fields, spooled to disk
     # A message inside the result (`invalidreason`) in the response's error format; set by main.
     message_formatter: Callable[[Message, bool], Awaitable[Any]] | None = None
     # A message as a module's own text in the user language (`wikitext`, `html`); set by main.

@@ -8,17 +8,22 @@ action module -> the result with `warnings`, `limits`, `curtimestamp`, `requesti
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import html
 import json
 import logging
 import secrets
-from typing import Any
+import tempfile
+from pathlib import Path
+from typing import Any, BinaryIO
 
 from starlette.exceptions import HTTPException
 from starlette.formparsers import MultiPartException
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.types import Message as AsgiMessage
+from starlette.types import Receive
 
 from atrium.core.db import Database
 from atrium.core.exceptions import exception_class
@@ -30,6 +35,9 @@ from atrium.wiki.api.context import SESSION_COOKIE, ApiContext, ModuleIndex, Out
 from atrium.wiki.api.errors import ApiUsageError, InternalApiError
 from atrium.wiki.api.params import ParamReader, WarningEntry
 from atrium.wiki.api.registry import ACTIONS, JSON_FORMAT, MAIN, children, lookup
+from atrium.wiki.changes.uploads import MAX_SIZE as MAX_UPLOAD_SIZE
+from atrium.wiki.files import incoming
+from atrium.wiki.files.incoming import Incoming
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.messages.language import CONTENT_LANGUAGE, Language, english, language
 from atrium.wiki.reads.page_view import link_states
@@ -84,10 +92,11 @@ class _Format:
 
 
 async def _raw_params(
-    request: Request, uploads: dict[str, tuple[str, bytes]] | None = None
+    request: Request, uploads: dict[str, Incoming] | None = None, files_dir: Path | None = None
 ) -> tuple[dict[str, str], frozenset[str]]:
     """The request's values in WebRequest's order (`$_POST + $_GET`: the body first, its value
-    winning), and the names the query string holds."""
+    winning), and the names the query string holds. Files are copied to temporary files in
+    `files_dir` as they are read (none are kept without it)."""
     query = dict(request.query_params)
     params: dict[str, str] = {}
     if request.method == "POST":
@@ -95,26 +104,74 @@ async def _raw_params(
         # so that an oversized edit is refused as `contenttoobig`, not by the form parser.
         content_type = request.headers.get("content-type", "")
         boundary = multipart.boundary_of(content_type)
-        if content_type.lower().startswith("multipart/"):
-            await request.body()  # kept, for the lenient reading should the strict one refuse
-        try:
-            form = await request.form(max_part_size=MAX_FIELD_BYTES)
-        except (HTTPException, MultiPartException):
-            body = await request.body()
-            fields, files = multipart.parse(body, boundary) if boundary else ({}, {})
-            params.update(fields)
-            if uploads is not None:
-                uploads.update(files)
-        else:
-            for key, value in form.multi_items():
-                if isinstance(value, str):
-                    params[key] = value
-                elif uploads is not None:
-                    uploads[key] = (value.filename or "", await value.read())
-            await form.close()
+        with contextlib.ExitStack() as cleanup:
+            reader, spooled = request, None
+            if content_type.lower().startswith("multipart/"):
+                # Kept in a temporary file (not in memory) for the lenient reading, should the
+                # strict one refuse; the strict one reads it back from there.
+                spooled = cleanup.enter_context(await _spool_body(request, files_dir))
+                reader = Request(request.scope, _replay(spooled))
+            try:
+                form = await reader.form(max_part_size=MAX_FIELD_BYTES)
+            except (HTTPException, MultiPartException):
+                if spooled is not None:
+                    spooled.seek(0)
+                    body = spooled.read()
+                else:
+                    body = await request.body()
+                fields, files = multipart.parse(body, boundary) if boundary else ({}, {})
+                params.update(fields)
+                if uploads is not None and files_dir is not None:
+                    for key, (name, data) in files.items():
+                        uploads[key] = _kept(name, len(data), files_dir, data)
+            else:
+                for key, value in form.multi_items():
+                    if isinstance(value, str):
+                        params[key] = value
+                    elif uploads is not None and files_dir is not None:
+                        name = value.filename or ""
+                        try:
+                            uploads[key] = await incoming.spool(
+                                value, name, files_dir, MAX_UPLOAD_SIZE
+                            )
+                        except incoming.TooLarge:
+                            uploads[key] = _kept(name, MAX_UPLOAD_SIZE + 1, files_dir)
+                await form.close()
     for key, value in query.items():
         params.setdefault(key, value)
     return params, frozenset(query)
+
+
+async def _spool_body(request: Request, files_dir: Path | None) -> BinaryIO:
+    """The request body in an anonymous temporary file, written as it arrives."""
+    directory = incoming.spool_dir(files_dir) if files_dir is not None else None
+    spooled = tempfile.TemporaryFile(dir=directory)  # noqa: SIM115 (the caller closes it)
+    try:
+        async for chunk in request.stream():
+            spooled.write(chunk)
+    except BaseException:
+        spooled.close()
+        raise
+    spooled.seek(0)
+    return spooled
+
+
+def _replay(spooled: BinaryIO) -> Receive:
+    """An ASGI `receive` that hands the spooled body out again, in chunks."""
+
+    async def receive() -> AsgiMessage:
+        chunk = spooled.read(incoming.CHUNK)
+        return {"type": "http.request", "body": chunk, "more_body": bool(chunk)}
+
+    return receive
+
+
+def _kept(name: str, size: int, files_dir: Path, data: bytes | None = None) -> Incoming:
+    """A file the lenient reader holds whole, or a stand-in for one past the largest size (its
+    size alone makes the upload refuse it as `file-too-large`)."""
+    if data is not None and size <= MAX_UPLOAD_SIZE:
+        return incoming.from_bytes(name, data, files_dir, MAX_UPLOAD_SIZE)
+    return Incoming(name, incoming.spool_dir(files_dir) / "too-large", size)
 
 
 async def _caller(request: Request, db: Database) -> tuple[Session | None, Account]:
@@ -196,8 +253,18 @@ async def _handle(request: Request, site: Site, db: Database, fmt: _Format) -> R
         )
         fmt.name = "json"
         return _render(site, fmt, {}, [], refused, {})
-    uploads: dict[str, tuple[str, bytes]] = {}
-    raw, query_keys = await _raw_params(request, uploads)
+    uploads: dict[str, Incoming] = {}
+    try:
+        return await _handle_with(request, site, db, fmt, uploads)
+    finally:
+        for upload in uploads.values():
+            upload.discard()
+
+
+async def _handle_with(
+    request: Request, site: Site, db: Database, fmt: _Format, uploads: dict[str, Incoming]
+) -> Response:
+    raw, query_keys = await _raw_params(request, uploads, site.files_dir)
     if raw.get("errorformat") in ERROR_FORMATS:
         fmt.errorformat = raw["errorformat"]
     session, caller = await _caller(request, db)

@@ -1,32 +1,40 @@
 """Uploads: files stored under the data directory (MediaWiki's hashed `x/xy/Name` layout), the
 upload stash (`stash=1`, then `filekey`), the `image` row (with the file's metadata, see
-mediameta.py), the file description page and the `upload` log entry."""
+mediameta.py), the file description page and the `upload` log entry.
+
+A file arrives as an `Incoming` temporary file; `prepare` verifies it (uploadcheck.py) and reads
+what its rows need, and only a `Prepared` file can be stashed or published, so no way of storing a
+file skips the verification."""
 
 from __future__ import annotations
 
 import hashlib
 import mimetypes
+import mmap
+import os
 import re
 import secrets
+import shutil
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import sqlalchemy as sa
 
 from atrium.core.db import Conn
 from atrium.wiki import schema
-from atrium.wiki.changes import ChangeError
+from atrium.wiki.changes import ChangeError, uploadcheck
 from atrium.wiki.changes.journal import Performer, actor_id, comment_id, log_event
 from atrium.wiki.changes.pageops import null_revision
 from atrium.wiki.changes.pages import Editor, save_revision
 from atrium.wiki.changes.protection import page_row
 from atrium.wiki.files import metadata as mediameta
+from atrium.wiki.files.incoming import Incoming
 from atrium.wiki.files.paths import archive_path, hash_path
 from atrium.wiki.site import Site
 from atrium.wiki.timestamps import now14
-from atrium.wiki.titles import NS_FILE, Title
+from atrium.wiki.titles import NS_FILE, Title, TitleParser
 
 IMG = schema.image
 OI = schema.oldimage
@@ -34,8 +42,8 @@ US = schema.uploadstash
 MAX_SIZE = 104857600
 
 
-def sha1_base36(data: bytes) -> str:
-    number = int(hashlib.sha1(data).hexdigest(), 16)
+def _base36(hexdigest: str) -> str:
+    number = int(hexdigest, 16)
     digits = "0123456789abcdefghijklmnopqrstuvwxyz"
     out = ""
     while number:
@@ -81,6 +89,9 @@ def inspect(data: bytes, name: str) -> FileInfo:
             at += 2 + length
         if mediameta.jpeg_rotation(data) in (90, 270):
             info.width, info.height = info.height, info.width
+    elif data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        info.mime, info.media_type = "image/webp", "BITMAP"
+        info.width, info.height = _webp_size(data)
     else:
         guessed = mimetypes.guess_type(name)[0]
         if guessed:
@@ -92,25 +103,72 @@ def inspect(data: bytes, name: str) -> FileInfo:
     return info
 
 
-def stash(conn: Conn, files_dir: Path, user_id: int, filename: str, data: bytes) -> str:
-    """Keep a file in the stash; returns its file key."""
-    ext = filename.rsplit(".", 1)[-1].lower() if "." in filename else "bin"
-    key = f"{secrets.token_hex(6)}.{secrets.token_hex(3)}.{user_id}.{ext}"
+def _webp_size(data: bytes) -> tuple[int, int]:
+    """The canvas of a WebP file (lossy VP8, lossless VP8L or extended VP8X)."""
+    chunk = data[12:16]
+    if chunk == b"VP8X" and len(data) >= 30:
+        width = int.from_bytes(data[24:27], "little") + 1
+        return width, int.from_bytes(data[27:30], "little") + 1
+    if chunk == b"VP8L" and len(data) >= 25:
+        bits = int.from_bytes(data[21:25], "little")
+        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    if chunk == b"VP8 " and len(data) >= 30:
+        width, height = struct.unpack("<HH", data[26:30])
+        return width & 0x3FFF, height & 0x3FFF
+    return 0, 0
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A verified file and what its rows record; made only by `prepare`."""
+
+    source: Incoming
+    name: str  # the name asked for, as the stash records it
+    title: Title
+    extension: str
+    info: FileInfo
+    sha1: str
+    metadata: dict[Any, Any]
+
+
+def prepare(parser: TitleParser, source: Incoming, desired: str) -> Prepared:
+    """Verify the file under the name `desired` and read its size, type, hash and metadata from
+    the file (mapped, not read into memory). Slow for large files: run it in the worker pool."""
+    if source.size == 0:
+        raise uploadcheck.UploadRefused("empty-file", "empty-file")
+    if source.size > MAX_SIZE:
+        raise uploadcheck.UploadRefused("file-too-large", "file-too-large")
+    checked = uploadcheck.verify(parser, desired, source.head(), source.size, MAX_SIZE)
+    with (
+        source.path.open("rb") as handle,
+        mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped,
+    ):
+        # The mapping serves as the file's bytes: slicing and searching read only the pages used.
+        data = cast(bytes, mapped)
+        info = inspect(data, checked.title.dbkey)
+        sha1 = _base36(hashlib.sha1(data).hexdigest())
+        metadata = mediameta.extract(data, info.mime)
+    return Prepared(source, desired, checked.title, checked.extension, info, sha1, metadata)
+
+
+def stash(conn: Conn, files_dir: Path, user_id: int, file: Prepared) -> str:
+    """Keep a verified file in the stash; returns its file key, whose extension is the verified
+    one (never the client's text)."""
+    key = f"{secrets.token_hex(6)}.{secrets.token_hex(3)}.{user_id}.{file.extension}"
     path = files_dir / "stash" / key
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
-    info = inspect(data, filename)
+    info = file.info
     conn.execute(
         sa.insert(US).values(
             us_user=user_id,
             us_key=key,
-            us_orig_path=filename,
+            us_orig_path=file.name,
             us_path=str(path),
             us_source_type="file",
             us_timestamp=now14(),
             us_status="finished",
-            us_size=len(data),
-            us_sha1=sha1_base36(data),
+            us_size=info.size,
+            us_sha1=file.sha1,
             us_mime=info.mime,
             us_media_type=info.media_type,
             us_image_width=info.width,
@@ -118,6 +176,7 @@ def stash(conn: Conn, files_dir: Path, user_id: int, filename: str, data: bytes)
             us_image_bits=info.bits,
         )
     )
+    os.replace(file.source.path, path)
     return key
 
 
@@ -125,7 +184,7 @@ def stash(conn: Conn, files_dir: Path, user_id: int, filename: str, data: bytes)
 STASH_KEY = re.compile(r"[A-Za-z0-9_.-]+\.[A-Za-z0-9_]*")
 
 
-def from_stash(conn: Conn, user_id: int, key: str) -> tuple[str, bytes]:
+def from_stash(conn: Conn, user_id: int, key: str) -> Incoming:
     """UploadStash::getFile: a key of UploadStash::KEY_FORMAT_REGEX's shape, stashed by the user
     and still on disk."""
     if not STASH_KEY.fullmatch(key):
@@ -139,7 +198,7 @@ def from_stash(conn: Conn, user_id: int, key: str) -> tuple[str, bytes]:
             (key,),
         )
     path = Path(str(row["us_path"]))
-    return str(row["us_orig_path"]), path.read_bytes()
+    return Incoming(str(row["us_orig_path"]), path, path.stat().st_size)
 
 
 def drop_stash(conn: Conn, user_id: int, key: str) -> None:
@@ -149,11 +208,10 @@ def drop_stash(conn: Conn, user_id: int, key: str) -> None:
         conn.execute(sa.delete(US).where(US.c.us_id == row["us_id"]))
 
 
-def warnings_for(conn: Conn, title: Title, data: bytes) -> dict[str, Any]:
+def warnings_for(conn: Conn, title: Title, sha1: str) -> dict[str, Any]:
     """UploadBase::checkWarnings: an existing file of that name, identical files, a deleted one."""
     found: dict[str, Any] = {}
     existing = conn.one(sa.select(IMG).where(IMG.c.img_name == title.dbkey))
-    sha1 = sha1_base36(data)
     if existing is not None:
         if existing["img_sha1"] == sha1:
             found["nochange"] = {"timestamp": _iso(str(existing["img_timestamp"]))}
@@ -231,12 +289,13 @@ def publish(
     site: Site,
     who: Performer,
     files_dir: Path,
-    title: Title,
-    data: bytes,
+    file: Prepared,
     comment: str,
     text: str | None,
 ) -> Published:
-    """Store the file, record it in `image`, create its description page and log the upload."""
+    """Store the verified file, record it in `image`, create its description page and log the
+    upload. The file is moved into place last, once every row is written."""
+    title = file.title
     existing = conn.one(sa.select(IMG).where(IMG.c.img_name == title.dbkey))
     if existing is not None and not who.allowed("reupload"):
         raise ChangeError(
@@ -246,15 +305,11 @@ def publish(
             (title.dbkey,),
         )
     ts = now14()
-    info = inspect(data, title.dbkey)
-    sha1 = sha1_base36(data)
-    metadata = mediameta.extract(data, info.mime)
+    info, sha1, metadata = file.info, file.sha1, file.metadata
     if existing is not None:
         _archive_current(conn, files_dir, existing, ts)
     relative = hash_path(title.dbkey) + title.dbkey
     path = files_dir / "images" / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
     major, _, minor = info.mime.partition("/")
     values = {
         "img_size": info.size,
@@ -295,4 +350,8 @@ def publish(
             conn, who, "create", "create", title,
             page_id=page_id, reason=comment, timestamp=ts, in_rc=False,
         )  # fmt: skip
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.replace(file.source.path, path)
+    # The old version's scaled copies would otherwise be served for the new one.
+    shutil.rmtree(files_dir / "images" / "thumb" / relative, ignore_errors=True)
     return Published(title.dbkey, ts, info, sha1, comment, log_id, relative, metadata=metadata)

@@ -14,6 +14,7 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn
 from atrium.wiki import schema
+from atrium.wiki.files import thumb_cache
 from atrium.wiki.reads import pages as page_reads
 from atrium.wiki.site import Site
 from atrium.wiki.titles import Title
@@ -100,6 +101,8 @@ def render_text(
         languages=site.languages,
         files=lambda names: file_sizes(conn, names),
         variables=variables,
+        images_path=site.images_path,
+        on_thumb=lambda name, width: thumb_cache.record(site.files_dir, name, width),
     )
     return renderer.render(text)
 

@@ -30,7 +30,7 @@ async def image(request: Request, site: Site, db: Database) -> Response:
             status_code=403,
             headers={"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"},
         )
-    response = await files.image(request, site)
+    response = await files.image(request, site, db)
     if site.private and response.status_code == 200:
         response.headers["Cache-Control"] = "private, max-age=86400"
     return response

@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from atrium.core import workers
 from atrium.wiki.accounts.rights import CHANGEABLE_BY
 from atrium.wiki.accounts.usernames import is_ip_or_range
 from atrium.wiki.api.actions import Action
@@ -35,13 +38,14 @@ from atrium.wiki.api.params import (
 from atrium.wiki.changes import ChangeError, admin, uploads
 from atrium.wiki.changes import blocks as block_changes
 from atrium.wiki.changes.expiry import INFINITY, api_expiry, checked_expiry
+from atrium.wiki.changes.uploadcheck import UploadRefused
 from atrium.wiki.files import metadata as mediameta
 from atrium.wiki.files.paths import hash_path, url_name
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads import pages as page_reads
 from atrium.wiki.reads.users import account_by_id, account_by_name, is_hidden
 from atrium.wiki.timestamps import now14
-from atrium.wiki.titles import NS_FILE, NS_USER, Title
+from atrium.wiki.titles import NS_USER, Title
 
 
 def _spec(name: str, classname: str, params: tuple[Param, ...]) -> ModuleSpec:
@@ -471,28 +475,22 @@ async def upload(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         )
     user_id = ctx.caller.id
     with change_errors(spec.name):
-        if sent is not None:
-            original, data = sent
-        else:
-            original, data = await ctx.db.read(uploads.from_stash, user_id, filekey)
+        source = (
+            sent if sent is not None else await ctx.db.read(uploads.from_stash, user_id, filekey)
+        )
     if params["filename"] is None and not params["stash"]:
         raise ApiUsageError("missingparam", msg.missingparam("filename"), module=spec.name)
-    name = params["filename"] or original
-    if len(data) == 0:
-        raise ApiUsageError(
-            "empty-file",
-            msg.api("empty-file"),
-            module=spec.name,
-        )
+    name = params["filename"] or source.name
+    with _upload_refusals(spec.name):
+        prepared = await workers.run(uploads.prepare, ctx.site.parser, source, name)
     if params["stash"]:
-        key = filekey or await ctx.db.write(uploads.stash, files_dir, user_id, name, data)
+        key = filekey or await ctx.db.write(uploads.stash, files_dir, user_id, prepared)
         return {"upload": {"result": "Success", "filekey": key, "sessionkey": key}}
-    title = parse_title(ctx, name, spec.name)
-    title = Title(NS_FILE, title.dbkey)
+    title = prepared.title
     await check_blocked(ctx, spec.name, title)
-    warnings = await ctx.db.read(uploads.warnings_for, title, data)
+    warnings = await ctx.db.read(uploads.warnings_for, title, prepared.sha1)
     if warnings and not params["ignorewarnings"]:
-        key = filekey or await ctx.db.write(uploads.stash, files_dir, user_id, name, data)
+        key = filekey or await ctx.db.write(uploads.stash, files_dir, user_id, prepared)
         return {
             "upload": {"result": "Warning", "warnings": warnings, "filekey": key, "sessionkey": key}
         }
@@ -508,8 +506,7 @@ async def upload(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             ctx.site,
             performer(ctx),
             files_dir,
-            title,
-            data,
+            prepared,
             params["comment"],
             params["text"],
         )
@@ -534,7 +531,7 @@ async def upload(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     imageinfo |= {
         "comment": done.comment,
         "canonicaltitle": text,
-        "url": f"{ctx.site.server}/images/{hash_path(title.dbkey)}{url_name(title.dbkey)}",
+        "url": f"{ctx.site.images_url}{hash_path(title.dbkey)}{url_name(title.dbkey)}",
         "descriptionurl": ctx.site.article_url(text.replace(" ", "_")),
         "sha1": _hex_sha1(done.sha1),
     }
@@ -545,6 +542,17 @@ async def upload(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         "bitdepth": info.bits,
     }
     return {"upload": {"result": "Success", "filename": title.dbkey, "imageinfo": imageinfo}}
+
+
+@contextmanager
+def _upload_refusals(module: str) -> Iterator[None]:
+    """UploadBase's refusals as ApiUpload::checkVerification reports them."""
+    try:
+        yield
+    except UploadRefused as exc:
+        raise ApiUsageError(
+            exc.code, msg.api(exc.key, *exc.params), module=module, extra=exc.extra
+        ) from exc
 
 
 def _hex_sha1(base36: str) -> str:

@@ -15,11 +15,13 @@ from atrium.core.db import Conn, Row
 from atrium.wiki import schema
 from atrium.wiki.api.query.pageset import QueryRun
 from atrium.wiki.files import metadata as mediameta
+from atrium.wiki.files import thumb_cache
 from atrium.wiki.files.paths import archive_path, hash_path, url_name
 from atrium.wiki.files.thumbs import scaled_height
 from atrium.wiki.site import SCRIPT_PATH, Site
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import NS_FILE
+from atrium.wiki.wikitext.html.media import TOO_BIG_TEXT
 
 IMG = schema.image
 US = schema.uploadstash
@@ -90,12 +92,14 @@ def _rel(name: str, archive_name: str | None) -> str:
 
 
 def file_url(site: Site, name: str, archive_name: str | None = None) -> str:
-    return f"{site.server}/images/{_rel(name, archive_name)}"
+    return f"{site.images_url}{_rel(name, archive_name)}"
 
 
 def thumb_url(site: Site, name: str, width: int, archive_name: str | None = None) -> str:
+    """The URL of a scaled copy; the width handed out is recorded so that it is made."""
+    thumb_cache.record(site.files_dir, name, width)
     safe = url_name(name)
-    return f"{site.server}/images/thumb/{_rel(name, archive_name)}/{width}px-{safe}"
+    return f"{site.images_url}thumb/{_rel(name, archive_name)}/{width}px-{safe}"
 
 
 def _fit_box_width(width: int, height: int, box_height: int) -> int:
@@ -136,6 +140,10 @@ def _thumb_fields(
     if params["urlwidth"] == -1 and params["urlheight"] == -1:
         return
     size = scaled_size(width, height, params["urlwidth"], params["urlheight"]) if scalable else None
+    if size is not None and thumb_cache.too_big(width, height):
+        # TransformTooBigImageAreaError: no scaled copy, MediaWiki's error text instead.
+        vals["thumberror"] = TOO_BIG_TEXT
+        return
     if size is None:
         vals["thumburl"] = file_url(site, name, archive_name)
         vals["thumbwidth"], vals["thumbheight"] = width, height

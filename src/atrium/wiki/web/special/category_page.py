@@ -4,6 +4,7 @@ with "previous page" / "next page" links (`subcatfrom`, `pagefrom`, `filefrom` a
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from markupsafe import Markup
@@ -57,9 +58,9 @@ def _section(site: Site, kind: str, found: MemberPage, total: int) -> Section:
     return Section(kind, entries, total, first if found.has_previous else None, found.next_from)
 
 
-def thumb_url(name: str) -> str:
+def thumb_url(site: Site, name: str) -> str:
     safe = url_name(name)
-    return f"/images/thumb/{hash_path(name)}{safe}/{GALLERY_WIDTH}px-{safe}"
+    return f"{site.images_path}thumb/{hash_path(name)}{safe}/{GALLERY_WIDTH}px-{safe}"
 
 
 async def members_html(request: Request, site: Site, db: Database, title: Title) -> Markup:
@@ -83,7 +84,7 @@ async def members_html(request: Request, site: Site, db: Database, title: Title)
             subcats=sections["subcat"],
             pages=sections["page"],
             files=sections["file"],
-            thumb_url=thumb_url,
+            thumb_url=functools.partial(thumb_url, site),
             ns_file=NS_FILE,
         )
     )

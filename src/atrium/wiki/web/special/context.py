@@ -14,6 +14,9 @@ from starlette.requests import Request
 
 from atrium.core.db import Database
 from atrium.wiki.changes.journal import Performer
+from atrium.wiki.changes.uploads import MAX_SIZE
+from atrium.wiki.files import incoming
+from atrium.wiki.files.incoming import Incoming
 from atrium.wiki.reads.users import Account
 from atrium.wiki.site import Site
 from atrium.wiki.titles import NS_SPECIAL, InvalidTitle, Title
@@ -31,7 +34,8 @@ class SpecialContext:
     name: str  # the Special page's canonical name
     subpage: str
     form: dict[str, str] = field(default_factory=dict)
-    files: dict[str, tuple[str, bytes]] = field(default_factory=dict)  # field -> (name, data)
+    # field -> the file, spooled to the data directory (only when uploads are enabled)
+    files: dict[str, Incoming] = field(default_factory=dict)
     # Every posted (name, value), repeated names too (`titles[]`).
     form_items: list[tuple[str, str]] = field(default_factory=list)
     # The page a page action (`action=protect`) is about; None on a Special page.
@@ -106,9 +110,10 @@ class SpecialContext:
 async def load_context(
     request: Request, site: Site, db: Database, name: str, subpage: str
 ) -> SpecialContext:
-    """The context of a request; a posted form is read once (the request keeps it)."""
+    """The context of a request; a posted form is read once (the request keeps it). Files are
+    copied to temporary files as they are read; `discard_files` removes what is left of them."""
     form: dict[str, str] = {}
-    files: dict[str, tuple[str, bytes]] = {}
+    files: dict[str, Incoming] = {}
     items: list[tuple[str, str]] = []
     if request.method == "POST":
         fields = await request.form()
@@ -117,8 +122,23 @@ async def load_context(
                 form[key] = value
                 items.append((key, value))
             else:
-                files[key] = (value.filename or "", await value.read())
+                if site.files_dir is not None:
+                    file_name = value.filename or ""
+                    try:
+                        files[key] = await incoming.spool(
+                            value, file_name, site.files_dir, MAX_SIZE
+                        )
+                    except incoming.TooLarge:
+                        # Its size alone makes the upload refuse it as too large.
+                        stand_in = incoming.spool_dir(site.files_dir) / "too-large"
+                        files[key] = Incoming(file_name, stand_in, MAX_SIZE + 1)
                 await value.close()
     viewer = await current_viewer(request, db)
     clean = subpage.replace("\x00", "")
     return SpecialContext(request, site, db, viewer, name, clean, form, files, items)
+
+
+def discard_files(ctx: SpecialContext) -> None:
+    """Remove the temporary copies of the posted files (a published one was moved away)."""
+    for file in ctx.files.values():
+        file.discard()

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from atrium.core.db import Database, Row
+from atrium.wiki.files import thumb_cache
 from atrium.wiki.files.paths import archive_path, hash_path, url_name
 from atrium.wiki.reads.file_page import file_page
 from atrium.wiki.reads.users import Account
@@ -49,19 +50,25 @@ def _fit(width: int, height: int, max_width: int, max_height: int) -> int:
     return max(1, round(width * scale))
 
 
-def _version(reader: Account, row: Row, prefix: str, hidden: set[int], current: bool) -> Version:
+def _version(
+    site: Site, reader: Account, row: Row, prefix: str, hidden: set[int], current: bool
+) -> Version:
     name = str(row[f"{prefix}_name"])
     deleted = int(row["oi_deleted"] or 0) if prefix == "oi" else 0
     if row["actor_user"] and int(row["actor_user"]) in hidden:
         deleted |= DELETED_USER | DELETED_RESTRICTED
+    images = site.images_path
     if current:
-        url = f"/images/{hash_path(name)}{url_name(name)}"
+        rel = f"{hash_path(name)}{url_name(name)}"
     else:
-        archived = str(row["oi_archive_name"])
-        url = "/images/" + archive_path(name, url_name(archived))
+        rel = archive_path(name, url_name(str(row["oi_archive_name"])))
+    url = images + rel
     width, height = int(row[f"{prefix}_width"] or 0), int(row[f"{prefix}_height"] or 0)
     shown = _fit(width, height, 120, 120)
-    thumb = url.replace("/images/", "/images/thumb/", 1) + f"/{shown}px-{url.rsplit('/', 1)[1]}"
+    # FileRepo names every scaled copy after the file itself, old versions' too.
+    thumb = f"{images}thumb/{rel}/{shown}px-{url_name(name)}"
+    if shown and shown < width:
+        thumb_cache.record(site.files_dir, name, shown)
     return Version(
         current=current,
         time=formatted(str(row[f"{prefix}_timestamp"])),
@@ -79,8 +86,10 @@ async def sections_html(site: Site, db: Database, reader: Account, title: Title)
     found = await db.read(file_page, title.dbkey, USAGE_LIMIT)
     versions = []
     if found.current is not None:
-        versions.append(_version(reader, found.current, "img", found.hidden_users, True))
-    versions += [_version(reader, row, "oi", found.hidden_users, False) for row in found.older]
+        versions.append(_version(site, reader, found.current, "img", found.hidden_users, True))
+    versions += [
+        _version(site, reader, row, "oi", found.hidden_users, False) for row in found.older
+    ]
     display = None
     if found.current is not None:
         latest = versions[0]
@@ -88,7 +97,8 @@ async def sections_html(site: Site, db: Database, reader: Account, title: Title)
         name = url_name(title.dbkey)
         src = latest.url
         if width and width < latest.width:
-            src = f"/images/thumb/{hash_path(title.dbkey)}{name}/{width}px-{name}"
+            src = f"{site.images_path}thumb/{hash_path(title.dbkey)}{name}/{width}px-{name}"
+            thumb_cache.record(site.files_dir, title.dbkey, width)
         height = round(latest.height * width / latest.width) if width else 0
         display = {"src": src, "width": width, "height": height, "original": latest.url}
     used = [Title(int(r["page_namespace"]), str(r["page_title"])) for r in found.used_by]

@@ -23,6 +23,7 @@ async def handle(ctx: SpecialContext) -> Response:
     limit = ctx.int_param("limit", 50, 1, 500)
     rows, hidden = await ctx.db.read(list_files, uploader or None, limit)
     entries = []
+    images = ctx.site.images_path
     for row in rows:
         user_id = int(row["actor_user"] or 0)
         deleted = DELETED_USER | DELETED_RESTRICTED if user_id in hidden else 0
@@ -37,11 +38,11 @@ async def handle(ctx: SpecialContext) -> Response:
                 "title": Title(NS_FILE, name),
                 "name": name.replace("_", " "),
                 "time": formatted(str(row["img_timestamp"])),
-                "url": f"/images/{hash_path(name)}{safe}",
+                "url": f"{images}{hash_path(name)}{safe}",
                 "thumb": (
-                    f"/images/thumb/{hash_path(name)}{safe}/{THUMB}px-{safe}"
+                    f"{images}thumb/{hash_path(name)}{safe}/{THUMB}px-{safe}"
                     if width > THUMB
-                    else f"/images/{hash_path(name)}{safe}"
+                    else f"{images}{hash_path(name)}{safe}"
                 ),
                 "size": int(row["img_size"] or 0),
                 "user": user,

@@ -37,7 +37,7 @@ from atrium.wiki.web.special import (
     watchlist,
     whatlinkshere,
 )
-from atrium.wiki.web.special.context import SpecialContext, load_context
+from atrium.wiki.web.special.context import SpecialContext, discard_files, load_context
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.specialpages import Handler
 
@@ -81,7 +81,10 @@ PAGE_ACTIONS = {"protect": protect.PAGE, "delete": delete.PAGE, "rollback": roll
 def _adapter(page: SpecialPage) -> Handler:
     async def handle(request: Request, site: Site, db: Database, subpage: str | None) -> Response:
         ctx = await load_context(request, site, db, page.name, subpage or "")
-        return await page.handler(ctx)
+        try:
+            return await page.handler(ctx)
+        finally:
+            discard_files(ctx)
 
     return handle
 
@@ -101,4 +104,7 @@ async def page_action(
         return None
     ctx = await load_context(request, site, db, page.name, "")
     ctx.target = title
-    return await page.handler(ctx)
+    try:
+        return await page.handler(ctx)
+    finally:
+        discard_files(ctx)

@@ -1,23 +1,26 @@
 """`Special:Upload`: upload an image (multipart form: `wpUploadFile`, `wpDestFile`,
-`wpUploadDescription`) and go to its file page. Only the formats whose content is checked here
-are accepted (PNG, GIF, JPEG: the extension must match the file's own header), so nothing a
-browser would run is ever served from `/images/`. Warnings (a file of that name, a duplicate)
-stop the upload once, keeping the file in the upload stash until "Upload anyway"."""
+`wpUploadDescription`) and go to its file page. The file is verified as every upload is
+(uploadcheck.py: the raster types of $wgFileExtensions, whose header must match the extension).
+Warnings (a file of that name, a duplicate) stop the upload once, keeping the file in the upload
+stash until "Upload anyway"."""
 
 from __future__ import annotations
 
 from starlette.responses import RedirectResponse, Response
 
+from atrium.core import workers
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.protection import badaccess
+from atrium.wiki.changes.uploadcheck import FILE_EXTENSIONS
 from atrium.wiki.changes.uploads import (
     drop_stash,
     from_stash,
-    inspect,
+    prepare,
     publish,
     stash,
     warnings_for,
 )
+from atrium.wiki.files.incoming import Incoming
 from atrium.wiki.titles import NS_FILE, Title
 from atrium.wiki.web.special.blocknotice import block_notice, block_of
 from atrium.wiki.web.special.context import SpecialContext
@@ -29,8 +32,6 @@ from atrium.wiki.web.special.render import (
     permission_error,
     render,
 )
-
-EXTENSIONS = {"png": "image/png", "gif": "image/gif", "jpg": "image/jpeg", "jpeg": "image/jpeg"}
 
 
 async def _form(
@@ -47,28 +48,9 @@ async def _form(
         key=key,
         dest=name or ctx.param("wpDestFile"),
         description=ctx.param("wpUploadDescription"),
-        extensions=", ".join(EXTENSIONS),
+        extensions=", ".join(FILE_EXTENSIONS),
         file_title=Title(NS_FILE, (name or "x").replace(" ", "_")),
     )
-
-
-def _check_type(name: str, data: bytes) -> None:
-    """UploadBase::verifyFile for the permitted types: the extension and the content agree."""
-    ext = name.rsplit(".", 1)[-1].lower() if "." in name else ""
-    if ext not in EXTENSIONS:
-        raise ChangeError(
-            "filetype-banned",
-            f'".{ext}" is not a permitted file type. '
-            f"Permitted file types are: {', '.join(EXTENSIONS)}.",
-        )
-    info = inspect(data, name)
-    # Only a recognised header makes a bitmap; otherwise the MIME type is the name's guess.
-    mime = info.mime if info.media_type == "BITMAP" else "unknown/unknown"
-    if mime != EXTENSIONS[ext]:
-        raise ChangeError(
-            "filetype-mime-mismatch",
-            f'File extension ".{ext}" does not match the detected MIME type of the file ({mime}).',
-        )
 
 
 async def handle(ctx: SpecialContext) -> Response:
@@ -88,18 +70,13 @@ async def handle(ctx: SpecialContext) -> Response:
     key = ctx.param("wpSessionKey")
     try:
         if key:
-            original, data = await ctx.db.read(from_stash, ctx.reader.id, key)
+            source = await ctx.db.read(from_stash, ctx.reader.id, key)
         else:
-            original, data = ctx.files.get("wpUploadFile", ("", b""))
-        name = (ctx.param("wpDestFile").strip() or original).replace("_", " ")
-        if not data:
-            raise ChangeError("empty-file", "The file you submitted was empty.")
-        parsed = ctx.title_of(name)
-        if parsed is None or "/" in name:
-            raise ChangeError("illegal-filename", "The filename is not allowed.")
-        title = Title(NS_FILE, parsed.dbkey)
-        _check_type(title.dbkey, data)
-        warnings = await ctx.db.read(warnings_for, title, data)
+            source = ctx.files.get("wpUploadFile") or Incoming("", files_dir / "tmp" / "none", 0)
+        name = (ctx.param("wpDestFile").strip() or source.name).replace("_", " ")
+        file = await workers.run(prepare, ctx.site.parser, source, name)
+        title = file.title
+        warnings = await ctx.db.read(warnings_for, title, file.sha1)
         if "nochange" in warnings:
             raise ChangeError(
                 "fileexists-no-change",
@@ -108,15 +85,14 @@ async def handle(ctx: SpecialContext) -> Response:
             )
         if warnings and not ctx.flag("wpIgnoreWarning"):
             if not key:
-                key = await ctx.db.write(stash, files_dir, ctx.reader.id, name, data)
+                key = await ctx.db.write(stash, files_dir, ctx.reader.id, file)
             return await _form(ctx, warnings=warnings, key=key, name=title.dbkey.replace("_", " "))
         await ctx.db.write(
             publish,
             ctx.site,
             ctx.performer(),
             files_dir,
-            title,
-            data,
+            file,
             ctx.param("wpUploadDescription")[:500],
             ctx.param("wpUploadDescription") or None,
         )

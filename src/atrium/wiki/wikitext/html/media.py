@@ -16,7 +16,10 @@ from dataclasses import dataclass, field
 from urllib.parse import quote
 
 from atrium.wiki.files.paths import hash_path, url_name
+from atrium.wiki.files.thumb_cache import too_big
 
+# thumbnail_error with thumbnail_toobigimagearea ($wgMaxImageArea as `size-megapixel`)
+TOO_BIG_TEXT = "Error creating thumbnail: File with dimensions greater than 12.5 MP"
 DEFAULT_THUMB_WIDTH = 300  # $wgThumbLimits[$wgDefaultUserOptions['thumbsize']]
 MISSING_THUMB_WIDTH = 180
 _SIZE = re.compile(r"^(\d*)(?:x(\d+))?\s*px$")
@@ -138,16 +141,20 @@ class MediaLinks:
         link_url: Callable[[str], tuple[str, str] | None],
         images_path: str = "/images/",
         script_path: str = "/w",
+        on_thumb: Callable[[str, int], None] | None = None,
     ) -> None:
         self.page_url = page_url  # prefixed dbkey -> URL of the page
         self.link_url = link_url  # `link=` target -> (href, title) or None for no link
         self.images_path = images_path
         self.script_path = script_path
+        self.on_thumb = on_thumb  # told each scaled width a URL is given out for
 
     def _file_url(self, name: str) -> str:
         return f"{self.images_path}{hash_path(name)}{url_name(name)}"
 
     def _thumb_url(self, name: str, width: int) -> str:
+        if self.on_thumb is not None:
+            self.on_thumb(name, width)
         safe = url_name(name)
         return f"{self.images_path}thumb/{hash_path(name)}{safe}/{width}px-{safe}"
 
@@ -157,8 +164,15 @@ class MediaLinks:
         return self._thumb_url(name, width)
 
     def _img(self, name: str, file: FileSize, size: tuple[int, int], alt: str, css: str) -> str:
+        if file.bitmap and size[0] < file.width and too_big(file.width, file.height):
+            # TransformTooBigImageAreaError: MediaWiki shows its thumbnail error, scales nothing.
+            return (
+                f'<div class="MediaTransformError" style="width: {max(size[0], 120)}px; '
+                f'height: {max(size[1], 120)}px; display:inline-block;">{TOO_BIG_TEXT}</div>'
+            )
         src = self._src(name, file, size[0])
-        extra = f' class="{css}"' if css else ""
+        # The option text arrives escaped except for quotes: a quote must not end the attribute.
+        extra = f' class="{css.replace(chr(34), "&quot;")}"' if css else ""
         srcset = []
         for factor, label in ((1.5, "1.5x"), (2.0, "2x")):
             url = self._src(name, file, math.floor(size[0] * factor + 0.5))

@@ -202,6 +202,8 @@ class Renderer:
         script_path: str = "/w",
         files: FileLookup | None = None,
         variables: Mapping[str, str] | None = None,
+        images_path: str = "/images/",
+        on_thumb: Callable[[str, int], None] | None = None,
     ) -> None:
         self.parser = parser
         self.variables = variables
@@ -221,7 +223,9 @@ class Renderer:
         self.media = MediaLinks(
             lambda prefixed: self.article_path + quote(prefixed, safe=":/!$()*,;@~"),
             self._media_link,
+            images_path=images_path,
             script_path=script_path,
+            on_thumb=on_thumb,
         )
 
     # --- helpers ----------------------------------------------------------------------------
