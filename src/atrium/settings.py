@@ -22,6 +22,21 @@ def _env_int(name: str, default: int) -> int:
         raise SystemExit(f"{name} must be an integer, got {raw!r}") from exc
 
 
+def _env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError as exc:
+        raise SystemExit(f"{name} must be a number, got {raw!r}") from exc
+
+
+def _env_list(name: str) -> tuple[str, ...]:
+    raw = os.environ.get(name) or ""
+    return tuple(item.strip() for item in raw.split(",") if item.strip())
+
+
 def _env_bool(name: str, default: bool) -> bool:
     raw = os.environ.get(name)
     if raw is None or raw == "":
@@ -103,6 +118,15 @@ class Settings:
     caches: CacheLimits = field(default_factory=lambda: CacheLimits())
     # Threads for CPU-heavy steps (password hashing, image scaling): see core/workers.py.
     worker_threads: int = 2
+    # Seconds one wiki expansion or chat message rendering may take before it is cut short.
+    render_timeout: float = 10.0
+    # Origins (scheme://host[:port]) besides the site's own whose api.php requests may carry
+    # credentials ($wgCrossSiteAJAXdomains).
+    wiki_cors_origins: tuple[str, ...] = ()
+    # Zulip's CAMO_URI and CAMO_KEY: external images and videos in messages are shown through
+    # this image proxy, or not inline at all when none is set.
+    camo_url: str | None = None
+    camo_key: str | None = None
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -132,6 +156,10 @@ class Settings:
                 event_queues=_env_int("ATRIUM_EVENT_QUEUES_MB", 64) * MB,
             ),
             worker_threads=_env_int("ATRIUM_WORKER_THREADS", 2),
+            render_timeout=_env_float("ATRIUM_RENDER_TIMEOUT", 10.0),
+            wiki_cors_origins=_env_list("ATRIUM_WIKI_CORS_ORIGINS"),
+            camo_url=os.environ.get("ATRIUM_CAMO_URL") or None,
+            camo_key=os.environ.get("ATRIUM_CAMO_KEY") or None,
         )
 
     def with_(self, **changes: object) -> Settings:

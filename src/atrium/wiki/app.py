@@ -17,6 +17,7 @@ from atrium.wiki.site import Site, ensure_site_rows, load_site
 from atrium.wiki.web import files as filesview
 from atrium.wiki.web import views
 from atrium.wiki.web.assets import ASSETS, STATIC_PREFIX
+from atrium.wiki.wikitext import expand
 
 
 class WikiState:
@@ -46,6 +47,7 @@ def open_wiki(settings: Settings) -> tuple[Database, Site]:
 
 def create_service(settings: Settings) -> Service:
     state = WikiState()
+    expand.set_time_budget(settings.render_timeout)
 
     async def api(request: Request) -> Response:
         assert state.db is not None and state.site is not None

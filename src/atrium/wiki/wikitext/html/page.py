@@ -20,7 +20,13 @@ from dataclasses import dataclass, field
 from urllib.parse import quote
 
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_MEDIA, InvalidTitle, TitleParser
-from atrium.wiki.wikitext.expand import Expander, ExpansionStats, TemplateLoader
+from atrium.wiki.wikitext.expand import (
+    ARGUMENT_OMITTED,
+    TEMPLATE_OMITTED,
+    Expander,
+    ExpansionStats,
+    TemplateLoader,
+)
 from atrium.wiki.wikitext.html.blocks import Paragraphs, serialize, wrap_loose_text
 from atrium.wiki.wikitext.html.charrefs import restore_char_refs
 from atrium.wiki.wikitext.html.media import FileLookup, FileSize, MediaLinks, parse_options
@@ -59,6 +65,8 @@ _MARK_RE = re.compile(_MARK + r"(\d+)" + _MARK)
 _NOWIKI = re.compile(r"<nowiki>(.*?)</nowiki>|<nowiki\s*/>", re.S | re.I)
 _PRE = re.compile(r"<pre>(.*?)</pre>", re.S | re.I)
 _COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.S)
+# The expander's limit warnings stay in the HTML, as MediaWiki's strip items keep them.
+_LIMIT_WARNING = re.compile(f"{re.escape(TEMPLATE_OMITTED)}|{re.escape(ARGUMENT_OMITTED)}")
 REDIRECT_LINE = re.compile(r"^\s*#REDIRECT\s*:?\s*\[\[[^\]]*\]\][^\n]*\n?", re.I)
 _QUOTES = re.compile(r"'{2,}")
 
@@ -265,6 +273,8 @@ class Renderer:
         self.result.volatile = expander.volatile
         self.result.defaultsort = expander.defaultsort
         self.result.stats = expander.stats
+        if expander.stats.exceeded:
+            text = _LIMIT_WARNING.sub(lambda m: self.hold(m.group(0)), text)
         text = _COMMENT.sub("", text)
         text = _NOWIKI.sub(lambda m: self._strip(m.group(1) or "", "{}"), text)
         text = _PRE.sub(lambda m: self._strip(m.group(1), "<pre>{}</pre>"), text)
