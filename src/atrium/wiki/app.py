@@ -40,6 +40,7 @@ def open_wiki(settings: Settings) -> tuple[Database, Site]:
     site = db.read_sync(load_site, settings.base_url)
     site.files_dir = settings.data_dir / "wiki-files"
     site.secret = wiki_secret_key(settings)
+    site.cors_origins = settings.wiki_cors_origins
     if settings.wiki_main_page:
         db.write_sync(ensure_main_page, site)
     return db, site

@@ -86,6 +86,8 @@ class Site:
     # A private wiki: anonymous callers lack `read` ($wgGroupPermissions['*']['read'] = false);
     # the site_config row `private` = "1".
     private: bool = False
+    # Other origins whose api.php requests may carry credentials ($wgCrossSiteAJAXdomains).
+    cors_origins: tuple[str, ...] = ()
     parser: TitleParser = field(init=False)
 
     def __post_init__(self) -> None:
