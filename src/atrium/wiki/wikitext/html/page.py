@@ -29,6 +29,7 @@ from atrium.wiki.wikitext.expand import (
 )
 from atrium.wiki.wikitext.html.blocks import Paragraphs, serialize, wrap_loose_text
 from atrium.wiki.wikitext.html.charrefs import restore_char_refs
+from atrium.wiki.wikitext.html.css import check_css
 from atrium.wiki.wikitext.html.media import FileLookup, FileSize, MediaLinks, parse_options
 from atrium.wiki.wikitext.html.tables import add_tbody, handle_tables
 from atrium.wiki.wikitext.html.toc import TocSwitches, add_toc, take_switches
@@ -59,7 +60,6 @@ _SAFE_ATTRS = frozenset(
         *("cellpadding", "cellspacing", "summary", "frame", "rules", "nowrap"),
     ]
 )
-_UNSAFE_STYLE = re.compile(r"expression|url\s*\(|javascript|\\|/\*|@import|behavior", re.I)
 _MARK = "\ue001"
 _MARK_RE = re.compile(_MARK + r"(\d+)" + _MARK)
 _NOWIKI = re.compile(r"<nowiki>(.*?)</nowiki>|<nowiki\s*/>", re.S | re.I)
@@ -97,8 +97,8 @@ def attrs(raw: str) -> str:
         value = html.unescape(next(g for g in match.groups()[1:] if g is not None))
         if name not in _SAFE_ATTRS:
             continue
-        if name == "style" and _UNSAFE_STYLE.search(value):
-            continue
+        if name == "style":
+            value = check_css(value)
         out.append(f' {name}="{html.escape(value, quote=True)}"')
     return "".join(out)
 
