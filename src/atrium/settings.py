@@ -22,6 +22,21 @@ def _env_int(name: str, default: int) -> int:
         raise SystemExit(f"{name} must be an integer, got {raw!r}") from exc
 
 
+def _env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError as exc:
+        raise SystemExit(f"{name} must be a number, got {raw!r}") from exc
+
+
+def _env_list(name: str) -> tuple[str, ...]:
+    raw = os.environ.get(name) or ""
+    return tuple(item.strip() for item in raw.split(",") if item.strip())
+
+
 def _env_bool(name: str, default: bool) -> bool:
     raw = os.environ.get(name)
     if raw is None or raw == "":
@@ -127,6 +142,15 @@ class Settings:
     user_content_url: str | None = None
     # The most the wiki's store of scaled images (`images/thumb/`) holds; oldest removed first.
     wiki_thumb_cache_mb: int = 512
+    # Seconds one wiki expansion or chat message rendering may take before it is cut short.
+    render_timeout: float = 10.0
+    # Origins (scheme://host[:port]) besides the site's own whose api.php requests may carry
+    # credentials ($wgCrossSiteAJAXdomains).
+    wiki_cors_origins: tuple[str, ...] = ()
+    # Zulip's CAMO_URI and CAMO_KEY: external images and videos in messages are shown through
+    # this image proxy, or not inline at all when none is set.
+    camo_url: str | None = None
+    camo_key: str | None = None
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -159,6 +183,10 @@ class Settings:
             worker_threads=_env_int("ATRIUM_WORKER_THREADS", 2),
             user_content_url=os.environ.get("ATRIUM_USER_CONTENT_URL") or None,
             wiki_thumb_cache_mb=_env_int("ATRIUM_WIKI_THUMB_CACHE_MB", 512),
+            render_timeout=_env_float("ATRIUM_RENDER_TIMEOUT", 10.0),
+            wiki_cors_origins=_env_list("ATRIUM_WIKI_CORS_ORIGINS"),
+            camo_url=os.environ.get("ATRIUM_CAMO_URL") or None,
+            camo_key=os.environ.get("ATRIUM_CAMO_KEY") or None,
         )
 
     def with_(self, **changes: object) -> Settings:

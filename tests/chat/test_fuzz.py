@@ -63,6 +63,8 @@ HOSTILE_TEXT = [
     '{"a":',
     "[1,2,",
     "[" * 5000,
+    # Markdown that scanned quadratically: unclosed link brackets.
+    ("[](" * 3400)[:10000],
     '[{"operator":"stream","operand":9223372036854775807}]',
     '[{"operator":"id","operand":"\u00b2"}]',
     '[{"operator":"search","operand":"\x00"}]',

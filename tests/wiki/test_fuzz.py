@@ -46,6 +46,8 @@ HOSTILE = [
     "<script>alert(1)</script>", "{{subst:x}}", "a" * 60000, "\ud7ff\ue000", "\u202e", "\ufeff",
     "9223372036854775808", "-1", "|".join(str(i) for i in range(60)),
     "|".join(str(i) for i in range(600)), "*", "max", "null", "[]", "{}", "true",
+    # Template bombs: nested argument doubling, a wide call tree.
+    "{{Arg|" * 8 + "x" + "}}" * 8, "{{{1}}}" * 50, "{{L6}}" * 10,
 ]  # fmt: skip
 TIMESTAMPS = [
     "2026-01-01T00:00:00Z", "20260101000000", "now", "0", "-1", "99999999999999",

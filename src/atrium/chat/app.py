@@ -13,6 +13,8 @@ from atrium.chat.delivery import ScheduledDelivery
 from atrium.chat.emoji_data import emoji_data_route
 from atrium.chat.events import event_queues
 from atrium.chat.http import API_PREFIX, RestRoute, not_found, rest, with_json_twins
+from atrium.chat.markdown import engine as markdown_engine
+from atrium.chat.markdown import previews
 from atrium.chat.openapi import openapi_document
 from atrium.chat.queries import message_cache
 from atrium.chat.runtime import ChatRuntime
@@ -283,6 +285,8 @@ def api_routes(rt: ChatRuntime) -> list[BaseRoute]:
 
 
 def create_service(settings: Settings, sessions: SessionStore | None = None) -> Service:
+    markdown_engine.set_time_budget(settings.render_timeout)
+    previews.configure_camo(settings.camo_url, settings.camo_key)
     db = open_database(settings.database_url, settings.sqlite_path("chat"), "chat")
     message_cache.install(db.caches, settings.caches.messages, settings.caches.display)
     runtime = ChatRuntime(

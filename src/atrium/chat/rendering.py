@@ -15,6 +15,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from atrium.chat import schema
+from atrium.chat.errors import ChatError
 from atrium.chat.markdown import (
     LinkableStream,
     MentionableGroup,
@@ -162,8 +163,17 @@ def render_context(
     )
 
 
+def refuse_unrendered(result: RenderResult) -> RenderResult:
+    """Zulip refuses a message whose rendering ran out of time rather than store its text."""
+    if result.timed_out:
+        raise ChatError("Unable to render message")
+    return result
+
+
 def render_message(conn: Conn, sender: User, content: str) -> RenderResult:
-    return render_markdown(content, render_context(conn, sender.realm_id, sender.id, content))
+    return refuse_unrendered(
+        render_markdown(content, render_context(conn, sender.realm_id, sender.id, content))
+    )
 
 
 def render_description(conn: Conn, realm_id: int, description: str) -> str:

@@ -42,6 +42,8 @@ from sqlalchemy.engine.interfaces import Dialect
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.elements import ClauseElement, ColumnElement
 
+from atrium.core import workers
+
 P = ParamSpec("P")
 T = TypeVar("T")
 SelectT = TypeVar("SelectT", bound="sa.Select[Any]")
@@ -325,6 +327,11 @@ class Database(abc.ABC):
         SQLite then groups it without a savepoint of its own (see `SQLiteDatabase`).
         """
 
+    async def read_rendering(self, fn: Callable[..., T], *args: Any) -> T:
+        """`read` for a transaction that renders (wiki text, templates): it may take long, so
+        it never runs in the event loop's thread."""
+        return await self.read(fn, *args)
+
     @abc.abstractmethod
     def read_sync(self, fn: Callable[..., T], *args: Any) -> T:
         """For the CLI and migrations, outside any event loop."""
@@ -480,6 +487,11 @@ class SQLiteDatabase(Database):
 
     def read_sync(self, fn: Callable[..., T], *args: Any) -> T:
         return self._run_read(fn, args)
+
+    async def read_rendering(self, fn: Callable[..., T], *args: Any) -> T:
+        # Each thread has its reader connection (`_reader_conn`); the shared caches are the
+        # ones PostgreSQL's pool threads already share.
+        return await workers.run_rendering(self._run_read, fn, args)
 
     # Writes --------------------------------------------------------------------------------
 

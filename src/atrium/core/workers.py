@@ -1,9 +1,14 @@
-"""The bounded pool that CPU-heavy steps (password hashing, image scaling) run in.
+"""The bounded pools that CPU-heavy steps run in: `run` for password hashing and image scaling,
+`run_rendering` for rendering (wiki pages, chat messages).
 
 The event loop serves every request of both services, so a step that holds the CPU for tens of
 milliseconds must not run on it. argon2 and Pillow release the GIL while they work, so threads are
 enough; the limiter keeps a burst of logins or thumbnails from using more than `size` cores and
 from queueing unbounded memory (each argon2 hash costs its memory parameter while it runs).
+
+Rendering holds the GIL, so a thread does not make it faster; it keeps one slow rendering from
+holding the event loop (the interpreter switches threads every few milliseconds). It has a
+limiter of its own, so that renderings queue behind each other rather than behind logins.
 """
 
 from __future__ import annotations
@@ -18,14 +23,16 @@ T = TypeVar("T")
 
 _DEFAULT_SIZE = 2
 _limiter: anyio.CapacityLimiter | None = None
+_render_limiter: anyio.CapacityLimiter | None = None
 _size = _DEFAULT_SIZE
 
 
 def configure(size: int) -> None:
     """Set the pool's size (ATRIUM_WORKER_THREADS); called once when the process starts."""
-    global _limiter, _size
+    global _limiter, _render_limiter, _size
     _size = max(1, size)
     _limiter = None
+    _render_limiter = None
 
 
 def size() -> int:
@@ -38,3 +45,11 @@ async def run(fn: Callable[..., T], *args: object) -> T:
     if _limiter is None:
         _limiter = anyio.CapacityLimiter(_size)
     return await anyio.to_thread.run_sync(fn, *args, limiter=_limiter)
+
+
+async def run_rendering(fn: Callable[..., T], *args: object) -> T:
+    """Run a rendering `fn(*args)` in a thread of the rendering pool."""
+    global _render_limiter
+    if _render_limiter is None:
+        _render_limiter = anyio.CapacityLimiter(_size)
+    return await anyio.to_thread.run_sync(fn, *args, limiter=_render_limiter)

@@ -17,6 +17,7 @@ from atrium.wiki.secret_key import wiki_secret_key
 from atrium.wiki.site import Site, ensure_site_rows, load_site, settle_audience
 from atrium.wiki.web import file_access, views
 from atrium.wiki.web.assets import ASSETS, STATIC_PREFIX
+from atrium.wiki.wikitext import expand
 
 
 class WikiState:
@@ -43,6 +44,7 @@ def open_wiki(settings: Settings) -> tuple[Database, Site]:
     site.thumb_cache_bytes = settings.wiki_thumb_cache_mb * MB
     quarantine_unverified(site.files_dir, settings.data_dir / "quarantine")
     site.secret = wiki_secret_key(settings)
+    site.cors_origins = settings.wiki_cors_origins
     if settings.wiki_main_page:
         db.write_sync(ensure_main_page, site)
     return db, site
@@ -50,6 +52,7 @@ def open_wiki(settings: Settings) -> tuple[Database, Site]:
 
 def create_service(settings: Settings) -> Service:
     state = WikiState()
+    expand.set_time_budget(settings.render_timeout)
 
     async def api(request: Request) -> Response:
         assert state.db is not None and state.site is not None

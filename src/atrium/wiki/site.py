@@ -92,6 +92,8 @@ class Site:
     # readers (pointed at this same server); "" serves them from the wiki's own origin.
     user_content_url: str = ""
     thumb_cache_bytes: int = 512 * 1024 * 1024  # the on-disk store of scaled copies
+    # Other origins whose api.php requests may carry credentials ($wgCrossSiteAJAXdomains).
+    cors_origins: tuple[str, ...] = ()
     parser: TitleParser = field(init=False)
 
     def __post_init__(self) -> None:

@@ -210,14 +210,16 @@ def test_image_previews_follow_the_realm_setting() -> None:
     assert "message_inline_image" not in html("https://example.com/a.png", ctx)
 
 
-def test_video_previews_use_the_url_without_a_proxy() -> None:
+def test_video_previews_need_a_proxy() -> None:
+    # Without Camo the readers' browsers would fetch the video from the sender's host.
     url = "https://example.com/clip.webm"
-    assert html(url, RenderContext()) == (
-        f'<div class="message_inline_image message_inline_video"><a href="{url}">'
-        f'<video data-video-original-url="{url}" preload="metadata" src="{url}"></video></a></div>'
+    assert html(url, RenderContext()) == f'<p><a href="{url}">{url}</a></p>'
+    proxied = RenderContext(camo_uri="https://camo.example/", camo_key="k")
+    assert html(url, proxied).startswith(
+        '<div class="message_inline_image message_inline_video"><a href="https://example.com/'
     )
+    assert 'src="https://camo.example/' in html(url, proxied)
     assert "video" not in html(url, RenderContext(inline_image_preview=False))
-    assert "video" not in html("https://example.com/clip.mp4?x=1", RenderContext())
 
 
 def test_an_internal_error_renders_escaped_text(

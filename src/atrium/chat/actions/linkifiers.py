@@ -8,6 +8,7 @@ in Zulip: the first message as `msg`, every message under `errors` by field.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import regex
@@ -16,6 +17,7 @@ import sqlalchemy as sa
 from atrium.chat import schema
 from atrium.chat.errors import ChatError, must_be_admin
 from atrium.chat.events import Notice, Outcome
+from atrium.chat.markdown.urls import sanitize_url
 from atrium.chat.models import User
 from atrium.chat.queries.linkifiers import linkifier_dicts
 from atrium.chat.queries.users import active_user_ids
@@ -76,6 +78,14 @@ def compile_pattern(pattern: str) -> Any:
     return compiled
 
 
+def _links_safely(url_template: str) -> bool:
+    """Whether the template's own text names a scheme links may have (http, https, mailto...).
+    Rendering would never make a `javascript:` link anyway; refusing it up front keeps such a
+    template from being stored at all."""
+    sample = re.sub(r"\{[^}]*\}", "1", url_template)
+    return sanitize_url(sample) is not None
+
+
 def check_linkifier(
     conn: Conn, realm_id: int, pattern: str, url_template: str, except_id: int | None
 ) -> None:
@@ -90,7 +100,7 @@ def check_linkifier(
             errors.update(exc.data["errors"])
     if not url_template:
         errors["url_template"] = ["This field cannot be blank."]
-    elif not is_valid_template(url_template):
+    elif not is_valid_template(url_template) or not _links_safely(url_template):
         errors["url_template"] = ["Invalid URL template."]
     if errors:
         raise validation_failure(errors)

@@ -27,7 +27,7 @@ from atrium.chat.queries.alert_words import alerted_users
 from atrium.chat.queries.messages import TopicLinks, message_object
 from atrium.chat.queries.muted_users import muters_of
 from atrium.chat.queries.realm import load_realm
-from atrium.chat.rendering import group_member_ids, render_context
+from atrium.chat.rendering import group_member_ids, refuse_unrendered, render_context
 from atrium.core.db import Conn, Prepared
 
 NO_TOPIC = "(no topic)"
@@ -284,7 +284,7 @@ def send_message(conn: Conn, sender: User, request: SendRequest) -> Outcome[int]
         content = normalize_content(request.content)
         recipient_id = stream["recipient_id"]
         context = render_context(conn, sender.realm_id, sender.id, content, emoticons)
-        rendered = render_markdown(content, context)
+        rendered = refuse_unrendered(render_markdown(content, context))
         if rendered.stream_wildcard_mentioned or rendered.topic_wildcard_mentioned:
             check_wildcard_mention(sender, realm, len(receivers))
         base_flags = 0
@@ -296,7 +296,7 @@ def send_message(conn: Conn, sender: User, request: SendRequest) -> Outcome[int]
         recipient_id = dm_recipient_id(conn, sender, participants)
         receivers = list(participants)
         context = render_context(conn, sender.realm_id, sender.id, content, emoticons)
-        rendered = render_markdown(content, context)
+        rendered = refuse_unrendered(render_markdown(content, context))
         base_flags = flags.IS_PRIVATE
         stream_id = None
     fields = {

@@ -120,3 +120,5 @@ class RenderResult:
     links_for_preview: set[str] = field(default_factory=set)
     # True when the input could not be rendered and `html` is the escaped text.
     failed: bool = False
+    # True when rendering ran past its time budget (`failed` too): Zulip refuses such a message.
+    timed_out: bool = False

@@ -13,6 +13,7 @@ import html
 import logging
 import re
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -106,12 +107,32 @@ INLINE_TRIGGERS: dict[str, Trigger] = {
 }
 
 
+class RenderTimeout(Exception):
+    """Rendering ran past its time budget."""
+
+
+# Seconds one message may take to render (ATRIUM_RENDER_TIMEOUT); Zulip renders under a timeout
+# too and refuses the message when it runs out.
+_time_budget = 10.0
+
+
+def set_time_budget(seconds: float) -> None:
+    global _time_budget
+    _time_budget = max(0.001, seconds)
+
+
 class SelectiveInlineProcessor(InlineProcessor):  # type: ignore[misc]
-    """Python-Markdown's inline pass, over only the patterns this message can match."""
+    """Python-Markdown's inline pass, over only the patterns this message can match, watching
+    the clock: every application of a pattern checks the render's deadline."""
 
     def run(self, tree: Element, ancestors: list[str] | None = None) -> Any:
         self.inlinePatterns = self.md.active_inline_patterns
         return super().run(tree, ancestors)
+
+    def _InlineProcessor__applyPattern(self, *args: Any) -> Any:
+        if time.perf_counter() > self.md.deadline:
+            raise RenderTimeout
+        return InlineProcessor._InlineProcessor__applyPattern(self, *args)
 
 
 class ZulipMarkdown(markdown.Markdown):  # type: ignore[misc]
@@ -122,6 +143,8 @@ class ZulipMarkdown(markdown.Markdown):  # type: ignore[misc]
         self.zulip_ctx: RenderContext = EMPTY_CONTEXT
         self.zulip_result = RenderResult(html="")
         self.active_inline_patterns: list[Any] = []
+        self.link_scan_budget = inline.LINK_SCAN_BUDGET
+        self.deadline = 0.0
         self._pattern_sets: dict[tuple[bool, ...], list[Any]] = {}
         super().__init__(
             extensions=[nl2br.makeExtension(), tables.makeExtension()],
@@ -257,6 +280,8 @@ def convert(content: str, ctx: RenderContext) -> RenderResult:
     engine.zulip_ctx = ctx
     engine.zulip_result = result
     engine.select_inline_patterns(content, ctx)
+    engine.link_scan_budget = inline.LINK_SCAN_BUDGET
+    engine.deadline = time.perf_counter() + _time_budget
     try:
         result.html = engine.convert(content)
     finally:
@@ -279,6 +304,9 @@ def safe_convert(content: str, ctx: RenderContext) -> RenderResult:
         logger.error(
             "markdown output failed the safety check; input was %s", privacy_clean(content)
         )
+    except RenderTimeout:
+        logger.warning("markdown rendering timed out; input was %s", privacy_clean(content))
+        return RenderResult(html=escaped_fallback(content), failed=True, timed_out=True)
     except Exception:
         logger.exception("markdown rendering failed; input was %s", privacy_clean(content))
     return RenderResult(html=escaped_fallback(content) if content.strip() else "", failed=True)

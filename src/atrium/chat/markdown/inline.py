@@ -58,8 +58,31 @@ class BacktickProcessor(InlineProcessor):  # type: ignore[misc]
         return m.group(1).replace("\\\\", self.escaped_backslash), m.start(0), m.end(0)
 
 
+# Characters the bracket and parenthesis scans of one message's links may read in all. Each `[`
+# scans ahead for its `]` and `(` for its `)`: a run of unclosed `[](` made every one of them
+# read to the end of the message (10,000 characters took two seconds). A real message's links
+# read about its own length; past the budget `[` is plain text.
+LINK_SCAN_BUDGET = 50_000
+
+
 class LinkProcessor(_UpstreamLink):  # type: ignore[misc]
     """`[text](url)` with a sanitized href; an empty text shows the URL."""
+
+    def getText(self, data: str, index: int) -> tuple[str, int, bool]:
+        result: tuple[str, int, bool] = self._bounded(super().getText, data, index)
+        return result
+
+    def getLink(self, data: str, index: int) -> tuple[str, str | None, int, bool]:
+        result: tuple[str, str | None, int, bool] = self._bounded(super().getLink, data, index)
+        return result
+
+    def _bounded(self, scan: Any, data: str, index: int) -> Any:
+        """Run an upstream scan over at most what is left of the budget, and charge it."""
+        budget: int = self.md.link_scan_budget
+        window = data if len(data) - index <= budget else data[: index + budget]
+        result = scan(window, index)
+        self.md.link_scan_budget = max(0, budget - (result[-2] - index))
+        return result
 
     def handleMatch(self, m: re.Match[str], data: str) -> Handled:
         el, start, end = super().handleMatch(m, data)

@@ -5,8 +5,10 @@ A link whose path ends in an image extension gets Zulip's
 link is in one), pointing at the server's `/thumbnail` endpoint; nothing is
 fetched while rendering. A link to an MP4 or WebM video gets Zulip's
 `div.message_inline_video` with a `<video preload="metadata">` whose source
-goes through the realm's external-content (Camo) proxy when one is configured,
-as Zulip's `get_camo_url` does, and is the URL itself otherwise. A paragraph
+goes through the external-content (Camo) proxy, as Zulip's `get_camo_url` does.
+With no proxy configured a video gets no preview, only its link: the readers'
+browsers would otherwise fetch it from a host the sender chose, telling it
+their addresses (Zulip installs Camo with every server). A paragraph
 that held nothing but the bare link is replaced by the preview. Links inside
 quotes get no preview, each URL is previewed once, and a message with many
 links gets none.
@@ -35,6 +37,17 @@ _MIMETYPES = mimetypes.MimeTypes()
 
 def thumbnail_url(url: str, size: str) -> str:
     return "/thumbnail?" + urlencode({"url": url, "size": size})
+
+
+# The proxy's URI and key (ATRIUM_CAMO_URL, ATRIUM_CAMO_KEY), set when the service starts;
+# a render context may name its own.
+_camo = ("", "")
+
+
+def configure_camo(uri: str | None, key: str | None) -> None:
+    """Zulip's CAMO_URI and CAMO_KEY; a proxy without a key is no proxy."""
+    global _camo
+    _camo = (uri or "", key or "") if uri and key else ("", "")
 
 
 def camo_url(url: str, camo_uri: str, camo_key: str) -> str:
@@ -134,6 +147,8 @@ class InlineImagePreviewProcessor(Treeprocessor):  # type: ignore[misc]
         if not previewable or len(previewable) > MAX_PREVIEWS_PER_MESSAGE:
             return
         done: set[str] = set()
+        ctx = self.md.zulip_ctx
+        camo_uri, camo_key = (ctx.camo_uri, ctx.camo_key) if ctx.camo_uri else _camo
         for link in links:
             url = link.a.get("href", "")
             if link.in_blockquote or url in done:
@@ -141,9 +156,8 @@ class InlineImagePreviewProcessor(Treeprocessor):  # type: ignore[misc]
             done.add(url)
             if is_image_url(url):
                 self._inline(root, link, url, None)
-            elif is_video_url(url):
-                ctx = self.md.zulip_ctx
-                self._inline(root, link, url, camo_url(url, ctx.camo_uri, ctx.camo_key))
+            elif camo_uri and is_video_url(url):
+                self._inline(root, link, url, camo_url(url, camo_uri, camo_key))
 
     def _inline(self, root: Element, link: _FoundLink, url: str, video_src: str | None) -> None:
         text = link.a.text

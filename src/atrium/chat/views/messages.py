@@ -130,7 +130,7 @@ async def get_message(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
 async def render(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     """POST /messages/render: the same processor, checks and length bound as sending."""
     content = normalize_content(args["content"])
-    result = await req.runtime.db.read(render_message, req.me, content)
+    result = await req.runtime.db.read_rendering(render_message, req.me, content)
     return {"rendered": result.html}
 
 

@@ -25,7 +25,7 @@ from atrium.chat.runtime import ChatRuntime
 from atrium.chat.views.server import password_login
 from atrium.chat.web.assets import STATIC_PREFIX, Assets
 from atrium.core.db import Conn
-from atrium.core.page_headers import PAGE_HEADERS
+from atrium.core.page_headers import PAGE_HEADERS, origin_of, page_headers
 from atrium.core.session_cookies import (
     LOGIN_CSRF_COOKIE,
     SESSION_COOKIE,
@@ -59,9 +59,11 @@ def _realm_name(conn: Conn) -> str:
     return realm.name if realm is not None else "Atrium"
 
 
-def _page(name: str, status: int = 200, **context: Any) -> HTMLResponse:
+def _page(
+    name: str, status: int = 200, headers: dict[str, str] = PAGE_HEADERS, **context: Any
+) -> HTMLResponse:
     html = TEMPLATES.get_template(name).render(**context)
-    return HTMLResponse(html, status_code=status, headers=PAGE_HEADERS)
+    return HTMLResponse(html, status_code=status, headers=headers)
 
 
 def features(api_paths: set[str]) -> str:
@@ -102,6 +104,8 @@ class ChatPages:
             return await self._login_page(request)
         return _page(
             "app.html",
+            # Messages show external images and videos through the Camo proxy, if any.
+            headers=page_headers(origin_of(self.runtime.settings.camo_url)),
             assets=self.assets,
             realm_name=await self.runtime.db.read(_realm_name),
             csrf_token=session.csrf_token,

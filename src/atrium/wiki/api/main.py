@@ -30,8 +30,9 @@ from atrium.core.exceptions import exception_class
 from atrium.core.session_cookies import SESSION_COOKIE as BROWSER_SESSION_COOKIE
 from atrium.core.session_cookies import session_token, set_session_cookie
 from atrium.core.sessions import SessionStore
-from atrium.wiki.api import jsonout, multipart, readmode
+from atrium.wiki.api import cors, jsonout, multipart, readmode
 from atrium.wiki.api.context import SESSION_COOKIE, ApiContext, ModuleIndex, Out
+from atrium.wiki.api.cors import jsonp_callback
 from atrium.wiki.api.errors import ApiUsageError, InternalApiError
 from atrium.wiki.api.params import ParamReader, WarningEntry
 from atrium.wiki.api.registry import ACTIONS, JSON_FORMAT, MAIN, children, lookup
@@ -64,6 +65,7 @@ MODULE_INDEX = ModuleIndex(lookup, children)
 BASE_HEADERS = {
     "Cache-Control": "private, must-revalidate, max-age=0",
     "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
     "Vary": "Accept-Encoding, Treat-as-Untrusted, Cookie",
 }
 
@@ -309,7 +311,7 @@ async def _handle_with(
                 headers["Access-Control-Allow-Credentials"] = "false"
                 ctx.caller = anonymous(ctx.client_ip)
                 ctx.session = None
-            elif header_origin and header_origin.startswith(site.server):
+            elif header_origin and cors.allowed(header_origin, site):
                 headers["Access-Control-Allow-Origin"] = header_origin
                 headers["Access-Control-Allow-Credentials"] = "true"
         if fmt.callback is not None:
@@ -393,7 +395,7 @@ def _read_format(reader: ParamReader, fmt: _Format) -> None:
             )
         raise
     fmt.fv = 1 if values["formatversion"] == "1" else 2
-    fmt.callback = values["callback"]
+    fmt.callback = jsonp_callback(values["callback"])
     fmt.utf8 = values["utf8"]
     fmt.ascii = values["ascii"]
 

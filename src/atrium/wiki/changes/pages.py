@@ -39,9 +39,10 @@ _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 def _add_transcluded_categories(
     conn: Conn, site: Site, title: Title, text: str, links: Links
-) -> None:
+) -> list[str]:
     """Categories, links, files and templates that templates bring in, as MediaWiki records
-    everything of the parsed page in its link tables, not only what its text names."""
+    everything of the parsed page in its link tables, not only what its text names. Returns
+    the limits the expansion exceeded (their tracking categories' message keys)."""
 
     def loader(ns: int, dbkey: str) -> str | None:
         found = current_revision_text(conn, ns, dbkey)
@@ -57,7 +58,7 @@ def _add_transcluded_categories(
         links.defaultsort = expander.defaultsort
         links.props["defaultsort"] = expander.defaultsort
     if expanded == text:
-        return
+        return expander.stats.exceeded
     found = extract_links(expanded, site.parser, site.languages)
     for name, sortkey in found.categories.items():
         links.categories.setdefault(name, sortkey)
@@ -65,15 +66,17 @@ def _add_transcluded_categories(
     links.pages |= found.pages
     links.images |= found.images
     links.embedded_files |= found.embedded_files
+    return expander.stats.exceeded
 
 
 def page_links(conn: Conn, site: Site, title: Title, text: str) -> Links:
     """The link-table rows of a page with this text: what its text names, the categories and
     default sort key its templates bring, and the tracking categories it earns."""
     links = extract_links(text, site.parser, site.languages)
+    exceeded: list[str] = []
     if "{{" in text:
-        _add_transcluded_categories(conn, site, title, text, links)
-    add_tracking_categories(conn, title, links)
+        exceeded = _add_transcluded_categories(conn, site, title, text, links)
+    add_tracking_categories(conn, title, links, exceeded)
     return links
 
 

@@ -195,16 +195,18 @@ def _parse(
     if REDIRECT_LINE.match(text) is None:
         # The renderer expanded this very text: its expansion is the one to read links from.
         expanded, defaultsort = rendered.expanded, rendered.defaultsort
+        exceeded = rendered.stats.exceeded
     else:
         expander = Expander(
             site.parser, _loader(conn), (title.ns, title.dbkey), variables=variables
         )
         expanded, defaultsort = expander.expand(text), expander.defaultsort
+        exceeded = expander.stats.exceeded
     links = extract_links(expanded, site.parser, site.languages)
     if defaultsort is not None:
         links.defaultsort = defaultsort
         links.props["defaultsort"] = defaultsort
-    for name in add_tracking_categories(conn, title, links):
+    for name in add_tracking_categories(conn, title, links, exceeded):
         # Where MediaWiki's parser adds them: the hidden-category mark before any link, the
         # broken-file category where the first missing file is embedded.
         at = rendered.broken_file_at if name == BROKEN_FILE else 0

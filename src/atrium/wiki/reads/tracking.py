@@ -1,9 +1,12 @@
 """MediaWiki's tracking categories that a page's text earns besides the categories it names:
-"Pages with broken file links" for an embedded file that does not exist, and "Hidden categories"
-for a category page marked `__HIDDENCAT__`. They are recorded like any other category (with the
+"Pages with broken file links" for an embedded file that does not exist, "Hidden categories"
+for a category page marked `__HIDDENCAT__`, and one for each preprocessor limit the expansion
+exceeded (node count, expansion depth, include and argument size). They are recorded like any other category (with the
 page's default sort key), so every read of categories sees them."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 import sqlalchemy as sa
 
@@ -26,9 +29,12 @@ def missing_files(conn: Conn, names: set[str]) -> set[str]:
     return names - {str(r["img_name"]) for r in rows}
 
 
-def tracking_categories(conn: Conn, title: Title, links: Links) -> list[str]:
-    """The tracking categories (dbkeys) this page's links earn, in MediaWiki's order of adding."""
-    found: list[str] = []
+def tracking_categories(
+    conn: Conn, title: Title, links: Links, exceeded: Iterable[str] = ()
+) -> list[str]:
+    """The tracking categories (dbkeys) this page's links earn, in MediaWiki's order of adding;
+    `exceeded`: the message keys of the limits its expansion exceeded."""
+    found = [CORE_MESSAGES[key].replace(" ", "_") for key in exceeded]
     if title.ns == NS_CATEGORY and "hiddencat" in links.props:
         found.append(HIDDEN_CATEGORY)
     if missing_files(conn, links.embedded_files):
@@ -36,11 +42,13 @@ def tracking_categories(conn: Conn, title: Title, links: Links) -> list[str]:
     return found
 
 
-def add_tracking_categories(conn: Conn, title: Title, links: Links) -> list[str]:
+def add_tracking_categories(
+    conn: Conn, title: Title, links: Links, exceeded: Iterable[str] = ()
+) -> list[str]:
     """Add the tracking categories to `links` (sorted under the default sort key, as
     `ParserOutput::addTrackingCategory` does); returns the ones that were not there."""
     added = []
-    for name in tracking_categories(conn, title, links):
+    for name in tracking_categories(conn, title, links, exceeded):
         if name not in links.categories:
             links.categories[name] = links.defaultsort
             added.append(name)

@@ -308,7 +308,7 @@ async def submit(request: Request, site: Site, db: Database, title: Title) -> Re
     if refusal is not None:
         return await _view_source(request, site, db, title, base, refusal, status=403)
     if "wpPreview" in form:
-        rendered = await db.read(reading.render_text, site, title, draft.textbox)
+        rendered = await db.read_rendering(reading.render_text, site, title, draft.textbox)
         return await _form(request, site, db, title, viewer, draft, preview_html=rendered.html)
     if "wpDiff" in form:
         rows = table_rows(base.text, _composed(base.text, draft))

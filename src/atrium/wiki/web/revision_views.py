@@ -88,7 +88,7 @@ async def old_revision(
     shown = _shown(site, viewer.account, rev, latest)
     content = ""
     if not shown.text_hidden:
-        rendered = await db.read(reading.render_text, site, rev.title, rev.text)
+        rendered = await db.read_rendering(reading.render_text, site, rev.title, rev.text)
         content = rendered.html
     context: dict[str, Any] = {
         "rev": shown,
@@ -161,7 +161,9 @@ async def diff_page(
         rows = table_rows(old.text if old is not None else "", new.text)
     content = ""
     if not hidden and new is not None and request.query_params.get("diffonly") != "1":
-        content = await db.read(article.revision_html, site, new.title, new.rev_id, new.text)
+        content = await db.read_rendering(
+            article.revision_html, site, new.title, new.rev_id, new.text
+        )
     can_edit = await may_edit(request, site, db, viewer, page, True)
     rollback = None
     if new is not None and new.rev_id == latest:

@@ -169,7 +169,7 @@ def _named(site: Site, title: Title) -> dict[str, str]:
 
 
 async def view(request: Request, site: Site, db: Database, title: Title, follow: bool) -> Response:
-    page = await db.read(article_view.view_page, site, title, follow)
+    page = await db.read_rendering(article_view.view_page, site, title, follow)
     context: dict[str, Any] = {"redirected_from": None, "redirect_to": None, "categories": []}
     if not page.exists:
         context.update(

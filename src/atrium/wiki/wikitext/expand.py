@@ -3,8 +3,15 @@
 a few magic words and the `#if`, `#ifeq`, `#switch`, `#expr` and `#ifexpr` parser functions.
 
 Innermost braces are expanded first, which gives MediaWiki's result for the usual cases (arguments
-are expanded before they are passed). `<nowiki>`, `<pre>` and comments are left alone. Recursion is
-cut at MediaWiki's limit of 40 levels and a template that includes itself is shown as a loop error.
+are expanded before they are passed). `<nowiki>`, `<pre>` and comments are left alone. A template
+that includes itself is shown as a loop error.
+
+MediaWiki 1.39's preprocessor limits bound the work one text can ask for: the visited node count
+($wgMaxPPNodeCount), the template depth ($wgMaxTemplateDepth) and expansion depth
+($wgMaxPPExpandDepth), the post-expand include size and the template argument size (both
+$wgMaxArticleSize). Past a limit the node is replaced by MediaWiki's error or warning comment and
+the page earns the limit's tracking category. A wall-clock budget on top (MediaWiki leaves that to
+PHP's max_execution_time) stops what stays under the counts but is still slow.
 """
 
 from __future__ import annotations
@@ -19,7 +26,14 @@ from urllib.parse import quote
 from atrium.wiki.titles import NS_TEMPLATE, InvalidTitle, TitleParser
 from atrium.wiki.wikitext.expr import expr_function, ifexpr_function
 
-MAX_DEPTH = 40
+MAX_DEPTH = 100
+MAX_NODE_COUNT = 1_000_000
+MAX_EXPAND_DEPTH = 100
+MAX_INCLUDE_SIZE = 2 * 1024 * 1024
+# Seconds one expansion may run; set from ATRIUM_RENDER_TIMEOUT when the process starts.
+_time_budget = 10.0
+# The clock is read every this many nodes: often enough to stop within milliseconds.
+_CLOCK_EVERY = 256
 TemplateLoader = Callable[[int, str], str | None]
 
 _PROTECT = re.compile(r"<nowiki>.*?</nowiki>|<pre>.*?</pre>|<!--.*?-->", re.S | re.I)
@@ -34,6 +48,60 @@ _ONLYINCLUDE_TAGS = re.compile(r"</?onlyinclude>")
 # Private-use characters stand for text that must come out unchanged.
 _MARK = "\ue000"
 _MARK_RE = re.compile(_MARK + r"(\d+)" + _MARK)
+
+NODE_COUNT_ERROR = '<span class="error">Node-count limit exceeded</span>'
+EXPAND_DEPTH_ERROR = '<span class="error">Expansion depth limit exceeded</span>'
+TIME_ERROR = '<span class="error">Expansion time limit exceeded</span>'
+TEMPLATE_OMITTED = "<!-- WARNING: template omitted, post-expand include size too large -->"
+ARGUMENT_OMITTED = "<!-- WARNING: argument omitted, expansion size too large -->"
+# The tracking category (its message key) each exceeded limit earns.
+NODE_COUNT_CATEGORY = "node-count-exceeded-category"
+EXPAND_DEPTH_CATEGORY = "expansion-depth-exceeded-category"
+INCLUSION_CATEGORY = "post-expand-template-inclusion-category"
+ARGUMENT_CATEGORY = "post-expand-template-argument-category"
+
+
+# The words `_magic` answers, with and without an argument: anything else is a template.
+_PLAIN_WORDS = frozenset(
+    {
+        "PAGENAME",
+        "FULLPAGENAME",
+        "PAGENAMEE",
+        "FULLPAGENAMEE",
+        "NAMESPACE",
+        "NAMESPACENUMBER",
+        "SITENAME",
+        "CURRENTYEAR",
+        "CURRENTMONTH",
+        "CURRENTDAY",
+        "CURRENTTIMESTAMP",
+    }
+)
+_COLON_WORDS = frozenset(
+    {
+        "PLURAL",
+        "NS",
+        "NSE",
+        "LC",
+        "UC",
+        "LCFIRST",
+        "UCFIRST",
+        "DEFAULTSORT",
+        "DEFAULTSORTKEY",
+        "DEFAULTCATEGORYSORT",
+        "DISPLAYTITLE",
+    }
+)
+
+
+def set_time_budget(seconds: float) -> None:
+    """The wall-clock budget of one expansion (ATRIUM_RENDER_TIMEOUT)."""
+    global _time_budget
+    _time_budget = max(0.001, seconds)
+
+
+def time_budget() -> float:
+    return _time_budget
 
 
 def for_view(text: str) -> str:
@@ -80,13 +148,15 @@ class ExpansionStats:
     and of the arguments substituted, the deepest frame, and the time spent in each template."""
 
     visited: int = 1
-    post_expand: int = 0
+    post_expand: int = 0  # template output at every depth
     argument_size: int = 0
     highest_depth: int = 1
     total_ms: float = 0.0
     # Seconds the output stays valid: clock words shorten MediaWiki's day (an hour for the time).
     cache_expiry: int = 86400
     templates: dict[str, list[float]] = field(default_factory=dict)  # name -> [ms, count]
+    # Message keys of the tracking categories of the limits exceeded, in order of first excess.
+    exceeded: list[str] = field(default_factory=list)
 
 
 class Expander:
@@ -116,10 +186,21 @@ class Expander:
         # wins unless it says `noreplace`): the sort key prefix of its categories.
         self.defaultsort: str | None = None
         self.stats = ExpansionStats()
+        self._deadline = time.perf_counter() + _time_budget
+        self._timed_out = False
+        # Text of each template page as transcluded, protected sections held once.
+        self._bodies: dict[tuple[int, str], str] = {}
+        self._targets: dict[str, tuple[tuple[int, str], str] | None] = {}
+        self._used_set: set[tuple[int, str]] = set()
+
+    def _exceed(self, category: str) -> None:
+        if category not in self.stats.exceeded:
+            self.stats.exceeded.append(category)
 
     def expand(self, text: str) -> str:
         """Expand a page's text for viewing."""
         started = time.perf_counter()
+        self._deadline = started + _time_budget
         text = _PROTECT.sub(self._protect, for_view(text))
         text = self._expand(text, None, 0, ())
         text = self.restore(text)
@@ -163,28 +244,64 @@ class Expander:
         return text
 
     def _param(self, match: re.Match[str], args: dict[str, str] | None, depth: int) -> str:
-        self._visit(depth)
+        refusal = self._visit(depth)
+        if refusal is not None:
+            return refusal
         name, sep, default = match.group(1).partition("|")
         key = name.strip()
         if args is not None and key in args:
-            self.stats.argument_size += len(args[key])
-            return args[key]
+            value = args[key]
+            if self.stats.argument_size + len(value) > MAX_INCLUDE_SIZE:
+                self._exceed(ARGUMENT_CATEGORY)
+                return self._literal(ARGUMENT_OMITTED)
+            self.stats.argument_size += len(value)
+            return value
         if sep:
             return default
         return self._literal(match.group(0))
 
-    def _visit(self, depth: int) -> None:
+    def _visit(self, depth: int) -> str | None:
         """A template or argument node handled in the frame `depth` templates deep: the root's
-        frame is at depth 1 of the limit report and the node one deeper."""
-        self.stats.visited += 1
-        if depth + 2 > self.stats.highest_depth:
-            self.stats.highest_depth = depth + 2
+        frame is at depth 1 of the limit report and the node one deeper. Returns the error
+        that replaces the node when a limit is exceeded, as PPFrame::expand does."""
+        stats = self.stats
+        stats.visited += 1
+        if stats.visited > MAX_NODE_COUNT:
+            self._exceed(NODE_COUNT_CATEGORY)
+            return self._literal(NODE_COUNT_ERROR)
+        if depth + 2 > MAX_EXPAND_DEPTH:
+            self._exceed(EXPAND_DEPTH_CATEGORY)
+            return self._literal(EXPAND_DEPTH_ERROR)
+        if depth + 2 > stats.highest_depth:
+            stats.highest_depth = depth + 2
+        if not self._timed_out and stats.visited % _CLOCK_EVERY == 0:
+            self._timed_out = time.perf_counter() > self._deadline
+        if self._timed_out:
+            return self._literal(TIME_ERROR)
+        return None
+
+    @property
+    def timed_out(self) -> bool:
+        """The wall-clock budget ran out: the expansion is cut and must not be kept."""
+        return self._timed_out
 
     def _call(self, match: re.Match[str], depth: int, stack: tuple[tuple[int, str], ...]) -> str:
-        self._visit(depth)
-        result = self._call_inner(match, depth, stack)
-        if depth == 0:
-            self.stats.post_expand += len(self.restore(result))
+        refusal = self._visit(depth)
+        if refusal is not None:
+            return refusal
+        # Once a template has been omitted the page is at its limit: later calls are omitted
+        # without being expanded first, or a bomb would still be expanded to its node limit.
+        omitting = INCLUSION_CATEGORY in self.stats.exceeded
+        result = "" if omitting else self._call_inner(match, depth, stack)
+        size = len(self.restore(result)) if _MARK in result else len(result)
+        # Counted at every depth, as Parser::braceSubstitution counts it.
+        if omitting or self.stats.post_expand + size > MAX_INCLUDE_SIZE:
+            self._exceed(INCLUSION_CATEGORY)
+            head = split_args(match.group(1))[0].strip()
+            target = self._target(head)
+            shown = target[1] if target is not None else head.lstrip(":")
+            return f"[[:{shown}]]" + self._literal(TEMPLATE_OMITTED)
+        self.stats.post_expand += size
         return result
 
     def _call_inner(
@@ -200,27 +317,27 @@ class Expander:
         magic = self._magic(head, parts[1:])
         if magic is not None:
             return magic
-        try:
-            title = self.parser.parse(head.removeprefix("msgnw:"), NS_TEMPLATE)
-        except InvalidTitle:
+        target = self._target(head)
+        if target is None:
             return self._literal(match.group(0))
-        if title.interwiki or not title.dbkey:
-            return self._literal(match.group(0))
-        key = (title.ns, title.dbkey)
-        if key not in self.used:
+        key, shown = target
+        if key not in self._used_set:
+            self._used_set.add(key)
             self.used.append(key)
-        shown = self.parser.prefixed_text(*key)
         if key in stack:
             return self._literal(f'<span class="error">Template loop detected: [[{shown}]]</span>')
         if depth >= MAX_DEPTH:
             return self._literal(
-                '<span class="error">Template recursion depth limit exceeded (40)</span>'
+                f'<span class="error">Template recursion depth limit exceeded ({MAX_DEPTH})</span>'
             )
-        if key not in self._cache:
-            self._cache[key] = self.loader(*key)
-        body = self._cache[key]
+        body = self._bodies.get(key)
         if body is None:
-            return self._literal(f"[[:{shown}]]")
+            if key not in self._cache:
+                self._cache[key] = self.loader(*key)
+            loaded = self._cache[key]
+            if loaded is None:
+                return self._literal(f"[[:{shown}]]")
+            body = self._bodies[key] = _PROTECT.sub(self._protect, for_inclusion(loaded))
         call_args: dict[str, str] = {}
         position = 1
         for part in parts[1:]:
@@ -230,13 +347,31 @@ class Expander:
             else:
                 call_args[str(position)] = part
                 position += 1
+        # Expanding the template's text is a node of its own, as PPFrame::expand counts it.
+        refusal = self._visit(depth + 1)
+        if refusal is not None:
+            return refusal
         started = time.perf_counter()
-        body = _PROTECT.sub(self._protect, for_inclusion(body))
         result = self._expand(body, call_args, depth + 1, (*stack, key))
         timing = self.stats.templates.setdefault(shown, [0.0, 0])
         timing[0] += (time.perf_counter() - started) * 1000
         timing[1] += 1
         return result
+
+    def _target(self, head: str) -> tuple[tuple[int, str], str] | None:
+        """The template a call names and its shown title, parsed once per expansion (a call
+        repeated a million times must not parse its title a million times)."""
+        if head in self._targets:
+            return self._targets[head]
+        found: tuple[tuple[int, str], str] | None = None
+        try:
+            title = self.parser.parse(head.removeprefix("msgnw:"), NS_TEMPLATE)
+        except InvalidTitle:
+            title = None
+        if title is not None and not title.interwiki and title.dbkey:
+            found = (title.ns, title.dbkey), self.parser.prefixed_text(title.ns, title.dbkey)
+        self._targets[head] = found
+        return found
 
     def evaluate(self, inner: str) -> str | None:
         """`{{inner}}` when it is a magic word or a parser function (its arguments already
@@ -291,6 +426,10 @@ class Expander:
     def _magic(self, head: str, rest: list[str] | None = None) -> str | None:
         word, colon, arg = head.partition(":")
         upper = word.strip().upper()
+        if (upper not in _COLON_WORDS if colon else upper not in _PLAIN_WORDS) and (
+            colon or upper not in self.variables
+        ):
+            return None
         text = self.parser.prefixed_text(self.page_ns, self.page_dbkey)
         name = text.split(":", 1)[1] if self.page_ns != 0 and ":" in text else text
         now = datetime.now(UTC)

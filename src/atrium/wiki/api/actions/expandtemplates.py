@@ -53,7 +53,9 @@ async def expandtemplates(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         revision = await ctx.db.read(parsing.revision, params["revid"])
         if revision is not None:
             variables["REVISIONUSER"] = revision.public_user
-    text, _templates = await ctx.db.read(parsing.expand, ctx.site, title, params["text"], variables)
+    text, _templates = await ctx.db.read_rendering(
+        parsing.expand, ctx.site, title, params["text"], variables
+    )
     if not params["includecomments"]:
         text = _COMMENT.sub("", text)
     props: list[str] = params["prop"]

@@ -346,7 +346,7 @@ async def parse(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             "notwikitext", msg.api("apierror-parsetree-notwikitext"), module="parse"
         )
     site = ctx.site
-    parsed = await ctx.db.read(parsing.parse, site, title, text, variables)
+    parsed = await ctx.db.read_rendering(parsing.parse, site, title, text, variables)
     rendered = parsed.rendered
     body = rendered.html
     if model != "wikitext":

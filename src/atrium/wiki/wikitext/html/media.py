@@ -28,6 +28,16 @@ _VALIGN = ("baseline", "sub", "super", "top", "text-top", "middle", "bottom", "t
 _URL_SAFE = "!$&()*,-.:;=@_~"
 
 
+# Sanitizer::escapeClass: ASCII punctuation, spaces and a leading digit or hyphen become `_`.
+_CLASS_JUNK = re.compile(r"""(^[0-9\-])|[\x00-\x20!"#$%&'()*+,./:;<=>?@\[\]^`{|}~]|\xa0""")
+_UNDERSCORES = re.compile(r"_+")
+
+
+def escape_class(name: str) -> str:
+    """A class name as MediaWiki's Sanitizer::escapeClass makes it: it can only be a name."""
+    return _UNDERSCORES.sub("_", _CLASS_JUNK.sub("_", name)).rstrip("_")
+
+
 @dataclass(frozen=True)
 class FileSize:
     width: int
@@ -90,7 +100,8 @@ def parse_options(parts: list[str]) -> ImageOptions:
         elif low.startswith("alt="):
             opts.alt = part[4:]
         elif low.startswith("class="):
-            opts.classes = part[6:].split()
+            escaped = (escape_class(c) for c in html.unescape(part[6:]).split())
+            opts.classes = [c for c in escaped if c]
         else:
             opts.caption = raw
     return opts
@@ -171,8 +182,7 @@ class MediaLinks:
                 f'height: {max(size[1], 120)}px; display:inline-block;">{TOO_BIG_TEXT}</div>'
             )
         src = self._src(name, file, size[0])
-        # The option text arrives escaped except for quotes: a quote must not end the attribute.
-        extra = f' class="{css.replace(chr(34), "&quot;")}"' if css else ""
+        extra = f' class="{html.escape(css)}"' if css else ""
         srcset = []
         for factor, label in ((1.5, "1.5x"), (2.0, "2x")):
             url = self._src(name, file, math.floor(size[0] * factor + 0.5))

@@ -20,9 +20,16 @@ from dataclasses import dataclass, field
 from urllib.parse import quote
 
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_MEDIA, InvalidTitle, TitleParser
-from atrium.wiki.wikitext.expand import Expander, ExpansionStats, TemplateLoader
+from atrium.wiki.wikitext.expand import (
+    ARGUMENT_OMITTED,
+    TEMPLATE_OMITTED,
+    Expander,
+    ExpansionStats,
+    TemplateLoader,
+)
 from atrium.wiki.wikitext.html.blocks import Paragraphs, serialize, wrap_loose_text
 from atrium.wiki.wikitext.html.charrefs import restore_char_refs
+from atrium.wiki.wikitext.html.css import check_css
 from atrium.wiki.wikitext.html.media import FileLookup, FileSize, MediaLinks, parse_options
 from atrium.wiki.wikitext.html.tables import add_tbody, handle_tables
 from atrium.wiki.wikitext.html.toc import TocSwitches, add_toc, take_switches
@@ -53,12 +60,13 @@ _SAFE_ATTRS = frozenset(
         *("cellpadding", "cellspacing", "summary", "frame", "rules", "nowrap"),
     ]
 )
-_UNSAFE_STYLE = re.compile(r"expression|url\s*\(|javascript|\\|/\*|@import|behavior", re.I)
 _MARK = "\ue001"
 _MARK_RE = re.compile(_MARK + r"(\d+)" + _MARK)
 _NOWIKI = re.compile(r"<nowiki>(.*?)</nowiki>|<nowiki\s*/>", re.S | re.I)
 _PRE = re.compile(r"<pre>(.*?)</pre>", re.S | re.I)
 _COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.S)
+# The expander's limit warnings stay in the HTML, as MediaWiki's strip items keep them.
+_LIMIT_WARNING = re.compile(f"{re.escape(TEMPLATE_OMITTED)}|{re.escape(ARGUMENT_OMITTED)}")
 REDIRECT_LINE = re.compile(r"^\s*#REDIRECT\s*:?\s*\[\[[^\]]*\]\][^\n]*\n?", re.I)
 _QUOTES = re.compile(r"'{2,}")
 
@@ -89,8 +97,8 @@ def attrs(raw: str) -> str:
         value = html.unescape(next(g for g in match.groups()[1:] if g is not None))
         if name not in _SAFE_ATTRS:
             continue
-        if name == "style" and _UNSAFE_STYLE.search(value):
-            continue
+        if name == "style":
+            value = check_css(value)
         out.append(f' {name}="{html.escape(value, quote=True)}"')
     return "".join(out)
 
@@ -269,6 +277,8 @@ class Renderer:
         self.result.volatile = expander.volatile
         self.result.defaultsort = expander.defaultsort
         self.result.stats = expander.stats
+        if expander.stats.exceeded:
+            text = _LIMIT_WARNING.sub(lambda m: self.hold(m.group(0)), text)
         text = _COMMENT.sub("", text)
         text = _NOWIKI.sub(lambda m: self._strip(m.group(1) or "", "{}"), text)
         text = _PRE.sub(lambda m: self._strip(m.group(1), "<pre>{}</pre>"), text)

@@ -360,7 +360,7 @@ async def _expand(q: QueryRun, page: Title, text: str) -> str:
 
 
 async def _parse(q: QueryRun, page: Title, text: str) -> str:
-    rendered = await q.ctx.db.read(reading.render_text, q.ctx.site, page, text)
+    rendered = await q.ctx.db.read_rendering(reading.render_text, q.ctx.site, page, text)
     return str(rendered.html)
 
 

@@ -1,0 +1,143 @@
+"""Template bombs against MediaWiki's preprocessor limits: a ten-by-ten template tree, an argument
+doubled at every call, a deep chain, a tree of empty templates, and a wall-clock budget. Each
+used to hold the server (seconds to minutes) or answer hundreds of megabytes; now each stops at
+its limit with MediaWiki's warning and tracking category, and renders off the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+import pytest
+
+from atrium.wiki.wikitext import expand
+from tests.wiki.conftest import WikiHarness, client, wiki
+
+pytestmark = pytest.mark.anyio
+__all__ = ["client", "wiki"]
+
+ARG_BOMB = "{{Arg|" * 8 + "x" + "}}" * 8
+
+
+async def _tree(wiki: WikiHarness, prefix: str, leaf: str, levels: int) -> None:
+    """Template:<prefix>0 is `leaf`; Template:<prefix><i> calls <prefix><i-1> ten times."""
+    await wiki.edit_page(f"Template:{prefix}0", leaf)
+    for i in range(1, levels + 1):
+        await wiki.edit_page(f"Template:{prefix}{i}", f"{{{{{prefix}{i - 1}}}}}" * 10)
+
+
+async def _parse(wiki: WikiHarness, client: httpx.AsyncClient, text: str) -> Any:
+    response = await client.post(
+        "/w/api.php",
+        data={
+            "action": "parse",
+            "title": "Bomb",
+            "text": text,
+            "contentmodel": "wikitext",
+            "prop": "text|categories|limitreportdata",
+            "format": "json",
+            "formatversion": "2",
+        },
+    )
+    assert response.status_code == 200
+    return response
+
+
+def _report(parsed: Any) -> dict[str, Any]:
+    return {e["name"]: e for e in parsed["limitreportdata"]}
+
+
+def _categories(parsed: Any) -> list[str]:
+    return [c["category"] for c in parsed["categories"]]
+
+
+async def test_template_tree_stops_at_the_include_size(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    await _tree(wiki, "L", "lol", 6)
+    parsed = (await _parse(wiki, client, "{{L6}}")).json()["parse"]
+    assert (
+        "<!-- WARNING: template omitted, post-expand include size too large -->" in (parsed["text"])
+    )
+    assert "Pages_where_template_include_size_is_exceeded" in _categories(parsed)
+    report = _report(parsed)
+    size = report["limitreport-postexpandincludesize"]
+    assert size["0"] <= size["1"] == 2 * 1024 * 1024
+    # A million calls before; the limit cuts the tree after its first few hundred thousand.
+    assert report["limitreport-ppvisitednodes"]["0"] < 400_000
+
+
+async def test_argument_doubling_is_capped(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    await wiki.edit_page("Template:Arg", "{{{1}}}" * 10)
+    response = await _parse(wiki, client, ARG_BOMB)
+    # 100 MB before.
+    assert len(response.content) < 3_000_000
+    parsed = response.json()["parse"]
+    assert "<!-- WARNING: argument omitted, expansion size too large -->" in parsed["text"]
+    assert "Pages_containing_omitted_template_arguments" in _categories(parsed)
+    size = _report(parsed)["limitreport-templateargumentsize"]
+    assert size["0"] <= size["1"]
+
+
+async def test_node_count_limit(
+    wiki: WikiHarness, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(expand, "MAX_NODE_COUNT", 5_000)
+    await _tree(wiki, "E", "", 5)
+    parsed = (await _parse(wiki, client, "{{E5}}")).json()["parse"]
+    assert '<span class="error">Node-count limit exceeded</span>' in parsed["text"]
+    assert "Pages_where_node_count_is_exceeded" in _categories(parsed)
+
+
+async def test_expansion_depth_limit(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    for i in range(120):
+        await wiki.edit_page(f"Template:D{i}", f"d{{{{D{i + 1}}}}}")
+    parsed = (await _parse(wiki, client, "{{D0}}")).json()["parse"]
+    assert '<span class="error">Expansion depth limit exceeded</span>' in parsed["text"]
+    assert "Pages_where_expansion_depth_is_exceeded" in _categories(parsed)
+    depth = _report(parsed)["limitreport-expansiondepth"]
+    assert depth["0"] <= depth["1"] == 100
+
+
+async def test_time_budget_cuts_the_expansion(
+    wiki: WikiHarness, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await _tree(wiki, "E", "", 4)
+    monkeypatch.setattr(expand, "_time_budget", 0.0)
+    parsed = (await _parse(wiki, client, "{{E4}}")).json()["parse"]
+    assert '<span class="error">Expansion time limit exceeded</span>' in parsed["text"]
+
+
+async def test_saving_a_huge_tree_completes(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    # Ten to the eighth calls: the save of Template:L8 ran for more than six minutes.
+    await _tree(wiki, "L", "lol", 8)
+    await wiki.edit_page("Bombed", "{{L8}}")
+    data = await wiki.api(client, action="query", titles="Bombed", prop="categories")
+    (page,) = data["query"]["pages"].values()
+    names = [c["title"] for c in page["categories"]]
+    assert names == ["Category:Pages where template include size is exceeded"]
+    view = await client.get("/wiki/Bombed")
+    assert view.status_code == 200
+    assert "post-expand include size too large" in view.text
+
+
+async def test_a_slow_parse_does_not_hold_other_requests(
+    wiki: WikiHarness, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await _tree(wiki, "E", "", 4)
+    monkeypatch.setattr(expand, "MAX_NODE_COUNT", 10_000_000)
+    finished: list[str] = []
+
+    async def slow() -> None:
+        # A hundred thousand empty calls, six times over: seconds of rendering.
+        await _parse(wiki, client, "{{E4}}" * 6)
+        finished.append("parse")
+
+    async def quick() -> None:
+        await asyncio.sleep(0.05)
+        await wiki.api(client, action="query", meta="siteinfo")
+        finished.append("siteinfo")
+
+    await asyncio.gather(slow(), quick())
+    assert finished == ["siteinfo", "parse"]
