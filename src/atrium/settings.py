@@ -85,8 +85,9 @@ class Settings:
     external_url: str | None = None
     rate_limits: RateLimits = field(default_factory=RateLimits)
     web_public_streams_enabled: bool = True
-    # The largest chat request body read (a view may declare its own limit, as uploads will).
-    chat_max_body_bytes: int = 4 * 1024 * 1024
+    # The largest request body read when it carries no upload (a chat view may declare its own
+    # limit; the wiki allows at least what a whole page needs).
+    max_body_bytes: int = 4 * 1024 * 1024
     # Which services this process serves; either can run alone.
     services: tuple[str, ...] = ("chat", "wiki")
     # The wiki's $wgSecretKey: tools that sign Special:RunJobs requests need to know it. None: a
@@ -119,7 +120,10 @@ class Settings:
                 password_attempts=_env_int("ATRIUM_RATE_LIMIT_PASSWORD", 5),
             ),
             web_public_streams_enabled=_env_bool("ATRIUM_WEB_PUBLIC_STREAMS_ENABLED", True),
-            chat_max_body_bytes=_env_int("ATRIUM_CHAT_MAX_BODY_BYTES", 4 * 1024 * 1024),
+            # The chat's own name of the setting, from before it covered the wiki, still counts.
+            max_body_bytes=_env_int(
+                "ATRIUM_MAX_BODY_BYTES", _env_int("ATRIUM_CHAT_MAX_BODY_BYTES", 4 * 1024 * 1024)
+            ),
             services=_env_services(),
             wiki_secret_key=os.environ.get("ATRIUM_WIKI_SECRET_KEY") or None,
             wiki_main_page=_env_bool("ATRIUM_WIKI_MAIN_PAGE", True),
