@@ -29,6 +29,12 @@ def _env_bool(name: str, default: bool) -> bool:
     return raw.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def _env_list(name: str) -> tuple[str, ...]:
+    """A comma-separated list; blanks around the items and empty items are dropped."""
+    raw = os.environ.get(name) or ""
+    return tuple(item.strip() for item in raw.split(",") if item.strip())
+
+
 KNOWN_SERVICES = ("chat", "wiki")
 
 
@@ -104,6 +110,10 @@ class Settings:
     caches: CacheLimits = field(default_factory=lambda: CacheLimits())
     # Threads for CPU-heavy steps (password hashing, image scaling): see core/workers.py.
     worker_threads: int = 2
+    # Outgoing requests to destinations users choose (outgoing webhooks): hosts and networks
+    # allowed although not public, and a proxy to send them through instead (core/egress.py).
+    egress_allow: tuple[str, ...] = ()
+    egress_proxy: str | None = None
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -136,6 +146,8 @@ class Settings:
                 event_queues=_env_int("ATRIUM_EVENT_QUEUES_MB", 64) * MB,
             ),
             worker_threads=_env_int("ATRIUM_WORKER_THREADS", 2),
+            egress_allow=_env_list("ATRIUM_EGRESS_ALLOW"),
+            egress_proxy=os.environ.get("ATRIUM_EGRESS_PROXY") or None,
         )
 
     def with_(self, **changes: object) -> Settings:
