@@ -77,6 +77,8 @@ class CacheLimits:
     event_queue: int = 4 * MB
     # Undelivered events of all queues of the process together (embedded mode).
     event_queues: int = 64 * MB
+    # Event queues one user holds at once (a count); one more drops their least recently polled.
+    event_queues_per_user: int = 50
 
 
 @dataclass(frozen=True)
@@ -144,6 +146,7 @@ class Settings:
                 display=_env_int("ATRIUM_CACHE_DISPLAY_MB", 8) * MB,
                 event_queue=_env_int("ATRIUM_EVENT_QUEUE_MB", 4) * MB,
                 event_queues=_env_int("ATRIUM_EVENT_QUEUES_MB", 64) * MB,
+                event_queues_per_user=_env_int("ATRIUM_EVENT_QUEUES_PER_USER", 50),
             ),
             worker_threads=_env_int("ATRIUM_WORKER_THREADS", 2),
             egress_allow=_env_list("ATRIUM_EGRESS_ALLOW"),
