@@ -243,3 +243,16 @@ def test_settings_read_the_allowlist_and_the_proxy(monkeypatch: pytest.MonkeyPat
     policy = EgressPolicy.from_settings(configured)
     assert policy.proxy == "http://127.0.0.1:4750"
     assert policy.allowed_hosts == frozenset({"hooks.internal"})
+
+
+async def test_through_the_proxy_the_proxy_decides(internal: Listener) -> None:
+    # The loopback listener stands in for the egress proxy: it receives the request in the
+    # proxy's absolute form, for a private destination this process does not check itself.
+    proxy = internal.url.removesuffix("/hook")
+    policy = EgressPolicy(proxy=proxy)
+    response = await policy.post(
+        "http://10.0.0.1:8080/hook", timeout=5, headers={}, json={"content": "x"}
+    )
+    assert response.status_code == 200
+    (call,) = internal.received
+    assert call.startswith("http://10.0.0.1:8080/hook ")
