@@ -14,6 +14,7 @@ from typing import TypeVar
 import click
 
 from atrium.core import migrations
+from atrium.core.data_dir import secure_data_dir
 from atrium.settings import Settings
 
 T = TypeVar("T")
@@ -27,6 +28,11 @@ def fail(message: str) -> None:
 @click.group()
 def main() -> None:
     """Atrium: a Zulip-compatible team chat and a MediaWiki-compatible wiki."""
+    # Before any command writes: the data holds API keys, uploads and secrets (umask 077 is
+    # inherited by the server's workers).
+    notice = secure_data_dir(Settings.from_env().data_dir)
+    if notice is not None:
+        click.echo(f"warning: {notice}", err=True)
 
 
 @main.command()

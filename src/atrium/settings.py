@@ -32,16 +32,17 @@ def _env_float(name: str, default: float) -> float:
         raise SystemExit(f"{name} must be a number, got {raw!r}") from exc
 
 
-def _env_list(name: str) -> tuple[str, ...]:
-    raw = os.environ.get(name) or ""
-    return tuple(item.strip() for item in raw.split(",") if item.strip())
-
-
 def _env_bool(name: str, default: bool) -> bool:
     raw = os.environ.get(name)
     if raw is None or raw == "":
         return default
     return raw.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _env_list(name: str) -> tuple[str, ...]:
+    """A comma-separated list; blanks around the items and empty items are dropped."""
+    raw = os.environ.get(name) or ""
+    return tuple(item.strip() for item in raw.split(",") if item.strip())
 
 
 KNOWN_SERVICES = ("chat", "wiki")
@@ -102,6 +103,8 @@ class CacheLimits:
     event_queue: int = 4 * MB
     # Undelivered events of all queues of the process together (embedded mode).
     event_queues: int = 64 * MB
+    # Event queues one user holds at once (a count); one more drops their least recently polled.
+    event_queues_per_user: int = 50
 
 
 @dataclass(frozen=True)
@@ -116,8 +119,9 @@ class Settings:
     external_url: str | None = None
     rate_limits: RateLimits = field(default_factory=RateLimits)
     web_public_streams_enabled: bool = True
-    # The largest chat request body read (a view may declare its own limit, as uploads will).
-    chat_max_body_bytes: int = 4 * 1024 * 1024
+    # The largest request body read when it carries no upload (a chat view may declare its own
+    # limit; the wiki allows at least what a whole page needs).
+    max_body_bytes: int = 4 * 1024 * 1024
     # Which services this process serves; either can run alone.
     services: tuple[str, ...] = ("chat", "wiki")
     # The wiki's $wgSecretKey: tools that sign Special:RunJobs requests need to know it. None: a
@@ -151,6 +155,10 @@ class Settings:
     # this image proxy, or not inline at all when none is set.
     camo_url: str | None = None
     camo_key: str | None = None
+    # Outgoing requests to destinations users choose (outgoing webhooks): hosts and networks
+    # allowed although not public, and a proxy to send them through instead (core/egress.py).
+    egress_allow: tuple[str, ...] = ()
+    egress_proxy: str | None = None
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -167,7 +175,10 @@ class Settings:
                 password_attempts=_env_int("ATRIUM_RATE_LIMIT_PASSWORD", 5),
             ),
             web_public_streams_enabled=_env_bool("ATRIUM_WEB_PUBLIC_STREAMS_ENABLED", True),
-            chat_max_body_bytes=_env_int("ATRIUM_CHAT_MAX_BODY_BYTES", 4 * 1024 * 1024),
+            # The chat's own name of the setting, from before it covered the wiki, still counts.
+            max_body_bytes=_env_int(
+                "ATRIUM_MAX_BODY_BYTES", _env_int("ATRIUM_CHAT_MAX_BODY_BYTES", 4 * 1024 * 1024)
+            ),
             services=_env_services(),
             wiki_secret_key=os.environ.get("ATRIUM_WIKI_SECRET_KEY") or None,
             wiki_main_page=_env_bool("ATRIUM_WIKI_MAIN_PAGE", True),
@@ -179,6 +190,7 @@ class Settings:
                 display=_env_int("ATRIUM_CACHE_DISPLAY_MB", 8) * MB,
                 event_queue=_env_int("ATRIUM_EVENT_QUEUE_MB", 4) * MB,
                 event_queues=_env_int("ATRIUM_EVENT_QUEUES_MB", 64) * MB,
+                event_queues_per_user=_env_int("ATRIUM_EVENT_QUEUES_PER_USER", 50),
             ),
             worker_threads=_env_int("ATRIUM_WORKER_THREADS", 2),
             user_content_url=os.environ.get("ATRIUM_USER_CONTENT_URL") or None,
@@ -187,6 +199,8 @@ class Settings:
             wiki_cors_origins=_env_list("ATRIUM_WIKI_CORS_ORIGINS"),
             camo_url=os.environ.get("ATRIUM_CAMO_URL") or None,
             camo_key=os.environ.get("ATRIUM_CAMO_KEY") or None,
+            egress_allow=_env_list("ATRIUM_EGRESS_ALLOW"),
+            egress_proxy=os.environ.get("ATRIUM_EGRESS_PROXY") or None,
         )
 
     def with_(self, **changes: object) -> Settings:

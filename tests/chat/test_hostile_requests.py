@@ -69,7 +69,7 @@ async def test_body_not_utf8_is_a_bad_request(chat: ChatHarness) -> None:
 
 
 async def test_body_over_the_limit_is_refused(chat: ChatHarness) -> None:
-    limit = chat.runtime.settings.chat_max_body_bytes
+    limit = chat.runtime.settings.max_body_bytes
     resp = await chat.client.post(
         "/api/v1/messages/render",
         content=b"content=" + b"a" * limit,
@@ -79,7 +79,7 @@ async def test_body_over_the_limit_is_refused(chat: ChatHarness) -> None:
 
 
 async def test_chunked_body_over_the_limit_is_refused(chat: ChatHarness) -> None:
-    limit = chat.runtime.settings.chat_max_body_bytes
+    limit = chat.runtime.settings.max_body_bytes
 
     async def chunks():  # type: ignore[no-untyped-def]
         yield b"content="

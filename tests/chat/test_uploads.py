@@ -82,7 +82,8 @@ async def test_upload_bad_input(chat: ChatHarness) -> None:
 
 async def test_download_needs_a_readable_linking_message(chat: ChatHarness) -> None:
     uri = await upload(chat, chat.hamlet, b"secret plans")
-    assert (await fetch(chat, uri, None)).status_code == 401
+    # Without credentials, a browser is sent to sign in (tests/security: no Basic challenge).
+    assert (await fetch(chat, uri, None)).status_code == 302
     assert (await fetch(chat, uri, chat.cordelia)).status_code == 403
     assert (await fetch(chat, uri + "x", chat.hamlet)).status_code == 404
 

@@ -33,7 +33,11 @@ def client_from_zuliprc(text: str, path: Path) -> zulip.Client:
 
 @pytest.fixture
 def live_chat(data_dir: Path, database_url: str | None, tmp_path: Path) -> Iterator[LiveChat]:
-    env = atrium_env(data_dir, database_url, ATRIUM_SERVICES="chat")
+    # Outgoing-webhook tests stand their integrations up on loopback, which only the allowlist
+    # lets the server reach.
+    env = atrium_env(
+        data_dir, database_url, ATRIUM_SERVICES="chat", ATRIUM_EGRESS_ALLOW="127.0.0.1"
+    )
     atrium(env, "chat", "create-realm", "--name", "Live Test")
     atrium(
         env,

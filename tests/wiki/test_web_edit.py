@@ -202,3 +202,35 @@ async def test_entities_render_as_characters(wiki: WikiHarness, client: httpx.As
     await wiki.edit_page("Entities", "2 &times; 3&nbsp;m, &lt;b&gt; and &bogus;")
     page = (await client.get("/wiki/Entities")).text
     assert "2 &times; 3&nbsp;m, &lt;b&gt; and &amp;bogus;" in page
+
+
+async def _save_large(client: httpx.AsyncClient, title: str, text: str) -> httpx.Response:
+    """Save as the browser's editor does: the form is multipart (`enctype` of the edit form)."""
+    fields = _form_fields((await client.get(f"/w/index.php?title={title}&action=edit")).text)
+    data = {**fields, "wpSave": "Save page"}
+    del data["wpTextbox1"]
+    return await client.post(
+        f"/w/index.php?title={title}&action=submit",
+        data=data,
+        files={"wpTextbox1": (None, text.encode())},
+    )
+
+
+async def test_a_page_between_one_and_two_mebibytes_saves(client: httpx.AsyncClient) -> None:
+    """A field over the form parser's default 1 MiB part bound answered "Internal error"."""
+    await sign_in(client, "Alice")
+    text = "word " * (300 * 1024)  # 1.5 MiB
+    saved = await _save_large(client, "Big_page", text)
+    assert saved.status_code == 303, saved.text[:500]
+    assert await _raw(client, "Big_page") == text.rstrip()
+
+
+async def test_a_page_over_the_size_limit_gets_the_editors_refusal(
+    client: httpx.AsyncClient,
+) -> None:
+    await sign_in(client, "Alice")
+    refused = await _save_large(client, "Huge_page", "a" * (2 * 1024 * 1024 + 10))
+    assert refused.status_code == 400
+    assert "exceeds the page size limit" in refused.text
+    assert "Internal error" not in refused.text
+    assert (await client.get("/wiki/Huge_page")).status_code == 404

@@ -299,6 +299,7 @@ def create_service(settings: Settings, sessions: SessionStore | None = None) -> 
             settings.redis_namespace,
             max_queue_bytes=settings.caches.event_queue,
             max_total_bytes=settings.caches.event_queues,
+            max_queues_per_user=settings.caches.event_queues_per_user,
         ),
     )
 

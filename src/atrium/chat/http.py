@@ -22,13 +22,14 @@ from starlette.formparsers import MultiPartException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
-from starlette.types import Message
 
 from atrium.chat.auth import authenticate, authenticate_session
 from atrium.chat.errors import ChatError
 from atrium.chat.models import User
 from atrium.chat.params import Endpoint, parse_form, parse_urlencoded
 from atrium.chat.runtime import ChatRuntime
+from atrium.core import body_limit as body_limit_core
+from atrium.core.body_limit import MULTIPART_OVERHEAD
 from atrium.core.ratelimit import Verdict
 from atrium.core.responses import JSONResponse
 from atrium.settings import Settings
@@ -103,10 +104,6 @@ def error_response(error: ChatError, headers: dict[str, str] | None = None) -> R
     )
 
 
-# What a multipart body may add to the file it carries (boundaries, part headers).
-MULTIPART_OVERHEAD = 64 * 1024
-
-
 def body_too_large(limit: int) -> ChatError:
     return ChatError(f"Request body too large (limit: {limit} bytes)")
 
@@ -121,29 +118,13 @@ def body_limit(settings: Settings, spec: ViewSpec, content_type: str) -> int:
         return spec.max_body_bytes
     if content_type.lower().startswith("multipart/form-data"):
         upload = settings.max_file_upload_size_mib * 1024 * 1024 + MULTIPART_OVERHEAD
-        return max(settings.chat_max_body_bytes, upload)
-    return settings.chat_max_body_bytes
+        return max(settings.max_body_bytes, upload)
+    return settings.max_body_bytes
 
 
 def limited(request: Request, limit: int) -> Request:
-    """The request, refusing its body once it is known to pass `limit` bytes: at once when the
-    declared Content-Length does, else as the chunks arrive (a body sent without a length)."""
-    declared = request.headers.get("content-length", "")
-    too_long = declared.isascii() and declared.isdigit() and int(declared) > limit
-    received = 0
-
-    async def receive() -> Message:
-        nonlocal received
-        if too_long:
-            raise body_too_large(limit)
-        message = await request.receive()
-        if message["type"] == "http.request":
-            received += len(message.get("body", b""))
-            if received > limit:
-                raise body_too_large(limit)
-        return message
-
-    return Request(request.scope, receive)
+    """The request, its body refused past `limit` bytes with the chat's error (see core)."""
+    return body_limit_core.limited(request, limit, body_too_large)
 
 
 async def request_values(request: Request) -> dict[str, str]:

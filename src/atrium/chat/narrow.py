@@ -72,6 +72,13 @@ MENTION_BITS = (
 )
 
 
+# The most terms one narrow may have, a search's quoted phrases counted as terms. Each nests the
+# query's condition one level deeper, and the databases bound that depth (SQLite at 1000);
+# clients send a handful.
+MAX_NARROW_TERMS = 100
+_PHRASE = re.compile(r'"([^"]+)"')
+
+
 def bad_narrow(desc: str) -> ChatError:
     return ChatError(f"Invalid narrow operator: {desc}", "BAD_NARROW", desc=desc)
 
@@ -106,6 +113,9 @@ def parse_narrow(raw: Any) -> list[Term]:
         return []
     if not isinstance(raw, list):
         raise ChatError("narrow is not a list")
+    too_many = bad_narrow(f"too many terms (at most {MAX_NARROW_TERMS})")
+    if len(raw) > MAX_NARROW_TERMS:
+        raise too_many
     terms = []
     for item in raw:
         if isinstance(item, dict):
@@ -133,6 +143,9 @@ def parse_narrow(raw: Any) -> list[Term]:
             raise bad_narrow(f"unknown operator {given}")
         _check_operand(operator, operand)
         terms.append(Term(operator, operand, bool(negated)))
+    phrases = sum(len(_PHRASE.findall(t.operand)) for t in terms if t.operator == "search")
+    if len(terms) + phrases > MAX_NARROW_TERMS:
+        raise too_many
     _check_combination(terms)
     return terms
 
@@ -333,7 +346,7 @@ class _Compiler:
         walks the full-text index itself, newest first, instead of joining all its matches)."""
         condition = sa.true() if index_separately else search.search_condition(self.conn, operand)
         # A quoted phrase must also appear as written (Zulip adds a LIKE for each).
-        for phrase in re.findall(r'"([^"]+)"', operand):
+        for phrase in _PHRASE.findall(operand):
             pattern = "%" + phrase.lower().replace("\\", "\\\\").replace("%", r"\%")
             pattern = pattern.replace("_", r"\_") + "%"
             condition = sa.and_(

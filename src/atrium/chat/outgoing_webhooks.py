@@ -5,8 +5,10 @@ Runs as background tasks of the serving process, never inside the request's tran
 slow or dead endpoint delays nobody's send. Each call has a timeout; a connection failure, a
 timeout or a 5xx is retried (three attempts in all), after which the bot says `Failure! Bot is
 unavailable` where it was asked and the owner is told, as Zulip does. Tasks in flight when the
-process stops are lost (Zulip keeps them in a queue). What a failing endpoint answered is not
-passed on to anyone: the URL may be an internal service's.
+process stops are lost (Zulip keeps them in a queue). Every call goes through the egress
+policy (core/egress.py): by default no loopback or private address is reached, and no redirect
+followed. What a failing endpoint answered, and why it could not be reached, is passed on to
+nobody: the URL may be an internal service's, and the reasons would map its ports.
 """
 
 from __future__ import annotations
@@ -23,11 +25,14 @@ from atrium.chat.actions.outgoing_webhooks import report_failure, send_bot_reply
 from atrium.chat.queries.outgoing_webhooks import Trigger, triggered_bots
 from atrium.chat.runtime import ChatRuntime
 from atrium.chat.version import ZULIP_VERSION
+from atrium.core.egress import EgressPolicy, EgressRefused
 
 log = logging.getLogger(__name__)
 
 TIMEOUT_SECONDS = 10.0
 ATTEMPTS = 3
+# What the owner is told when no answer came, whatever the reason (refused, closed, timed out).
+UNREACHABLE = "The webhook service could not be reached."
 # Tasks in flight: held so they are not collected before they finish.
 _PENDING: set[asyncio.Task[None]] = set()
 
@@ -104,24 +109,24 @@ async def _deliver(runtime: ChatRuntime, trigger: Trigger) -> None:
         await runtime.write(report_failure, trigger.bot_id, message, failure, failure)
         return
     headers = {"User-Agent": f"ZulipOutgoingWebhook/{ZULIP_VERSION}"}
-    detail = ""
+    policy = EgressPolicy.from_settings(runtime.settings)
     response: httpx.Response | None = None
-    async with httpx.AsyncClient(timeout=TIMEOUT_SECONDS, headers=headers) as client:
-        for _attempt in range(ATTEMPTS):
-            try:
-                response = await client.post(trigger.base_url, **_request(trigger))
-            except httpx.HTTPError as exc:
-                response = None
-                detail = (
-                    "When trying to send a request to the webhook service, an exception of "
-                    f"type {type(exc).__name__} occurred."
-                )
-                continue
-            if response.status_code < 500:
-                break
+    for _attempt in range(ATTEMPTS):
+        try:
+            response = await policy.post(
+                trigger.base_url, timeout=TIMEOUT_SECONDS, headers=headers, **_request(trigger)
+            )
+        except EgressRefused as exc:
+            log.warning("outgoing webhook of bot %s refused: %s", trigger.bot_id, exc)
+            response = None
+            break
+        except httpx.HTTPError:
+            response = None
+            continue
+        if response.status_code < 500:
+            break
     if response is None or response.status_code >= 500:
-        if response is not None:
-            detail = _status_detail(response)
+        detail = UNREACHABLE if response is None else _status_detail(response)
         await runtime.write(report_failure, trigger.bot_id, message, "Bot is unavailable", detail)
         return
     if not 200 <= response.status_code < 300:
@@ -147,6 +152,6 @@ async def _deliver(runtime: ChatRuntime, trigger: Trigger) -> None:
 
 
 def _status_detail(response: httpx.Response) -> str:
-    """The owner learns the status code, not the body: unlike Zulip (which relies on an egress
-    proxy), this server could be pointed at an internal service, whose answer must not leak."""
+    """The owner learns the status code, not the body: an allowed internal service's answer must
+    not leak."""
     return f"The webhook got a response with status code *{response.status_code}*."

@@ -7,9 +7,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from atrium.core.body_limit import limited
 from atrium.core.db import Database, open_database
 from atrium.core.service import Service
 from atrium.settings import MB, Settings
+from atrium.wiki import body_limits
 from atrium.wiki.api import main
 from atrium.wiki.changes.mainpage import ensure_main_page
 from atrium.wiki.files.quarantine import quarantine_unverified
@@ -56,6 +58,7 @@ def create_service(settings: Settings) -> Service:
 
     async def api(request: Request) -> Response:
         assert state.db is not None and state.site is not None
+        request = limited(request, body_limits.body_limit(request, settings))
         request.state.wiki_audience = state.site.audience
         return await main.handle(request, state.site, state.db)
 
@@ -68,6 +71,7 @@ def create_service(settings: Settings) -> Service:
 
     async def index(request: Request) -> Response:
         assert state.db is not None and state.site is not None
+        request = limited(request, body_limits.body_limit(request, settings))
         request.state.wiki_audience = state.site.audience
         return await views.guarded(
             request, state.site, state.db, views.index(request, state.site, state.db)

@@ -36,6 +36,11 @@ QUEUE_TIMEOUT_SECONDS = 600
 # as `event_size` estimates them (see `CacheLimits` in the settings).
 MAX_QUEUE_BYTES = 4 * 1024 * 1024
 MAX_TOTAL_BYTES = 64 * 1024 * 1024
+# The most queues one user holds at once (tabs, devices, bots' own clients). Every event for the
+# user is copied into each of them, so without a bound one member could multiply the work of
+# every publish; registering one more drops the user's least recently polled queue, whose client
+# registers again on its next poll, as after any collected queue.
+MAX_QUEUES_PER_USER = 50
 
 
 def event_size(event: Mapping[str, Any]) -> int:
@@ -189,18 +194,25 @@ class MemoryEventQueues(EventQueues):
     """
 
     def __init__(
-        self, max_queue_bytes: int = MAX_QUEUE_BYTES, max_total_bytes: int = MAX_TOTAL_BYTES
+        self,
+        max_queue_bytes: int = MAX_QUEUE_BYTES,
+        max_total_bytes: int = MAX_TOTAL_BYTES,
+        max_queues_per_user: int = MAX_QUEUES_PER_USER,
     ) -> None:
         self.queues: dict[str, _MemoryQueue] = {}
         self.by_user: dict[int, set[str]] = {}
         self.max_queue_bytes = max_queue_bytes
         self.max_total_bytes = max_total_bytes
+        self.max_queues_per_user = max_queues_per_user
         self.total_bytes = 0
 
     async def register(self, user_id: int, options: QueueOptions) -> str:
+        owned = self.by_user.setdefault(user_id, set())
+        while owned and len(owned) >= self.max_queues_per_user:
+            self._drop(min((self.queues[q] for q in owned), key=lambda q: q.last_touched))
         queue = _MemoryQueue(str(uuid.uuid4()), user_id, options)
         self.queues[queue.queue_id] = queue
-        self.by_user.setdefault(user_id, set()).add(queue.queue_id)
+        owned.add(queue.queue_id)
         return queue.queue_id
 
     def _queue(self, queue_id: str, user_id: int) -> _MemoryQueue | None:
@@ -286,11 +298,16 @@ class RedisEventQueues(EventQueues):
     """
 
     def __init__(
-        self, url: str, namespace: str = "atrium", max_queue_bytes: int = MAX_QUEUE_BYTES
+        self,
+        url: str,
+        namespace: str = "atrium",
+        max_queue_bytes: int = MAX_QUEUE_BYTES,
+        max_queues_per_user: int = MAX_QUEUES_PER_USER,
     ) -> None:
         # One deployment's keys, apart from any other sharing the Redis server.
         self.prefix = f"{namespace}:events"
         self.max_queue_bytes = max_queue_bytes
+        self.max_queues_per_user = max_queues_per_user
         import redis.asyncio as redis
 
         self._redis: Any = redis.Redis.from_url(url)
@@ -303,7 +320,25 @@ class RedisEventQueues(EventQueues):
     def _user_key(self, user_id: int) -> str:
         return f"{self.prefix}:user:{user_id}"
 
+    async def _make_room(self, user_id: int) -> None:
+        """Drop the user's least recently polled queues (the shortest time left to live, as a
+        poll renews it) until one more fits; expired queues are forgotten on the way."""
+        owned = [q.decode() for q in await self._redis.smembers(self._user_key(user_id))]
+        if len(owned) < self.max_queues_per_user:
+            return
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for queue_id in owned:
+                pipe.pttl(self._keys(queue_id)[1])
+            ttls = await pipe.execute()
+        live = sorted((int(ttl), q) for ttl, q in zip(ttls, owned, strict=True) if int(ttl) >= 0)
+        expired = [q for ttl, q in zip(ttls, owned, strict=True) if int(ttl) < 0]
+        if expired:
+            await self._redis.srem(self._user_key(user_id), *expired)
+        for _ttl, queue_id in live[: max(0, len(live) - self.max_queues_per_user + 1)]:
+            await self._drop(queue_id)
+
     async def register(self, user_id: int, options: QueueOptions) -> str:
+        await self._make_room(user_id)
         queue_id = str(uuid.uuid4())
         _stream, meta = self._keys(queue_id)
         async with self._redis.pipeline(transaction=True) as pipe:
@@ -416,9 +451,10 @@ def event_queues(
     *,
     max_queue_bytes: int = MAX_QUEUE_BYTES,
     max_total_bytes: int = MAX_TOTAL_BYTES,
+    max_queues_per_user: int = MAX_QUEUES_PER_USER,
 ) -> EventQueues:
     """Redis queues in the scale-out mode, else queues in this process; both bounded as their
     docstrings say."""
     if redis_url:
-        return RedisEventQueues(redis_url, namespace, max_queue_bytes)
-    return MemoryEventQueues(max_queue_bytes, max_total_bytes)
+        return RedisEventQueues(redis_url, namespace, max_queue_bytes, max_queues_per_user)
+    return MemoryEventQueues(max_queue_bytes, max_total_bytes, max_queues_per_user)

@@ -14,10 +14,10 @@ from typing import Any
 
 from PIL import Image
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from atrium.chat.auth import authenticate
+from atrium.chat.auth import authenticate, browser_session, session_user
 from atrium.chat.errors import ChatError
 from atrium.chat.queries.attachments import attachment_by_path, can_read_attachment
 from atrium.chat.queries.images import (
@@ -80,14 +80,24 @@ def _file_response(runtime: ChatRuntime, row: Any) -> Response:
 
 def file_routes(runtime: ChatRuntime) -> list[BaseRoute]:
     async def serve_upload(request: Request) -> Response:
-        try:
-            user = await authenticate(runtime, request.headers.get("authorization"))
-        except ChatError as error:
-            return HTMLResponse(
-                f"<p>{'Not logged in' if error.status == 401 else 'Forbidden'}.</p>",
-                status_code=401,
-                headers={"WWW-Authenticate": 'Basic realm="zulip"'},
-            )
+        header = request.headers.get("authorization")
+        if header is None:
+            # A browser opening a link: its chat session, else the sign-in page as Zulip sends
+            # it there. Never a Basic challenge: the browser's password dialog would invite
+            # typing an API key it then sends on every request.
+            session = await browser_session(runtime, request)
+            session_member = await session_user(runtime, session) if session else None
+            if session_member is None:
+                return RedirectResponse("/login", 302, headers={"Cache-Control": "no-store"})
+            user = session_member
+        else:
+            try:
+                user = await authenticate(runtime, header)
+            except ChatError as error:
+                return HTMLResponse(
+                    f"<p>{'Not logged in' if error.status == 401 else 'Forbidden'}.</p>",
+                    status_code=401,
+                )
         path_id = f"{request.path_params['realm_id']}/{request.path_params['path']}"
 
         def read(conn: Conn) -> tuple[Any, bool]:

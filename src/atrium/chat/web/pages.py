@@ -24,6 +24,7 @@ from atrium.chat.queries.realm import default_realm
 from atrium.chat.runtime import ChatRuntime
 from atrium.chat.views.server import password_login
 from atrium.chat.web.assets import STATIC_PREFIX, Assets
+from atrium.core.body_limit import bounded
 from atrium.core.db import Conn
 from atrium.core.page_headers import PAGE_HEADERS, origin_of, page_headers
 from atrium.core.session_cookies import (
@@ -194,10 +195,11 @@ def web_routes(runtime: ChatRuntime, api_paths: set[str]) -> list[BaseRoute]:
     if runtime.sessions is None:
         return []
     pages = ChatPages(runtime, Assets(), api_paths)
+    limit = runtime.settings.max_body_bytes
     return [
         Route("/", pages.home, methods=["GET", "HEAD"]),
         Route("/login", pages.login_form, methods=["GET", "HEAD"]),
-        Route("/login", pages.login, methods=["POST"]),
-        Route("/logout", pages.logout, methods=["POST"]),
+        Route("/login", bounded(pages.login, limit), methods=["POST"]),
+        Route("/logout", bounded(pages.logout, limit), methods=["POST"]),
         Route(STATIC_PREFIX + "{name}", pages.static, methods=["GET", "HEAD"]),
     ]

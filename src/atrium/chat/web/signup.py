@@ -22,6 +22,7 @@ from atrium.chat.queries.invites import usable_invitation
 from atrium.chat.queries.realm import load_realm
 from atrium.chat.queries.users import fake_email_domain
 from atrium.chat.runtime import ChatRuntime
+from atrium.core.body_limit import bounded
 from atrium.core.db import Conn
 from atrium.core.secrets import constant_time_equals
 
@@ -135,4 +136,5 @@ def signup_routes(runtime: ChatRuntime) -> list[BaseRoute]:
             realm_url=runtime.settings.base_url,
         )
 
-    return [Route("/join/{token}/", signup, methods=["GET", "HEAD", "POST"])]
+    limit = runtime.settings.max_body_bytes
+    return [Route("/join/{token}/", bounded(signup, limit), methods=["GET", "HEAD", "POST"])]

@@ -25,11 +25,13 @@ from starlette.responses import Response
 from starlette.types import Message as AsgiMessage
 from starlette.types import Receive
 
+from atrium.core.body_limit import BodyTooLarge
 from atrium.core.db import Database
 from atrium.core.exceptions import exception_class
 from atrium.core.session_cookies import SESSION_COOKIE as BROWSER_SESSION_COOKIE
 from atrium.core.session_cookies import session_token, set_session_cookie
 from atrium.core.sessions import SessionStore
+from atrium.wiki import body_limits
 from atrium.wiki.api import cors, jsonout, multipart, readmode
 from atrium.wiki.api.context import SESSION_COOKIE, ApiContext, ModuleIndex, Out
 from atrium.wiki.api.cors import jsonp_callback
@@ -231,8 +233,12 @@ async def handle(request: Request, site: Site, db: Database) -> Response:
     the session, or while rendering) still gets MediaWiki's error envelope, in the format read
     so far."""
     fmt = _Format()
+    error: ApiUsageError
     try:
         return await _handle(request, site, db, fmt)
+    except BodyTooLarge:
+        code, message = body_limits.refusal(request)
+        error = ApiUsageError(code, message, module="main", status=body_limits.TOO_LARGE_STATUS)
     except Exception as exc:
         error = internal_error(request, exc)
     bare = _Format()

@@ -16,12 +16,16 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from markupsafe import Markup
+from starlette.exceptions import HTTPException
+from starlette.formparsers import MultiPartException
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 
+from atrium.core.body_limit import BodyTooLarge
 from atrium.core.db import Database
 from atrium.core.exceptions import exception_class
 from atrium.core.page_headers import PAGE_HEADERS
+from atrium.wiki import body_limits
 from atrium.wiki.reads import article as article_view
 from atrium.wiki.reads import comparing
 from atrium.wiki.reads import page_view as reading
@@ -64,6 +68,13 @@ async def guarded(
     the exception's class; the traceback is logged under that id."""
     try:
         return await page
+    except BodyTooLarge:
+        # As the web server in front of MediaWiki refuses a body past its bound: before reading it.
+        text = body_limits.refusal(request)[1].text
+        box = f'<div class="errorbox mw-content-ltr"><p>{_esc(text)}</p></div>'
+        return await message_page(
+            request, site, db, "Error", box, status=body_limits.TOO_LARGE_STATUS
+        )
     except Exception as exc:
         request_id = secrets.token_hex(12)
         errorclass = exception_class(exc)
@@ -412,8 +423,14 @@ async def index(request: Request, site: Site, db: Database) -> Response:
     params = request.query_params
     form: dict[str, str] = {}
     if request.method == "POST":
-        # Read once and kept by the request: a special page's handler reads the same form.
-        fields = await request.form()
+        # Read once and kept by the request: a special page's handler reads the same form. A
+        # field may hold a whole page, so that an oversized edit gets the editor's own refusal.
+        try:
+            fields = await request.form(max_part_size=body_limits.PAGE_BODY_BYTES)
+        except (HTTPException, MultiPartException) as exc:  # a malformed body
+            detail = exc.detail if isinstance(exc, HTTPException) else exc.message
+            box = f'<div class="errorbox mw-content-ltr"><p>{_esc(detail)}</p></div>'
+            return await message_page(request, site, db, "Error", box, status=400)
         form = {k: v for k, v in fields.multi_items() if isinstance(v, str)}
     if "search" in params and request.method == "GET":
         # index.php?search= is Special:Search, whatever the title says (MediaWiki's rule).
