@@ -132,7 +132,8 @@ class ChatPages:
                 request, error="Enter your email and password.", username=username, status=400
             )
         try:
-            row = await password_login(self.runtime, username, password)
+            address = request.client.host if request.client else ""
+            row = await password_login(self.runtime, username, password, address)
         except ChatError as error:
             return await self._login_page(
                 request, error=_login_message(error), username=username, status=error.status
@@ -158,7 +159,8 @@ class ChatPages:
         form = await request.form()
         response = RedirectResponse("/", 303, headers={"Cache-Control": "no-store"})
         if session is None:
-            clear_cookie(response, SESSION_COOKIE, self.base_url)
+            # Nothing to sign out of. The cookie stays: a cross-site POST carries no Lax cookie,
+            # and clearing it here would let any site sign its visitors out.
             return response
         if not tokens_match(session.csrf_token, str(form.get("csrf_token") or "")):
             return HTMLResponse(

@@ -30,6 +30,7 @@ from atrium.wiki.api.context import SESSION_COOKIE, ApiContext, ModuleIndex, Out
 from atrium.wiki.api.errors import ApiUsageError, InternalApiError
 from atrium.wiki.api.params import ParamReader, WarningEntry
 from atrium.wiki.api.registry import ACTIONS, JSON_FORMAT, MAIN, children, lookup
+from atrium.wiki.limits import wiki_limits
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.messages.language import CONTENT_LANGUAGE, Language, english, language
 from atrium.wiki.reads.page_view import link_states
@@ -219,6 +220,7 @@ async def _handle(request: Request, site: Site, db: Database, fmt: _Format) -> R
         modules=MODULE_INDEX,
         uploads=uploads,
         shared_sessions=isinstance(getattr(request.app.state, "sessions", None), SessionStore),
+        limits=wiki_limits(request),
     )
     ctx.message_formatter = functools.partial(_format_in_result, ctx, fmt)
     ctx.uselang_renderer = functools.partial(_render_in_uselang, ctx, fmt)
