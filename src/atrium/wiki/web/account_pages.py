@@ -146,7 +146,7 @@ async def user_login(request: Request, site: Site, db: Database, subpage: str | 
         )  # fmt: skip
     account = await db.read(account_by_name, name)
     stored = await db.read(password_hash, account.id) if account is not None else ""
-    if account is None or not await password_ok(stored, password):
+    if not await password_ok(stored, password) or account is None:
         await throttle.failed(name, address)
         return await _login_page(
             request, site, db, error=text("wrongpassword"), name=raw_name, returnto=returnto,
