@@ -13,6 +13,7 @@ from atrium.chat.actions.user_admin import (
 )
 from atrium.chat.actions.user_settings import change_settings
 from atrium.chat.actions.users import NewUser, add_user
+from atrium.chat.auth import end_browser_sessions
 from atrium.chat.errors import ChatError, no_such_user
 from atrium.chat.guards import guarded, realm_admin
 from atrium.chat.http import ApiRequest, api
@@ -126,9 +127,11 @@ def _comment(name: str, raw: str) -> str:
 
 @api(Endpoint((_USER_ID, Param("deactivation_notification_comment", converter=_comment))))
 async def deactivate(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    user_id = _user_id(args)
     await req.runtime.write(
-        deactivate_user, req.me, _user_id(args), args["deactivation_notification_comment"]
+        deactivate_user, req.me, user_id, args["deactivation_notification_comment"]
     )
+    await end_browser_sessions(req.runtime, user_id)
     return {}
 
 

@@ -30,6 +30,7 @@ from atrium.core.session_cookies import (
     LOGIN_CSRF_COOKIE,
     SESSION_COOKIE,
     clear_cookie,
+    read_cookie,
     same_origin,
     session_token,
     set_cookie,
@@ -82,7 +83,7 @@ class ChatPages:
     async def _login_page(
         self, request: Request, *, error: str = "", username: str = "", status: int = 200
     ) -> Response:
-        token = request.cookies.get(LOGIN_CSRF_COOKIE) or secrets.token_urlsafe(32)
+        token = read_cookie(request, LOGIN_CSRF_COOKIE, self.base_url) or secrets.token_urlsafe(32)
         response = _page(
             "login.html",
             status,
@@ -118,9 +119,8 @@ class ChatPages:
         username = str(form.get("username") or "").strip()
         password = str(form.get("password") or "")
         given = str(form.get("csrf_token") or "")
-        if not tokens_match(request.cookies.get(LOGIN_CSRF_COOKIE), given) or not same_origin(
-            request, self.base_url
-        ):
+        expected = read_cookie(request, LOGIN_CSRF_COOKIE, self.base_url)
+        if not tokens_match(expected, given) or not same_origin(request, self.base_url):
             return await self._login_page(
                 request,
                 error="The sign-in form had expired. Please try again.",

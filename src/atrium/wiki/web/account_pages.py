@@ -16,8 +16,8 @@ from atrium.core.session_cookies import (
     LOGIN_CSRF_COOKIE,
     SESSION_COOKIE,
     clear_cookie,
-    is_secure,
     session_token,
+    set_cookie,
 )
 from atrium.core.sessions import SessionStore
 from atrium.wiki.accounts.password_policy import password_problems
@@ -64,7 +64,7 @@ async def sign_in_response(
     request: Request, site: Site, account: Account, target: Title, remember: bool
 ) -> Response:
     """Start a new browser session for `account` and go to `target` (no session fixation: a new
-    token every time; the browser's sign-ins to other services carry over)."""
+    token every time; the previous session ends, its other sign-ins with it)."""
     token, _session = await _store(request).sign_in(
         SERVICE,
         account.id,
@@ -74,15 +74,8 @@ async def sign_in_response(
     response = RedirectResponse(links.page_href(site, target), 302)
     response.headers["Cache-Control"] = "no-store"
     # Without "keep me logged in" the cookie ends with the browser (the session still expires).
-    response.set_cookie(
-        SESSION_COOKIE,
-        token,
-        max_age=_store(request).lifetime_seconds if remember else None,
-        path="/",
-        httponly=True,
-        samesite="lax",
-        secure=is_secure(site.server),
-    )
+    lifetime = _store(request).lifetime_seconds if remember else None
+    set_cookie(response, SESSION_COOKIE, token, site.server, lifetime)
     clear_cookie(response, LOGIN_CSRF_COOKIE, site.server)
     return response
 
