@@ -25,7 +25,7 @@ from atrium.wiki.accounts.usernames import is_creatable, normalize_username
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.accounts import set_password
 from atrium.wiki.changes.registration import register
-from atrium.wiki.limits import duration, wiki_limits
+from atrium.wiki.limits import ACCOUNT_CREATION, duration, wiki_limits
 from atrium.wiki.reads.password_check import password_ok
 from atrium.wiki.reads.users import Account, account_by_name, password_hash
 from atrium.wiki.site import MAIN_PAGE, Site
@@ -239,6 +239,13 @@ async def create_account(
     if errors or name is None:
         return await _create_page(
             request, site, db, viewer, errors=errors, values=values, status=400
+        )
+    address = request.client.host if request.client else ""
+    if await wiki_limits(request).account_creation_refused(viewer.account, address):
+        count, window = ACCOUNT_CREATION
+        refusal = text("acct_creation_throttle_hit", count, duration(window))
+        return await _create_page(
+            request, site, db, viewer, errors=[refusal], values=values, status=429
         )
     try:
         await db.write(

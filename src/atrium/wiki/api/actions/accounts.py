@@ -15,6 +15,7 @@ from atrium.wiki.api.params import BOOLEAN, ModuleSpec, Param, enum
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.accounts import set_options
 from atrium.wiki.changes.registration import register
+from atrium.wiki.limits import ACCOUNT_CREATION, duration
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads.sessions import TOKEN_SALTS, check_token
 from atrium.wiki.reads.users import DEFAULT_OPTIONS, account_by_name
@@ -102,6 +103,12 @@ async def createaccount(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         return {"createaccount": await fail(ctx, [msg.api("noname")], form)}
     if await ctx.db.read(account_by_name, name) is not None:
         return {"createaccount": await fail(ctx, [msg.api("userexists")], form)}
+    if ctx.limits is not None and await ctx.limits.account_creation_refused(
+        ctx.caller, ctx.client_ip
+    ):
+        count, window = ACCOUNT_CREATION
+        refusal = msg.api("acct_creation_throttle_hit", count, duration(window))
+        return {"createaccount": await fail(ctx, [refusal], form)}
     password, retype = raw["password"] or "", raw["retype"] or ""
     if not password or not retype:
         refusal = msg.api("authmanager-create-no-primary")
