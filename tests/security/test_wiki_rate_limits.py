@@ -88,3 +88,20 @@ async def test_rate_limits_off_lifts_them(wiki: WikiHarness, client: httpx.Async
     assert all(a["edit"]["result"] == "Success" for a in answers), answers[-1]
     for i in range(7):
         assert (await _create(wiki, client, f"Newcomer {i}"))["status"] == "PASS"
+
+
+async def test_ninth_move_in_a_minute_is_refused(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    for i in range(9):
+        await wiki.edit_page(f"Draft {i}", "x", user="Alice")
+    await wiki.login(client, "Alice")
+    token = await wiki.csrf(client)
+    answers = [
+        await wiki.post(
+            client, action="move", **{"from": f"Draft {i}"}, to=f"Moved {i}", token=token
+        )
+        for i in range(9)
+    ]
+    assert all("move" in a for a in answers[:8]), answers[:8]
+    assert answers[8]["error"]["code"] == "ratelimited"
