@@ -128,3 +128,31 @@ async def test_passwords_are_verified_in_the_worker_pool(
     assert (await _login(wiki, client, "Robot@tests", wiki.bot_password))["result"] == "Success"
     assert (await sign_in(client, "Alice")).status_code == 302
     assert ran == ["verify_password"] * 3
+
+
+async def test_new_passwords_are_hashed_in_the_worker_pool(
+    wiki: WikiHarness, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ran: list[str] = []
+    real_run = workers.run
+
+    async def spy(fn: Any, *args: object) -> Any:
+        ran.append(fn.__name__)
+        return await real_run(fn, *args)
+
+    monkeypatch.setattr(workers, "run", spy)
+    token = (await wiki.api(client, action="query", meta="tokens", type="createaccount"))["query"][
+        "tokens"
+    ]["createaccounttoken"]
+    created = await wiki.post(
+        client,
+        action="createaccount",
+        username="Newcomer",
+        password="a-long-password-1",
+        retype="a-long-password-1",
+        createtoken=token,
+        createreturnurl="http://127.0.0.1:8080/",
+    )
+    assert created["createaccount"]["status"] == "PASS", created
+    assert ran == ["hash_password"]
+    assert (await _login(wiki, client, "Newcomer", "a-long-password-1"))["result"] == "Success"

@@ -20,7 +20,9 @@ from atrium.chat.http import ApiRequest, api
 from atrium.chat.params import REQUIRED, USER_PATH, Endpoint, Param
 from atrium.chat.queries import users as user_queries
 from atrium.chat.queries.user_settings import SETTING_TYPES
+from atrium.core import workers
 from atrium.core.db import Conn
+from atrium.core.secrets import hash_password
 
 _LISTING = (
     Param("client_gravatar", bool, True),
@@ -104,6 +106,7 @@ async def create(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
         email=args["email"],
         full_name=args["full_name"],
         password=args["password"],
+        password_hash=await workers.run(hash_password, args["password"]),
         email_domain=user_queries.fake_email_domain(req.runtime.settings.base_url),
     )
     user_id = await req.runtime.write(add_user, req.me.realm_id, new)

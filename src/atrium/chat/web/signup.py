@@ -22,8 +22,9 @@ from atrium.chat.queries.invites import usable_invitation
 from atrium.chat.queries.realm import load_realm
 from atrium.chat.queries.users import fake_email_domain
 from atrium.chat.runtime import ChatRuntime
+from atrium.core import workers
 from atrium.core.db import Conn
-from atrium.core.secrets import constant_time_equals
+from atrium.core.secrets import constant_time_equals, hash_password
 from atrium.core.session_cookies import read_cookie, set_cookie
 
 CSRF_COOKIE = "csrftoken"
@@ -108,14 +109,17 @@ def signup_routes(runtime: ChatRuntime) -> list[BaseRoute]:
                 **common,
             )
         email, full_name = values.get("email", ""), values.get("full_name", "")
+        password = values.get("password", "")
+        hashed = await workers.run(hash_password, password) if password else None
         try:
             await runtime.write(
                 accept_invitation,
                 token,
                 email,
                 full_name,
-                values.get("password", ""),
+                password,
                 fake_email_domain(runtime.settings.base_url),
+                hashed,
             )
         except ChatError as error:
             if error.status == 404:

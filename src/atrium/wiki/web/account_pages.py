@@ -11,6 +11,7 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
+from atrium.core import workers
 from atrium.core.db import Database
 from atrium.core.session_cookies import (
     LOGIN_CSRF_COOKIE,
@@ -27,7 +28,7 @@ from atrium.wiki.changes.accounts import set_password
 from atrium.wiki.changes.registration import register
 from atrium.wiki.limits import ACCOUNT_CREATION, duration, wiki_limits
 from atrium.wiki.reads.password_check import password_ok
-from atrium.wiki.reads.users import Account, account_by_name, password_hash
+from atrium.wiki.reads.users import Account, account_by_name, hash_password, password_hash
 from atrium.wiki.site import MAIN_PAGE, Site
 from atrium.wiki.titles import NS_SPECIAL, InvalidTitle, Title
 from atrium.wiki.web import links
@@ -247,10 +248,17 @@ async def create_account(
         return await _create_page(
             request, site, db, viewer, errors=[refusal], values=values, status=429
         )
+    stored = await workers.run(hash_password, password)
     try:
         await db.write(
             lambda conn: register(
-                conn, name, password, None, email=values["email"], real_name=values["realname"]
+                conn,
+                name,
+                password,
+                None,
+                email=values["email"],
+                real_name=values["realname"],
+                password_hash=stored,
             )
         )
     except ChangeError as exc:  # made meanwhile by another request
@@ -311,7 +319,7 @@ async def change_password(
     problems = [text(p.key, *p.params) for p in password_problems(account.name, password)]
     if problems:
         return await page(problems, status=400)
-    await db.write(set_password, account.id, password)
+    await db.write(set_password, account.id, password, await workers.run(hash_password, password))
     # Every other browser signed in as this user is signed out; this one gets a new session.
     store = _store(request)
     await store.end_all_for(SERVICE, account.id)
