@@ -135,9 +135,11 @@ class ChatPages:
             address = request.client.host if request.client else ""
             row = await password_login(self.runtime, username, password, address)
         except ChatError as error:
-            return await self._login_page(
+            page = await self._login_page(
                 request, error=_login_message(error), username=username, status=error.status
             )
+            page.headers.update(error.headers)  # a throttled try says when to come back
+            return page
         if row["is_bot"]:
             return await self._login_page(
                 request, error="Bots cannot sign in here.", username=username, status=403
