@@ -84,6 +84,8 @@ class RateLimits:
     api_window_seconds: int = 60
     password_attempts: int = 5
     password_window_seconds: int = 30 * 60
+    # Failed passwords from one address, whatever the account, in the same window.
+    password_attempts_per_address: int = 50
 
 
 MB = 1024 * 1024

@@ -249,7 +249,7 @@ async def test_secure_cookie_when_the_public_url_is_https(limited: httpx.AsyncCl
     response = await sign_in(limited, "kent@x.test")
     assert response.status_code == 303
     session = next(
-        c for c in response.headers.get_list("set-cookie") if c.startswith("atrium_session=")
+        c for c in response.headers.get_list("set-cookie") if c.startswith("__Host-atrium_session=")
     )
     assert "Secure" in session and "HttpOnly" in session
 

@@ -44,6 +44,17 @@ async def test_allows_up_to_the_limit_then_refuses(limiter: RateLimiter) -> None
     assert (await limiter.hit(f"test:{uuid.uuid4()}", 3, 60)).allowed
 
 
+async def test_peek_tells_the_next_verdict_without_counting(limiter: RateLimiter) -> None:
+    key = f"test:{uuid.uuid4()}"
+    for _ in range(3):
+        assert (await limiter.peek(key, 2, 60)).allowed
+    await limiter.hit(key, 2, 60)
+    assert (await limiter.peek(key, 2, 60)).allowed
+    await limiter.hit(key, 2, 60)
+    refused = await limiter.peek(key, 2, 60)
+    assert not refused.allowed and 0 < refused.retry_after <= 60
+
+
 async def test_two_redis_limiters_share_counts() -> None:
     try:
         redis.Redis.from_url(REDIS_URL).ping()

@@ -101,6 +101,13 @@ async def browser_session(runtime: ChatRuntime, request: Request) -> BrowserSess
     return session
 
 
+async def end_browser_sessions(runtime: ChatRuntime, user_id: int) -> None:
+    """Sign `user_id` out of every browser, as Zulip deletes a deactivated user's sessions: a
+    session (perhaps a stolen one) must not come back to life on reactivation."""
+    if runtime.sessions is not None:
+        await runtime.sessions.end_all_for(SERVICE, user_id)
+
+
 async def session_user(runtime: ChatRuntime, session: BrowserSession) -> User | None:
     """The active user a chat session is signed in as (None once deactivated)."""
     user_id = session.user_id(SERVICE)

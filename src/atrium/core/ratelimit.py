@@ -37,6 +37,11 @@ class RateLimiter(abc.ABC):
     @abc.abstractmethod
     async def hit(self, key: str, limit: int, window: int) -> Verdict: ...
 
+    @abc.abstractmethod
+    async def peek(self, key: str, limit: int, window: int) -> Verdict:
+        """The verdict the next hit would get, without recording one: for limits that count
+        only some outcomes (failed passwords), checked before the outcome is known."""
+
     async def close(self) -> None:
         return None
 
@@ -58,6 +63,14 @@ class MemoryRateLimiter(RateLimiter):
         reset_at = float((index + 1) * window)
         return Verdict(count <= limit, limit, max(0, limit - count), reset_at)
 
+    async def peek(self, key: str, limit: int, window: int) -> Verdict:
+        index = int(time.time() // window)
+        current, count = self._windows.get(key, (index, 0))
+        if current != index:
+            count = 0
+        reset_at = float((index + 1) * window)
+        return Verdict(count < limit, limit, max(0, limit - count), reset_at)
+
 
 class RedisRateLimiter(RateLimiter):
     def __init__(self, url: str, namespace: str = "atrium") -> None:
@@ -76,6 +89,12 @@ class RedisRateLimiter(RateLimiter):
             count, _ = await pipe.execute()
         reset_at = float((index + 1) * window)
         return Verdict(int(count) <= limit, limit, max(0, limit - int(count)), reset_at)
+
+    async def peek(self, key: str, limit: int, window: int) -> Verdict:
+        index = int(time.time() // window)
+        count = int(await self._redis.get(f"{self.namespace}:rl:{key}:{index}") or 0)
+        reset_at = float((index + 1) * window)
+        return Verdict(count < limit, limit, max(0, limit - count), reset_at)
 
     async def close(self) -> None:
         await self._redis.aclose()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hmac
 import secrets
 
@@ -25,6 +26,19 @@ def verify_password(password_hash: str | None, password: str) -> bool:
         return _hasher.verify(password_hash, password)
     except (VerificationError, InvalidHashError):
         return False
+
+
+@functools.cache
+def _dummy_hash() -> str:
+    return _hasher.hash(secrets.token_hex(16))
+
+
+def verify_dummy_password(password: str) -> bool:
+    """Verify `password` against a hash no one knows, and say no: the login of an unknown or
+    passwordless account then takes as long as a wrong password, so timing does not tell who
+    has an account (Django's ModelBackend does the same)."""
+    verify_password(_dummy_hash(), password)
+    return False
 
 
 def new_api_key() -> str:

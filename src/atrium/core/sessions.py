@@ -66,14 +66,15 @@ def _start(
     now: int,
     lifetime: int,
 ) -> BrowserSession:
-    logins: dict[str, int] = {}
     if previous_digest is not None:
         previous = _read(conn, previous_digest, now)
+        # The previous session ends, and its sign-ins do not carry over: nothing says they
+        # are this person's (someone may have planted it), and a new user must not stay
+        # signed in to another service as them.
         if previous is not None:
-            logins.update(previous.logins)
             conn.execute(sa.delete(L).where(L.c.session_id == previous.id))
             conn.execute(sa.delete(S).where(S.c.id == previous.id))
-    logins[service] = user_id
+    logins = {service: user_id}
     csrf = secrets.token_urlsafe(32)
     session_id = int(
         conn.scalar(
@@ -136,8 +137,8 @@ class SessionStore:
     ) -> tuple[str, BrowserSession]:
         """A new session (new token, new CSRF token) signed in to `service` as `user_id`.
 
-        The browser's previous session, if any, is replaced; its sign-ins to other services
-        carry over, so signing in to the wiki does not sign the same browser out of the chat.
+        The browser's previous session, if any, ends; its sign-ins to other services do not
+        carry over (the session may be one that someone else planted in the browser).
         """
         token = secrets.token_urlsafe(32)
         previous = token_hash(previous_token) if previous_token else None

@@ -237,6 +237,7 @@ def accept_invitation(
     full_name: str,
     password: str,
     email_domain: str = "localhost",
+    password_hash: str | None = None,
 ) -> Outcome[int]:
     """The sign-up page's form: create the account the invitation allows; its user id.
 
@@ -258,6 +259,7 @@ def accept_invitation(
         email=address,
         full_name=full_name,
         password=password,
+        password_hash=password_hash,
         role=row["invite_as"],
         email_domain=email_domain,
     )

@@ -37,6 +37,8 @@ class NewUser:
     email: str
     full_name: str
     password: str | None = None
+    # The password already hashed in the worker pool (off the event loop); wins over `password`.
+    password_hash: str | None = None
     role: int = 400
     bot_owner_id: int | None = None
     bot_type: int | None = None
@@ -90,7 +92,8 @@ def create_user(conn: Conn, realm_id: int, new: NewUser) -> int:
             email=email,
             delivery_email=email,
             full_name=full_name,
-            password_hash=hash_password(new.password) if new.password else None,
+            password_hash=new.password_hash
+            or (hash_password(new.password) if new.password else None),
             api_key=new_api_key(),
             role=new.role,
             is_bot=is_bot,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from atrium.chat.actions.own_account import deactivate_own_account, update_own_subscriptions
+from atrium.chat.auth import end_browser_sessions
 from atrium.chat.http import ApiRequest, api
 from atrium.chat.params import Endpoint, Param
 from atrium.chat.queries.subscription_status import is_subscribed
@@ -13,6 +14,7 @@ from atrium.chat.queries.subscription_status import is_subscribed
 @api(Endpoint())
 async def deactivate(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     await req.runtime.write(deactivate_own_account, req.me)
+    await end_browser_sessions(req.runtime, req.me.id)
     return {}
 
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from atrium.chat.errors import ChatError
-from atrium.chat.http import ApiRequest, api, check_rate_limit
+from atrium.chat.http import ApiRequest, api
 from atrium.chat.params import REQUIRED, Endpoint, Param
 from atrium.chat.queries.images import realm_images
 from atrium.chat.queries.realm import default_realm
@@ -13,8 +14,10 @@ from atrium.chat.queries.users import user_row_by_delivery_email
 from atrium.chat.rendering import render_description
 from atrium.chat.runtime import ChatRuntime
 from atrium.chat.version import ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION
+from atrium.core import workers
 from atrium.core.db import Conn
-from atrium.core.secrets import verify_password
+from atrium.core.password_throttle import PasswordThrottle, Rule, Scope
+from atrium.core.secrets import verify_dummy_password, verify_password
 
 AUTHENTICATION_METHODS = {
     "password": True,
@@ -71,23 +74,41 @@ async def server_settings(req: ApiRequest, args: dict[str, Any]) -> dict[str, An
     Endpoint((Param("username", default=REQUIRED), Param("password", default=REQUIRED))), auth=False
 )
 async def fetch_api_key(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    row = await password_login(req.runtime, args["username"], args["password"])
+    address = req.http.client.host if req.http.client else ""
+    row = await password_login(req.runtime, args["username"], args["password"], address)
     return {"api_key": row["api_key"], "email": row["email"], "user_id": row["id"]}
 
 
-async def password_login(runtime: ChatRuntime, username: str, password: str) -> Any:
+def password_throttle(runtime: ChatRuntime) -> PasswordThrottle:
+    """Zulip's limit of failed passwords per username, and a wider one per address so that one
+    client cannot try a password against every account."""
+    limits = runtime.settings.rate_limits
+    rules = (
+        Rule(limits.password_attempts, limits.password_window_seconds, Scope.ACCOUNT),
+        Rule(limits.password_attempts_per_address, limits.password_window_seconds, Scope.ADDRESS),
+    )
+    return PasswordThrottle(runtime.limiter, "chat", rules, limits.enabled)
+
+
+async def password_login(runtime: ChatRuntime, username: str, password: str, address: str) -> Any:
     """The user row that `username` and `password` sign in as, or Zulip's error.
 
     Shared by `fetch_api_key` and the browser's login form, so that both count against the same
-    limit of password attempts per username.
+    limits of failed password attempts. The hash is verified in the worker pool, and an unknown
+    user costs the same verification as a known one.
     """
-    limits = runtime.settings.rate_limits
-    await check_rate_limit(
-        runtime,
-        f"authenticate:{username.strip().lower()}",
-        limits.password_attempts,
-        limits.password_window_seconds,
-    )
+    throttle = password_throttle(runtime)
+    account = username.strip().lower()
+    refused = await throttle.refusal(account, address)
+    if refused is not None:
+        retry = refused.retry_after
+        raise ChatError(
+            "API usage exceeded rate limit",
+            "RATE_LIMIT_HIT",
+            429,
+            headers={"Retry-After": str(max(1, math.ceil(retry)))},
+            **{"retry-after": retry},
+        )
 
     def read(conn: Conn) -> Any:
         realm = default_realm(conn)
@@ -96,8 +117,13 @@ async def password_login(runtime: ChatRuntime, username: str, password: str) -> 
         return realm, user_row_by_delivery_email(conn, realm.id, username)
 
     realm, row = await runtime.db.read(read)
+    if row is None or realm is None or not row["password_hash"]:
+        ok = await workers.run(verify_dummy_password, password)
+    else:
+        ok = await workers.run(verify_password, row["password_hash"], password)
     # An unknown user gets the same answer as a wrong password.
-    if row is None or realm is None or not verify_password(row["password_hash"], password):
+    if not ok:
+        await throttle.failed(account, address)
         raise ChatError("Your username or password is incorrect", "AUTHENTICATION_FAILED", 401)
     if realm.setting("deactivated"):
         raise ChatError("This organization has been deactivated", "REALM_DEACTIVATED", 401)

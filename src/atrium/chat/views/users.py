@@ -13,13 +13,16 @@ from atrium.chat.actions.user_admin import (
 )
 from atrium.chat.actions.user_settings import change_settings
 from atrium.chat.actions.users import NewUser, add_user
+from atrium.chat.auth import end_browser_sessions
 from atrium.chat.errors import ChatError, no_such_user
 from atrium.chat.guards import guarded, realm_admin
 from atrium.chat.http import ApiRequest, api
 from atrium.chat.params import REQUIRED, USER_PATH, Endpoint, Param
 from atrium.chat.queries import users as user_queries
 from atrium.chat.queries.user_settings import SETTING_TYPES
+from atrium.core import workers
 from atrium.core.db import Conn
+from atrium.core.secrets import hash_password
 
 _LISTING = (
     Param("client_gravatar", bool, True),
@@ -103,6 +106,7 @@ async def create(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
         email=args["email"],
         full_name=args["full_name"],
         password=args["password"],
+        password_hash=await workers.run(hash_password, args["password"]),
         email_domain=user_queries.fake_email_domain(req.runtime.settings.base_url),
     )
     user_id = await req.runtime.write(add_user, req.me.realm_id, new)
@@ -126,9 +130,11 @@ def _comment(name: str, raw: str) -> str:
 
 @api(Endpoint((_USER_ID, Param("deactivation_notification_comment", converter=_comment))))
 async def deactivate(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    user_id = _user_id(args)
     await req.runtime.write(
-        deactivate_user, req.me, _user_id(args), args["deactivation_notification_comment"]
+        deactivate_user, req.me, user_id, args["deactivation_notification_comment"]
     )
+    await end_browser_sessions(req.runtime, user_id)
     return {}
 
 

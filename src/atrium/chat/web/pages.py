@@ -31,6 +31,7 @@ from atrium.core.session_cookies import (
     LOGIN_CSRF_COOKIE,
     SESSION_COOKIE,
     clear_cookie,
+    read_cookie,
     same_origin,
     session_token,
     set_cookie,
@@ -85,7 +86,7 @@ class ChatPages:
     async def _login_page(
         self, request: Request, *, error: str = "", username: str = "", status: int = 200
     ) -> Response:
-        token = request.cookies.get(LOGIN_CSRF_COOKIE) or secrets.token_urlsafe(32)
+        token = read_cookie(request, LOGIN_CSRF_COOKIE, self.base_url) or secrets.token_urlsafe(32)
         response = _page(
             "login.html",
             status,
@@ -123,9 +124,8 @@ class ChatPages:
         username = str(form.get("username") or "").strip()
         password = str(form.get("password") or "")
         given = str(form.get("csrf_token") or "")
-        if not tokens_match(request.cookies.get(LOGIN_CSRF_COOKIE), given) or not same_origin(
-            request, self.base_url
-        ):
+        expected = read_cookie(request, LOGIN_CSRF_COOKIE, self.base_url)
+        if not tokens_match(expected, given) or not same_origin(request, self.base_url):
             return await self._login_page(
                 request,
                 error="The sign-in form had expired. Please try again.",
@@ -137,11 +137,14 @@ class ChatPages:
                 request, error="Enter your email and password.", username=username, status=400
             )
         try:
-            row = await password_login(self.runtime, username, password)
+            address = request.client.host if request.client else ""
+            row = await password_login(self.runtime, username, password, address)
         except ChatError as error:
-            return await self._login_page(
+            page = await self._login_page(
                 request, error=_login_message(error), username=username, status=error.status
             )
+            page.headers.update(error.headers)  # a throttled try says when to come back
+            return page
         if row["is_bot"]:
             return await self._login_page(
                 request, error="Bots cannot sign in here.", username=username, status=403
@@ -163,7 +166,8 @@ class ChatPages:
         form = await request.form()
         response = RedirectResponse("/", 303, headers={"Cache-Control": "no-store"})
         if session is None:
-            clear_cookie(response, SESSION_COOKIE, self.base_url)
+            # Nothing to sign out of. The cookie stays: a cross-site POST carries no Lax cookie,
+            # and clearing it here would let any site sign its visitors out.
             return response
         if not tokens_match(session.csrf_token, str(form.get("csrf_token") or "")):
             return HTMLResponse(

@@ -22,9 +22,11 @@ from atrium.chat.queries.invites import usable_invitation
 from atrium.chat.queries.realm import load_realm
 from atrium.chat.queries.users import fake_email_domain
 from atrium.chat.runtime import ChatRuntime
+from atrium.core import workers
 from atrium.core.body_limit import bounded
 from atrium.core.db import Conn
-from atrium.core.secrets import constant_time_equals
+from atrium.core.secrets import constant_time_equals, hash_password
+from atrium.core.session_cookies import read_cookie, set_cookie
 
 CSRF_COOKIE = "csrftoken"
 _HEADERS = {
@@ -69,9 +71,9 @@ def _page(
     html = _templates().get_template("signup.html").render(**{**defaults, **context})
     response = HTMLResponse(html, status_code=status, headers=_HEADERS)
     if csrf is not None:
-        response.set_cookie(
-            CSRF_COOKIE, csrf, httponly=True, samesite="strict", path=context.get("action", "/")
-        )
+        # realm_url is the public base URL: under https the cookie is Secure and `__Host-`.
+        base_url = str(context.get("realm_url", ""))
+        set_cookie(response, CSRF_COOKIE, csrf, base_url, None, samesite="strict")
     return response
 
 
@@ -98,7 +100,7 @@ def signup_routes(runtime: ChatRuntime) -> list[BaseRoute]:
             return _page(csrf=secrets.token_urlsafe(32), common=common)
         form = await request.form()
         values = {k: v for k, v in form.items() if isinstance(v, str)}
-        cookie = request.cookies.get(CSRF_COOKIE, "")
+        cookie = read_cookie(request, CSRF_COOKIE, runtime.settings.base_url) or ""
         sent = values.get("csrf_token", "")
         if not cookie or not sent or not constant_time_equals(cookie, sent):
             return _page(
@@ -108,14 +110,17 @@ def signup_routes(runtime: ChatRuntime) -> list[BaseRoute]:
                 **common,
             )
         email, full_name = values.get("email", ""), values.get("full_name", "")
+        password = values.get("password", "")
+        hashed = await workers.run(hash_password, password) if password else None
         try:
             await runtime.write(
                 accept_invitation,
                 token,
                 email,
                 full_name,
-                values.get("password", ""),
+                password,
                 fake_email_domain(runtime.settings.base_url),
+                hashed,
             )
         except ChatError as error:
             if error.status == 404:

@@ -12,6 +12,7 @@ from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import ModuleSpec, ParamReader
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.files.incoming import Incoming
+from atrium.wiki.limits import WikiLimits
 from atrium.wiki.messages.messages import Message
 from atrium.wiki.reads.sessions import SESSION_COOKIE as SESSION_COOKIE
 from atrium.wiki.reads.sessions import Session
@@ -71,6 +72,8 @@ class ApiContext:
     # The account a login just signed in to that shared session (main sets its cookie).
     browser_login: int | None = None
     extra_headers: dict[str, str] = field(default_factory=dict)
+    # The app's throttles (passwords, edits, new accounts); None in a context built by hand.
+    limits: WikiLimits | None = None
     # A body sent as it is instead of the formatted result (`exportnowrap`): bytes, media type.
     raw_body: tuple[bytes, str] | None = None
     uploads: dict[str, Incoming] = field(default_factory=dict)  # file fields, spooled to disk

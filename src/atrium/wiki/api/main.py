@@ -29,7 +29,13 @@ from atrium.core.body_limit import BodyTooLarge
 from atrium.core.db import Database
 from atrium.core.exceptions import exception_class
 from atrium.core.session_cookies import SESSION_COOKIE as BROWSER_SESSION_COOKIE
-from atrium.core.session_cookies import session_token, set_session_cookie
+from atrium.core.session_cookies import (
+    clear_cookie,
+    read_cookie,
+    session_token,
+    set_cookie,
+    set_session_cookie,
+)
 from atrium.core.sessions import SessionStore
 from atrium.wiki import body_limits
 from atrium.wiki.api import cors, jsonout, multipart, readmode
@@ -41,6 +47,7 @@ from atrium.wiki.api.registry import ACTIONS, JSON_FORMAT, MAIN, children, looku
 from atrium.wiki.changes.uploads import MAX_SIZE as MAX_UPLOAD_SIZE
 from atrium.wiki.files import incoming
 from atrium.wiki.files.incoming import Incoming
+from atrium.wiki.limits import wiki_limits
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.messages.language import CONTENT_LANGUAGE, Language, english, language
 from atrium.wiki.reads.page_view import link_states
@@ -182,7 +189,7 @@ async def _caller(request: Request, db: Database) -> tuple[Session | None, Accou
     """The caller: the API's own session when it is signed in, else the browser session the
     wiki's pages signed in (the shared store of `core`), else the API's anonymous session."""
     ip = request.client.host if request.client else "127.0.0.1"
-    session_id = request.cookies.get(SESSION_COOKIE)
+    session_id = read_cookie(request, SESSION_COOKIE)
     found: tuple[Session | None, Account | None] = (None, None)
     if session_id:
         found = await db.read(load_session, session_id)
@@ -294,6 +301,7 @@ async def _handle_with(
         modules=MODULE_INDEX,
         uploads=uploads,
         shared_sessions=isinstance(getattr(request.app.state, "sessions", None), SessionStore),
+        limits=wiki_limits(request),
     )
     ctx.message_formatter = functools.partial(_format_in_result, ctx, fmt)
     ctx.uselang_renderer = functools.partial(_render_in_uselang, ctx, fmt)
@@ -351,8 +359,8 @@ async def _handle_with(
     response = _render(site, fmt, result, reader.warnings, error, headers)
     store = getattr(request.app.state, "sessions", None)
     if ctx.browser_login is not None and isinstance(store, SessionStore):
-        # A new token (no session fixation); the browser's sign-ins to other services carry
-        # over. The API's anonymous session that held the login token is done with.
+        # A new token (no session fixation); the previous browser session ends. The API's
+        # anonymous session that held the login token is done with.
         token, _browser = await store.sign_in(
             BROWSER_SERVICE,
             ctx.browser_login,
@@ -360,21 +368,15 @@ async def _handle_with(
             user_agent=request.headers.get("user-agent", ""),
         )
         set_session_cookie(response, token, site.server)
-        response.delete_cookie(SESSION_COOKIE)
+        clear_cookie(response, SESSION_COOKIE, site.server)
     elif ctx.new_session is not None:
-        response.set_cookie(
-            SESSION_COOKIE,
-            ctx.new_session[0],
-            max_age=30 * 24 * 3600,
-            httponly=True,
-            samesite="lax",
-        )
+        set_cookie(response, SESSION_COOKIE, ctx.new_session[0], site.server, 30 * 24 * 3600)
     elif ctx.end_session:
-        response.delete_cookie(SESSION_COOKIE)
+        clear_cookie(response, SESSION_COOKIE, site.server)
     if ctx.end_session and session is not None and session.id.startswith(BROWSER_SESSION_PREFIX):
         if isinstance(store, SessionStore):
             await store.sign_out(session_token(request))
-        response.delete_cookie(BROWSER_SESSION_COOKIE, path="/")
+        clear_cookie(response, BROWSER_SESSION_COOKIE, site.server)
     return response
 
 

@@ -103,11 +103,13 @@ def set_groups(conn: Conn, user_id: int, groups: Iterable[str]) -> None:
     conn.executemany(sa.insert(schema.user_groups), rows)
 
 
-def set_password(conn: Conn, user_id: int, password: str) -> None:
+def set_password(conn: Conn, user_id: int, password: str, password_hash: str | None = None) -> None:
+    """A new password; `password_hash` is it already hashed (off the event loop)."""
+    stored = password_hash if password_hash is not None else hash_password(password)
     conn.execute(
         sa.update(schema.user)
         .where(schema.user.c.user_id == user_id)
-        .values(user_password=hash_password(password), user_touched=now14())
+        .values(user_password=stored, user_touched=now14())
     )
 
 

@@ -308,8 +308,11 @@ def change_groups(
     remove: list[str],
     reason: str,
 ) -> RightsChange:
-    """UserGroupManager: add and remove explicit groups the performer may change."""
-    changeable = rights.changeable_groups(who_groups)
+    """UserGroupManager: add and remove explicit groups the performer may change.
+
+    A bureaucrat's power is the `userrights` right, so the performer's rights decide, not its
+    groups alone: a bot-password session whose grants withhold the right changes nothing."""
+    changeable = rights.changeable_groups(who_groups if who.allowed("userrights") else ())
     if not changeable["add"] and not changeable["remove"]:
         raise ChangeError(
             "permissiondenied",

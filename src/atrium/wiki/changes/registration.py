@@ -31,9 +31,13 @@ def register(
     reason: str = "",
     email: str = "",
     real_name: str = "",
+    password_hash: str | None = None,
 ) -> int:
-    """An account made through `action=createaccount`; `creator` is None for a self sign-up."""
-    user_id = create_user(conn, name, password, email=email, real_name=real_name)
+    """An account made through `action=createaccount`; `creator` is None for a self sign-up.
+    `password_hash`: the password already hashed off the event loop."""
+    user_id = create_user(
+        conn, name, password, email=email, real_name=real_name, password_hash=password_hash
+    )
     set_watch(conn, user_id, _user_page(name), True)
     if creator is None:
         performer = Performer(user_id, name, frozenset())

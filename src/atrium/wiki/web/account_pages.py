@@ -3,7 +3,7 @@
 
 The session is the shared browser session of `core` (signed in to the service "wiki"), so the
 same cookie serves the pages and `api.php`. Passwords are checked as `action=login` checks them;
-attempts are throttled per name and address as MediaWiki's `$wgPasswordAttemptThrottle` does.
+failed attempts are throttled as MediaWiki's `$wgPasswordAttemptThrottle` (wiki/limits.py).
 """
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
+from atrium.core import workers
 from atrium.core.db import Database
-from atrium.core.ratelimit import RateLimiter, rate_limiter
 from atrium.core.session_cookies import (
     LOGIN_CSRF_COOKIE,
     SESSION_COOKIE,
     clear_cookie,
-    is_secure,
     session_token,
+    set_cookie,
 )
 from atrium.core.sessions import SessionStore
 from atrium.wiki.accounts.password_policy import password_problems
@@ -26,7 +26,9 @@ from atrium.wiki.accounts.usernames import is_creatable, normalize_username
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.accounts import set_password
 from atrium.wiki.changes.registration import register
-from atrium.wiki.reads.users import Account, account_by_name, password_hash, verify_password
+from atrium.wiki.limits import ACCOUNT_CREATION, duration, wiki_limits
+from atrium.wiki.reads.password_check import password_ok
+from atrium.wiki.reads.users import Account, account_by_name, hash_password, password_hash
 from atrium.wiki.site import MAIN_PAGE, Site
 from atrium.wiki.titles import NS_SPECIAL, InvalidTitle, Title
 from atrium.wiki.web import links
@@ -34,33 +36,6 @@ from atrium.wiki.web.skin import render_page
 from atrium.wiki.web.specialpages import special_page
 from atrium.wiki.web.texts import text
 from atrium.wiki.web.viewer import SERVICE, Viewer, csrf_ok, current_viewer, session_store
-
-# $wgPasswordAttemptThrottle's defaults: 5 tries in 5 minutes for a name from one address, and
-# 150 in 48 hours for a name from anywhere.
-THROTTLES = ((5, 300, True), (150, 48 * 3600, False))
-
-
-def _limiter(request: Request) -> RateLimiter:
-    """One limiter per app (Redis in scale-out mode, so every worker counts the same tries)."""
-    state = request.app.state
-    limiter = getattr(state, "wiki_login_limiter", None)
-    if not isinstance(limiter, RateLimiter):
-        settings = getattr(state, "settings", None)
-        redis_url = getattr(settings, "redis_url", None)
-        limiter = rate_limiter(redis_url, "atrium-wiki")
-        state.wiki_login_limiter = limiter
-    return limiter
-
-
-async def throttled(request: Request, name: str, ip: str) -> int:
-    """Counts one login attempt; the seconds to wait when it is one too many, else 0."""
-    limiter = _limiter(request)
-    for count, window, per_address in THROTTLES:
-        key = f"wiki:login:{name}:{ip}" if per_address else f"wiki:login:{name}"
-        verdict = await limiter.hit(key, count, window)
-        if not verdict.allowed:
-            return max(1, int(verdict.retry_after))
-    return 0
 
 
 def _returnto(site: Site, value: str | None) -> Title:
@@ -72,11 +47,6 @@ def _returnto(site: Site, value: str | None) -> Title:
     if title.interwiki or not title.dbkey:
         return site.parser.parse(MAIN_PAGE)
     return title
-
-
-def _waittext(seconds: int) -> str:
-    minutes = (seconds + 59) // 60
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
 
 
 async def _form(request: Request) -> dict[str, str]:
@@ -95,7 +65,7 @@ async def sign_in_response(
     request: Request, site: Site, account: Account, target: Title, remember: bool
 ) -> Response:
     """Start a new browser session for `account` and go to `target` (no session fixation: a new
-    token every time; the browser's sign-ins to other services carry over)."""
+    token every time; the previous session ends, its other sign-ins with it)."""
     token, _session = await _store(request).sign_in(
         SERVICE,
         account.id,
@@ -105,15 +75,8 @@ async def sign_in_response(
     response = RedirectResponse(links.page_href(site, target), 302)
     response.headers["Cache-Control"] = "no-store"
     # Without "keep me logged in" the cookie ends with the browser (the session still expires).
-    response.set_cookie(
-        SESSION_COOKIE,
-        token,
-        max_age=_store(request).lifetime_seconds if remember else None,
-        path="/",
-        httponly=True,
-        samesite="lax",
-        secure=is_secure(site.server),
-    )
+    lifetime = _store(request).lifetime_seconds if remember else None
+    set_cookie(response, SESSION_COOKIE, token, site.server, lifetime)
     clear_cookie(response, LOGIN_CSRF_COOKIE, site.server)
     return response
 
@@ -167,15 +130,18 @@ async def user_login(request: Request, site: Site, db: Database, subpage: str | 
             request, site, db, error=text("wrongpassword"), name=raw_name, returnto=returnto,
             status=400,
         )  # fmt: skip
-    wait = await throttled(request, name, request.client.host if request.client else "")
-    if wait:
+    address = request.client.host if request.client else ""
+    throttle = wiki_limits(request).passwords
+    refused = await throttle.refusal(name, address)
+    if refused is not None:
         return await _login_page(
-            request, site, db, error=text("login-throttled", _waittext(wait)), name=raw_name,
-            returnto=returnto, status=429,
+            request, site, db, error=text("login-throttled", duration(refused.rule.window)),
+            name=raw_name, returnto=returnto, status=429,
         )  # fmt: skip
     account = await db.read(account_by_name, name)
     stored = await db.read(password_hash, account.id) if account is not None else ""
-    if account is None or not verify_password(stored, password):
+    if not await password_ok(stored, password) or account is None:
+        await throttle.failed(name, address)
         return await _login_page(
             request, site, db, error=text("wrongpassword"), name=raw_name, returnto=returnto,
             status=400,
@@ -275,10 +241,24 @@ async def create_account(
         return await _create_page(
             request, site, db, viewer, errors=errors, values=values, status=400
         )
+    address = request.client.host if request.client else ""
+    if await wiki_limits(request).account_creation_refused(viewer.account, address):
+        count, window = ACCOUNT_CREATION
+        refusal = text("acct_creation_throttle_hit", count, duration(window))
+        return await _create_page(
+            request, site, db, viewer, errors=[refusal], values=values, status=429
+        )
+    stored = await workers.run(hash_password, password)
     try:
         await db.write(
             lambda conn: register(
-                conn, name, password, None, email=values["email"], real_name=values["realname"]
+                conn,
+                name,
+                password,
+                None,
+                email=values["email"],
+                real_name=values["realname"],
+                password_hash=stored,
             )
         )
     except ChangeError as exc:  # made meanwhile by another request
@@ -324,9 +304,13 @@ async def change_password(
     account = viewer.account
     current = form.get("currentpassword", "")
     password, retype = form.get("password", ""), form.get("retype", "")
-    if await throttled(request, account.name, request.client.host if request.client else ""):
-        return await page([text("login-throttled", _waittext(300))], status=429)
-    if not verify_password(await db.read(password_hash, account.id), current):
+    address = request.client.host if request.client else ""
+    throttle = wiki_limits(request).passwords
+    refused = await throttle.refusal(account.name, address)
+    if refused is not None:
+        return await page([text("login-throttled", duration(refused.rule.window))], status=429)
+    if not await password_ok(await db.read(password_hash, account.id), current):
+        await throttle.failed(account.name, address)
         return await page([text("wrongpassword")], status=400)
     if not password:
         return await page([text("authmanager-create-no-primary")], status=400)
@@ -335,7 +319,7 @@ async def change_password(
     problems = [text(p.key, *p.params) for p in password_problems(account.name, password)]
     if problems:
         return await page(problems, status=400)
-    await db.write(set_password, account.id, password)
+    await db.write(set_password, account.id, password, await workers.run(hash_password, password))
     # Every other browser signed in as this user is signed out; this one gets a new session.
     store = _store(request)
     await store.end_all_for(SERVICE, account.id)

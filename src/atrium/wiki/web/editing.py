@@ -29,6 +29,7 @@ from atrium.wiki.changes.pages import (
 from atrium.wiki.changes.undo import plan_undo
 from atrium.wiki.changes.watching import is_watched
 from atrium.wiki.diff import table_rows
+from atrium.wiki.limits import wiki_limits
 from atrium.wiki.reads import comparing
 from atrium.wiki.reads import page_view as reading
 from atrium.wiki.reads.users import options
@@ -313,6 +314,9 @@ async def submit(request: Request, site: Site, db: Database, title: Title) -> Re
     if "wpDiff" in form:
         rows = table_rows(base.text, _composed(base.text, draft))
         return await _form(request, site, db, title, viewer, draft, diff_rows=rows)
+    if await wiki_limits(request).ping(viewer.account, "edit", client_ip(request)):
+        error = text("actionthrottledtext")
+        return await _form(request, site, db, title, viewer, draft, error=error, status=429)
     try:
         await db.write(edit_page, site, _edit_request(viewer, who, title, draft))
     except Blocked as exc:

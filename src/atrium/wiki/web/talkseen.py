@@ -7,6 +7,7 @@ from __future__ import annotations
 from starlette.requests import Request
 
 from atrium.core.db import Database
+from atrium.core.session_cookies import read_cookie
 from atrium.wiki.changes import newtalk
 from atrium.wiki.reads.newtalk import has_new_talk
 from atrium.wiki.reads.sessions import SESSION_COOKIE, load_session
@@ -20,7 +21,7 @@ async def clear_if_own_talk(request: Request, db: Database, title: Title) -> Non
     user_id: int | None = None
     name = request.client.host if request.client else ""
     viewer = await current_viewer(request, db)
-    session_id = request.cookies.get(SESSION_COOKIE)
+    session_id = read_cookie(request, SESSION_COOKIE)
     if viewer.signed_in:
         user_id, name = int(viewer.account.id), viewer.account.name
     elif session_id:

@@ -16,6 +16,7 @@ from starlette.responses import Response
 from atrium.core.db import Database
 from atrium.core.session_cookies import (
     LOGIN_CSRF_COOKIE,
+    read_cookie,
     same_origin,
     session_token,
     set_cookie,
@@ -78,7 +79,7 @@ async def current_viewer(request: Request, db: Database) -> Viewer:
     if account is not None and session is not None:
         viewer = Viewer(account, session, session.csrf_token)
     else:
-        token = request.cookies.get(LOGIN_CSRF_COOKIE)
+        token = read_cookie(request, LOGIN_CSRF_COOKIE)
         fresh = not token or len(token) > 100
         reader = anonymous(client_ip(request))
         # `$wgGroupPermissions['*']` as the audience sets it.

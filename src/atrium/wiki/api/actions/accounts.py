@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from atrium.core import workers
 from atrium.wiki.accounts.password_policy import password_problems
 from atrium.wiki.accounts.usernames import is_creatable, normalize_username
 from atrium.wiki.api.actions import Action
@@ -15,9 +16,10 @@ from atrium.wiki.api.params import BOOLEAN, ModuleSpec, Param, enum
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.accounts import set_options
 from atrium.wiki.changes.registration import register
+from atrium.wiki.limits import ACCOUNT_CREATION, duration
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads.sessions import TOKEN_SALTS, check_token
-from atrium.wiki.reads.users import DEFAULT_OPTIONS, account_by_name
+from atrium.wiki.reads.users import DEFAULT_OPTIONS, account_by_name, hash_password
 
 CREATEACCOUNT = ModuleSpec(
     "createaccount",
@@ -102,6 +104,12 @@ async def createaccount(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         return {"createaccount": await fail(ctx, [msg.api("noname")], form)}
     if await ctx.db.read(account_by_name, name) is not None:
         return {"createaccount": await fail(ctx, [msg.api("userexists")], form)}
+    if ctx.limits is not None and await ctx.limits.account_creation_refused(
+        ctx.caller, ctx.client_ip
+    ):
+        count, window = ACCOUNT_CREATION
+        refusal = msg.api("acct_creation_throttle_hit", count, duration(window))
+        return {"createaccount": await fail(ctx, [refusal], form)}
     password, retype = raw["password"] or "", raw["retype"] or ""
     if not password or not retype:
         refusal = msg.api("authmanager-create-no-primary")
@@ -114,6 +122,7 @@ async def createaccount(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     try:
         # A logged-in creator makes the account for someone else (newusers/create2).
         creator = performer(ctx) if ctx.caller.registered else None
+        stored = await workers.run(hash_password, password)
         await ctx.db.write(
             lambda conn: register(
                 conn,
@@ -123,6 +132,7 @@ async def createaccount(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
                 reason=raw["reason"] or "",
                 email=raw["email"] or "",
                 real_name=raw["realname"] or "",
+                password_hash=stored,
             )
         )
     except ChangeError as exc:  # made meanwhile by another request

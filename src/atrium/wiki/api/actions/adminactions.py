@@ -16,6 +16,7 @@ from atrium.wiki.api.actions.common import (
     UNKNOWN_USER,
     apply_watchlist,
     check_blocked,
+    check_rate_limit,
     parse_title,
     performer,
     prefixed,
@@ -459,6 +460,7 @@ async def upload(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             msg.api("apierror-permissiondenied", msg.message("action-upload")),
             module=spec.name,
         )
+    await check_rate_limit(ctx, "upload", spec.name)
     filekey = params["filekey"] or params["sessionkey"]
     sent = ctx.uploads.get("file")
     sources = [k for k, v in (("file", sent), ("filekey", filekey), ("url", params["url"])) if v]

@@ -11,14 +11,15 @@ from atrium.wiki.api.context import ApiContext
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import BOOLEAN, PASSWORD, ModuleSpec, Param
 from atrium.wiki.changes.sessions import create_session, destroy_session
+from atrium.wiki.limits import duration
 from atrium.wiki.messages import messages as msg
+from atrium.wiki.reads.password_check import password_ok
 from atrium.wiki.reads.sessions import BROWSER_SESSION_PREFIX, TOKEN_SALTS, check_token
 from atrium.wiki.reads.users import (
     Account,
     account_by_name,
     bot_password,
     password_hash,
-    verify_password,
 )
 
 LOGIN = ModuleSpec(
@@ -69,25 +70,33 @@ LOGOUT = ModuleSpec(
 
 async def _authenticate(
     ctx: ApiContext, name: str, password: str, allow_bot: bool
-) -> tuple[Account, str | None] | None:
-    """The account a name/password pair opens, with the bot application if a bot password did."""
+) -> tuple[Account, str | None] | msg.Message:
+    """The account a name/password pair opens, with the bot application if a bot password did;
+    else the refusal. Failures are throttled per name (`User@app` for a bot password) as
+    MediaWiki's `$wgPasswordAttemptThrottle`; hashes are verified in the worker pool, and an
+    unknown name costs the same verification as a wrong password."""
+    given = name
     bot_app = None
     if allow_bot and "@" in name:
         name, _, bot_app = name.rpartition("@")
     username = normalize_username(name)
     if username is None:
-        return None
+        return _refusal(given, password)
+    throttle = ctx.limits.passwords if ctx.limits is not None else None
+    key = username if bot_app is None else f"{username}@{bot_app}"
+    refused = await throttle.refusal(key, ctx.client_ip) if throttle is not None else None
+    if refused is not None:
+        return msg.api("login-throttled", duration(refused.rule.window))
     account = await ctx.db.read(account_by_name, username)
-    if account is None:
-        return None
-    if bot_app is not None:
+    stored = None
+    if account is not None and bot_app is not None:
         stored = await ctx.db.read(bot_password, account.id, bot_app)
-        if stored is None or not verify_password(stored, password):
-            return None
-    else:
-        stored_hash = await ctx.db.read(password_hash, account.id)
-        if not verify_password(stored_hash, password):
-            return None
+    elif account is not None:
+        stored = await ctx.db.read(password_hash, account.id)
+    if not await password_ok(stored, password) or account is None:
+        if throttle is not None:
+            await throttle.failed(key, ctx.client_ip)
+        return _refusal(given, password)
     return account, bot_app
 
 
@@ -142,9 +151,9 @@ async def login(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     name = params["name"] or ""
     password = params["password"] or ""
     found = await _authenticate(ctx, name, password, allow_bot=True)
-    if found is None:
+    if isinstance(found, msg.Message):
         # ApiLogin::formatMessage: English plain text in bc, else the error format's object
-        reason = await ctx.format_message(_refusal(name, password), bc_plain=True)
+        reason = await ctx.format_message(found, bc_plain=True)
         return {"login": {"result": "Failed", "reason": reason}}
     account, bot_app = found
     if bot_app is None:
@@ -179,8 +188,8 @@ async def clientlogin(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     password = ctx.params.get_raw("password") or ""
     ctx.params.get_raw("rememberMe")
     found = await _authenticate(ctx, name, password, allow_bot=False)
-    if found is None:
-        return {"clientlogin": await fail(ctx, [_refusal(name, password)], form)}
+    if isinstance(found, msg.Message):
+        return {"clientlogin": await fail(ctx, [found], form)}
     account, _ = found
     await _start_session(ctx, account, None)
     return {"clientlogin": {"status": "PASS", "username": account.name}}

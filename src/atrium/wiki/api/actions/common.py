@@ -22,6 +22,12 @@ WATCHLIST_VALUES = ("nochange", "preferences", "unwatch", "watch")
 UNKNOWN_USER = "Unknown user"
 
 
+async def check_rate_limit(ctx: ApiContext, action: str, module: str) -> None:
+    """User::pingLimiter: count one `action` and refuse it past `$wgRateLimits`."""
+    if ctx.limits is not None and await ctx.limits.ping(ctx.caller, action, ctx.client_ip):
+        raise ApiUsageError("ratelimited", msg.api("apierror-ratelimited"), module=module)
+
+
 def performer(ctx: ApiContext) -> Performer:
     caller = ctx.caller
     return Performer(caller.id or None, caller.name, frozenset(caller.rights), ctx.client_ip)

@@ -5,7 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from atrium.wiki.api.actions import Action
-from atrium.wiki.api.actions.common import apply_watchlist, blocked_error, performer
+from atrium.wiki.api.actions.common import (
+    apply_watchlist,
+    blocked_error,
+    check_rate_limit,
+    performer,
+)
 from atrium.wiki.api.context import ApiContext, change_error, change_errors
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import (
@@ -160,6 +165,7 @@ async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             msg.api("apierror-permissiondenied", msg.message("action-edit")),
             module="edit",
         )
+    await check_rate_limit(ctx, "edit", "edit")
     editor = Editor(caller.id or None, caller.name, frozenset(caller.rights))
     request = EditRequest(
         title=title,

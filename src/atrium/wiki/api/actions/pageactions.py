@@ -12,6 +12,7 @@ from atrium.wiki.api.actions.common import (
     WATCHLIST_VALUES,
     apply_watchlist,
     check_blocked,
+    check_rate_limit,
     parse_title,
     performer,
     prefixed,
@@ -227,6 +228,7 @@ async def move(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         raise ApiUsageError("missingtitle", msg.api("apierror-missingtitle"), module=spec.name)
     dest = parse_title(ctx, params["to"], spec.name)
     await check_blocked(ctx, spec.name, source)
+    await check_rate_limit(ctx, "move", spec.name)
     who = performer(ctx)
     out = ctx.out
     with change_errors(spec.name):

@@ -11,6 +11,7 @@ from starlette.responses import Response
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.pageops import move_page
 from atrium.wiki.changes.protection import badaccess, page_row
+from atrium.wiki.limits import wiki_limits
 from atrium.wiki.titles import Title
 from atrium.wiki.web.special.blocknotice import block_notice, block_of
 from atrium.wiki.web.special.context import SpecialContext
@@ -24,6 +25,7 @@ from atrium.wiki.web.special.render import (
     render,
     wikitext_html,
 )
+from atrium.wiki.web.texts import text as web_text
 from atrium.wiki.wikitext.escaping import escape_wikitext
 
 
@@ -79,6 +81,9 @@ async def handle(ctx: SpecialContext) -> Response:
     target = ctx.title_of(ctx.param("wpNewTitle"))
     if target is None:
         return await _form(ctx, source, "The requested page title is empty or invalid.", 400)
+    address = ctx.request.client.host if ctx.request.client else ""
+    if await wiki_limits(ctx.request).ping(ctx.reader, "move", address):
+        return await _form(ctx, source, web_text("actionthrottledtext"), 429)
     try:
         await _move(ctx, source, target)
     except ChangeError as exc:

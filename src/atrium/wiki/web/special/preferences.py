@@ -12,10 +12,13 @@ from zoneinfo import ZoneInfo, available_timezones
 from starlette.responses import RedirectResponse, Response
 
 from atrium.wiki.changes.accounts import set_email, set_options
-from atrium.wiki.reads.users import options, password_hash, verify_password
+from atrium.wiki.limits import duration, wiki_limits
+from atrium.wiki.reads.password_check import password_ok
+from atrium.wiki.reads.users import options, password_hash
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import Links, bad_token, not_logged_in, render
+from atrium.wiki.web.texts import text
 
 DEFAULT_ZONE = "System|0"
 # Sanitizer::validateEmail's shape: something@something, no spaces.
@@ -67,8 +70,15 @@ async def handle(ctx: SpecialContext) -> Response:
     if email != ctx.reader.email:
         if email and (not EMAIL.fullmatch(email) or len(email) > 255):
             return await _page(ctx, "The email address cannot be accepted.", 400)
+        address = ctx.request.client.host if ctx.request.client else ""
+        throttle = wiki_limits(ctx.request).passwords
+        refused = await throttle.refusal(ctx.reader.name, address)
+        if refused is not None:
+            wait = duration(refused.rule.window)
+            return await _page(ctx, text("login-throttled", wait), 429)
         stored = await ctx.db.read(password_hash, ctx.reader.id)
-        if not verify_password(stored, ctx.param("wpPassword")):
+        if not await password_ok(stored, ctx.param("wpPassword")):
+            await throttle.failed(ctx.reader.name, address)
             return await _page(ctx, "The password you entered is incorrect.", 400)
         await ctx.db.write(set_email, ctx.reader.id, email)
     value = zone_value(zone) if zone else None

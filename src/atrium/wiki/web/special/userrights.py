@@ -33,7 +33,8 @@ async def _target(ctx: SpecialContext, text: str) -> Account | None:
 async def handle(ctx: SpecialContext) -> Response:
     text = (ctx.param("user") or ctx.subpage).strip()
     target = await _target(ctx, text)
-    changeable = changeable_groups(ctx.reader.all_groups)
+    own = ctx.reader.all_groups if ctx.reader.allowed("userrights") else []
+    changeable = changeable_groups(own)
     may_change = bool(changeable["add"] or changeable["remove"])
     if ctx.method == "POST":
         if not may_change:

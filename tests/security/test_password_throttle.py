@@ -1,0 +1,158 @@
+"""Password guessing on the wiki: every path that checks a password (action=login with main and
+bot passwords, action=clientlogin, Special:UserLogin) shares MediaWiki's
+`$wgPasswordAttemptThrottle`, counts failures only, hashes in the worker pool, and spends the
+same argon2 verification on an unknown name as on a known one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from atrium.core import secrets, workers
+from atrium.wiki.reads import password_check
+from tests.wiki.conftest import PASSWORDS, WikiHarness
+from tests.wiki.web_forms import sign_in
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def service_under_test() -> str:
+    return "wiki"
+
+
+async def _login(wiki: WikiHarness, client: httpx.AsyncClient, name: str, password: str) -> Any:
+    token = (await wiki.api(client, action="query", meta="tokens", type="login"))["query"][
+        "tokens"
+    ]["logintoken"]
+    data = await wiki.post(client, action="login", lgname=name, lgpassword=password, lgtoken=token)
+    return data["login"]
+
+
+async def _clientlogin(
+    wiki: WikiHarness, client: httpx.AsyncClient, name: str, password: str
+) -> Any:
+    token = (await wiki.api(client, action="query", meta="tokens", type="login"))["query"][
+        "tokens"
+    ]["logintoken"]
+    data = await wiki.post(
+        client,
+        action="clientlogin",
+        username=name,
+        password=password,
+        logintoken=token,
+        loginreturnurl="http://127.0.0.1:8080/",
+    )
+    return data["clientlogin"]
+
+
+async def test_action_login_guessing_is_throttled_even_for_the_right_password(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    reasons = [(await _login(wiki, client, "Admin", f"wrong{i}"))["reason"] for i in range(30)]
+    assert all(r.startswith("Incorrect username or password") for r in reasons[:5]), reasons[:5]
+    assert all("too many recent login attempts" in r for r in reasons[5:]), reasons[5:]
+    right = await _login(wiki, client, "Admin", PASSWORDS["Admin"])
+    assert right["result"] == "Failed"
+    assert right["reason"] == (
+        "You have made too many recent login attempts. Please wait 5 minutes before trying again."
+    )
+    # The form shares the count: the same name from the same address is throttled there too.
+    form = await sign_in(client, "Admin")
+    assert form.status_code == 429 and "too many recent login attempts" in form.text
+
+
+async def test_clientlogin_guessing_is_throttled(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    for i in range(12):
+        answer = await _clientlogin(wiki, client, "Alice", f"wrong{i}")
+        assert answer["status"] == "FAIL"
+    right = await _clientlogin(wiki, client, "Alice", PASSWORDS["Alice"])
+    assert right["status"] == "FAIL" and right["messagecode"] == "login-throttled", right
+    assert "Please wait 5 minutes" in right["message"]
+
+
+async def test_bot_password_guessing_is_throttled_apart_from_the_main_password(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    for i in range(5):
+        assert (await _login(wiki, client, "Robot@tests", f"guess{i}"))["result"] == "Failed"
+    right = await _login(wiki, client, "Robot@tests", wiki.bot_password)
+    assert right["result"] == "Failed" and "too many recent login attempts" in right["reason"]
+    # Keyed by `name@app`: the account's own password still works.
+    assert (await _login(wiki, client, "Robot", PASSWORDS["Robot"]))["result"] == "Success"
+
+
+async def test_successful_sign_ins_are_not_counted(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    for _ in range(6):
+        assert (await _login(wiki, client, "Alice", PASSWORDS["Alice"]))["result"] == "Success"
+    for _ in range(6):
+        assert (await sign_in(client, "Alice")).status_code == 302
+    wrong = await _login(wiki, client, "Alice", "wrong")
+    assert wrong["reason"].startswith("Incorrect username or password")
+
+
+async def test_unknown_names_cost_the_same_verification(
+    wiki: WikiHarness, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dummy: list[str] = []
+
+    def spy(password: str) -> bool:
+        dummy.append(password)
+        return secrets.verify_dummy_password(password)
+
+    monkeypatch.setattr(password_check, "verify_dummy_password", spy)
+    assert (await _login(wiki, client, "Nobody here", "guess-1"))["result"] == "Failed"
+    assert (await _clientlogin(wiki, client, "Nobody here", "guess-2"))["status"] == "FAIL"
+    assert (await sign_in(client, "Nobody here", "guess-3")).status_code == 400
+    assert dummy == ["guess-1", "guess-2", "guess-3"]
+
+
+async def test_passwords_are_verified_in_the_worker_pool(
+    wiki: WikiHarness, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ran: list[str] = []
+    real_run = workers.run
+
+    async def spy(fn: Any, *args: object) -> Any:
+        ran.append(fn.__name__)
+        return await real_run(fn, *args)
+
+    monkeypatch.setattr(workers, "run", spy)
+    assert (await _login(wiki, client, "Alice", PASSWORDS["Alice"]))["result"] == "Success"
+    assert (await _login(wiki, client, "Robot@tests", wiki.bot_password))["result"] == "Success"
+    assert (await sign_in(client, "Alice")).status_code == 302
+    assert ran == ["verify_password"] * 3
+
+
+async def test_new_passwords_are_hashed_in_the_worker_pool(
+    wiki: WikiHarness, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ran: list[str] = []
+    real_run = workers.run
+
+    async def spy(fn: Any, *args: object) -> Any:
+        ran.append(fn.__name__)
+        return await real_run(fn, *args)
+
+    monkeypatch.setattr(workers, "run", spy)
+    token = (await wiki.api(client, action="query", meta="tokens", type="createaccount"))["query"][
+        "tokens"
+    ]["createaccounttoken"]
+    created = await wiki.post(
+        client,
+        action="createaccount",
+        username="Newcomer",
+        password="a-long-password-1",
+        retype="a-long-password-1",
+        createtoken=token,
+        createreturnurl="http://127.0.0.1:8080/",
+    )
+    assert created["createaccount"]["status"] == "PASS", created
+    assert ran == ["hash_password"]
+    assert (await _login(wiki, client, "Newcomer", "a-long-password-1"))["result"] == "Success"
