@@ -28,7 +28,7 @@ FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 
 @pytest.fixture
 async def client(data_dir: Path) -> AsyncIterator[httpx.AsyncClient]:
-    settings = Settings(data_dir=data_dir, port=8080, wiki_main_page=False)
+    settings = Settings(data_dir=data_dir, port=8080, wiki_main_page=False, wiki_audience="edit")
     app = create_app(settings)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app, client=("127.0.0.1", 12345))
