@@ -16,13 +16,28 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from argon2 import PasswordHasher
 
-from atrium.core import migrations
+from atrium.core import migrations, secrets
 
 POSTGRES_ADMIN_URL = os.environ.get(
     "ATRIUM_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
 )
 BACKENDS = ("sqlite", "postgres")
+
+
+# What tests need of a password is a hash, not a costly one (Django's test settings advise the
+# same): argon2 at its smallest cost. It reads the parameters from each stored hash, so the
+# production code path is unchanged; tests/core/test_password_hasher.py checks production's cost.
+CHEAP_HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def cheap_password_hashing() -> Iterator[PasswordHasher]:
+    """Yields the production hasher it swapped out."""
+    production = secrets.use_hasher(CHEAP_HASHER)
+    yield production
+    secrets.use_hasher(production)
 
 
 @pytest.fixture
