@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
+from tests.conftest import copy_sqlite_templates
 
 from atrium.server import create_app
 from atrium.settings import Settings
@@ -98,10 +99,19 @@ def _setup_users(conn: Any) -> str:
 
 
 @pytest.fixture
-async def wiki(data_dir: Path, database_url: str | None) -> AsyncIterator[WikiHarness]:
+async def wiki(
+    data_dir: Path, database_url: str | None, sqlite_templates: Path
+) -> AsyncIterator[WikiHarness]:
+    if database_url is None:
+        # The session's migrated template: the app's start-up upgrade would be a no-op.
+        copy_sqlite_templates(sqlite_templates, data_dir)
     # No Main Page: the tests count the pages they make.
     settings = Settings(
-        data_dir=data_dir, database_url=database_url, port=8080, wiki_main_page=False
+        data_dir=data_dir,
+        database_url=database_url,
+        port=8080,
+        wiki_main_page=False,
+        migrate_on_start=database_url is not None,
     )
     app = create_app(settings, services=("wiki",))
     async with app.router.lifespan_context(app):
