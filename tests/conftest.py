@@ -1,14 +1,17 @@
 """Fixtures shared by every test: the two database backends and a free-port helper.
 
 Every API test runs on SQLite and on PostgreSQL. PostgreSQL is at 127.0.0.1:5432 (user postgres,
-trust auth); each test gets a database of its own, copied from a template that has the migrations
-applied once per run. Outside CI a missing PostgreSQL skips those tests with a visible reason; with
-CI=true it fails them.
+trust auth); each session (each xdist worker) makes one database per service from a migrated
+template, and empties it before every test, which costs a few milliseconds where creating and
+dropping a database costs half a second or more. SQLite tests copy a template migrated once per
+session. Outside CI a missing PostgreSQL skips those tests with a visible reason; with CI=true it
+fails them.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import shutil
 import socket
@@ -24,6 +27,7 @@ from atrium.core import migrations, secrets
 POSTGRES_ADMIN_URL = os.environ.get(
     "ATRIUM_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
 )
+REDIS_URL = "redis://127.0.0.1:6379/0"
 BACKENDS = ("sqlite", "postgres")
 SERVICES = ("core", "chat", "wiki")
 
@@ -66,11 +70,13 @@ def _postgres_url(dbname: str) -> str:
 
 
 class PostgresServer:
-    """Creates per-test databases from a migrated template, and drops them."""
+    """Creates databases from a migrated template (the service's schema and core's), and drops
+    them; and keeps one reusable database per service, emptied before each test."""
 
     def __init__(self) -> None:
         self.templates: dict[str, str] = {}  # service -> template database
         self.created: list[str] = []
+        self.reusable: dict[str, ReusableDatabase] = {}
 
     def template(self, service: str) -> str:
         if service not in self.templates:
@@ -79,7 +85,27 @@ class PostgresServer:
                 conn.execute(f'CREATE DATABASE "{name}"')
             self.templates[service] = name
             migrations.upgrade(service, _postgres_url(name), Path("/nonexistent"))
+            migrations.upgrade("core", _postgres_url(name), Path("/nonexistent"))
         return self.templates[service]
+
+    def empty_database(self, service: str) -> str:
+        """The session's database for `service`, as empty as its template."""
+        reusable = self.reusable.get(service)
+        if reusable is None:
+            reusable = self.reusable[service] = ReusableDatabase(
+                service, self.new_database(service)
+            )
+            return reusable.url
+        try:
+            reusable.empty()
+        except Exception:
+            # Something held a lock past its test: start over from the template rather than wait.
+            reusable.close()
+            self.drop(reusable.url)
+            reusable = self.reusable[service] = ReusableDatabase(
+                service, self.new_database(service)
+            )
+        return reusable.url
 
     def new_database(self, service: str) -> str:
         """A fresh database with `service`'s migrations applied."""
@@ -97,9 +123,67 @@ class PostgresServer:
         self.created.remove(name)
 
     def close(self) -> None:
+        for reusable in self.reusable.values():
+            reusable.close()
         with _admin_connect() as conn:  # type: ignore[attr-defined]
             for name in [*self.created, *self.templates.values()]:
                 conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+class ReusableDatabase:
+    """A database emptied in place between tests: every row of the service's and core's tables
+    deleted with triggers and foreign keys off, the sequences restarted, and the deployment's Redis
+    keys deleted. The table and sequence lists are read once. Nothing in the app caches rows
+    across apps (each test's app opens its own `Database`, whose caches die with it)."""
+
+    def __init__(self, service: str, url: str) -> None:
+        import psycopg
+
+        self.url = url
+        self.conn = psycopg.connect(url, autocommit=True)
+        schemas = (service, "core")
+        self.tables = [
+            row[0]
+            for row in self.conn.execute(
+                "SELECT quote_ident(schemaname) || '.' || quote_ident(tablename) FROM pg_tables"
+                " WHERE schemaname = ANY(%s) AND tablename NOT LIKE 'alembic_version%%'",
+                (list(schemas),),
+            )
+        ]
+        self.sequences = [
+            row[0]
+            for row in self.conn.execute(
+                "SELECT quote_ident(schemaname) || '.' || quote_ident(sequencename) FROM pg_sequences"
+                " WHERE schemaname = ANY(%s)",
+                (list(schemas),),
+            )
+        ]
+        # The namespace `Settings.redis_namespace` derives from the database URL.
+        self.redis_pattern = "atrium:" + hashlib.sha1(url.encode()).hexdigest()[:10] + ":*"
+
+    def empty(self) -> None:
+        with self.conn.transaction():
+            self.conn.execute("SET LOCAL lock_timeout = '5s'")
+            self.conn.execute("SET LOCAL session_replication_role = replica")
+            for table in self.tables:
+                self.conn.execute(f"DELETE FROM {table}")
+            for sequence in self.sequences:
+                self.conn.execute(f"ALTER SEQUENCE {sequence} RESTART")
+        self._delete_redis_keys()
+
+    def _delete_redis_keys(self) -> None:
+        import redis
+
+        try:
+            client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2)
+            keys = list(client.scan_iter(self.redis_pattern, count=1000))
+            if keys:
+                client.delete(*keys)
+        except redis.ConnectionError:
+            return  # no Redis: the tests use in-process events
+
+    def close(self) -> None:
+        self.conn.close()
 
 
 @pytest.fixture(scope="session")
@@ -123,14 +207,13 @@ def service_under_test() -> str:
 
 @pytest.fixture(params=BACKENDS)
 def database_url(request: pytest.FixtureRequest, service_under_test: str) -> Iterator[str | None]:
-    """None for embedded SQLite (in the test's data directory), else a fresh PostgreSQL database."""
+    """None for embedded SQLite (in the test's data directory), else a PostgreSQL database with the
+    service's and core's migrations applied and no rows (reused within the session)."""
     if request.param == "sqlite":
         yield None
         return
     server: PostgresServer = request.getfixturevalue("postgres_server")
-    url = server.new_database(service_under_test)
-    yield url
-    server.drop(url)
+    yield server.empty_database(service_under_test)
 
 
 @pytest.fixture
