@@ -15,9 +15,11 @@ import hashlib
 import os
 import shutil
 import socket
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from argon2 import PasswordHasher
@@ -239,3 +241,99 @@ def copy_sqlite_templates(templates: Path, data_dir: Path) -> None:
     """Put migrated databases in `data_dir`, so an app on it can start with migrate_on_start=False."""
     for service in SERVICES:
         shutil.copyfile(templates / f"{service}.sqlite3", data_dir / f"{service}.sqlite3")
+
+
+# Guards that keep the suite fast: markers that select it, and a budget on each test's own setup.
+
+E2E_DIR = Path(__file__).parent / "e2e"
+# A test's function-scoped fixtures (its app, database reset and factories) should take well under
+# this; session fixtures (templates) are paid once per worker and not counted.
+SETUP_BUDGET_SECONDS = 1.0
+SETUP_FAIL_FACTOR = 3  # under CI=true only, so that a loaded machine does not block a landing
+_setup_seconds = pytest.StashKey[float]()
+_slow_setups: list[tuple[str, float]] = []
+_once_per_session = [0.0]
+
+
+def once_per_session(seconds: float) -> None:
+    """Time a function-scoped fixture spent on state built once per session (not counted)."""
+    _once_per_session[0] += seconds
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    unmarked: set[str] = set()
+    for item in items:
+        fixtures = getattr(item, "fixturenames", ())
+        callspec = getattr(item, "callspec", None)
+        on_postgres = callspec is not None and callspec.params.get("database_url") == "postgres"
+        if on_postgres or "postgres_server" in fixtures:
+            item.add_marker(pytest.mark.postgres)
+        # Chat's scale-out mode (PostgreSQL tests of chat) and the two-worker e2e tests use Redis.
+        if (on_postgres and "settings" in fixtures) or "scale_out" in fixtures:
+            item.add_marker(pytest.mark.redis)
+        if E2E_DIR in item.path.parents:
+            if item.get_closest_marker("e2e") is None:
+                unmarked.add(item.path.name)
+            # A module-scoped server or browser is built once only if its tests share a worker.
+            info = getattr(item, "_fixtureinfo", None)
+            defs = info.name2fixturedefs.values() if info is not None else ()
+            if any(d[-1].scope == "module" for d in defs):
+                item.add_marker(pytest.mark.xdist_group(item.path.stem))
+    if unmarked:
+        raise pytest.UsageError(
+            f"e2e test files without `pytestmark = pytest.mark.e2e`: {', '.join(sorted(unmarked))}"
+        )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_fixture_setup(fixturedef: Any, request: pytest.FixtureRequest) -> Any:
+    if fixturedef.scope != "function":
+        return (yield)
+    start, once = time.perf_counter(), _once_per_session[0]
+    try:
+        return (yield)
+    finally:
+        spent = time.perf_counter() - start - (_once_per_session[0] - once)
+        node = request.node
+        node.stash[_setup_seconds] = node.stash.get(_setup_seconds, 0.0) + spent
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    if call.when != "setup" or not report.passed or item.get_closest_marker("e2e"):
+        return report
+    seconds = item.stash.get(_setup_seconds, 0.0)
+    if seconds <= SETUP_BUDGET_SECONDS:
+        return report
+    limit = SETUP_BUDGET_SECONDS * SETUP_FAIL_FACTOR
+    if os.environ.get("CI") == "true" and seconds > limit:
+        report.outcome = "failed"
+        report.longrepr = (
+            f"{item.nodeid}: its fixtures took {seconds:.2f} s to set up, over {limit:.0f} s "
+            f"({SETUP_FAIL_FACTOR}x the {SETUP_BUDGET_SECONDS:.0f} s budget): build expensive "
+            "state once per session or module (see README, Testing)"
+        )
+    else:
+        # Read back in pytest_runtest_logreport, which (unlike this hook) runs in xdist's
+        # controller as well, where the summary is written.
+        report.user_properties.append(("setup_over_budget", seconds))
+    return report
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    for name, value in report.user_properties:
+        if name == "setup_over_budget" and report.when == "setup":
+            _slow_setups.append((report.nodeid, float(value)))
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if not _slow_setups:
+        return
+    terminalreporter.section("setup over budget")
+    terminalreporter.write_line(
+        f"{len(_slow_setups)} in-process test(s) took over {SETUP_BUDGET_SECONDS:.0f} s to set up "
+        f"(fails at {SETUP_BUDGET_SECONDS * SETUP_FAIL_FACTOR:.0f} s under CI=true):"
+    )
+    for nodeid, seconds in sorted(_slow_setups, key=lambda s: -s[1])[:25]:
+        terminalreporter.write_line(f"  {seconds:5.2f} s  {nodeid}")

@@ -16,6 +16,8 @@ import zulip
 
 from tests.e2e.conftest import LiveChat
 
+pytestmark = pytest.mark.e2e
+
 
 def ok(result: dict[str, Any]) -> dict[str, Any]:
     assert result["result"] == "success", result

@@ -18,6 +18,8 @@ from tests.e2e.conftest import LiveChat
 from tests.e2e.seed import ChatUser, create_chat_realm, zuliprc
 from tests.e2e.server import LiveServer, atrium_env, running_server
 
+pytestmark = pytest.mark.e2e
+
 REDIS_URL = "redis://127.0.0.1:6379/0"
 
 

@@ -19,6 +19,8 @@ import pytest
 
 from tests.e2e.conftest import LiveChat
 
+pytestmark = pytest.mark.e2e
+
 ZULIP_TERM = "zulip-term==0.7.0"
 REPO = Path(__file__).resolve().parents[2]
 VENV = REPO / ".pytest_cache" / "zulip-term-0.7.0"
