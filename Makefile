@@ -40,12 +40,12 @@ test: $(STAMP) browser
 ifdef T
 	$(BIN)/python -m pytest $(T)
 else
-	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadscope
 endif
 
 # The in-process tests only (no server processes or browsers): a few minutes.
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup -m "not e2e"
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadscope -m "not e2e"
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

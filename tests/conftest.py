@@ -271,14 +271,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         # Chat's scale-out mode (PostgreSQL tests of chat) and the two-worker e2e tests use Redis.
         if (on_postgres and "settings" in fixtures) or "scale_out" in fixtures:
             item.add_marker(pytest.mark.redis)
-        if E2E_DIR in item.path.parents:
-            if item.get_closest_marker("e2e") is None:
-                unmarked.add(item.path.name)
-            # A module-scoped server or browser is built once only if its tests share a worker.
-            info = getattr(item, "_fixtureinfo", None)
-            defs = info.name2fixturedefs.values() if info is not None else ()
-            if any(d[-1].scope == "module" for d in defs):
-                item.add_marker(pytest.mark.xdist_group(item.path.stem))
+        if E2E_DIR in item.path.parents and item.get_closest_marker("e2e") is None:
+            unmarked.add(item.path.name)
     if unmarked:
         raise pytest.UsageError(
             f"e2e test files without `pytestmark = pytest.mark.e2e`: {', '.join(sorted(unmarked))}"
