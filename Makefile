@@ -4,7 +4,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench fuzz lint venv clean browser conformance
+.PHONY: run test test-fast bench fuzz lint venv clean browser conformance
+
+# Test workers: one per core, at most 2 (each worker pays a few seconds of templates and imports,
+# which more workers than cores do not win back). `make test WORKERS=1` runs serially.
+WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -lt 2 ] && echo $$n || echo 2)
 
 # The wiki's browser test needs headless Chromium (Debian's package). Where it is missing and
 # we may install system packages (root with apt-get, as on CI), install it; otherwise say so
@@ -30,8 +34,18 @@ run: $(STAMP)
 	ATRIUM_DATA_DIR=$${ATRIUM_DATA_DIR:-./atrium-data} $(BIN)/atrium demo --if-empty
 	ATRIUM_DATA_DIR=$${ATRIUM_DATA_DIR:-./atrium-data} $(BIN)/atrium serve
 
+# The whole suite, as CI runs it; `make test T=tests/chat/test_drafts.py` (or a node id) runs
+# just that, serially, for the inner loop.
 test: $(STAMP) browser
-	$(BIN)/python -m pytest
+ifdef T
+	$(BIN)/python -m pytest $(T)
+else
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadscope
+endif
+
+# The in-process tests only (no server processes or browsers): a few minutes.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadscope -m "not e2e"
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

@@ -37,6 +37,7 @@ from atrium.chat.runtime import ChatRuntime
 from atrium.core.db import Conn
 from atrium.server import create_app
 from atrium.settings import RateLimits, Settings
+from tests.conftest import copy_sqlite_templates
 
 
 @dataclass(frozen=True)
@@ -242,16 +243,20 @@ def redis_reachable() -> bool:
 
 
 @pytest.fixture
-def settings(data_dir: Path, database_url: str | None) -> Settings:
+def settings(data_dir: Path, database_url: str | None, sqlite_templates: Path) -> Settings:
     """The two deployment modes: SQLite with in-process events and rate limits (embedded), and
     PostgreSQL with Redis (scale-out), so that every chat test runs against both."""
+    # Both backends' databases come migrated (the session's templates), so the app's start-up
+    # upgrade would be a no-op.
     if database_url is None:
-        return chat_settings(data_dir, None)
+        copy_sqlite_templates(sqlite_templates, data_dir)
+        return chat_settings(data_dir, None, migrate_on_start=False)
     if not redis_reachable():
         if os.environ.get("CI") == "true":
             pytest.fail(f"Redis is required in CI and is not reachable at {REDIS_URL}")
-        return chat_settings(data_dir, database_url)  # PostgreSQL alone; events in process
-    return chat_settings(data_dir, database_url, redis_url=REDIS_URL)
+        # PostgreSQL alone; events in process
+        return chat_settings(data_dir, database_url, migrate_on_start=False)
+    return chat_settings(data_dir, database_url, redis_url=REDIS_URL, migrate_on_start=False)
 
 
 @pytest.fixture

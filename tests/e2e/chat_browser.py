@@ -21,7 +21,8 @@ import httpx
 import orjson
 import pytest
 
-from tests.e2e.server import atrium, atrium_env, running_server
+from tests.e2e.seed import ChatUser, create_chat_realm, prepare_data_dir, zuliprc
+from tests.e2e.server import atrium_env, running_server
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMIUM_ARGS = [
@@ -105,15 +106,18 @@ def start_site(data_dir: Path, api_rate_limit: int = 2000) -> Iterator[Site]:
         ATRIUM_RATE_LIMIT_API=str(api_rate_limit),
         ATRIUM_RATE_LIMIT_PASSWORD="1000",
     )
-    atrium(env, "chat", "create-realm", "--name", "Browser Test")
-    for email, name, role in USERS.values():
-        args = ["--email", email, "--full-name", name, "--password", PASSWORD, "--role", role]
-        atrium(env, "chat", "create-user", *args)
+    # What `atrium chat create-realm` and `create-user` would make, written in-process.
+    settings = prepare_data_dir(data_dir, None, None)
+    create_chat_realm(
+        settings,
+        "Browser Test",
+        [ChatUser(email, name, PASSWORD, role) for email, name, role in USERS.values()],
+    )
     with running_server(env) as server:
         api = {}
         for short, (email, _name, _role) in USERS.items():
             config = configparser.ConfigParser()
-            config.read_string(atrium(env, "chat", "api-key", email))
+            config.read_string(zuliprc(settings, email, server.url))
             api[short] = Api(server.url, email, config["api"]["key"])
         users = api["olive"].call("GET", "/users")["members"]
         ids = {

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 import zulip
 
-from tests.e2e.server import atrium, atrium_env, running_server
+from tests.e2e.seed import ChatUser, create_chat_realm, prepare_data_dir, zuliprc
+from tests.e2e.server import atrium_env, running_server
 
 
 @dataclass
@@ -32,56 +33,33 @@ def client_from_zuliprc(text: str, path: Path) -> zulip.Client:
 
 
 @pytest.fixture
-def live_chat(data_dir: Path, database_url: str | None, tmp_path: Path) -> Iterator[LiveChat]:
+def live_chat(
+    data_dir: Path, database_url: str | None, tmp_path: Path, sqlite_templates: Path
+) -> Iterator[LiveChat]:
+    # The organization `atrium chat create-realm` and `create-user` would make, written
+    # in-process (tests/e2e/seed.py); the server is a real `atrium serve`.
+    settings = prepare_data_dir(data_dir, database_url, sqlite_templates)
+    create_chat_realm(
+        settings,
+        "Live Test",
+        [
+            ChatUser("owner@live.test", "Olive Owner", password="owner-pw", role="owner"),
+            ChatUser("member@live.test", "Mo Member", role="member"),
+            ChatUser("hello-bot@live.test", "Hello Bot", bot_owner="owner@live.test"),
+        ],
+    )
     # Outgoing-webhook tests stand their integrations up on loopback, which only the allowlist
     # lets the server reach.
     env = atrium_env(
         data_dir, database_url, ATRIUM_SERVICES="chat", ATRIUM_EGRESS_ALLOW="127.0.0.1"
     )
-    atrium(env, "chat", "create-realm", "--name", "Live Test")
-    atrium(
-        env,
-        "chat",
-        "create-user",
-        "--email",
-        "owner@live.test",
-        "--full-name",
-        "Olive Owner",
-        "--password",
-        "owner-pw",
-        "--role",
-        "owner",
-    )
-    atrium(
-        env,
-        "chat",
-        "create-user",
-        "--email",
-        "member@live.test",
-        "--full-name",
-        "Mo Member",
-        "--role",
-        "member",
-    )
-    atrium(
-        env,
-        "chat",
-        "create-user",
-        "--email",
-        "hello-bot@live.test",
-        "--full-name",
-        "Hello Bot",
-        "--bot-owner",
-        "owner@live.test",
-    )
     with running_server(env) as server:
         site = server.url
-        env_site = {**env, "ATRIUM_EXTERNAL_URL": site}
         owner = client_from_zuliprc(
-            atrium(env_site, "chat", "api-key", "owner@live.test"), tmp_path / "owner.zuliprc"
+            zuliprc(settings, "owner@live.test", site), tmp_path / "owner.zuliprc"
         )
         member = client_from_zuliprc(
-            atrium(env_site, "chat", "api-key", "member@live.test"), tmp_path / "member.zuliprc"
+            zuliprc(settings, "member@live.test", site), tmp_path / "member.zuliprc"
         )
-        bot_zuliprc = atrium(env_site, "chat", "api-key", "hello-bot@live.test")
+        bot_zuliprc = zuliprc(settings, "hello-bot@live.test", site)
         yield LiveChat(site, owner, member, "member@live.test", "hello-bot@live.test", bot_zuliprc)

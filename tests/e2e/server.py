@@ -81,33 +81,62 @@ def start_server(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[
 def running_server(
     env: dict[str, str], ready_path: str = "/api/v1/server_settings", log_name: str = "server.log"
 ) -> Iterator[LiveServer]:
-    port = free_port()
     log = Path(env["ATRIUM_DATA_DIR"]) / log_name
-    log.write_text("")
-    process = start_server(env, port, log)
-    base = f"http://127.0.0.1:{port}"
+    # free_port() lets the port go before the server binds it, and another xdist worker can take
+    # it in between: a server that lost that race is started once more on another port.
+    for attempt in (1, 2):
+        port = free_port()
+        log.write_text("")
+        process = start_server(env, port, log)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            _wait_ready(process, base + ready_path, log)
+            break
+        except PortTaken:
+            _stop(process)
+            if attempt == 2:
+                raise AssertionError(
+                    f"atrium serve found its port taken twice:\n{log.read_text()}"
+                ) from None
+        except BaseException:
+            _stop(process)
+            raise
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            if process.poll() is not None:
-                raise AssertionError(f"atrium serve exited early:\n{log.read_text()}")
-            try:
-                if httpx.get(base + ready_path, timeout=1).status_code < 500:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                raise AssertionError(f"atrium serve did not answer in 60 s:\n{log.read_text()}")
-            time.sleep(0.1)
         yield LiveServer(base, process)
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
+        _stop(process)
+
+
+class PortTaken(Exception):
+    """The server exited because its port was bound by someone else first."""
+
+
+def _wait_ready(process: subprocess.Popen[bytes], url: str, log: Path) -> None:
+    deadline = time.monotonic() + 60
+    while True:
+        if process.poll() is not None:
+            text = log.read_text()
+            if "address already in use" in text.lower():
+                raise PortTaken
+            raise AssertionError(f"atrium serve exited early:\n{text}")
         try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        # Whatever of the group outlived the main process (a worker after a SIGKILL).
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
+            if httpx.get(url, timeout=1).status_code < 500:
+                return
+        except httpx.TransportError:
+            pass
+        if time.monotonic() > deadline:
+            raise AssertionError(f"atrium serve did not answer in 60 s:\n{log.read_text()}")
+        time.sleep(0.1)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    # Whatever of the group outlived the main process (a worker after a SIGKILL).
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)

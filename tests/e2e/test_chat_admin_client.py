@@ -15,9 +15,12 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+import pytest
 import zulip
 
 from tests.e2e.conftest import LiveChat
+
+pytestmark = pytest.mark.e2e
 
 ADMIN_ERROR = {"msg": "Must be an organization administrator", "code": "UNAUTHORIZED_PRINCIPAL"}
 

@@ -10,9 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from PIL import Image
 
 from tests.e2e.conftest import LiveChat
+
+pytestmark = pytest.mark.e2e
 
 
 def ok(response: dict[str, Any]) -> dict[str, Any]:

@@ -16,6 +16,8 @@ import zulip
 
 from tests.e2e.conftest import LiveChat
 
+pytestmark = pytest.mark.e2e
+
 
 def ok(result: dict[str, Any]) -> dict[str, Any]:
     assert result["result"] == "success", result
@@ -85,29 +87,35 @@ def test_helloworld_bot_replies_and_reacts(live_chat: LiveChat, tmp_path: Path) 
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
     try:
-        time.sleep(3)  # the bot registers its event queue first
-        sent = ok(
-            owner.send_message({"type": "private", "to": [live_chat.bot_email], "content": "hello"})
-        )
+        # The bot registers its event queue some time after it starts, and misses what was sent
+        # before: send again every second until it answers, instead of sleeping a fixed time.
+        sent_ids: list[int] = []
+        next_send = 0.0
         deadline = time.monotonic() + 30
         reply: dict[str, Any] | None = None
         reactions: list[dict[str, Any]] = []
         while time.monotonic() < deadline:
+            if reply is None and time.monotonic() >= next_send:
+                message = {"type": "private", "to": [live_chat.bot_email], "content": "hello"}
+                sent_ids.append(ok(owner.send_message(message))["id"])
+                next_send = time.monotonic() + 1
             dms = ok(
                 owner.get_messages(
                     {
                         "anchor": "newest",
-                        "num_before": 5,
+                        "num_before": 5 + 2 * len(sent_ids),
                         "num_after": 0,
                         "narrow": [{"operator": "is", "operand": "dm"}],
                     }
                 )
             )["messages"]
             reply = next((m for m in dms if m["sender_email"] == live_chat.bot_email), None)
-            reactions = next(m for m in dms if m["id"] == sent["id"])["reactions"]
+            reactions = next(
+                (m["reactions"] for m in dms if m["id"] in sent_ids and m["reactions"]), []
+            )
             if reply is not None and reactions:
                 break
-            time.sleep(0.5)
+            time.sleep(0.2)
         assert reply is not None and "beep boop" in reply["content"], log.read_text()
         assert [r["emoji_name"] for r in reactions] == ["wave"], log.read_text()
     finally:

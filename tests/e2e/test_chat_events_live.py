@@ -12,9 +12,13 @@ import httpx
 import pytest
 import redis
 
+from atrium.settings import Settings
 from tests.conftest import PostgresServer
 from tests.e2e.conftest import LiveChat
-from tests.e2e.server import LiveServer, atrium, atrium_env, running_server
+from tests.e2e.seed import ChatUser, create_chat_realm, zuliprc
+from tests.e2e.server import LiveServer, atrium_env, running_server
+
+pytestmark = pytest.mark.e2e
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
 
@@ -76,19 +80,12 @@ def scale_out(
     data_b.mkdir()
     env_a = atrium_env(data_a, url, ATRIUM_REDIS_URL=REDIS_URL, ATRIUM_SERVICES="chat")
     env_b = atrium_env(data_b, url, ATRIUM_REDIS_URL=REDIS_URL, ATRIUM_SERVICES="chat")
-    atrium(env_a, "chat", "create-realm", "--name", "Scale")
-    atrium(
-        env_a,
-        "chat",
-        "create-user",
-        "--email",
-        "a@scale.test",
-        "--full-name",
-        "Ann A",
-        "--role",
-        "owner",
+    # What `atrium chat create-realm` and `create-user` would make, written in-process.
+    create_chat_realm(
+        _settings(env_a),
+        "Scale",
+        [ChatUser("a@scale.test", "Ann A", role="owner"), ChatUser("b@scale.test", "Bob B")],
     )
-    atrium(env_a, "chat", "create-user", "--email", "b@scale.test", "--full-name", "Bob B")
     try:
         with running_server(env_a) as worker_a, running_server(env_b) as worker_b:
             yield worker_a, worker_b, env_a
@@ -96,8 +93,17 @@ def scale_out(
         postgres_server.drop(url)
 
 
+def _settings(env: dict[str, str]) -> Settings:
+    return Settings(
+        data_dir=Path(env["ATRIUM_DATA_DIR"]),
+        database_url=env["ATRIUM_DATABASE_URL"],
+        migrate_on_start=False,
+    )
+
+
 def _key(env: dict[str, str], email: str) -> str:
-    text = atrium(env, "chat", "api-key", email)
+    """The key `atrium chat api-key EMAIL` would print, read from the database."""
+    text = zuliprc(_settings(env), email, "")
     return next(line.split("=", 1)[1] for line in text.splitlines() if line.startswith("key="))
 
 

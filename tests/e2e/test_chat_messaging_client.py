@@ -7,9 +7,12 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 import zulip
 
 from tests.e2e.conftest import LiveChat
+
+pytestmark = pytest.mark.e2e
 
 
 def ok(result: dict[str, Any]) -> dict[str, Any]:

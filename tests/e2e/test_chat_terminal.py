@@ -7,6 +7,7 @@ CI where it fails.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -18,6 +19,8 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import LiveChat
+
+pytestmark = pytest.mark.e2e
 
 ZULIP_TERM = "zulip-term==0.7.0"
 REPO = Path(__file__).resolve().parents[2]
@@ -52,15 +55,21 @@ def terminal_client() -> Path:
     if python is None:
         _missing("zulip-terminal 0.7.0 needs Python 3.10, which is not installed")
         raise AssertionError("unreachable")
-    shutil.rmtree(VENV, ignore_errors=True)
-    subprocess.run([str(python), "-m", "venv", str(VENV)], check=True, timeout=300)
-    subprocess.run(
-        [str(VENV / "bin" / "pip"), "install", "-q", ZULIP_TERM],
-        check=True,
-        timeout=900,
-        capture_output=True,
-    )
-    marker.touch()
+    # Two xdist workers may both find it missing: one installs while the other waits for it.
+    VENV.parent.mkdir(parents=True, exist_ok=True)
+    with (VENV.parent / "zulip-term.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if marker.exists() and executable.exists():
+            return executable
+        shutil.rmtree(VENV, ignore_errors=True)
+        subprocess.run([str(python), "-m", "venv", str(VENV)], check=True, timeout=300)
+        subprocess.run(
+            [str(VENV / "bin" / "pip"), "install", "-q", ZULIP_TERM],
+            check=True,
+            timeout=900,
+            capture_output=True,
+        )
+        marker.touch()
     return executable
 
 

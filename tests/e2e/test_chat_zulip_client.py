@@ -9,8 +9,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, ClassVar
 
 import httpx
+import pytest
 
 from tests.e2e.conftest import LiveChat
+
+pytestmark = pytest.mark.e2e
 
 
 def test_streams_messages_and_users_through_the_zulip_client(live_chat: LiveChat) -> None:

@@ -6,7 +6,6 @@ generator. pywikibot runs in a subprocess of its own (it keeps global configurat
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 import textwrap
@@ -16,7 +15,8 @@ from pathlib import Path
 import mwclient
 import pytest
 
-from tests.e2e.server import atrium, atrium_env, running_server
+from tests.e2e.seed import create_wiki_users, prepare_data_dir
+from tests.e2e.server import atrium_env, running_server
 
 pytestmark = pytest.mark.e2e
 
@@ -29,24 +29,22 @@ def service_under_test() -> str:
 
 
 @pytest.fixture
-def wiki_server(data_dir: Path, database_url: str | None) -> Iterator[tuple[str, str]]:
-    env = atrium_env(data_dir, database_url)
-    atrium(
-        env,
-        "wiki",
-        "create-user",
-        "Admin",
-        "--password",
-        "admin-pass-123",
-        "--groups",
-        "sysop,bureaucrat",
+def wiki_server(
+    data_dir: Path, database_url: str | None, sqlite_templates: Path
+) -> Iterator[tuple[str, str]]:
+    # The accounts `atrium wiki create-user` and `bot-password` would make, written in-process.
+    settings = prepare_data_dir(data_dir, database_url, sqlite_templates)
+    bot_password = create_wiki_users(
+        settings,
+        [
+            ("Admin", "admin-pass-123", ["sysop", "bureaucrat"]),
+            ("Robot", "robot-pass-123", ["bot"]),
+        ],
+        bot_password_for=("Robot", "e2e"),
     )
-    atrium(env, "wiki", "create-user", "Robot", "--password", "robot-pass-123", "--groups", "bot")
-    output = atrium(env, "wiki", "bot-password", "Robot", "e2e")
-    match = re.search(r"password (\w+)", output)
-    assert match, output
+    env = atrium_env(data_dir, database_url)
     with running_server(env, READY) as server:
-        yield server.url, match.group(1)
+        yield server.url, bot_password
 
 
 def test_mwclient_login_siteinfo_edit_read_generator(wiki_server: tuple[str, str]) -> None:

@@ -20,7 +20,8 @@ import pytest
 from PIL import Image
 
 from tests.e2e.chat_browser import CHROMIUM_ARGS, chromium_or_skip
-from tests.e2e.server import atrium, atrium_env, running_server
+from tests.e2e.seed import create_wiki_users, prepare_data_dir
+from tests.e2e.server import atrium_env, running_server
 
 pytestmark = pytest.mark.e2e
 
@@ -35,12 +36,16 @@ def service_under_test() -> str:
 
 
 @pytest.fixture
-def wiki_site(data_dir: Path, database_url: str | None) -> Iterator[tuple[str, Any]]:
-    env = atrium_env(data_dir, database_url)
-    atrium(
-        env, "wiki", "create-user", "Admin", "--password", PASSWORDS["Admin"], "--groups", "sysop"
+def wiki_site(
+    data_dir: Path, database_url: str | None, sqlite_templates: Path
+) -> Iterator[tuple[str, Any]]:
+    # The accounts `atrium wiki create-user` would make, written in-process.
+    settings = prepare_data_dir(data_dir, database_url, sqlite_templates)
+    create_wiki_users(
+        settings,
+        [("Admin", PASSWORDS["Admin"], ["sysop"]), ("Member", PASSWORDS["Member"], [])],
     )
-    atrium(env, "wiki", "create-user", "Member", "--password", PASSWORDS["Member"])
+    env = atrium_env(data_dir, database_url)
     with running_server(env, READY) as server:
         site = mwclient.Site(server.url.removeprefix("http://"), path="/w/", scheme="http")
         site.login("Admin", PASSWORDS["Admin"])

@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
+from tests.conftest import copy_sqlite_templates
 
 from atrium.server import create_app
 from atrium.settings import Settings
@@ -98,7 +99,13 @@ def _setup_users(conn: Any) -> str:
 
 
 @pytest.fixture
-async def wiki(data_dir: Path, database_url: str | None) -> AsyncIterator[WikiHarness]:
+async def wiki(
+    data_dir: Path, database_url: str | None, sqlite_templates: Path
+) -> AsyncIterator[WikiHarness]:
+    # Both backends' databases come migrated (the session's templates), so the app's start-up
+    # upgrade would be a no-op.
+    if database_url is None:
+        copy_sqlite_templates(sqlite_templates, data_dir)
     # No Main Page: the tests count the pages they make. MediaWiki's default audience: the tests
     # read and edit anonymously.
     settings = Settings(
@@ -107,6 +114,7 @@ async def wiki(data_dir: Path, database_url: str | None) -> AsyncIterator[WikiHa
         port=8080,
         wiki_main_page=False,
         wiki_audience="edit",
+        migrate_on_start=False,
     )
     app = create_app(settings, services=("wiki",))
     async with app.router.lifespan_context(app):

@@ -9,10 +9,23 @@ import secrets
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+# The one argon2 hasher of the package (both services hash through it), at argon2-cffi's
+# RFC 9106 low-memory profile: time_cost 3, 64 MiB, 4 lanes.
 _hasher = PasswordHasher()
 
 API_KEY_LENGTH = 32
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def use_hasher(hasher: PasswordHasher) -> PasswordHasher:
+    """Replace the hasher and return the previous one.
+
+    For test sessions, which need a hash, not a costly one: argon2 reads its parameters from each
+    stored hash, so hashes made at either cost verify under both.
+    """
+    global _hasher
+    previous, _hasher = _hasher, hasher
+    return previous
 
 
 def hash_password(password: str) -> str:

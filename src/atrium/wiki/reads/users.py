@@ -5,14 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import sqlalchemy as sa
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
 
+from atrium.core import secrets
 from atrium.core.db import Conn, Prepared, Row
 from atrium.wiki import schema
 from atrium.wiki.accounts import grants, rights
-
-_hasher = PasswordHasher()
 
 # MediaWiki's default user options that the API reports (`$wgDefaultUserOptions`).
 DEFAULT_OPTIONS: dict[str, str | int | bool] = {
@@ -37,17 +34,18 @@ DEFAULT_OPTIONS: dict[str, str | int | bool] = {
 }  # fmt: skip
 
 
+# MediaWiki's `user_password` names its hash type in a prefix; the hash is core's argon2.
+_PREFIX = ":argon2:"
+
+
 def hash_password(password: str) -> str:
-    return ":argon2:" + _hasher.hash(password)
+    return _PREFIX + secrets.hash_password(password)
 
 
 def verify_password(stored: str, password: str) -> bool:
-    if not stored.startswith(":argon2:"):
+    if not stored.startswith(_PREFIX):
         return False
-    try:
-        return _hasher.verify(stored[len(":argon2:") :], password)
-    except (VerificationError, InvalidHashError):
-        return False
+    return secrets.verify_password(stored[len(_PREFIX) :], password)
 
 
 @dataclass
