@@ -12,8 +12,6 @@ from __future__ import annotations
 import base64
 import os
 import statistics
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -24,13 +22,13 @@ from rich.console import Console
 
 from bench.chat import atrium_server
 from bench.harness import (
-    REPO,
     BenchError,
     Measurement,
     Row,
     RunResult,
     ScenarioResult,
     Settings,
+    atrium_cli,
     running,
 )
 
@@ -39,21 +37,6 @@ CONNECTIONS = (1,)
 FILE_BYTES = 10 * 1024 * 1024
 FILES_PER_RUN = 5
 EMAIL = "uploader@uploads-bench.example"
-
-
-def _atrium(data_dir: Path, *args: str) -> str:
-    env = {**os.environ, "ATRIUM_DATA_DIR": str(data_dir)}
-    done = subprocess.run(
-        [sys.executable, "-m", "atrium.cli", *args],
-        env=env,
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise BenchError(f"atrium {' '.join(args)} failed: {done.stderr}")
-    return done.stdout
 
 
 def group_rss_bytes(pgid: int) -> int:
@@ -111,11 +94,11 @@ def run(settings: Settings, console: Console) -> list[ScenarioResult]:
     console.rule("chat_uploads: POST /user_uploads and GET /user_uploads of 10 MB files")
     work = Path(tempfile.mkdtemp(prefix="atrium-bench-uploads-"))
     data_dir = work / "data"
-    _atrium(data_dir, "chat", "create-realm", "--name", "Uploads Bench")
-    _atrium(data_dir, "chat", "create-user", "--email", EMAIL, "--full-name", "Up Loader")
+    atrium_cli(data_dir, "chat", "create-realm", "--name", "Uploads Bench")
+    atrium_cli(data_dir, "chat", "create-user", "--email", EMAIL, "--full-name", "Up Loader")
     key = next(
         line.split("=", 1)[1]
-        for line in _atrium(data_dir, "chat", "api-key", EMAIL).splitlines()
+        for line in atrium_cli(data_dir, "chat", "api-key", EMAIL).splitlines()
         if line.startswith("key=")
     )
     token = base64.b64encode(f"{EMAIL}:{key}".encode()).decode()

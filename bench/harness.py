@@ -222,6 +222,22 @@ def running(server: Server) -> Iterator[Server]:
         server.stop()
 
 
+def atrium_cli(data_dir: Path, *args: str) -> str:
+    """Run an `atrium` command on `data_dir` (creating organizations, users, keys); its output."""
+    env = {**os.environ, "ATRIUM_DATA_DIR": str(data_dir)}
+    done = subprocess.run(
+        [sys.executable, "-m", "atrium.cli", *args],
+        env=env,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise BenchError(f"atrium {' '.join(args)} failed: {done.stderr}")
+    return done.stdout
+
+
 def atrium_command(port: int) -> tuple[list[str], str]:
     """How to start Atrium on `port`, and how the report should name it.
 

@@ -22,12 +22,9 @@ from __future__ import annotations
 
 import base64
 import contextlib
-import os
 import socket
 import statistics
 import struct
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -41,7 +38,6 @@ from rich.console import Console
 
 from bench.harness import (
     HOST,
-    REPO,
     BenchError,
     CpuMeter,
     Measurement,
@@ -51,6 +47,7 @@ from bench.harness import (
     Server,
     Settings,
     Target,
+    atrium_cli,
     atrium_command,
     free_port,
     group_memory,
@@ -70,21 +67,6 @@ PASSWORD = "worst-inputs-password"
 WIKI_ADMIN = "Benchadmin"
 IMAGE_SIDE = 3_500
 BODY_BYTES = 1 << 30
-
-
-def _atrium(data_dir: Path, *args: str) -> str:
-    env = {**os.environ, "ATRIUM_DATA_DIR": str(data_dir)}
-    done = subprocess.run(
-        [sys.executable, "-m", "atrium.cli", *args],
-        env=env,
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise BenchError(f"atrium {' '.join(args)} failed: {done.stderr}")
-    return done.stdout
 
 
 def _png(side: int) -> bytes:
@@ -375,18 +357,18 @@ def run(settings: Settings, console: Console) -> list[ScenarioResult]:
     console.rule("worst_inputs: one attack at a time, server_settings latency and memory")
     work = Path(tempfile.mkdtemp(prefix="atrium-bench-worst-"))
     data_dir = work / "data"
-    _atrium(data_dir, "chat", "create-realm", "--name", "Worst Inputs")
-    _atrium(
+    atrium_cli(data_dir, "chat", "create-realm", "--name", "Worst Inputs")
+    atrium_cli(
         data_dir, "chat", "create-user", "--email", EMAIL, "--full-name", "Pro Be",
         "--password", PASSWORD,
     )  # fmt: skip
     key = next(
         line.split("=", 1)[1]
-        for line in _atrium(data_dir, "chat", "api-key", EMAIL).splitlines()
+        for line in atrium_cli(data_dir, "chat", "api-key", EMAIL).splitlines()
         if line.startswith("key=")
     )
     chat_auth = {"Authorization": "Basic " + base64.b64encode(f"{EMAIL}:{key}".encode()).decode()}
-    _atrium(
+    atrium_cli(
         data_dir, "wiki", "create-user", WIKI_ADMIN, "--password", PASSWORD, "--groups", "sysop"
     )
     port = free_port()
