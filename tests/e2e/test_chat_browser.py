@@ -745,6 +745,49 @@ def test_reactions_live(people: Any, site: Site) -> None:
     olive.shot("reactions")
 
 
+def test_flags_and_reactions_change_the_message_node_in_place(people: Any, site: Site) -> None:
+    """Reading, marking unread, starring and reacting update the message's own node: a mark set
+    on it in the page survives them all, where drawing the feed again would have replaced it."""
+    place = site.stream("inplace", "mo")
+    sent = site.api["olive"].call(
+        "POST", "/messages", type="stream", to="inplace", topic="t", content="flag me in place"
+    )
+    mo = people("mo")
+    need(mo, "reactions")
+    mo.go(stream_hash(place))
+    row = message(mo, "flag me in place")
+    row.wait_for()
+    wait_until(lambda: "unread" not in (row.get_attribute("class") or ""), timeout=10)
+    row.evaluate("node => { node.keptForTest = true; }")
+
+    def unread_ids() -> list[int]:
+        body = site.api["mo"].call(
+            "GET",
+            "/messages",
+            anchor="newest",
+            num_before=10,
+            num_after=0,
+            narrow=[
+                {"operator": "stream", "operand": place},
+                {"operator": "is", "operand": "unread"},
+            ],
+        )
+        return [m["id"] for m in body["messages"]]
+
+    # Marked unread while in view: the node shows it and is watched again, so it is read again.
+    site.api["mo"].call("POST", "/messages/flags", messages=[sent["id"]], op="remove", flag="read")
+    wait_until(lambda: unread_ids() == [], timeout=10)
+    site.api["mo"].call("POST", "/messages/flags", messages=[sent["id"]], op="add", flag="starred")
+    star = row.locator("button.star.starred")
+    star.wait_for(timeout=5000)
+    assert star.get_attribute("aria-pressed") == "true"
+    assert star.get_attribute("aria-label") == "Unstar this message"
+    site.api["olive"].call("POST", f"/messages/{sent['id']}/reactions", emoji_name="tada")
+    row.locator("button.reaction").wait_for(timeout=5000)
+    assert row.evaluate("node => node.keptForTest === true")
+    assert "unread" not in (row.get_attribute("class") or "")
+
+
 def test_alert_words_are_marked(people: Any, site: Site) -> None:
     cafe = site.stream("cafe", "mo")
     site.api["mo"].call("POST", "/users/me/alert_words", alert_words='["coffee"]')

@@ -1,7 +1,8 @@
 // The chat API under /json: the same endpoints as /api/v1, authenticated by the session cookie,
 // with the session's CSRF token on every state change (as Zulip's web app does).
 
-const CSRF = document.querySelector('meta[name="csrf-token"]')?.content ?? "";
+// Outside a page (as under `node --test`) there is no token.
+const CSRF = globalThis.document?.querySelector('meta[name="csrf-token"]')?.content ?? "";
 
 export class ApiError extends Error {
   constructor(status, body) {

@@ -1,28 +1,44 @@
-// The message feed of one narrow: fetched by anchors from GET /messages (older history as the
-// user scrolls up), grouped under recipient bars, kept current by the events, and marked read
-// as messages are seen. Message bodies are the server's rendered, sanitized HTML. The feed
-// holds a bounded window of messages: loading one end drops the far end, which is fetched again
-// by anchor when the reader scrolls back to it, so long histories keep the DOM small.
+// The message feed of one narrow, on the page: fetched by anchors from GET /messages (older
+// history as the user scrolls up), grouped under recipient bars, kept current by the events, and
+// marked read as messages are seen. Message bodies are the server's rendered, sanitized HTML. The
+// feed holds a bounded window of messages (message_window.js, fetched by message_fetch.js):
+// loading one end drops the far end, which is fetched again by anchor when the reader scrolls
+// back to it, so long histories keep the DOM small. A change to flags or reactions updates the
+// message's own node; the feed is drawn again only when messages come, go or move.
 
 import { markAlertWords } from "./alert_words.js";
 import { get, post } from "./api.js";
 import { avatar, clear, el, setServerHtml, showEmoji, toast } from "./dom.js";
 import { openActions, reactionButtons } from "./message_actions.js";
-import { ALL, describe, forServer, matchesLocally, sameNarrow, toHash } from "./narrow.js";
+import { BATCH, fetchMessages, FIRST_BEFORE, matching, startAnchor, takePrefetched } from "./message_fetch.js";
+import {
+  addMessages,
+  appendsAtEnd,
+  applyAvatar,
+  applyEdit,
+  applyFlags,
+  applyReaction,
+  createWindow,
+  first,
+  forget,
+  hasFlag,
+  isUnread,
+  last,
+  moves,
+  trim,
+} from "./message_window.js";
+import { ALL, describe, matchesLocally, sameNarrow, toHash } from "./narrow.js";
 import { bus, messageDmKey, state, userName } from "./state.js";
 import { formatDateTime, formatTime, isoTime } from "./time.js";
 
-const BATCH = 50;
-const FIRST_BEFORE = 100; // a narrow opens with this much history above its anchor (two screens)
-const WINDOW = 400; // messages kept in the feed (and the DOM) at most
 const feedNode = () => document.getElementById("feed");
+const articleNode = (id) => feedNode().querySelector(`article.message[data-id="${id}"]`);
+
+// The messages shown (message_window.js) and what only the view keeps: the selection, whether
+// an end is being fetched, and the token that makes answers for a narrow left behind stale.
+let win = createWindow(ALL);
 
 export const feed = {
-  narrow: ALL,
-  messages: [],
-  byId: new Map(),
-  foundOldest: false,
-  foundNewest: false,
   selectedId: null,
   loading: false,
   token: 0,
@@ -30,111 +46,58 @@ export const feed = {
 
 // --- fetching ---------------------------------------------------------------------------
 
-async function fetchMessages(anchor, before, after, includeAnchor = true, narrow = feed.narrow) {
-  return get("/messages", {
-    anchor: String(anchor),
-    num_before: before,
-    num_after: after,
-    include_anchor: includeAnchor,
-    narrow: forServer(narrow),
-    apply_markdown: true,
-    client_gravatar: true,
-  });
-}
-
-function startAnchor(narrow) {
-  const near = narrow.find((t) => t.operator === "near" || t.operator === "id");
-  const searching = narrow.some((t) => t.operator === "search");
-  return near?.operand ?? (searching ? "newest" : "first_unread");
-}
-
-// The first narrow's messages, asked for while POST /register is still under way (main.js):
-// the feed then waits for the slower of the two, not for both in turn.
-let prefetched = null;
-
-export function prefetchNarrow(narrow) {
-  const promise = fetchMessages(startAnchor(narrow), FIRST_BEFORE, BATCH, true, narrow);
-  promise.catch(() => {}); // openNarrow reports a failure when it takes the answer
-  prefetched = { narrow, promise };
-}
-
 // A prefetched answer may have been read before the event queue existed, so a message sent in
 // between reached neither; the register response's max_message_id (read after the queue was
 // made) tells whether to ask for what came after the feed's last message.
 async function catchUp(token) {
-  const last = feed.messages[feed.messages.length - 1];
-  if (!feed.foundNewest || state.maxMessageId <= (last?.id ?? 0)) return;
-  const body = await fetchMessages(last?.id ?? 0, 0, BATCH, false);
+  const end = last(win);
+  if (!win.foundNewest || state.maxMessageId <= (end?.id ?? 0)) return;
+  const body = await fetchMessages(win.narrow, end?.id ?? 0, 0, BATCH, false);
   if (token !== feed.token || !body.messages.length) return;
-  feed.foundNewest = body.found_newest;
-  addMessages(body.messages);
-  trim("newest");
+  win.foundNewest = body.found_newest;
+  addMessages(win, body.messages);
+  trim(win, "newest");
   render({ keepScroll: true });
-}
-
-function addMessages(messages) {
-  for (const message of messages) {
-    if (feed.byId.has(message.id)) Object.assign(feed.byId.get(message.id), message);
-    else {
-      feed.byId.set(message.id, message);
-      feed.messages.push(message);
-    }
-  }
-  feed.messages.sort((a, b) => a.id - b.id);
-}
-
-function trim(keep) {
-  // Keep the WINDOW messages at the `keep` end ("oldest" or "newest"); the other end is
-  // no longer known to be complete, so scrolling there fetches it again.
-  const extra = feed.messages.length - WINDOW;
-  if (extra <= 0) return;
-  const dropped = keep === "oldest" ? feed.messages.splice(WINDOW) : feed.messages.splice(0, extra);
-  for (const message of dropped) feed.byId.delete(message.id);
-  if (keep === "oldest") feed.foundNewest = false;
-  else feed.foundOldest = false;
 }
 
 export async function openNarrow(narrow, { anchor } = {}) {
   const token = ++feed.token;
-  feed.narrow = narrow;
-  feed.messages = [];
-  feed.byId = new Map();
+  win = createWindow(narrow);
   feed.selectedId = null;
-  feed.foundOldest = feed.foundNewest = false;
   const node = feedNode();
   clear(node).append(el("p", { class: "feed-status", text: "Loading…" }));
   document.getElementById("narrow-bar").textContent = describe(narrow);
   const start = anchor ?? startAnchor(narrow);
-  const early = anchor === undefined && prefetched && sameNarrow(prefetched.narrow, narrow) ? prefetched.promise : null;
-  prefetched = null;
+  const prefetched = takePrefetched(narrow);
+  const early = anchor === undefined ? prefetched : null;
   let body;
   try {
-    body = await (early ?? fetchMessages(start, FIRST_BEFORE, BATCH));
+    body = await (early ?? fetchMessages(narrow, start, FIRST_BEFORE, BATCH));
   } catch (error) {
     if (token === feed.token) clear(node).append(el("p", { class: "feed-status error", role: "alert", text: error.message }));
     return;
   }
   if (token !== feed.token) return;
-  feed.foundOldest = body.found_oldest;
-  feed.foundNewest = body.found_newest;
-  addMessages(body.messages);
+  win.foundOldest = body.found_oldest;
+  win.foundNewest = body.found_newest;
+  addMessages(win, body.messages);
   render();
-  const target = feed.byId.get(body.anchor) ?? feed.messages[feed.messages.length - 1];
-  if (target) select(target.id, { block: feed.byId.has(body.anchor) && start !== "newest" ? "start" : "end" });
+  const target = win.byId.get(body.anchor) ?? last(win);
+  if (target) select(target.id, { block: win.byId.has(body.anchor) && start !== "newest" ? "start" : "end" });
   bus.emit("feed:opened", narrow);
   if (early) catchUp(token).catch(() => {});
 }
 
 async function loadOlder() {
-  if (feed.loading || feed.foundOldest || !feed.messages.length) return;
+  if (feed.loading || win.foundOldest || !win.messages.length) return;
   feed.loading = true;
   const token = feed.token;
   try {
-    const body = await fetchMessages(feed.messages[0].id, BATCH, 0, false);
+    const body = await fetchMessages(win.narrow, first(win).id, BATCH, 0, false);
     if (token !== feed.token) return;
-    feed.foundOldest = body.found_oldest;
-    addMessages(body.messages);
-    trim("oldest");
+    win.foundOldest = body.found_oldest;
+    addMessages(win, body.messages);
+    trim(win, "oldest");
     render({ keepScroll: true });
   } finally {
     feed.loading = false;
@@ -142,15 +105,15 @@ async function loadOlder() {
 }
 
 async function loadNewer() {
-  if (feed.loading || feed.foundNewest || !feed.messages.length) return;
+  if (feed.loading || win.foundNewest || !win.messages.length) return;
   feed.loading = true;
   const token = feed.token;
   try {
-    const body = await fetchMessages(feed.messages[feed.messages.length - 1].id, 0, BATCH, false);
+    const body = await fetchMessages(win.narrow, last(win).id, 0, BATCH, false);
     if (token !== feed.token) return;
-    feed.foundNewest = body.found_newest;
-    addMessages(body.messages);
-    trim("newest");
+    win.foundNewest = body.found_newest;
+    addMessages(win, body.messages);
+    trim(win, "newest");
     render({ keepScroll: true });
   } finally {
     feed.loading = false;
@@ -202,10 +165,18 @@ function editMarker(message) {
   return el("span", { class: "edit-marker", title: `${label} ${formatDateTime(message.last_edit_timestamp)}`, text: label.toUpperCase() });
 }
 
+// The star button's look for a starred or unstarred message, when drawn and when the flag changes.
+function paintStar(button, starred) {
+  button.classList.toggle("starred", starred);
+  button.setAttribute("aria-pressed", starred ? "true" : "false");
+  button.setAttribute("aria-label", starred ? "Unstar this message" : "Star this message");
+  button.textContent = starred ? "★" : "☆";
+}
+
 export function messageNode(message, continued) {
-  const flags = message.flags ?? [];
-  const starred = flags.includes("starred");
-  const unread = !flags.includes("read") && message.sender_id !== state.me;
+  const unread = isUnread(message, state.me);
+  const star = el("button", { type: "button", class: "star" });
+  paintStar(star, hasFlag(message, "starred"));
   const content = el("div", { class: "message-content rendered" });
   setServerHtml(content, message.match_content ?? message.content);
   showEmoji(content);
@@ -213,7 +184,7 @@ export function messageNode(message, continued) {
   const node = el(
     "article",
     {
-      class: `message${continued ? " continued" : ""}${unread ? " unread" : ""}${flags.includes("mentioned") ? " mentioned" : ""}`,
+      class: `message${continued ? " continued" : ""}${unread ? " unread" : ""}${hasFlag(message, "mentioned") ? " mentioned" : ""}`,
       tabindex: "-1",
       "aria-label": `Message from ${message.sender_full_name}`,
       dataset: { id: String(message.id) },
@@ -225,13 +196,7 @@ export function messageNode(message, continued) {
       el("button", { type: "button", class: "sender link-button", text: message.sender_full_name, dataset: { userId: String(message.sender_id) } }),
       el("time", { datetime: isoTime(message.timestamp), title: formatDateTime(message.timestamp), text: formatTime(message.timestamp) }),
       editMarker(message),
-      el("button", {
-        type: "button",
-        class: `star${starred ? " starred" : ""}`,
-        "aria-pressed": starred ? "true" : "false",
-        "aria-label": starred ? "Unstar this message" : "Star this message",
-        text: starred ? "★" : "☆",
-      }),
+      star,
       el("button", { type: "button", class: "actions-button", "aria-haspopup": "menu", "aria-label": "Message actions", text: "⋯" }),
     ),
     content,
@@ -302,12 +267,12 @@ export function render({ keepScroll = false } = {}) {
   const anchor = keepScroll ? viewAnchor(node) : null;
   const fragment = document.createDocumentFragment();
   let previous = null;
-  if (feed.foundOldest && feed.messages.length) fragment.append(el("p", { class: "feed-edge", text: "Beginning of this conversation" }));
-  for (const message of feed.messages) {
+  if (win.foundOldest && win.messages.length) fragment.append(el("p", { class: "feed-edge", text: "Beginning of this conversation" }));
+  for (const message of win.messages) {
     fragment.append(...nodesAfter(previous, message));
     previous = message;
   }
-  if (!feed.messages.length) fragment.append(el("p", { class: "feed-status", text: "No messages here yet." }));
+  if (!win.messages.length) fragment.append(el("p", { class: "feed-status", text: "No messages here yet." }));
   for (const echo of pendingEchoes.values()) fragment.append(echo);
   clear(node).append(fragment);
   if (keepScroll) {
@@ -325,7 +290,7 @@ export function select(id, { block = "nearest" } = {}) {
   const node = feedNode();
   node.querySelector("article.message.selected")?.classList.remove("selected");
   feed.selectedId = id;
-  const target = node.querySelector(`article.message[data-id="${id}"]`);
+  const target = articleNode(id);
   if (!target) return;
   target.classList.add("selected");
   reveal(target);
@@ -352,18 +317,17 @@ function reveal(target) {
 }
 
 export function selectedMessage() {
-  return feed.byId.get(feed.selectedId) ?? null;
+  return win.byId.get(feed.selectedId) ?? null;
 }
 
 export function moveSelection(step) {
-  if (!feed.messages.length) return;
-  const index = feed.messages.findIndex((m) => m.id === feed.selectedId);
-  const next = Math.max(0, Math.min(feed.messages.length - 1, (index < 0 ? feed.messages.length - 1 : index) + step));
-  select(feed.messages[next].id);
-  const target = feedNode().querySelector(`article.message[data-id="${feed.messages[next].id}"]`);
-  target?.focus({ preventScroll: true });
+  if (!win.messages.length) return;
+  const index = win.messages.findIndex((m) => m.id === feed.selectedId);
+  const next = Math.max(0, Math.min(win.messages.length - 1, (index < 0 ? win.messages.length - 1 : index) + step));
+  select(win.messages[next].id);
+  articleNode(win.messages[next].id)?.focus({ preventScroll: true });
   if (next === 0) loadOlder();
-  if (next === feed.messages.length - 1) loadNewer();
+  if (next === win.messages.length - 1) loadNewer();
 }
 
 const toMarkRead = new Set();
@@ -374,8 +338,8 @@ function onVisible(entries) {
   for (const entry of entries) {
     if (!entry.isIntersecting) continue;
     const id = Number(entry.target.dataset.id);
-    const message = feed.byId.get(id);
-    if (message && !(message.flags ?? []).includes("read")) toMarkRead.add(id);
+    const message = win.byId.get(id);
+    if (message && !hasFlag(message, "read")) toMarkRead.add(id);
     observer?.unobserve(entry.target);
   }
   if (toMarkRead.size && !readTimer) readTimer = setTimeout(flushRead, 250);
@@ -418,17 +382,11 @@ bus.on("compose:echo", ({ localId, content, failed }) => {
 
 // --- live updates -----------------------------------------------------------------------
 
-async function matching(ids) {
-  if (!feed.narrow.length) return new Map(ids.map((id) => [id, null]));
-  const body = await get("/messages/matches_narrow", { msg_ids: ids, narrow: forServer(feed.narrow) });
-  return new Map(Object.entries(body.messages).map(([id, match]) => [Number(id), match]));
-}
-
 // Whether a new message is shown in the narrow in view (desktop notifications skip those).
 export async function inView(id) {
-  if (!feed.foundNewest) return false;
+  if (!win.foundNewest) return false;
   try {
-    return (await matching([id])).has(id);
+    return (await matching(win.narrow, [id])).has(id);
   } catch {
     return false;
   }
@@ -446,126 +404,89 @@ bus.on("event:message", async (event) => {
     echo.remove();
     pendingEchoes.delete(event.local_message_id);
   }
-  if (!feed.foundNewest) return;
+  if (!win.foundNewest) return;
   const token = feed.token;
   // A stream or topic narrow decides here, without a round trip to the server.
-  const local = feed.narrow.length ? matchesLocally(feed.narrow, message) : true;
-  const matches = local === undefined ? await matching([message.id]) : new Map(local ? [[message.id, null]] : []);
+  const local = win.narrow.length ? matchesLocally(win.narrow, message) : true;
+  const matches = local === undefined ? await matching(win.narrow, [message.id]) : new Map(local ? [[message.id, null]] : []);
   if (token !== feed.token || !matches.has(message.id)) return;
   const match = matches.get(message.id);
   if (match?.match_content) message.match_content = match.match_content;
   const stick = nearBottom() || message.sender_id === state.me;
-  const last = feed.messages[feed.messages.length - 1];
-  const atEnd = last && message.id > last.id && !feed.byId.has(message.id) && feed.messages.length < WINDOW;
-  addMessages([message]);
-  if (atEnd) append(last, message);
+  const previous = last(win);
+  const atEnd = appendsAtEnd(win, message);
+  addMessages(win, [message]);
+  if (atEnd) append(previous, message);
   else {
-    trim("newest");
+    trim(win, "newest");
     render({ keepScroll: true });
   }
   if (stick) select(message.id, { block: "end" });
 });
 
 bus.on("event:update_message", async (event) => {
-  const ids = event.message_ids ?? [event.message_id];
-  const present = ids.filter((id) => feed.byId.has(id));
+  const present = applyEdit(win, event, (id) => state.streams.get(id)?.name);
   if (!present.length) {
-    if (event.new_stream_id !== undefined || event.subject !== undefined) refetchIfAffected(event);
+    if (moves(event)) refetchIfAffected(event);
     return;
   }
-  for (const id of present) {
-    const message = feed.byId.get(id);
-    if (id === event.message_id && event.rendered_content !== undefined) {
-      message.content = event.rendered_content;
-      delete message.match_content;
-    }
-    if (event.subject !== undefined || event.topic !== undefined) message.subject = event.subject ?? event.topic;
-    if (event.new_stream_id !== undefined) {
-      message.stream_id = event.new_stream_id;
-      message.display_recipient = state.streams.get(event.new_stream_id)?.name ?? message.display_recipient;
-    }
-    if (event.edit_timestamp) {
-      message.last_edit_timestamp = event.edit_timestamp;
-      message.edit_history = [
-        ...(message.edit_history ?? []),
-        event.rendered_content !== undefined && id === event.message_id ? { prev_content: event.orig_content } : { prev_topic: event.orig_subject },
-      ];
-    }
-  }
-  if (feed.narrow.length && (event.new_stream_id !== undefined || event.subject !== undefined)) {
+  if (win.narrow.length && moves(event)) {
     const token = feed.token;
-    const matches = await matching(present);
+    const matches = await matching(win.narrow, present);
     if (token !== feed.token) return;
-    for (const id of present) if (!matches.has(id)) forget(id);
+    for (const id of present) if (!matches.has(id)) forget(win, id);
   }
   render({ keepScroll: true });
 });
 
 async function refetchIfAffected(event) {
   // Messages moved into this narrow from elsewhere: fetch them if they now match.
-  if (!feed.foundNewest) return;
+  if (!win.foundNewest) return;
   const token = feed.token;
-  const matches = await matching(event.message_ids ?? [event.message_id]);
+  const matches = await matching(win.narrow, event.message_ids ?? [event.message_id]);
   if (token !== feed.token || !matches.size) return;
-  const body = await fetchMessages(Math.min(...matches.keys()), 0, matches.size + BATCH);
+  const body = await fetchMessages(win.narrow, Math.min(...matches.keys()), 0, matches.size + BATCH);
   if (token !== feed.token) return;
-  addMessages(body.messages.filter((m) => matches.has(m.id)));
+  addMessages(win, body.messages.filter((m) => matches.has(m.id)));
   render({ keepScroll: true });
-}
-
-function forget(id) {
-  feed.byId.delete(id);
-  feed.messages = feed.messages.filter((m) => m.id !== id);
 }
 
 bus.on("event:delete_message", (event) => {
-  for (const id of event.message_ids ?? [event.message_id]) forget(id);
+  for (const id of event.message_ids ?? [event.message_id]) forget(win, id);
   render({ keepScroll: true });
 });
 
+// Read, unread, starred and mentioned show on the message's own node: reading sends flags every
+// quarter second, and each answer changes a few messages, not the feed.
+function showFlags(message) {
+  const article = articleNode(message.id);
+  if (!article) return;
+  const unread = isUnread(message, state.me);
+  article.classList.toggle("unread", unread);
+  article.classList.toggle("mentioned", hasFlag(message, "mentioned"));
+  const star = article.querySelector(".message-head button.star");
+  if (star) paintStar(star, hasFlag(message, "starred"));
+  if (unread) observer?.observe(article);
+}
+
 bus.on("event:update_message_flags", (event) => {
-  const add = event.op === "add";
-  const ids = event.all ? [...feed.byId.keys()] : event.messages;
-  let changed = false;
-  for (const id of ids) {
-    const message = feed.byId.get(id);
-    if (!message) continue;
-    const flags = new Set(message.flags ?? []);
-    add ? flags.add(event.flag) : flags.delete(event.flag);
-    message.flags = [...flags];
-    changed = true;
-  }
-  if (changed) render({ keepScroll: true });
+  for (const message of applyFlags(win, event)) showFlags(message);
 });
 
 bus.on("event:reaction", (event) => {
-  const message = feed.byId.get(event.message_id);
+  const message = applyReaction(win, event);
   if (!message) return;
-  const reactions = message.reactions ?? [];
-  if (event.op === "add") reactions.push({ emoji_name: event.emoji_name, emoji_code: event.emoji_code, reaction_type: event.reaction_type, user_id: event.user_id });
-  else {
-    const index = reactions.findIndex((r) => r.user_id === event.user_id && r.emoji_code === event.emoji_code && r.reaction_type === event.reaction_type);
-    if (index >= 0) reactions.splice(index, 1);
-  }
-  message.reactions = reactions;
-  const node = feedNode().querySelector(`article.message[data-id="${message.id}"] .reactions`);
-  node?.replaceWith(reactionButtons(message));
+  articleNode(message.id)?.querySelector(".reactions")?.replaceWith(reactionButtons(message));
 });
 
 bus.on("event:realm_user", (event) => {
   // A new avatar shows on the sender's messages already in the feed.
   const person = event.person;
   if (event.op !== "update" || person.avatar_url === undefined) return;
-  let changed = false;
-  for (const message of feed.messages)
-    if (message.sender_id === person.user_id) {
-      message.avatar_url = person.avatar_url;
-      changed = true;
-    }
-  if (changed) render({ keepScroll: true });
+  if (applyAvatar(win, person)) render({ keepScroll: true });
 });
 
-bus.on("reloaded", () => openNarrow(feed.narrow, feed.selectedId ? { anchor: feed.selectedId } : {}));
+bus.on("reloaded", () => openNarrow(win.narrow, feed.selectedId ? { anchor: feed.selectedId } : {}));
 bus.on("display", () => render({ keepScroll: true }));
 bus.on("feed:rerender", () => render({ keepScroll: true }));
 
@@ -581,7 +502,7 @@ export function initFeed() {
     const article = event.target.closest("article.message");
     if (!article || article.classList.contains("local-echo")) return;
     const id = Number(article.dataset.id);
-    const message = feed.byId.get(id);
+    const message = win.byId.get(id);
     if (!message) return;
     const upload = event.target.closest('a[href*="/user_uploads/"]');
     if (upload && state.features.has("uploads")) {
@@ -599,7 +520,7 @@ export function initFeed() {
     if (event.target.closest("a")) return;
     select(id);
     if (event.target.closest("button.star")) {
-      const starred = (message.flags ?? []).includes("starred");
+      const starred = hasFlag(message, "starred");
       try {
         await post("/messages/flags", { messages: [id], op: starred ? "remove" : "add", flag: "starred" });
       } catch (error) {
@@ -614,5 +535,5 @@ export function initFeed() {
 }
 
 export function sameAsCurrent(narrow) {
-  return sameNarrow(narrow, feed.narrow);
+  return sameNarrow(narrow, win.narrow);
 }

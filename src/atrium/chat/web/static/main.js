@@ -3,10 +3,11 @@
 
 import { initCompose } from "./compose.js";
 import { register, startEventLoop } from "./events.js";
-import { initFeed, openNarrow, prefetchNarrow } from "./feed.js";
+import { initFeed, openNarrow } from "./feed.js";
 import { initKeyboard } from "./keyboard.js";
 import { initLeftSidebar } from "./left_sidebar.js";
 import { hideList, initLists, showList } from "./lists.js";
+import { prefetchNarrow } from "./message_fetch.js";
 import { fromHash } from "./narrow.js";
 import { closeOverlay } from "./overlay.js";
 import { initRightSidebar } from "./right_sidebar.js";

@@ -37,8 +37,9 @@ export const state = {
   alertWords: [],
   settings: {},
   // Optional endpoints this server offers (reactions, typing, presence, uploads, topics), as the
-  // shell page lists them: the client never probes for them.
-  features: new Set((document.querySelector('meta[name="atrium-features"]')?.content ?? "").split(" ").filter(Boolean)),
+  // shell page lists them: the client never probes for them. (Outside a page, as under
+  // `node --test`, there is none.)
+  features: new Set((globalThis.document?.querySelector('meta[name="atrium-features"]')?.content ?? "").split(" ").filter(Boolean)),
   queueId: null,
   lastEventId: -1,
   maxMessageId: -1, // the newest message id the user had at register
