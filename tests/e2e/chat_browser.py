@@ -11,7 +11,7 @@ import configparser
 import os
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +21,7 @@ import httpx
 import orjson
 import pytest
 
+from atrium.settings import Settings
 from tests.e2e.seed import ChatUser, create_chat_realm, prepare_data_dir, zuliprc
 from tests.e2e.server import atrium_env, running_server
 
@@ -80,6 +81,8 @@ class Site:
     url: str
     api: dict[str, Api]
     ids: dict[str, int]
+    # What start_site's `seed` wrote before the server started.
+    seeded: Any = None
 
     def stream(self, name: str, *members: str, private: bool = False) -> int:
         owner = self.api["olive"]
@@ -94,8 +97,11 @@ class Site:
 
 
 @contextmanager
-def start_site(data_dir: Path, api_rate_limit: int = 2000) -> Iterator[Site]:
-    """A fresh organization with USERS, served by a real `atrium serve` process."""
+def start_site(
+    data_dir: Path, api_rate_limit: int = 2000, seed: Callable[[Settings], Any] | None = None
+) -> Iterator[Site]:
+    """A fresh organization with USERS, served by a real `atrium serve` process; `seed` writes
+    more to its database before the server starts (its result is the site's `seeded`)."""
     # A browser test does in seconds what a person does in an hour: more than 200 requests a
     # minute, and more than 5 sign-ins in 30 minutes, for one user. The client waits out a 429;
     # the tests should not have to (tests/chat/test_web_sessions.py checks the login limit).
@@ -113,6 +119,7 @@ def start_site(data_dir: Path, api_rate_limit: int = 2000) -> Iterator[Site]:
         "Browser Test",
         [ChatUser(email, name, PASSWORD, role) for email, name, role in USERS.values()],
     )
+    seeded = seed(settings) if seed is not None else None
     with running_server(env) as server:
         api = {}
         for short, (email, _name, _role) in USERS.items():
@@ -124,7 +131,7 @@ def start_site(data_dir: Path, api_rate_limit: int = 2000) -> Iterator[Site]:
             s: next(u["user_id"] for u in users if u["email"] == e)
             for s, (e, _, _) in USERS.items()
         }
-        yield Site(server.url, api, ids)
+        yield Site(server.url, api, ids, seeded)
 
 
 @dataclass

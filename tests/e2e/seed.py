@@ -15,10 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from atrium.chat.actions.message_flags import mark_stream_as_read
+from atrium.chat.actions.messages import SendRequest, send_message
 from atrium.chat.actions.realm import create_realm
+from atrium.chat.actions.streams import StreamOptions, subscribe
 from atrium.chat.actions.users import NewUser, create_user
-from atrium.chat.models import ROLE_NAMES
+from atrium.chat.models import ROLE_NAMES, User
 from atrium.chat.queries.realm import default_realm
+from atrium.chat.queries.streams import stream_by_name
 from atrium.chat.queries.users import fake_email_domain, user_row_by_delivery_email
 from atrium.core import migrations
 from atrium.core.db import Conn, open_database
@@ -91,6 +95,52 @@ def create_chat_realm(settings: Settings, name: str, users: Iterable[ChatUser]) 
             create_user(conn, realm_id, new)
 
     chat_write(settings, write)
+
+
+@dataclass(frozen=True)
+class StreamHistory:
+    stream_id: int
+    message_ids: list[int]  # oldest first
+
+
+def create_stream_history(
+    settings: Settings,
+    sender_email: str,
+    stream: str,
+    member_emails: Iterable[str],
+    topic: str,
+    contents: Iterable[str],
+) -> StreamHistory:
+    """What the sender's `POST /users/me/subscriptions` (for itself and the members), one
+    `POST /messages` per content, and each member's marking the stream read would make: the same
+    actions the API calls, in one transaction."""
+    members = list(member_emails)
+
+    def write(conn: Conn) -> StreamHistory:
+        realm = default_realm(conn)
+        assert realm is not None
+
+        def user(email: str) -> User:
+            row = user_row_by_delivery_email(conn, realm.id, email)
+            assert row is not None, email
+            return User.from_row(row)
+
+        sender = user(sender_email)
+        readers = [user(email) for email in members]
+        principals = [sender.id, *(reader.id for reader in readers)]
+        subscribe(conn, sender, [{"name": stream}], principals, StreamOptions(), True)
+        stream_id = int(stream_by_name(conn, realm.id, stream)["id"])
+        ids = [
+            send_message(
+                conn, sender, SendRequest("stream", stream_id, content, topic, "test")
+            ).value
+            for content in contents
+        ]
+        for reader in readers:
+            mark_stream_as_read(conn, reader, stream_id)
+        return StreamHistory(stream_id, ids)
+
+    return chat_write(settings, write)
 
 
 def zuliprc(settings: Settings, email: str, site: str) -> str:

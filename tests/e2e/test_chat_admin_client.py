@@ -142,8 +142,8 @@ def test_streams_and_subscriptions(live_chat: LiveChat) -> None:
     refused(owner.get_stream_id("Design Team"), "Invalid stream name 'Design Team'")
 
 
-def test_default_streams_and_realm_settings(live_chat: LiveChat) -> None:
-    owner, member = live_chat.owner, live_chat.member
+def test_default_streams_and_realm_settings(live_chat_module: LiveChat) -> None:
+    owner, member = live_chat_module.owner, live_chat_module.member
     ok(owner.add_subscriptions(streams=[{"name": "welcome"}]))
     welcome = ok(owner.get_stream_id("welcome"))["stream_id"]
     refused(member.add_default_stream(welcome), ADMIN_ERROR["msg"], ADMIN_ERROR["code"])
@@ -162,7 +162,7 @@ def test_default_streams_and_realm_settings(live_chat: LiveChat) -> None:
             {"email": "new@live.test", "password": "pw-new-12345", "full_name": "New Person"}
         )
     )
-    newcomer = client_for(live_chat, "new@live.test", "pw-new-12345")
+    newcomer = client_for(live_chat_module, "new@live.test", "pw-new-12345")
     assert [s["name"] for s in ok(newcomer.get_subscriptions())["subscriptions"]] == ["welcome"]
     assert created["user_id"] == ok(newcomer.get_profile())["user_id"]
     ok(owner.call_endpoint("default_streams", method="DELETE", request={"stream_id": welcome}))
@@ -187,15 +187,15 @@ def test_default_streams_and_realm_settings(live_chat: LiveChat) -> None:
     assert state["realm_enable_spectator_access"] is True
 
 
-def test_users_and_settings(live_chat: LiveChat) -> None:
-    owner, member = live_chat.owner, live_chat.member
+def test_users_and_settings(live_chat_module: LiveChat) -> None:
+    owner, member = live_chat_module.owner, live_chat_module.member
     created = ok(
         owner.create_user(
             {"email": "third@live.test", "password": "pw-third-1234", "full_name": "Third Person"}
         )
     )
     uid = created["user_id"]
-    third = client_for(live_chat, "third@live.test", "pw-third-1234")
+    third = client_for(live_chat_module, "third@live.test", "pw-third-1234")
     ok(owner.update_user_by_id(uid, full_name="Thirza Person", role=300))
     user = ok(owner.get_user_by_id(uid))["user"]
     assert user["full_name"] == "Thirza Person" and user["role"] == 300
@@ -245,8 +245,8 @@ def test_users_and_settings(live_chat: LiveChat) -> None:
     )
 
 
-def test_user_groups(live_chat: LiveChat) -> None:
-    owner, member = live_chat.owner, live_chat.member
+def test_user_groups(live_chat_module: LiveChat) -> None:
+    owner, member = live_chat_module.owner, live_chat_module.member
     owner_id = ok(owner.get_profile())["user_id"]
     member_id = ok(member.get_profile())["user_id"]
     ok(
@@ -286,8 +286,8 @@ def test_user_groups(live_chat: LiveChat) -> None:
     assert "design-crew" not in names
 
 
-def test_playgrounds_and_linkifiers(live_chat: LiveChat) -> None:
-    owner, member = live_chat.owner, live_chat.member
+def test_playgrounds_and_linkifiers(live_chat_module: LiveChat) -> None:
+    owner, member = live_chat_module.owner, live_chat_module.member
     playground = {
         "name": "Python playground",
         "pygments_language": "Python",

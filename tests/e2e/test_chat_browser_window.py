@@ -2,7 +2,8 @@
 Chromium against a real `atrium serve`: scrolling up through a few thousand messages and back
 down never holds more than a window's worth, and dropped messages come back by anchor.
 
-A module of its own: its server allows the thousands of API calls that set the scene.
+A module of its own: its history is written in-process (tests/e2e/seed.py) before its server
+starts, and one Chromium serves its tests, each in a fresh context.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from atrium.settings import Settings
 from tests.e2e.chat_browser import (
     CHROMIUM_ARGS,
     PASSWORD,
@@ -23,6 +25,7 @@ from tests.e2e.chat_browser import (
     start_site,
     wait_until,
 )
+from tests.e2e.seed import StreamHistory, create_stream_history
 
 pytestmark = pytest.mark.e2e
 
@@ -40,27 +43,45 @@ FEED_SHAPE = """() => {
 }"""
 
 
+def long_history(settings: Settings) -> StreamHistory:
+    """MESSAGES messages from Olive in one topic, all read by Mo."""
+    return create_stream_history(
+        settings,
+        USERS["olive"][0],
+        "long history",
+        [USERS["mo"][0]],
+        "long",
+        (f"line {n}" for n in range(MESSAGES)),
+    )
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     chromium_or_skip()
-    with start_site(tmp_path_factory.mktemp("chat-window"), api_rate_limit=1_000_000) as running:
+    with start_site(tmp_path_factory.mktemp("chat-window"), seed=long_history) as running:
         yield running
 
 
-@pytest.fixture
-def person(site: Site, history: History) -> Iterator[Person]:
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
+        chromium = playwright.chromium.launch(
             executable_path=chromium_or_skip(), args=CHROMIUM_ARGS, headless=True
         )
-        page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-        someone = Person(page)
-        someone.watch()
-        someone.sign_in(site.url, USERS["mo"][0], PASSWORD)
-        yield someone
-        browser.close()
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def person(site: Site, history: History, browser: Any) -> Iterator[Person]:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    someone = Person(context.new_page())
+    someone.watch()
+    someone.sign_in(site.url, USERS["mo"][0], PASSWORD)
+    yield someone
+    context.close()
 
 
 @dataclass
@@ -71,29 +92,8 @@ class History:
 
 @pytest.fixture(scope="module")
 def history(site: Site) -> History:
-    """MESSAGES messages from Olive in one topic, all read by Mo; sent before anyone signs in
-    (the server sends one at a time, so threads would not make this faster)."""
-    stream_id = site.stream("long history", "mo")
-    api = site.api["olive"]
-    ids = [
-        int(
-            api.call(
-                "POST", "/messages", type="stream", to=stream_id, topic="long", content=f"line {n}"
-            )["id"]
-        )
-        for n in range(MESSAGES)
-    ]
-    site.api["mo"].call(
-        "POST",
-        "/messages/flags/narrow",
-        anchor="oldest",
-        num_before=0,
-        num_after=MESSAGES,
-        narrow=[{"operator": "stream", "operand": stream_id}],
-        op="add",
-        flag="read",
-    )
-    return History(stream_id, ids)
+    seeded: StreamHistory = site.seeded
+    return History(seeded.stream_id, seeded.message_ids)
 
 
 def shape(person: Person) -> dict[str, Any]:

@@ -24,9 +24,13 @@ def ok(result: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def test_zulip_client_wrappers(live_chat: LiveChat) -> None:
-    owner, member = live_chat.owner, live_chat.member
-    ok(owner.add_subscriptions(streams=[{"name": "general"}], principals=[live_chat.member_email]))
+def test_zulip_client_wrappers(live_chat_module: LiveChat) -> None:
+    owner, member = live_chat_module.owner, live_chat_module.member
+    ok(
+        owner.add_subscriptions(
+            streams=[{"name": "general"}], principals=[live_chat_module.member_email]
+        )
+    )
     sent = ok(
         member.send_message({"type": "stream", "to": "general", "topic": "t", "content": "hi"})
     )
@@ -50,12 +54,14 @@ def test_zulip_client_wrappers(live_chat: LiveChat) -> None:
     ok(owner.set_typing_status({"op": "stop", "to": [member_id]}))
 
     presence = ok(member.update_presence({"status": "active", "new_user_input": True}))
-    assert live_chat.member_email in presence["presences"]
+    assert live_chat_module.member_email in presence["presences"]
     assert (
-        ok(owner.get_user_presence(live_chat.member_email))["presence"]["aggregated"]["status"]
+        ok(owner.get_user_presence(live_chat_module.member_email))["presence"]["aggregated"][
+            "status"
+        ]
         == "active"
     )
-    assert live_chat.member_email in ok(owner.get_realm_presence())["presences"]
+    assert live_chat_module.member_email in ok(owner.get_realm_presence())["presences"]
 
     assert ok(member.add_alert_words(["Coffee"]))["alert_words"] == ["Coffee"]
     assert ok(member.get_alert_words())["alert_words"] == ["Coffee"]
@@ -71,13 +77,13 @@ def _bot_runner() -> str | None:
     return found if Path(found).exists() else None
 
 
-def test_helloworld_bot_replies_and_reacts(live_chat: LiveChat, tmp_path: Path) -> None:
+def test_helloworld_bot_replies_and_reacts(live_chat_module: LiveChat, tmp_path: Path) -> None:
     runner = _bot_runner()
     if runner is None:
         pytest.skip("zulip-run-bot (the zulip_bots package) is not installed")
-    owner = live_chat.owner
+    owner = live_chat_module.owner
     bot_rc = tmp_path / "bot.zuliprc"
-    bot_rc.write_text(live_chat.bot_zuliprc)
+    bot_rc.write_text(live_chat_module.bot_zuliprc)
     log = tmp_path / "bot.log"
     with log.open("w") as out:
         bot = subprocess.Popen(
@@ -96,7 +102,11 @@ def test_helloworld_bot_replies_and_reacts(live_chat: LiveChat, tmp_path: Path) 
         reactions: list[dict[str, Any]] = []
         while time.monotonic() < deadline:
             if reply is None and time.monotonic() >= next_send:
-                message = {"type": "private", "to": [live_chat.bot_email], "content": "hello"}
+                message = {
+                    "type": "private",
+                    "to": [live_chat_module.bot_email],
+                    "content": "hello",
+                }
                 sent_ids.append(ok(owner.send_message(message))["id"])
                 next_send = time.monotonic() + 1
             dms = ok(
@@ -109,7 +119,7 @@ def test_helloworld_bot_replies_and_reacts(live_chat: LiveChat, tmp_path: Path) 
                     }
                 )
             )["messages"]
-            reply = next((m for m in dms if m["sender_email"] == live_chat.bot_email), None)
+            reply = next((m for m in dms if m["sender_email"] == live_chat_module.bot_email), None)
             reactions = next(
                 (m["reactions"] for m in dms if m["id"] in sent_ids and m["reactions"]), []
             )
@@ -123,8 +133,8 @@ def test_helloworld_bot_replies_and_reacts(live_chat: LiveChat, tmp_path: Path) 
         bot.wait(timeout=10)
 
 
-def test_client_registers_for_everything(live_chat: LiveChat) -> None:
-    state = ok(live_chat.member.register())
+def test_client_registers_for_everything(live_chat_module: LiveChat) -> None:
+    state = ok(live_chat_module.member.register())
     for key in ("presences", "user_settings", "realm_user_settings_defaults", "alert_words"):
         assert key in state
-    assert isinstance(live_chat.member, zulip.Client)
+    assert isinstance(live_chat_module.member, zulip.Client)

@@ -59,9 +59,9 @@ def send(client: zulip.Client, stream: str, topic: str, content: str) -> int:
     )
 
 
-def test_edit_move_resolve_history_and_delete(live_chat: LiveChat) -> None:
-    owner, member = live_chat.owner, live_chat.member
-    streams = setup_streams(live_chat)
+def test_edit_move_resolve_history_and_delete(live_chat_module: LiveChat) -> None:
+    owner, member = live_chat_module.owner, live_chat_module.member
+    streams = setup_streams(live_chat_module)
     first = send(member, "general", "plans", "hello old world")
     later = [send(member, "general", "plans", f"plan {i}") for i in range(3)]
 
@@ -80,7 +80,9 @@ def test_edit_move_resolve_history_and_delete(live_chat: LiveChat) -> None:
         and refused["msg"] == "You don't have permission to edit this message"
     )
     dm = ok(
-        owner.send_message({"type": "private", "to": [live_chat.member_email], "content": "psst"})
+        owner.send_message(
+            {"type": "private", "to": [live_chat_module.member_email], "content": "psst"}
+        )
     )["id"]
     refused = owner.update_message({"message_id": dm, "topic": "nope"})
     assert refused["msg"] == "Direct messages cannot have topics."
@@ -115,7 +117,7 @@ def test_edit_move_resolve_history_and_delete(live_chat: LiveChat) -> None:
     resolved = newest(member, [["stream", "general"], ["topic", "✔ plans"]])
     assert [m["id"] for m in resolved[:4]] == [first, *later]
     assert "has marked this topic as resolved." in resolved[-1]["content"]
-    assert resolved[-1]["sender_email"] != live_chat.member_email
+    assert resolved[-1]["sender_email"] != live_chat_module.member_email
     assert ids_in(member, [["is", "resolved"]])[:4] == [first, *later]
 
     # A stream move with the client's own helper, breadcrumbs in both threads.
@@ -242,9 +244,9 @@ def test_flags_narrows_search_and_muted_topics(live_chat: LiveChat) -> None:
     assert member.mark_stream_as_read(99999)["msg"] == "Invalid stream ID"
 
 
-def test_drafts_and_scheduled_messages_through_call_endpoint(live_chat: LiveChat) -> None:
-    member = live_chat.member
-    streams = setup_streams(live_chat)
+def test_drafts_and_scheduled_messages_through_call_endpoint(live_chat_module: LiveChat) -> None:
+    member = live_chat_module.member
+    streams = setup_streams(live_chat_module)
 
     created = ok(
         member.call_endpoint(

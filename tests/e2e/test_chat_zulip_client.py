@@ -89,8 +89,8 @@ def test_streams_messages_and_users_through_the_zulip_client(live_chat: LiveChat
     assert refused["code"] == "UNAUTHORIZED_PRINCIPAL"
 
 
-def test_bad_input_over_a_real_socket(live_chat: LiveChat) -> None:
-    site = live_chat.site
+def test_bad_input_over_a_real_socket(live_chat_module: LiveChat) -> None:
+    site = live_chat_module.site
     resp = httpx.get(f"{site}/api/v1/users/me")
     assert resp.status_code == 401
     assert resp.json()["code"] == "UNAUTHORIZED"
@@ -137,9 +137,9 @@ class _Integration(BaseHTTPRequestHandler):
         pass
 
 
-def test_outgoing_webhook_bot_answers_through_the_server(live_chat: LiveChat) -> None:
+def test_outgoing_webhook_bot_answers_through_the_server(live_chat_module: LiveChat) -> None:
     """The served process POSTs to the bot's URL after the send and posts its reply."""
-    owner, member = live_chat.owner, live_chat.member
+    owner, member = live_chat_module.owner, live_chat_module.member
     _Integration.received = []
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Integration)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

@@ -17,7 +17,8 @@ from pathlib import Path
 import mwclient
 import pytest
 
-from tests.e2e.server import atrium, atrium_env, running_server
+from tests.e2e.seed import create_wiki_users, prepare_data_dir
+from tests.e2e.server import atrium_env, running_server
 
 pytestmark = pytest.mark.e2e
 
@@ -40,9 +41,11 @@ def browser() -> str:
 
 
 @pytest.fixture
-def wiki_server(data_dir: Path, database_url: str | None) -> Iterator[str]:
+def wiki_server(data_dir: Path, database_url: str | None, sqlite_templates: Path) -> Iterator[str]:
+    # The account `atrium wiki create-user` would make, written in-process.
+    settings = prepare_data_dir(data_dir, database_url, sqlite_templates)
+    create_wiki_users(settings, [("Admin", "admin-pass-123", ["sysop"])])
     env = atrium_env(data_dir, database_url)
-    atrium(env, "wiki", "create-user", "Admin", "--password", "admin-pass-123", "--groups", "sysop")
     with running_server(env, READY) as server:
         base = server.url
         site = mwclient.Site(base.removeprefix("http://"), path="/w/", scheme="http")

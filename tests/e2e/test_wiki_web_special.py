@@ -96,26 +96,39 @@ class Person:
         self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
-@pytest.fixture
-def people(wiki_site: tuple[str, Any]) -> Iterator[dict[str, Person]]:
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """One browser for the module; each test's people get fresh contexts (their own cookies)."""
     from playwright.sync_api import sync_playwright
 
     executable = chromium_or_skip()
-    base, _site = wiki_site
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         try:
-            found = {}
-            for name in PASSWORDS:
-                person = Person(base, browser.new_context().new_page())
-                person.watch()
-                person.sign_in(name)
-                found[name] = person
-            yield found
-            for person in found.values():
-                assert person.errors == [], "\n".join(person.errors)
+            yield browser
         finally:
             browser.close()
+
+
+@pytest.fixture
+def people(wiki_site: tuple[str, Any], chromium: Any) -> Iterator[dict[str, Person]]:
+    base, _site = wiki_site
+    contexts = []
+    try:
+        found = {}
+        for name in PASSWORDS:
+            context = chromium.new_context()
+            contexts.append(context)
+            person = Person(base, context.new_page())
+            person.watch()
+            person.sign_in(name)
+            found[name] = person
+        yield found
+        for person in found.values():
+            assert person.errors == [], "\n".join(person.errors)
+    finally:
+        for context in contexts:
+            context.close()
 
 
 def _png_file(path: Path) -> Path:
