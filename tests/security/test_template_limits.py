@@ -141,3 +141,31 @@ async def test_a_slow_parse_does_not_hold_other_requests(
 
     await asyncio.gather(slow(), quick())
     assert finished == ["siteinfo", "parse"]
+
+
+async def test_saving_a_slow_page_does_not_hold_other_requests(
+    wiki: WikiHarness, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Saving expands the page's templates for its link tables; inside the write, which runs on
+    # the event loop, the expansion held every other request until it ended.
+    await _tree(wiki, "E", "", 4)
+    monkeypatch.setattr(expand, "MAX_NODE_COUNT", 10_000_000)
+    await wiki.login(client, "Admin")
+    token = await wiki.csrf(client)
+    finished: list[str] = []
+
+    async def slow() -> None:
+        saved = await wiki.post(client, action="edit", title="Slow", text="{{E4}}" * 6, token=token)
+        assert saved["edit"]["result"] == "Success", saved
+        finished.append("save")
+
+    async def quick() -> None:
+        await asyncio.sleep(0.05)
+        await wiki.api(client, action="query", meta="siteinfo")
+        finished.append("siteinfo")
+
+    await asyncio.gather(slow(), quick())
+    assert finished == ["siteinfo", "save"]
+    data = await wiki.api(client, action="query", titles="Slow", prop="templates", tllimit="max")
+    (page,) = data["query"]["pages"].values()
+    assert [t["title"] for t in page["templates"]] == [f"Template:E{i}" for i in range(5)]
