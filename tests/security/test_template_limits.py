@@ -169,3 +169,28 @@ async def test_saving_a_slow_page_does_not_hold_other_requests(
     data = await wiki.api(client, action="query", titles="Slow", prop="templates", tllimit="max")
     (page,) = data["query"]["pages"].values()
     assert [t["title"] for t in page["templates"]] == [f"Template:E{i}" for i in range(5)]
+
+
+async def test_relinking_a_slow_page_does_not_hold_other_requests(
+    wiki: WikiHarness, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # action=purge&forcelinkupdate expanded the page's templates inside its write, any number
+    # of times.
+    await _tree(wiki, "E", "", 4)
+    monkeypatch.setattr(expand, "MAX_NODE_COUNT", 10_000_000)
+    await wiki.edit_page("Slow", "{{E4}}" * 6)
+    await wiki.login(client, "Admin")
+    finished: list[str] = []
+
+    async def slow() -> None:
+        purged = await wiki.post(client, action="purge", titles="Slow", forcelinkupdate="1")
+        assert "linkupdate" in purged["purge"][0], purged
+        finished.append("purge")
+
+    async def quick() -> None:
+        await asyncio.sleep(0.05)
+        await wiki.api(client, action="query", meta="siteinfo")
+        finished.append("siteinfo")
+
+    await asyncio.gather(slow(), quick())
+    assert finished == ["siteinfo", "purge"]
