@@ -5,12 +5,16 @@ Zulip's "Unable to render message" instead of being stored."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from markdown.inlinepatterns import LinkInlineProcessor
 
-from atrium.chat import schema
+from atrium.chat import rendering, schema
+from atrium.chat.actions import messages
 from atrium.chat.markdown import engine, render_markdown
 from atrium.chat.markdown.context import EMPTY_CONTEXT
 from tests.chat.conftest import ChatHarness, assert_json_error, assert_json_success, chat, settings
@@ -87,3 +91,73 @@ async def test_rendering_out_of_time_is_refused(
     assert await chat.count(schema.message) == before
     preview = await chat.post("/messages/render", chat.hamlet, content="*hello*")
     assert_json_error(preview, "Unable to render message")
+
+
+@pytest.fixture
+def slow_rendering(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rendering that takes half a second wherever it runs (as a pathological message would)."""
+
+    def slow(content: str, ctx: Any) -> Any:
+        time.sleep(0.5)
+        return render_markdown(content, ctx)
+
+    monkeypatch.setattr(rendering, "render_markdown", slow)
+    monkeypatch.setattr(messages, "render_markdown", slow)
+
+
+async def _stored_html(chat: ChatHarness, message_id: int | None) -> str:
+    """The stored rendering of a message (None: of the last one)."""
+    m = schema.message
+    query = sa.select(m.c.rendered_content).order_by(m.c.id.desc()).limit(1)
+    if message_id is not None:
+        query = query.where(m.c.id == message_id)
+    return str(await chat.runtime.db.read(lambda conn: conn.scalar(query)))
+
+
+async def _preview(chat: ChatHarness, content: str) -> str:
+    rendered = assert_json_success(
+        await chat.post("/messages/render", chat.hamlet, content=content)
+    )
+    return str(rendered["rendered"])
+
+
+async def _alongside(chat: ChatHarness, slow: Any) -> list[str]:
+    """Run `slow` with a quick request sent meanwhile; the order they finished in."""
+    finished: list[str] = []
+
+    async def first() -> None:
+        assert_json_success(await slow)
+        finished.append("slow")
+
+    async def quick() -> None:
+        await asyncio.sleep(0.05)
+        assert_json_success(await chat.get("/server_settings", None))
+        finished.append("quick")
+
+    await asyncio.gather(first(), quick())
+    return finished
+
+
+async def test_sending_a_slow_message_does_not_hold_other_requests(
+    chat: ChatHarness, slow_rendering: None
+) -> None:
+    # The message was rendered inside its write, on the event loop.
+    await chat.make_stream("Verona", [chat.hamlet])
+    content = PATHOLOGIES["empty links"]
+    send = chat.post(
+        "/messages", chat.hamlet, type="stream", to="Verona", topic="t", content=content
+    )
+    assert await _alongside(chat, send) == ["quick", "slow"]
+    stored = await _stored_html(chat, None)
+    assert stored == await _preview(chat, content)
+
+
+async def test_editing_into_a_slow_message_does_not_hold_other_requests(
+    chat: ChatHarness, slow_rendering: None
+) -> None:
+    await chat.make_stream("Verona", [chat.hamlet])
+    message_id = await chat.send_stream(chat.hamlet, "Verona", "t", "short")
+    content = PATHOLOGIES["brackets"]
+    edit = chat.patch(f"/messages/{message_id}", chat.hamlet, content=content)
+    assert await _alongside(chat, edit) == ["quick", "slow"]
+    assert await _stored_html(chat, message_id) == await _preview(chat, content)

@@ -6,11 +6,13 @@ its limit with MediaWiki's warning and tracking category, and renders off the ev
 from __future__ import annotations
 
 import asyncio
+import threading
 from typing import Any
 
 import httpx
 import pytest
 
+from atrium.wiki.changes import pages
 from atrium.wiki.wikitext import expand
 from tests.wiki.conftest import WikiHarness, client, wiki
 
@@ -141,3 +143,74 @@ async def test_a_slow_parse_does_not_hold_other_requests(
 
     await asyncio.gather(slow(), quick())
     assert finished == ["siteinfo", "parse"]
+
+
+async def _while_expanding(
+    monkeypatch: pytest.MonkeyPatch, client: httpx.AsyncClient, slow: Any
+) -> None:
+    """Run `slow` (a request that expands templates for link tables) and, once the expansion
+    has begun, a siteinfo request, which must be answered while the expansion still runs."""
+    started, ended = threading.Event(), threading.Event()
+    original = pages._add_transcluded_categories
+
+    def watched(*args: Any) -> Any:
+        started.set()
+        try:
+            return original(*args)
+        finally:
+            ended.set()
+
+    monkeypatch.setattr(pages, "_add_transcluded_categories", watched)
+    answered_during: list[bool] = []
+
+    async def quick() -> None:
+        while not started.is_set():
+            await asyncio.sleep(0.005)
+        response = await client.get(
+            "/w/api.php", params={"action": "query", "meta": "siteinfo", "format": "json"}
+        )
+        assert response.status_code == 200
+        answered_during.append(not ended.is_set())
+
+    await asyncio.gather(slow, quick())
+    assert answered_during == [True]
+
+
+async def test_saving_a_slow_page_does_not_hold_other_requests(
+    wiki: WikiHarness, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Saving expands the page's templates for its link tables; inside the write, which runs on
+    # the event loop, the expansion held every other request until it ended.
+    await _tree(wiki, "E", "", 4)
+    monkeypatch.setattr(expand, "MAX_NODE_COUNT", 10_000_000)
+    await wiki.login(client, "Admin")
+    token = await wiki.csrf(client)
+    save = wiki.post(client, action="edit", title="Slow", text="{{E4}}" * 6, token=token)
+    saved: list[Any] = []
+
+    async def slow() -> None:
+        saved.append(await save)
+
+    await _while_expanding(monkeypatch, client, slow())
+    assert saved[0]["edit"]["result"] == "Success", saved
+    data = await wiki.api(client, action="query", titles="Slow", prop="templates", tllimit="max")
+    (page,) = data["query"]["pages"].values()
+    assert [t["title"] for t in page["templates"]] == [f"Template:E{i}" for i in range(5)]
+
+
+async def test_relinking_a_slow_page_does_not_hold_other_requests(
+    wiki: WikiHarness, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # action=purge&forcelinkupdate expanded the page's templates inside its write, any number
+    # of times.
+    await _tree(wiki, "E", "", 4)
+    monkeypatch.setattr(expand, "MAX_NODE_COUNT", 10_000_000)
+    await wiki.edit_page("Slow", "{{E4}}" * 6)
+    await wiki.login(client, "Admin")
+    purged: list[Any] = []
+
+    async def slow() -> None:
+        purged.append(await wiki.post(client, action="purge", titles="Slow", forcelinkupdate="1"))
+
+    await _while_expanding(monkeypatch, client, slow())
+    assert "linkupdate" in purged[0]["purge"][0], purged

@@ -10,6 +10,7 @@ realm's whole user list.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
@@ -28,7 +29,7 @@ from atrium.chat.markdown import (
 from atrium.chat.models import User
 from atrium.chat.queries.emoji import active_emoji_urls
 from atrium.chat.queries.linkifiers import realm_linkifiers
-from atrium.core.db import Conn, InIdList, Prepared
+from atrium.core.db import Conn, Database, InIdList, Prepared
 
 U = schema.user.c
 G = schema.user_group.c
@@ -170,7 +171,47 @@ def refuse_unrendered(result: RenderResult) -> RenderResult:
     return result
 
 
-def render_message(conn: Conn, sender: User, content: str) -> RenderResult:
+@dataclass(frozen=True)
+class Prerendered:
+    """A message's rendering made before its write, in a rendering thread: a write runs on the
+    event loop (SQLite's writer), where a slow rendering would hold every other request."""
+
+    sender_id: int
+    content: str
+    context: RenderContext
+    result: RenderResult
+
+    def matches(self, sender_id: int, content: str) -> bool:
+        """Whether this is the rendering of what the write stores (the write may have
+        normalized the text differently, or refused it before rendering)."""
+        return self.sender_id == sender_id and self.content == content
+
+
+# Below this length a message renders in well under a millisecond, less than the trip to a
+# rendering thread and back costs, so the write renders it itself.
+PRERENDER_MIN_LENGTH = 256
+
+
+async def prerender_for_write(db: Database, sender: User, content: str) -> Prerendered | None:
+    """The rendering of a message about to be written, made in a rendering thread; None for a
+    short message (the write renders it)."""
+    if len(content) < PRERENDER_MIN_LENGTH:
+        return None
+    return await db.read_rendering(prerender, sender, content)
+
+
+def prerender(conn: Conn, sender: User, content: str) -> Prerendered:
+    """Render `content` as `sender`'s message, for `Database.read_rendering`; a rendering that
+    ran out of time is refused by the write, where the unrendered message would have been."""
+    context = render_context(conn, sender.realm_id, sender.id, content)
+    return Prerendered(sender.id, content, context, render_markdown(content, context))
+
+
+def render_message(
+    conn: Conn, sender: User, content: str, prerendered: Prerendered | None = None
+) -> RenderResult:
+    if prerendered is not None and prerendered.matches(sender.id, content):
+        return refuse_unrendered(prerendered.result)
     return refuse_unrendered(
         render_markdown(content, render_context(conn, sender.realm_id, sender.id, content))
     )

@@ -33,7 +33,7 @@ from atrium.chat.queries.alert_words import alerted_users
 from atrium.chat.queries.linkifiers import realm_linkifiers
 from atrium.chat.queries.messages import TopicLinks, readable_message
 from atrium.chat.queries.realm import load_realm
-from atrium.chat.rendering import group_member_ids, render_message
+from atrium.chat.rendering import Prerendered, group_member_ids, render_message
 from atrium.core.db import Conn
 
 M = schema.message.c
@@ -63,6 +63,8 @@ class EditRequest:
     propagate_mode: str = "change_one"
     send_notification_to_old_thread: bool = False
     send_notification_to_new_thread: bool = True
+    # The new content's rendering, made before the write off the event loop (`prerender`).
+    prerendered: Prerendered | None = None
 
 
 def _chunks(ids: Sequence[int]) -> list[list[int]]:
@@ -240,7 +242,7 @@ def update_message(conn: Conn, user: User, message_id: int, request: EditRequest
     if content is not None:
         sender_row = conn.one(sa.select(schema.user).where(U.id == row["sender_id"]))
         sender = User.from_row(sender_row)
-        rendered = render_message(conn, sender, content)
+        rendered = render_message(conn, sender, content, request.prerendered)
         if is_stream_message and (
             rendered.stream_wildcard_mentioned or rendered.topic_wildcard_mentioned
         ):

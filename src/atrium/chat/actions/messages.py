@@ -13,7 +13,7 @@ from atrium.chat.actions.attachments import link_attachments
 from atrium.chat.errors import ChatError, stream_does_not_exist, stream_id_does_not_exist
 from atrium.chat.events import Notice, Outcome
 from atrium.chat.limits import MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH
-from atrium.chat.markdown import render_markdown
+from atrium.chat.markdown import RenderContext, RenderResult, render_markdown
 from atrium.chat.models import (
     STREAM_POST_ADMINS,
     STREAM_POST_FULL_MEMBERS,
@@ -27,7 +27,12 @@ from atrium.chat.queries.alert_words import alerted_users
 from atrium.chat.queries.messages import TopicLinks, message_object
 from atrium.chat.queries.muted_users import muters_of
 from atrium.chat.queries.realm import load_realm
-from atrium.chat.rendering import group_member_ids, refuse_unrendered, render_context
+from atrium.chat.rendering import (
+    Prerendered,
+    group_member_ids,
+    refuse_unrendered,
+    render_context,
+)
 from atrium.core.db import Conn, Prepared
 
 NO_TOPIC = "(no topic)"
@@ -257,6 +262,17 @@ class SendRequest:
     client: str
     # (queue_id, local_id) of a client doing local echo: its queue gets `local_message_id`.
     echo: tuple[str, str] | None = None
+    # The content's rendering, made before the write off the event loop (`prerender`).
+    prerendered: Prerendered | None = None
+
+
+def _render(
+    conn: Conn, sender: User, content: str, emoticons: bool, prerendered: Prerendered | None
+) -> tuple[RenderContext, RenderResult]:
+    if prerendered is not None and prerendered.matches(sender.id, content):
+        return prerendered.context, refuse_unrendered(prerendered.result)
+    context = render_context(conn, sender.realm_id, sender.id, content, emoticons)
+    return context, refuse_unrendered(render_markdown(content, context))
 
 
 def send_message(conn: Conn, sender: User, request: SendRequest) -> Outcome[int]:
@@ -283,8 +299,7 @@ def send_message(conn: Conn, sender: User, request: SendRequest) -> Outcome[int]
         topic = normalize_topic(request.topic, realm)
         content = normalize_content(request.content)
         recipient_id = stream["recipient_id"]
-        context = render_context(conn, sender.realm_id, sender.id, content, emoticons)
-        rendered = refuse_unrendered(render_markdown(content, context))
+        context, rendered = _render(conn, sender, content, emoticons, request.prerendered)
         if rendered.stream_wildcard_mentioned or rendered.topic_wildcard_mentioned:
             check_wildcard_mention(sender, realm, len(receivers))
         base_flags = 0
@@ -295,8 +310,7 @@ def send_message(conn: Conn, sender: User, request: SendRequest) -> Outcome[int]
         topic = ""
         recipient_id = dm_recipient_id(conn, sender, participants)
         receivers = list(participants)
-        context = render_context(conn, sender.realm_id, sender.id, content, emoticons)
-        rendered = refuse_unrendered(render_markdown(content, context))
+        context, rendered = _render(conn, sender, content, emoticons, request.prerendered)
         base_flags = flags.IS_PRIVATE
         stream_id = None
     fields = {

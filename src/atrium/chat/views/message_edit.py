@@ -6,9 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from atrium.chat.actions.message_edit import EditRequest, delete_message, update_message
+from atrium.chat.actions.messages import normalize_content
+from atrium.chat.errors import ChatError
 from atrium.chat.http import ApiRequest, api
 from atrium.chat.params import Endpoint, Param, invalid_message
 from atrium.chat.queries.message_history import message_history
+from atrium.chat.rendering import prerender_for_write
 
 
 @api(
@@ -25,6 +28,14 @@ from atrium.chat.queries.message_history import message_history
     )
 )
 async def update(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+    prerendered = None
+    if args["content"] is not None and args["content"].rstrip():
+        try:
+            content = normalize_content(args["content"])
+        except ChatError:  # refused by the write, in the order of its checks
+            pass
+        else:
+            prerendered = await prerender_for_write(req.runtime.db, req.me, content)
     request = EditRequest(
         content=args["content"],
         topic=args["topic"],
@@ -32,6 +43,7 @@ async def update(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
         propagate_mode=args["propagate_mode"],
         send_notification_to_old_thread=args["send_notification_to_old_thread"],
         send_notification_to_new_thread=args["send_notification_to_new_thread"],
+        prerendered=prerendered,
     )
     await req.runtime.write(update_message, req.me, args["message_id"], request)
     return {}

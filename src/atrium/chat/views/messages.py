@@ -14,7 +14,7 @@ from atrium.chat.narrow import parse_narrow
 from atrium.chat.params import REQUIRED, Endpoint, Param, invalid_message
 from atrium.chat.queries.messages import fetch_window, message_dicts, parse_anchor, readable_message
 from atrium.chat.queries.narrow_matches import narrow_matches
-from atrium.chat.rendering import render_message
+from atrium.chat.rendering import prerender_for_write, render_message
 
 
 def _recipients(name: str, raw: str) -> Any:
@@ -47,6 +47,12 @@ async def send(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
         raise ChatError(
             "Missing 'local_id' argument", "REQUEST_VARIABLE_MISSING", var_name="local_id"
         )
+    try:
+        content = normalize_content(args["content"])
+    except ChatError:  # refused by the write, in the order of its checks
+        prerendered = None
+    else:
+        prerendered = await prerender_for_write(req.runtime.db, req.me, content)
     request = SendRequest(
         type=args["type"],
         to=args["to"],
@@ -54,6 +60,7 @@ async def send(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
         topic=args["topic"],
         client=req.client_name,
         echo=(args["queue_id"], args["local_id"]) if args["queue_id"] is not None else None,
+        prerendered=prerendered,
     )
     # Sending only reads and writes the database (its events go out after the commit).
     message_id = await req.runtime.write(send_message, req.me, request, rerunnable=True)

@@ -29,9 +29,11 @@ from atrium.wiki.changes.journal import (
 from atrium.wiki.changes.pages import (
     Editor,
     EditRequest,
+    RenderedLinks,
     clear_links,
     journal_edit,
     page_links,
+    render_links,
     save_revision,
     software_tag_id,
     write_links,
@@ -835,11 +837,25 @@ def purge(conn: Conn, page_id: int) -> None:
     conn.execute(sa.update(P).where(P.c.page_id == page_id).values(page_touched=now14()))
 
 
-def refresh_links(conn: Conn, site: Site, page_id: int) -> None:
+def _current_page(conn: Conn, page_id: int) -> tuple[Title, str]:
     page = conn.one(sa.select(P).where(P.c.page_id == page_id))
     assert page is not None
     title = Title(int(page["page_namespace"]), str(page["page_title"]))
-    text = _text_of(conn, int(page["page_latest"]))
+    return title, _text_of(conn, int(page["page_latest"]))
+
+
+def render_current_links(conn: Conn, site: Site, page_id: int) -> RenderedLinks:
+    """The expansion `refresh_links` needs, made before its write in a rendering thread."""
+    title, text = _current_page(conn, page_id)
+    return render_links(conn, site, title, text)
+
+
+def refresh_links(
+    conn: Conn, site: Site, page_id: int, rendered: RenderedLinks | None = None
+) -> None:
+    """Rewrite a page's link tables; `rendered` from `render_current_links` (a page edited
+    since is expanded here)."""
+    title, text = _current_page(conn, page_id)
     ts = now14()
-    write_links(conn, page_id, title, page_links(conn, site, title, text), ts)
+    write_links(conn, page_id, title, page_links(conn, site, title, text, rendered), ts)
     conn.execute(sa.update(P).where(P.c.page_id == page_id).values(page_links_updated=ts))

@@ -6,6 +6,7 @@ detection); `save_revision` is the shared core the importer uses too.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import random
 import re
@@ -69,14 +70,62 @@ def _add_transcluded_categories(
     return expander.stats.exceeded
 
 
-def page_links(conn: Conn, site: Site, title: Title, text: str) -> Links:
-    """The link-table rows of a page with this text: what its text names, the categories and
-    default sort key its templates bring, and the tracking categories it earns."""
+@dataclass(frozen=True)
+class RenderedLinks:
+    """What a page's text names once its templates are expanded: the costly part of its link
+    tables, made before the write in a rendering thread (`Database.read_rendering`), since a
+    write runs on the event loop (SQLite's writer) where a slow expansion would hold every
+    other request."""
+
+    ns: int
+    dbkey: str
+    text: str
+    links: Links
+    exceeded: list[str]
+
+    def matches(self, title: Title, text: str) -> bool:
+        return self.ns == title.ns and self.dbkey == title.dbkey and self.text == text
+
+
+class RenderFirst(Exception):
+    """Raised by a write told to render nothing itself when the text it saves has not been
+    rendered beforehand (it changed meanwhile): the caller renders it and writes again."""
+
+    def __init__(self, title: Title, text: str) -> None:
+        super().__init__(title.dbkey)
+        self.title = title
+        self.text = text
+
+
+def render_links(conn: Conn, site: Site, title: Title, text: str) -> RenderedLinks:
+    """The links of `text` and of the templates it uses, expanded; reads only."""
     links = extract_links(text, site.parser, site.languages)
     exceeded: list[str] = []
     if "{{" in text:
         exceeded = _add_transcluded_categories(conn, site, title, text, links)
-    add_tracking_categories(conn, title, links, exceeded)
+    return RenderedLinks(title.ns, title.dbkey, text, links, exceeded)
+
+
+def page_links(
+    conn: Conn,
+    site: Site,
+    title: Title,
+    text: str,
+    rendered: RenderedLinks | None = None,
+    *,
+    render_outside: bool = False,
+) -> Links:
+    """The link-table rows of a page with this text: what its text names, the categories and
+    default sort key its templates bring, and the tracking categories it earns. `rendered`:
+    the expansion made beforehand; `render_outside`: raise `RenderFirst` rather than expand
+    here when it is not the expansion of this text."""
+    if rendered is None or not rendered.matches(title, text):
+        if render_outside:
+            raise RenderFirst(title, text)
+        rendered = render_links(conn, site, title, text)
+    # A copy: the tracking categories are added to it, and a write may run twice.
+    links = copy.deepcopy(rendered.links)
+    add_tracking_categories(conn, title, links, list(rendered.exceeded))
     return links
 
 
@@ -145,8 +194,11 @@ def save_revision(
     timestamp: str | None = None,
     update_links: bool = True,
     count_edit: bool = True,
+    rendered: RenderedLinks | None = None,
+    render_outside: bool = False,
 ) -> SavedRevision:
-    """Append a revision to a page (creating the page if needed) and refresh its link tables."""
+    """Append a revision to a page (creating the page if needed) and refresh its link tables
+    (`rendered`, `render_outside`: see `page_links`)."""
     ts = timestamp or now14()
     page = conn.one(_page_by_title, {"ns": title.ns, "title": title.dbkey})
     actor_id = ensure_actor(conn, editor.user_id, editor.name)
@@ -194,7 +246,11 @@ def save_revision(
         },
         "rev_id",
     )
-    links = page_links(conn, site, title, text) if update_links else None
+    links = (
+        page_links(conn, site, title, text, rendered, render_outside=render_outside)
+        if update_links
+        else None
+    )
     is_redirect = links.redirect is not None if links is not None else False
     was_redirect = page is not None and bool(page["page_is_redirect"])
     conn.execute(
@@ -390,6 +446,10 @@ class EditRequest:
     # Whose block and page protection the edit checks, in its own transaction (the API's edit);
     # None for writes whose caller has no such checks (the importer, the demo, tests).
     performer: Performer | None = None
+    # The saved text's expansion, made before the write; with `render_outside` the write
+    # raises `RenderFirst` rather than expand another text itself (see `page_links`).
+    rendered: RenderedLinks | None = None
+    render_outside: bool = False
 
 
 @dataclass
@@ -532,6 +592,26 @@ def _interface_protected() -> ChangeError:
     )
 
 
+def predicted_text(conn: Conn, site: Site, req: EditRequest) -> str | None:
+    """The text `edit_page` would save, composed and transformed as it does, as far as a read
+    can tell (an edit conflict merges differently); None when it would save nothing."""
+    title = req.title
+    if title.ns < 0:
+        return None
+    page = conn.one(_page_by_title, {"ns": title.ns, "title": title.dbkey})
+    old_text = _current(conn, int(page["page_id"]))[0] if page is not None else ""
+    try:
+        composed = _compose(old_text, req)
+    except ChangeError:
+        return None
+    new_text = transform_for_save(
+        conn, site.parser, title, composed, req.editor.user_id, req.editor.name
+    )
+    if len(new_text.encode()) > MAX_ARTICLE_SIZE or (page is not None and new_text == old_text):
+        return None
+    return new_text
+
+
 def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
     """What `action=edit` changes, checked and applied in one transaction."""
     title = req.title
@@ -615,7 +695,17 @@ def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
         heading = req.sectiontitle if req.sectiontitle is not None else req.summary
         summary = req.summary or f"/* {heading} */ new section"
     minor = req.minor and not req.notminor and "minoredit" in req.editor.rights and page is not None
-    saved = save_revision(conn, site, title, new_text, req.editor, comment=summary, minor=minor)
+    saved = save_revision(
+        conn,
+        site,
+        title,
+        new_text,
+        req.editor,
+        comment=summary,
+        minor=minor,
+        rendered=req.rendered,
+        render_outside=req.render_outside,
+    )
     if tag_ids:
         conn.executemany(
             sa.insert(schema.change_tag),

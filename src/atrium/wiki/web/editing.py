@@ -1,9 +1,10 @@
 """The edit form: `index.php?action=edit` (and `&section=N`, `&redlink=1`) and its submission
 (`action=submit`): preview, "Show changes", save, and edit conflicts, as MediaWiki's EditPage.
 
-Saving is `changes.pages.edit_page`, the write `action=edit` makes, with the same block and
-protection checks in its transaction; the form checks them first too, so that a blocked user or
-a protected page gets MediaWiki's explanation and the source instead of a form that fails.
+Saving is `changes.pages.edit_page` (through `rendered_edit.save_edit`), the write
+`action=edit` makes, with the same block and protection checks in its transaction; the form
+checks them first too, so that a blocked user or a protected page gets MediaWiki's explanation
+and the source instead of a form that fails.
 """
 
 from __future__ import annotations
@@ -22,10 +23,10 @@ from atrium.wiki.changes.journal import Performer
 from atrium.wiki.changes.pages import (
     Editor,
     EditRequest,
-    edit_page,
     replace_section,
     split_sections,
 )
+from atrium.wiki.changes.rendered_edit import save_edit
 from atrium.wiki.changes.undo import plan_undo
 from atrium.wiki.changes.watching import is_watched
 from atrium.wiki.diff import table_rows
@@ -318,7 +319,7 @@ async def submit(request: Request, site: Site, db: Database, title: Title) -> Re
         error = text("actionthrottledtext")
         return await _form(request, site, db, title, viewer, draft, error=error, status=429)
     try:
-        await db.write(edit_page, site, _edit_request(viewer, who, title, draft))
+        await save_edit(db, site, _edit_request(viewer, who, title, draft))
     except Blocked as exc:
         return await _view_source(request, site, db, title, base, Refusal("", exc.block), 403)
     except ChangeError as exc:

@@ -27,7 +27,8 @@ from atrium.wiki.api.params import (
 )
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.blocks import Blocked
-from atrium.wiki.changes.pages import Editor, EditRequest, edit_page
+from atrium.wiki.changes.pages import Editor, EditRequest
+from atrium.wiki.changes.rendered_edit import save_edit
 from atrium.wiki.changes.undo import plan_undo
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads import pages as page_reads
@@ -190,7 +191,7 @@ async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         performer=performer(ctx),
     )
     try:
-        outcome = await ctx.db.write(edit_page, ctx.site, request)
+        outcome = await save_edit(ctx.db, ctx.site, request)
     except Blocked as exc:
         raise blocked_error(ctx, "edit", exc.block) from exc
     except ChangeError as exc:

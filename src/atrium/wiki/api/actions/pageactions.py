@@ -510,7 +510,10 @@ async def purge(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             await ctx.db.write(pageops.purge, entry["pageid"])
             ctx.out.flag_if(item, "purged", True)
             if params["forcelinkupdate"] or params["forcerecursivelinkupdate"]:
-                await ctx.db.write(pageops.refresh_links, ctx.site, entry["pageid"])
+                rendered = await ctx.db.read_rendering(
+                    pageops.render_current_links, ctx.site, entry["pageid"]
+                )
+                await ctx.db.write(pageops.refresh_links, ctx.site, entry["pageid"], rendered)
                 ctx.out.flag_if(item, "linkupdate", True)
         results.append(item)
     result: dict[str, Any] = {}
