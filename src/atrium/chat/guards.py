@@ -6,7 +6,7 @@ member who sends a malformed or missing parameter to an administrators' endpoint
 an organization administrator", not what is wrong with the parameter. Views without such a
 decorator validate their parameters first and check permissions in their body; they use `api()`.
 
-`guarded(guard, endpoint)` declares a view of the first kind: `http.run_view` reads the request's
+`typed_endpoint(guard=...)` (or `guarded(guard, endpoint)`) declares a view of the first kind: `http.run_view` reads the request's
 parameters only after `guard` accepted the user. Unknown parameters are still reported as
 `ignored_parameters_unsupported`.
 """

@@ -1,7 +1,8 @@
 """The HTTP plumbing every chat view shares, so that views stay thin.
 
 A view is `async def view(req: ApiRequest, args: dict) -> dict`: it receives the acting user and
-its declared, validated parameters, and returns the data fields of a success response. This module
+its declared, validated parameters, and returns the data fields of a success response (views are
+written with typed keyword arguments instead and wrapped into this form by `typed_endpoint`). This module
 does the rest, in one place for every endpoint: authentication, rate limiting, reading parameters
 from query string and form body, Zulip's envelope, `ignored_parameters_unsupported`, and turning
 any `ChatError` into Zulip's error response. `rest()` builds one route that dispatches by method

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 import orjson
@@ -17,10 +17,10 @@ from atrium.chat.actions.bots import (
     update_bot,
 )
 from atrium.chat.errors import ChatError
-from atrium.chat.http import ApiRequest, api, request_files
+from atrium.chat.http import ApiRequest, request_files
 from atrium.chat.models import BOT_DEFAULT
-from atrium.chat.params import REQUIRED, Endpoint, Param
 from atrium.chat.queries.bots import owned_bot_infos
+from atrium.chat.typed_endpoint import ApiParamConfig, Json, PathOnly, typed_endpoint
 from atrium.chat.views.images import MAX_AVATAR_FILE_SIZE_MIB, store_image
 from atrium.chat.views.uploads import keep_stored, release_blob
 
@@ -51,27 +51,25 @@ def bot_domain(req: ApiRequest) -> str:
     return urlsplit(req.runtime.settings.base_url).hostname or "localhost"
 
 
-@api(Endpoint())
-async def get_bots(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def get_bots(req: ApiRequest) -> dict[str, Any]:
     _member(req)
     return {"bots": await req.runtime.db.read(owned_bot_infos, req.me)}
 
 
-@api(
-    Endpoint(
-        (
-            Param("full_name", default=REQUIRED),
-            Param("short_name", default=REQUIRED),
-            Param("bot_type", int, BOT_DEFAULT),
-            Param("default_sending_stream"),
-            Param("default_events_register_stream"),
-            Param("default_all_public_streams", bool | None, None),
-            Param("payload_url", converter=_json_string, default=""),
-            Param("interface_type", int, INTERFACE_GENERIC),
-        )
-    )
-)
-async def create(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def create(
+    req: ApiRequest,
+    *,
+    full_name: str,
+    short_name: str,
+    bot_type: Json[int] = BOT_DEFAULT,
+    default_sending_stream: str | None = None,
+    default_events_register_stream: str | None = None,
+    default_all_public_streams: Json[bool | None] = None,
+    payload_url: Annotated[str, ApiParamConfig(converter=_json_string)] = "",
+    interface_type: Json[int] = INTERFACE_GENERIC,
+) -> dict[str, Any]:
     _member(req)
     files = await request_files(req.http)
     if len(files) > 1:
@@ -80,15 +78,15 @@ async def create(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     if files:
         avatar = await store_image(req.runtime, files[0], MAX_AVATAR_FILE_SIZE_MIB)
     request = BotRequest(
-        full_name=args["full_name"],
-        short_name=args["short_name"],
-        bot_type=args["bot_type"],
-        default_sending_stream=args["default_sending_stream"],
-        default_events_register_stream=args["default_events_register_stream"],
-        default_all_public_streams=args["default_all_public_streams"],
+        full_name=full_name,
+        short_name=short_name,
+        bot_type=bot_type,
+        default_sending_stream=default_sending_stream,
+        default_events_register_stream=default_events_register_stream,
+        default_all_public_streams=default_all_public_streams,
         avatar=avatar,
-        payload_url=args["payload_url"],
-        interface=args["interface_type"],
+        payload_url=payload_url,
+        interface=interface_type,
     )
     try:
         result: dict[str, Any] = await req.runtime.write(
@@ -103,52 +101,50 @@ async def create(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-@api(
-    Endpoint(
-        (
-            Param("bot_id", path=True),
-            Param("full_name"),
-            Param("bot_owner_id", int | None, None),
-            Param("default_sending_stream"),
-            Param("default_events_register_stream"),
-            Param("default_all_public_streams", bool | None, None),
-            Param("service_payload_url", converter=_json_string),
-            Param("service_interface", int | None, None),
-        )
-    )
-)
-async def update(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def update(
+    req: ApiRequest,
+    *,
+    bot_id: PathOnly[int],
+    full_name: str | None = None,
+    bot_owner_id: Json[int | None] = None,
+    default_sending_stream: str | None = None,
+    default_events_register_stream: str | None = None,
+    default_all_public_streams: Json[bool | None] = None,
+    service_payload_url: Annotated[str | None, ApiParamConfig(converter=_json_string)] = None,
+    service_interface: Json[int | None] = None,
+) -> dict[str, Any]:
     _member(req)
     changes = BotChanges(
-        full_name=args["full_name"],
-        bot_owner_id=args["bot_owner_id"],
-        default_sending_stream=args["default_sending_stream"],
-        default_events_register_stream=args["default_events_register_stream"],
-        default_all_public_streams=args["default_all_public_streams"],
-        service_payload_url=args["service_payload_url"],
-        service_interface=args["service_interface"],
+        full_name=full_name,
+        bot_owner_id=bot_owner_id,
+        default_sending_stream=default_sending_stream,
+        default_events_register_stream=default_events_register_stream,
+        default_all_public_streams=default_all_public_streams,
+        service_payload_url=service_payload_url,
+        service_interface=service_interface,
     )
-    result: dict[str, Any] = await req.runtime.write(update_bot, req.me, args["bot_id"], changes)
+    result: dict[str, Any] = await req.runtime.write(update_bot, req.me, bot_id, changes)
     return result
 
 
-@api(Endpoint((Param("bot_id", path=True),)))
-async def deactivate(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def deactivate(req: ApiRequest, *, bot_id: PathOnly[int]) -> dict[str, Any]:
     _member(req)
-    await req.runtime.write(deactivate_bot, req.me, args["bot_id"])
+    await req.runtime.write(deactivate_bot, req.me, bot_id)
     return {}
 
 
-@api(Endpoint())
-async def regenerate_own_key(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def regenerate_own_key(req: ApiRequest) -> dict[str, Any]:
     api_key = await req.runtime.write(regenerate_api_key, req.me, None)
     req.runtime.credentials.clear()  # the old key must fail from the next request on
     return {"api_key": api_key}
 
 
-@api(Endpoint((Param("bot_id", path=True),)))
-async def regenerate_bot_key(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def regenerate_bot_key(req: ApiRequest, *, bot_id: PathOnly[int]) -> dict[str, Any]:
     _member(req)
-    api_key = await req.runtime.write(regenerate_api_key, req.me, args["bot_id"])
+    api_key = await req.runtime.write(regenerate_api_key, req.me, bot_id)
     req.runtime.credentials.clear()
     return {"api_key": api_key}

@@ -6,40 +6,41 @@ from __future__ import annotations
 from typing import Any
 
 from atrium.chat.actions.devices import add_push_token, mark_hotspot_read, remove_push_token
-from atrium.chat.http import ApiRequest, api
+from atrium.chat.http import ApiRequest
 from atrium.chat.models import PUSH_APNS, PUSH_GCM
-from atrium.chat.params import REQUIRED, Endpoint, Param
+from atrium.chat.typed_endpoint import typed_endpoint
 
 # Zulip's settings.ZULIP_IOS_APP_ID, the default app id of an APNs registration.
 DEFAULT_IOS_APP_ID = "org.zulip.Zulip"
-_TOKEN = Param("token", default=REQUIRED)
 
 
-@api(Endpoint((_TOKEN, Param("appid", default=DEFAULT_IOS_APP_ID))))
-async def add_apns(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    await req.runtime.write(add_push_token, req.me, PUSH_APNS, args["token"], args["appid"])
+@typed_endpoint
+async def add_apns(
+    req: ApiRequest, *, token: str, appid: str = DEFAULT_IOS_APP_ID
+) -> dict[str, Any]:
+    await req.runtime.write(add_push_token, req.me, PUSH_APNS, token, appid)
     return {}
 
 
-@api(Endpoint((_TOKEN,)))
-async def remove_apns(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    await req.runtime.write(remove_push_token, req.me, PUSH_APNS, args["token"])
+@typed_endpoint
+async def remove_apns(req: ApiRequest, *, token: str) -> dict[str, Any]:
+    await req.runtime.write(remove_push_token, req.me, PUSH_APNS, token)
     return {}
 
 
-@api(Endpoint((_TOKEN,)))
-async def add_gcm(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    await req.runtime.write(add_push_token, req.me, PUSH_GCM, args["token"], None)
+@typed_endpoint
+async def add_gcm(req: ApiRequest, *, token: str) -> dict[str, Any]:
+    await req.runtime.write(add_push_token, req.me, PUSH_GCM, token, None)
     return {}
 
 
-@api(Endpoint((_TOKEN,)))
-async def remove_gcm(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    await req.runtime.write(remove_push_token, req.me, PUSH_GCM, args["token"])
+@typed_endpoint
+async def remove_gcm(req: ApiRequest, *, token: str) -> dict[str, Any]:
+    await req.runtime.write(remove_push_token, req.me, PUSH_GCM, token)
     return {}
 
 
-@api(Endpoint((Param("hotspot", default=REQUIRED),)))
-async def mark_hotspot(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    await req.runtime.write(mark_hotspot_read, req.me, args["hotspot"])
+@typed_endpoint
+async def mark_hotspot(req: ApiRequest, *, hotspot: str) -> dict[str, Any]:
+    await req.runtime.write(mark_hotspot_read, req.me, hotspot)
     return {}

@@ -14,24 +14,24 @@ from atrium.chat.actions.emoji import (
     normalize_emoji_name,
 )
 from atrium.chat.errors import ChatError
-from atrium.chat.http import ApiRequest, api, request_files
+from atrium.chat.http import ApiRequest, request_files
 from atrium.chat.images import check_image
-from atrium.chat.params import Endpoint, Param
 from atrium.chat.queries.emoji import realm_emoji_dicts
+from atrium.chat.typed_endpoint import PathOnly, typed_endpoint
 from atrium.chat.views.uploads import keep_stored, store_upload
 
 # Zulip's MAX_EMOJI_FILE_SIZE_MIB.
 MAX_EMOJI_FILE_SIZE_MIB = 5
 
 
-@api(Endpoint())
-async def get_emoji(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def get_emoji(req: ApiRequest) -> dict[str, Any]:
     return {"emoji": await req.runtime.db.read(realm_emoji_dicts, req.me.realm_id)}
 
 
-@api(Endpoint((Param("emoji_name", path=True),)))
-async def upload_emoji(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    name = normalize_emoji_name(args["emoji_name"])
+@typed_endpoint
+async def upload_emoji(req: ApiRequest, *, emoji_name: PathOnly[str]) -> dict[str, Any]:
+    name = normalize_emoji_name(emoji_name)
     await req.runtime.db.read(check_add_emoji, req.me, name)
     files = await request_files(req.http)
     if len(files) != 1:
@@ -49,7 +49,7 @@ async def upload_emoji(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
-@api(Endpoint((Param("emoji_name", path=True),)))
-async def delete_emoji(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    await req.runtime.write(deactivate_emoji, req.me, args["emoji_name"])
+@typed_endpoint
+async def delete_emoji(req: ApiRequest, *, emoji_name: PathOnly[str]) -> dict[str, Any]:
+    await req.runtime.write(deactivate_emoji, req.me, emoji_name)
     return {}

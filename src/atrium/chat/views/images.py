@@ -9,11 +9,11 @@ from starlette.datastructures import UploadFile
 
 from atrium.chat.actions.images import set_avatar, set_realm_image
 from atrium.chat.errors import ChatError
-from atrium.chat.guards import guarded, realm_admin
-from atrium.chat.http import ApiRequest, api, request_files
+from atrium.chat.guards import realm_admin
+from atrium.chat.http import ApiRequest, request_files
 from atrium.chat.images import check_image
-from atrium.chat.params import Endpoint, Param
 from atrium.chat.runtime import ChatRuntime
+from atrium.chat.typed_endpoint import Json, typed_endpoint
 from atrium.chat.views.uploads import keep_stored, release_blob, store_upload
 
 # Zulip's MAX_AVATAR_FILE_SIZE_MIB, MAX_ICON_FILE_SIZE_MIB and MAX_LOGO_FILE_SIZE_MIB.
@@ -39,8 +39,8 @@ async def store_image(runtime: ChatRuntime, upload: UploadFile, limit_mib: int) 
     return sha256, info.content_type
 
 
-@api(Endpoint())
-async def upload_avatar(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def upload_avatar(req: ApiRequest) -> dict[str, Any]:
     sha256, content_type, upload = await one_image(req, "avatar", MAX_AVATAR_FILE_SIZE_MIB)
     url, old = await req.runtime.write(set_avatar, req.me, sha256, content_type)
     await keep_stored(req.runtime, upload, sha256, MAX_AVATAR_FILE_SIZE_MIB)
@@ -49,16 +49,16 @@ async def upload_avatar(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]
     return {"avatar_url": url}
 
 
-@api(Endpoint())
-async def delete_avatar(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def delete_avatar(req: ApiRequest) -> dict[str, Any]:
     url, old = await req.runtime.write(set_avatar, req.me, None, None)
     if old:
         await release_blob(req.runtime, old)
     return {"avatar_url": url}
 
 
-@guarded(realm_admin, Endpoint())
-async def upload_icon(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint(guard=realm_admin)
+async def upload_icon(req: ApiRequest) -> dict[str, Any]:
     sha256, content_type, upload = await one_image(req, "icon", MAX_ICON_FILE_SIZE_MIB)
     url, old = await req.runtime.write(set_realm_image, req.me, "icon", sha256, content_type)
     await keep_stored(req.runtime, upload, sha256, MAX_ICON_FILE_SIZE_MIB)
@@ -67,20 +67,17 @@ async def upload_icon(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     return {"icon_url": url}
 
 
-@guarded(realm_admin, Endpoint())
-async def delete_icon(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint(guard=realm_admin)
+async def delete_icon(req: ApiRequest) -> dict[str, Any]:
     url, old = await req.runtime.write(set_realm_image, req.me, "icon", None, None)
     if old:
         await release_blob(req.runtime, old)
     return {"icon_url": url}
 
 
-_NIGHT = Param("night", bool, False)
-
-
-@guarded(realm_admin, Endpoint((_NIGHT,)))
-async def upload_logo(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    kind = "night_logo" if args["night"] else "logo"
+@typed_endpoint(guard=realm_admin)
+async def upload_logo(req: ApiRequest, *, night: Json[bool] = False) -> dict[str, Any]:
+    kind = "night_logo" if night else "logo"
     sha256, content_type, upload = await one_image(req, "logo", MAX_LOGO_FILE_SIZE_MIB)
     _url, old = await req.runtime.write(set_realm_image, req.me, kind, sha256, content_type)
     await keep_stored(req.runtime, upload, sha256, MAX_LOGO_FILE_SIZE_MIB)
@@ -89,9 +86,9 @@ async def upload_logo(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
-@guarded(realm_admin, Endpoint((_NIGHT,)))
-async def delete_logo(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    kind = "night_logo" if args["night"] else "logo"
+@typed_endpoint(guard=realm_admin)
+async def delete_logo(req: ApiRequest, *, night: Json[bool] = False) -> dict[str, Any]:
+    kind = "night_logo" if night else "logo"
     _url, old = await req.runtime.write(set_realm_image, req.me, kind, None, None)
     if old:
         await release_blob(req.runtime, old)

@@ -14,14 +14,11 @@ from atrium.chat.actions.invites import (
     revoke_invite,
 )
 from atrium.chat.errors import ChatError
-from atrium.chat.guards import guarded, realm_admin
-from atrium.chat.http import ApiRequest, api
+from atrium.chat.guards import realm_admin
+from atrium.chat.http import ApiRequest
 from atrium.chat.models import ROLE_MEMBER
-from atrium.chat.params import REQUIRED, Endpoint, Param
 from atrium.chat.queries.invites import invite_link, visible_invites
-
-_EXPIRY = Param("invite_expires_in_minutes", int | None, DEFAULT_VALIDITY_MINUTES)
-_INVITE_AS = Param("invite_as", int, ROLE_MEMBER)
+from atrium.chat.typed_endpoint import Json, PathOnly, typed_endpoint
 
 
 def _member(req: ApiRequest) -> None:
@@ -32,25 +29,23 @@ def _member(req: ApiRequest) -> None:
         raise ChatError("This endpoint does not accept bot requests.")
 
 
-@api(
-    Endpoint(
-        (
-            Param("invitee_emails", default=REQUIRED),
-            _EXPIRY,
-            _INVITE_AS,
-            Param("stream_ids", list[int], REQUIRED),
-        )
-    )
-)
-async def invite(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def invite(
+    req: ApiRequest,
+    *,
+    invitee_emails: str,
+    invite_expires_in_minutes: Json[int | None] = DEFAULT_VALIDITY_MINUTES,
+    invite_as: Json[int] = ROLE_MEMBER,
+    stream_ids: Json[list[int]],
+) -> dict[str, Any]:
     _member(req)
     result = await req.runtime.write(
         invite_users,
         req.me,
-        args["invitee_emails"],
-        args["invite_as"],
-        args["stream_ids"],
-        args["invite_expires_in_minutes"],
+        invitee_emails,
+        invite_as,
+        stream_ids,
+        invite_expires_in_minutes,
     )
     if result.skipped:  # the others were invited (committed); Zulip still answers an error
         raise invitation_error(
@@ -62,41 +57,47 @@ async def invite(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
-@api(Endpoint())
-async def get_invites(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def get_invites(req: ApiRequest) -> dict[str, Any]:
     _member(req)
     invites = await req.runtime.db.read(visible_invites, req.me, req.runtime.settings.base_url)
     return {"invites": invites}
 
 
-@guarded(realm_admin, Endpoint((_EXPIRY, _INVITE_AS, Param("stream_ids", list[int], []))))
-async def create_multiuse(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint(guard=realm_admin)
+async def create_multiuse(
+    req: ApiRequest,
+    *,
+    invite_expires_in_minutes: Json[int | None] = DEFAULT_VALIDITY_MINUTES,
+    invite_as: Json[int] = ROLE_MEMBER,
+    stream_ids: Json[list[int]] = [],  # noqa: B006 (never mutated)
+) -> dict[str, Any]:
     token = await req.runtime.write(
         create_multiuse_invite,
         req.me,
-        args["invite_as"],
-        args["stream_ids"],
-        args["invite_expires_in_minutes"],
+        invite_as,
+        stream_ids,
+        invite_expires_in_minutes,
     )
     return {"invite_link": invite_link(req.runtime.settings.base_url, token)}
 
 
-@api(Endpoint((Param("invite_id", path=True),)))
-async def revoke(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def revoke(req: ApiRequest, *, invite_id: PathOnly[int]) -> dict[str, Any]:
     _member(req)
-    await req.runtime.write(revoke_invite, req.me, args["invite_id"], False)
+    await req.runtime.write(revoke_invite, req.me, invite_id, False)
     return {}
 
 
-@api(Endpoint((Param("invite_id", path=True),)))
-async def revoke_multiuse(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def revoke_multiuse(req: ApiRequest, *, invite_id: PathOnly[int]) -> dict[str, Any]:
     _member(req)
-    await req.runtime.write(revoke_invite, req.me, args["invite_id"], True)
+    await req.runtime.write(revoke_invite, req.me, invite_id, True)
     return {}
 
 
-@api(Endpoint((Param("invite_id", path=True),)))
-async def resend(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def resend(req: ApiRequest, *, invite_id: PathOnly[int]) -> dict[str, Any]:
     _member(req)
-    await req.runtime.write(resend_invite, req.me, args["invite_id"])
+    await req.runtime.write(resend_invite, req.me, invite_id)
     return {}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from atrium.chat.actions.message_flags import (
     mark_all_as_read,
@@ -12,74 +12,72 @@ from atrium.chat.actions.message_flags import (
     update_flags_for_narrow,
 )
 from atrium.chat.errors import ChatError
-from atrium.chat.http import ApiRequest, api
+from atrium.chat.http import ApiRequest
 from atrium.chat.narrow import parse_narrow
-from atrium.chat.params import REQUIRED, Endpoint, Param, invalid_message
+from atrium.chat.params import invalid_message
 from atrium.chat.queries.messages import parse_anchor
+from atrium.chat.typed_endpoint import ApiParamConfig, Json, typed_endpoint
 
 
-@api(
-    Endpoint(
-        (
-            Param("messages", list[int], REQUIRED, out_of_range=invalid_message),
-            Param("op", str, REQUIRED),
-            Param("flag", str, REQUIRED),
-        )
-    )
-)
-async def update(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    await req.runtime.write(update_flags, req.me, args["op"], args["flag"], args["messages"])
+@typed_endpoint
+async def update(
+    req: ApiRequest,
+    *,
+    messages: Annotated[Json[list[int]], ApiParamConfig(out_of_range=invalid_message)],
+    op: str,
+    flag: str,
+) -> dict[str, Any]:
+    await req.runtime.write(update_flags, req.me, op, flag, messages)
     # Zulip answers with the request's list, unchanged (kept for backwards compatibility).
-    return {"messages": args["messages"]}
+    return {"messages": messages}
 
 
-@api(
-    Endpoint(
-        (
-            Param("anchor", default=REQUIRED),
-            Param("include_anchor", bool, True),
-            Param("num_before", int, REQUIRED),
-            Param("num_after", int, REQUIRED),
-            Param("narrow", list[Any], REQUIRED),
-            Param("op", str, REQUIRED),
-            Param("flag", str, REQUIRED),
-        )
-    )
-)
-async def update_for_narrow(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    anchor = parse_anchor(args["anchor"], False)
-    num_before, num_after = args["num_before"], args["num_after"]
+@typed_endpoint
+async def update_for_narrow(
+    req: ApiRequest,
+    *,
+    anchor: str,
+    include_anchor: Json[bool] = True,
+    num_before: Json[int],
+    num_after: Json[int],
+    narrow: Json[list[Any]],
+    op: str,
+    flag: str,
+) -> dict[str, Any]:
+    parsed_anchor = parse_anchor(anchor, False)
     if num_before < 0 or num_after < 0:
         raise ChatError("num_before and num_after must be non-negative")
-    if num_before > 0 and num_after > 0 and not args["include_anchor"]:
+    if num_before > 0 and num_after > 0 and not include_anchor:
         raise ChatError("The anchor can only be excluded at an end of the range")
-    terms = parse_narrow(args["narrow"])
+    terms = parse_narrow(narrow)
     return await req.runtime.write(
         update_flags_for_narrow,
         req.me,
         terms,
-        anchor,
-        args["include_anchor"],
+        parsed_anchor,
+        include_anchor,
         num_before,
         num_after,
-        args["op"],
-        args["flag"],
+        op,
+        flag,
     )
 
 
-@api(Endpoint(()))
-async def all_as_read(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def all_as_read(req: ApiRequest) -> dict[str, Any]:
     await req.runtime.write(mark_all_as_read, req.me)
     return {}
 
 
-@api(Endpoint((Param("stream_id", int, REQUIRED),)))
-async def stream_as_read(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    await req.runtime.write(mark_stream_as_read, req.me, args["stream_id"])
+@typed_endpoint
+async def stream_as_read(req: ApiRequest, *, stream_id: Json[int]) -> dict[str, Any]:
+    await req.runtime.write(mark_stream_as_read, req.me, stream_id)
     return {}
 
 
-@api(Endpoint((Param("stream_id", int, REQUIRED), Param("topic_name", str, REQUIRED))))
-async def topic_as_read(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    await req.runtime.write(mark_topic_as_read, req.me, args["stream_id"], args["topic_name"])
+@typed_endpoint
+async def topic_as_read(
+    req: ApiRequest, *, stream_id: Json[int], topic_name: str
+) -> dict[str, Any]:
+    await req.runtime.write(mark_topic_as_read, req.me, stream_id, topic_name)
     return {}

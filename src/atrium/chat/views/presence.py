@@ -7,25 +7,22 @@ from typing import Any
 
 from atrium.chat.actions.presence import needs_write, record_presence
 from atrium.chat.errors import ChatError, no_such_user
-from atrium.chat.http import ApiRequest, api
-from atrium.chat.params import REQUIRED, USER_PATH, Endpoint, Param
+from atrium.chat.http import ApiRequest
 from atrium.chat.queries import users as user_queries
 from atrium.chat.queries.presence import realm_presences, stored_presence, user_presence
+from atrium.chat.typed_endpoint import Json, UserPath, typed_endpoint
 from atrium.core.db import Conn
 
 
-@api(
-    Endpoint(
-        (
-            Param("status", default=REQUIRED),
-            Param("ping_only", bool, False),
-            Param("new_user_input", bool, False),
-            Param("slim_presence", bool, False),
-        )
-    )
-)
-async def update_own(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    status = args["status"]
+@typed_endpoint
+async def update_own(
+    req: ApiRequest,
+    *,
+    status: str,
+    ping_only: Json[bool] = False,
+    new_user_input: Json[bool] = False,
+    slim_presence: Json[bool] = False,
+) -> dict[str, Any]:
     if status not in ("active", "idle"):
         raise ChatError(f"Invalid status: {status}")
     now = time.time()
@@ -39,18 +36,18 @@ async def update_own(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     # only read; the rest take the writer for one row.
     if await req.runtime.db.read(check):
         await req.runtime.write(record_presence, req.me, active, now)
-    if args["ping_only"]:
+    if ping_only:
         return {}
-    slim = args["slim_presence"]
+    slim = slim_presence
     presences = await req.runtime.db.read(
         lambda conn: realm_presences(conn, req.me.realm_id, slim=slim, now=now)
     )
     return {"presences": presences, "server_timestamp": now}
 
 
-@api(Endpoint((USER_PATH,)))
-async def get_for_user(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    key: int | str = args["user"]
+@typed_endpoint
+async def get_for_user(req: ApiRequest, *, user: UserPath) -> dict[str, Any]:
+    key: int | str = user
     now = time.time()
 
     def read(conn: Conn) -> dict[str, Any]:
@@ -74,8 +71,8 @@ async def get_for_user(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     return {"presence": await req.runtime.db.read(read)}
 
 
-@api(Endpoint())
-async def get_realm(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def get_realm(req: ApiRequest) -> dict[str, Any]:
     now = time.time()
     presences = await req.runtime.db.read(
         lambda conn: realm_presences(conn, req.me.realm_id, slim=False, now=now)

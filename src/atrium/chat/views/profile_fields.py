@@ -13,86 +13,80 @@ from atrium.chat.actions.profile_fields import (
     update_field,
     update_own_profile_data,
 )
-from atrium.chat.guards import guarded, realm_admin
-from atrium.chat.http import ApiRequest, api
-from atrium.chat.params import REQUIRED, Endpoint, Param
+from atrium.chat.guards import realm_admin
+from atrium.chat.http import ApiRequest
 from atrium.chat.queries.profile_fields import profile_field_dicts
+from atrium.chat.typed_endpoint import Json, PathOnly, typed_endpoint
 
 
-@api(Endpoint())
-async def get_fields(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def get_fields(req: ApiRequest) -> dict[str, Any]:
     return {"custom_fields": await req.runtime.db.read(profile_field_dicts, req.me.realm_id)}
 
 
-@guarded(
-    realm_admin,
-    Endpoint(
-        (
-            Param("name", default=""),
-            Param("hint", default=""),
-            Param("field_type", int, REQUIRED),
-            Param("field_data", dict[str, Any], {}),
-            Param("display_in_profile_summary", bool, False),
-        )
-    ),
-)
-async def create(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint(guard=realm_admin)
+async def create(
+    req: ApiRequest,
+    *,
+    name: str = "",
+    hint: str = "",
+    field_type: Json[int],
+    field_data: Json[dict[str, Any]] = {},  # noqa: B006 (never mutated)
+    display_in_profile_summary: Json[bool] = False,
+) -> dict[str, Any]:
     field_id = await req.runtime.write(
         create_field,
         req.me,
-        args["name"],
-        args["hint"],
-        args["field_type"],
-        args["field_data"],
-        args["display_in_profile_summary"],
+        name,
+        hint,
+        field_type,
+        field_data,
+        display_in_profile_summary,
     )
     return {"id": field_id}
 
 
-@guarded(realm_admin, Endpoint((Param("order", list[int], REQUIRED),)))
-async def reorder(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    await req.runtime.write(reorder_fields, req.me, args["order"])
+@typed_endpoint(guard=realm_admin)
+async def reorder(req: ApiRequest, *, order: Json[list[int]]) -> dict[str, Any]:
+    await req.runtime.write(reorder_fields, req.me, order)
     return {}
 
 
-@guarded(
-    realm_admin,
-    Endpoint(
-        (
-            Param("field_id", path=True),
-            Param("name"),
-            Param("hint"),
-            Param("field_data", dict[str, Any] | None, None),
-            Param("display_in_profile_summary", bool | None, None),
-        )
-    ),
-)
-async def update(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint(guard=realm_admin)
+async def update(
+    req: ApiRequest,
+    *,
+    field_id: PathOnly[int],
+    name: str | None = None,
+    hint: str | None = None,
+    field_data: Json[dict[str, Any] | None] = None,
+    display_in_profile_summary: Json[bool | None] = None,
+) -> dict[str, Any]:
     await req.runtime.write(
         update_field,
         req.me,
-        args["field_id"],
-        args["name"],
-        args["hint"],
-        args["field_data"],
-        args["display_in_profile_summary"],
+        field_id,
+        name,
+        hint,
+        field_data,
+        display_in_profile_summary,
     )
     return {}
 
 
-@guarded(realm_admin, Endpoint((Param("field_id", path=True),)))
-async def delete(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    await req.runtime.write(delete_field, req.me, args["field_id"])
+@typed_endpoint(guard=realm_admin)
+async def delete(req: ApiRequest, *, field_id: PathOnly[int]) -> dict[str, Any]:
+    await req.runtime.write(delete_field, req.me, field_id)
     return {}
 
 
-@api(Endpoint((Param("data", list[dict[str, Any]], REQUIRED),)))
-async def update_own(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    await req.runtime.write(update_own_profile_data, req.me, args["data"])
+@typed_endpoint
+async def update_own(req: ApiRequest, *, data: Json[list[dict[str, Any]]]) -> dict[str, Any]:
+    await req.runtime.write(update_own_profile_data, req.me, data)
     return {}
 
 
-@api(Endpoint((Param("data", list[int], REQUIRED),)))
-async def remove_own(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    await req.runtime.write(remove_own_profile_data, req.me, args["data"])
+@typed_endpoint
+async def remove_own(req: ApiRequest, *, data: Json[list[int]]) -> dict[str, Any]:
+    await req.runtime.write(remove_own_profile_data, req.me, data)
     return {}

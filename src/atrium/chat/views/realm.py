@@ -21,10 +21,11 @@ from atrium.chat.actions.realm_settings import (
 from atrium.chat.actions.user_settings import change_realm_user_defaults
 from atrium.chat.errors import ChatError
 from atrium.chat.guards import guarded, realm_admin
-from atrium.chat.http import ApiRequest, api
-from atrium.chat.params import REQUIRED, Endpoint, Param
+from atrium.chat.http import ApiRequest
+from atrium.chat.params import Endpoint, Param
 from atrium.chat.queries.linkifiers import linkifier_dicts
 from atrium.chat.queries.user_settings import DEFAULT_SETTING_NAMES, SETTING_TYPES
+from atrium.chat.typed_endpoint import Json, PathOnly, typed_endpoint
 
 
 def _int_or_string(name: str, raw: str) -> int | str:
@@ -63,67 +64,57 @@ async def update_user_settings_defaults(req: ApiRequest, args: dict[str, Any]) -
     return {}
 
 
-@guarded(
-    realm_admin,
-    Endpoint(
-        (
-            Param("name", default=REQUIRED),
-            Param("pygments_language", default=REQUIRED),
-            Param("url_prefix", default=REQUIRED),
-        )
-    ),
-)
-async def create_playground(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint(guard=realm_admin)
+async def create_playground(
+    req: ApiRequest, *, name: str, pygments_language: str, url_prefix: str
+) -> dict[str, Any]:
     playground_id = await req.runtime.write(
-        add_playground, req.me, args["name"], args["pygments_language"], args["url_prefix"]
+        add_playground, req.me, name, pygments_language, url_prefix
     )
     return {"id": playground_id}
 
 
-@guarded(realm_admin, Endpoint((Param("playground_id", path=True),)))
-async def delete_playground(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    await req.runtime.write(remove_playground, req.me, args["playground_id"])
+@typed_endpoint(guard=realm_admin)
+async def delete_playground(req: ApiRequest, *, playground_id: PathOnly[int]) -> dict[str, Any]:
+    await req.runtime.write(remove_playground, req.me, playground_id)
     return {}
 
 
-@api(Endpoint())
-async def get_linkifiers(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def get_linkifiers(req: ApiRequest) -> dict[str, Any]:
     return {"linkifiers": await req.runtime.db.read(linkifier_dicts, req.me.realm_id)}
 
 
 # Feature level 176 replaced `url_format_string` with `url_template`: the old name is not read.
-_LINKIFIER = (Param("pattern", default=REQUIRED), Param("url_template", default=REQUIRED))
 
 
-@guarded(realm_admin, Endpoint(_LINKIFIER))
-async def create_linkifier(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    linkifier_id = await req.runtime.write(
-        add_linkifier, req.me, args["pattern"], args["url_template"]
-    )
+@typed_endpoint(guard=realm_admin)
+async def create_linkifier(req: ApiRequest, *, pattern: str, url_template: str) -> dict[str, Any]:
+    linkifier_id = await req.runtime.write(add_linkifier, req.me, pattern, url_template)
     return {"id": linkifier_id}
 
 
-@guarded(realm_admin, Endpoint((Param("filter_id", path=True), *_LINKIFIER)))
-async def patch_linkifier(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    await req.runtime.write(
-        update_linkifier, req.me, args["filter_id"], args["pattern"], args["url_template"]
-    )
+@typed_endpoint(guard=realm_admin)
+async def patch_linkifier(
+    req: ApiRequest, *, filter_id: PathOnly[int], pattern: str, url_template: str
+) -> dict[str, Any]:
+    await req.runtime.write(update_linkifier, req.me, filter_id, pattern, url_template)
     return {}
 
 
-@guarded(realm_admin, Endpoint((Param("filter_id", path=True),)))
-async def delete_linkifier(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    await req.runtime.write(remove_linkifier, req.me, args["filter_id"])
+@typed_endpoint(guard=realm_admin)
+async def delete_linkifier(req: ApiRequest, *, filter_id: PathOnly[int]) -> dict[str, Any]:
+    await req.runtime.write(remove_linkifier, req.me, filter_id)
     return {}
 
 
-@guarded(realm_admin, Endpoint((Param("stream_id", int, REQUIRED),)))
-async def create_default_stream(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    await req.runtime.write(add_default_stream, req.me, args["stream_id"])
+@typed_endpoint(guard=realm_admin)
+async def create_default_stream(req: ApiRequest, *, stream_id: Json[int]) -> dict[str, Any]:
+    await req.runtime.write(add_default_stream, req.me, stream_id)
     return {}
 
 
-@guarded(realm_admin, Endpoint((Param("stream_id", int, REQUIRED),)))
-async def delete_default_stream(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    await req.runtime.write(remove_default_stream, req.me, args["stream_id"])
+@typed_endpoint(guard=realm_admin)
+async def delete_default_stream(req: ApiRequest, *, stream_id: Json[int]) -> dict[str, Any]:
+    await req.runtime.write(remove_default_stream, req.me, stream_id)
     return {}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Annotated, Any
 
 from atrium.chat.actions.scheduled_messages import (
     ScheduleEdit,
@@ -14,64 +14,54 @@ from atrium.chat.actions.scheduled_messages import (
     in_future,
 )
 from atrium.chat.errors import ChatError
-from atrium.chat.http import ApiRequest, api
-from atrium.chat.params import REQUIRED, Endpoint, Param
+from atrium.chat.http import ApiRequest
 from atrium.chat.queries.scheduled_messages import user_scheduled_messages
+from atrium.chat.typed_endpoint import ApiParamConfig, Json, PathOnly, typed_endpoint
 
 
-@api(Endpoint(()))
-async def get_scheduled(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def get_scheduled(req: ApiRequest) -> dict[str, Any]:
     rows = await req.runtime.db.read(user_scheduled_messages, req.me)
     return {"scheduled_messages": rows}
 
 
-@api(
-    Endpoint(
-        (
-            Param("type", default=REQUIRED),
-            Param("to", int | list[int], REQUIRED),
-            Param("content", default=REQUIRED, nul_checked=True),
-            Param("topic", str, None, nul_checked=True),
-            Param("scheduled_delivery_timestamp", int, REQUIRED, wide=True),
-            Param("read_by_sender", bool),
-        )
-    )
-)
-async def create(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def create(
+    req: ApiRequest,
+    *,
+    type: str,
+    to: Json[int | list[int]],
+    content: Annotated[str, ApiParamConfig(nul_checked=True)],
+    topic: Annotated[str | None, ApiParamConfig(nul_checked=True)] = None,
+    scheduled_delivery_timestamp: Annotated[Json[int], ApiParamConfig(wide=True)],
+    read_by_sender: Json[bool] | None = None,
+) -> dict[str, Any]:
     request = ScheduleRequest(
-        type=args["type"],
-        to=args["to"],
-        content=args["content"],
-        topic=args["topic"],
-        deliver_at=float(args["scheduled_delivery_timestamp"]),
+        type=type,
+        to=to,
+        content=content,
+        topic=topic,
+        deliver_at=float(scheduled_delivery_timestamp),
         client=req.client_name,
     )
     scheduled_id = await req.runtime.write(create_scheduled_message, req.me, request)
     return {"scheduled_message_id": scheduled_id}
 
 
-@api(
-    Endpoint(
-        (
-            Param("scheduled_message_id", int, path=True),
-            Param("type", str, None),
-            Param("to", int | list[int], None),
-            Param("content", str, None, nul_checked=True),
-            Param("topic", str, None, nul_checked=True),
-            Param("scheduled_delivery_timestamp", int, None, wide=True),
-        )
-    )
-)
-async def edit(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    kind, to, topic = args["type"], args["to"], args["topic"]
-    timestamp = args["scheduled_delivery_timestamp"]
-    if (
-        kind is None
-        and to is None
-        and topic is None
-        and args["content"] is None
-        and timestamp is None
-    ):
+@typed_endpoint
+async def edit(
+    req: ApiRequest,
+    *,
+    scheduled_message_id: PathOnly[int],
+    type: str | None = None,
+    to: Json[int | list[int]] | None = None,
+    content: Annotated[str | None, ApiParamConfig(nul_checked=True)] = None,
+    topic: Annotated[str | None, ApiParamConfig(nul_checked=True)] = None,
+    scheduled_delivery_timestamp: Annotated[Json[int] | None, ApiParamConfig(wide=True)] = None,
+) -> dict[str, Any]:
+    kind = type
+    timestamp = scheduled_delivery_timestamp
+    if kind is None and to is None and topic is None and content is None and timestamp is None:
         raise ChatError("Nothing to change")
     if kind is not None and to is None:
         raise ChatError("Recipient required when updating type of scheduled message.")
@@ -82,15 +72,15 @@ async def edit(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     change = ScheduleEdit(
         type=kind,
         to=to,
-        content=args["content"],
+        content=content,
         topic=topic,
         deliver_at=None if timestamp is None else float(timestamp),
     )
-    await req.runtime.write(edit_scheduled_message, req.me, args["scheduled_message_id"], change)
+    await req.runtime.write(edit_scheduled_message, req.me, scheduled_message_id, change)
     return {}
 
 
-@api(Endpoint((Param("scheduled_message_id", int, path=True),)))
-async def delete(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    await req.runtime.write(delete_scheduled_message, req.me, args["scheduled_message_id"])
+@typed_endpoint
+async def delete(req: ApiRequest, *, scheduled_message_id: PathOnly[int]) -> dict[str, Any]:
+    await req.runtime.write(delete_scheduled_message, req.me, scheduled_message_id)
     return {}

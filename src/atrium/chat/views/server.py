@@ -6,13 +6,13 @@ import math
 from typing import Any
 
 from atrium.chat.errors import ChatError
-from atrium.chat.http import ApiRequest, api
-from atrium.chat.params import REQUIRED, Endpoint, Param
+from atrium.chat.http import ApiRequest
 from atrium.chat.queries.images import realm_images
 from atrium.chat.queries.realm import default_realm
 from atrium.chat.queries.users import user_row_by_delivery_email
 from atrium.chat.rendering import render_description
 from atrium.chat.runtime import ChatRuntime
+from atrium.chat.typed_endpoint import typed_endpoint
 from atrium.chat.version import ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION
 from atrium.core import workers
 from atrium.core.db import Conn
@@ -35,8 +35,8 @@ AUTHENTICATION_METHODS = {
 }
 
 
-@api(Endpoint(), auth=False)
-async def server_settings(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint(auth=False)
+async def server_settings(req: ApiRequest) -> dict[str, Any]:
     def read(conn: Conn) -> dict[str, Any]:
         realm = default_realm(conn)
         settings = req.runtime.settings
@@ -70,12 +70,10 @@ async def server_settings(req: ApiRequest, args: dict[str, Any]) -> dict[str, An
     return await req.runtime.db.read(read)
 
 
-@api(
-    Endpoint((Param("username", default=REQUIRED), Param("password", default=REQUIRED))), auth=False
-)
-async def fetch_api_key(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint(auth=False)
+async def fetch_api_key(req: ApiRequest, *, username: str, password: str) -> dict[str, Any]:
     address = req.http.client.host if req.http.client else ""
-    row = await password_login(req.runtime, args["username"], args["password"], address)
+    row = await password_login(req.runtime, username, password, address)
     return {"api_key": row["api_key"], "email": row["email"], "user_id": row["id"]}
 
 

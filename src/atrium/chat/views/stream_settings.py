@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from atrium.chat.actions.stream_settings import (
     STREAM_POST_POLICIES,
@@ -12,41 +12,39 @@ from atrium.chat.actions.stream_settings import (
     update_stream,
 )
 from atrium.chat.errors import ChatError
-from atrium.chat.http import ApiRequest, api
+from atrium.chat.http import ApiRequest
 from atrium.chat.limits import MAX_STREAM_DESCRIPTION_LENGTH
-from atrium.chat.params import REQUIRED, Endpoint, Param
 from atrium.chat.queries import streams as stream_queries
+from atrium.chat.typed_endpoint import ApiParamConfig, Json, PathOnly, typed_endpoint
 from atrium.chat.views.streams import _json_or_string
 from atrium.core.db import Conn
 
-_STREAM_ID = Param("stream_id", path=True)
 
-
-@api(Endpoint((_STREAM_ID,)))
-async def get_stream(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def get_stream(req: ApiRequest, *, stream_id: PathOnly[int]) -> dict[str, Any]:
     def read(conn: Conn) -> dict[str, Any]:
         stream, _sub = stream_queries.stream_for_reading(
-            conn, req.me, args["stream_id"], allow_realm_admin=True
+            conn, req.me, stream_id, allow_realm_admin=True
         )
         return stream_queries.stream_dict(stream)
 
     return {"stream": await req.runtime.db.read(read)}
 
 
-@api(Endpoint((_STREAM_ID,)))
-async def get_members(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def get_members(req: ApiRequest, *, stream_id: PathOnly[int]) -> dict[str, Any]:
     def read(conn: Conn) -> list[int]:
         stream, _sub = stream_queries.stream_for_reading(
-            conn, req.me, args["stream_id"], allow_realm_admin=True
+            conn, req.me, stream_id, allow_realm_admin=True
         )
         return sorted(stream_queries.subscriber_ids(conn, stream["id"]))
 
     return {"subscribers": await req.runtime.db.read(read)}
 
 
-@api(Endpoint((Param("stream", default=REQUIRED),)))
-async def get_stream_id(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    name: str = args["stream"]
+@typed_endpoint
+async def get_stream_id(req: ApiRequest, *, stream: str) -> dict[str, Any]:
+    name: str = stream
 
     def read(conn: Conn) -> int:
         stream = stream_queries.stream_by_name(conn, req.me.realm_id, name)
@@ -84,45 +82,43 @@ def _string_or_int(name: str, raw: str) -> int | str:
     return value
 
 
-@api(
-    Endpoint(
-        (
-            _STREAM_ID,
-            Param("description", converter=_capped_description),
-            Param("new_name"),
-            Param("is_private", bool),
-            Param("is_web_public", bool),
-            Param("history_public_to_subscribers", bool),
-            Param("stream_post_policy", default=None, converter=_post_policy),
-            Param("is_announcement_only", bool),
-            Param("message_retention_days", default=UNCHANGED, converter=_string_or_int),
-            # Feature level 185's name; the later name is accepted as well.
-            Param(
-                "can_remove_subscribers_group_id",
-                int,
-                aliases=("can_remove_subscribers_group",),
-            ),
-        )
-    )
-)
-async def update(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def update(
+    req: ApiRequest,
+    *,
+    stream_id: PathOnly[int],
+    description: Annotated[str | None, ApiParamConfig(converter=_capped_description)] = None,
+    new_name: str | None = None,
+    is_private: Json[bool] | None = None,
+    is_web_public: Json[bool] | None = None,
+    history_public_to_subscribers: Json[bool] | None = None,
+    stream_post_policy: Annotated[int | None, ApiParamConfig(converter=_post_policy)] = None,
+    is_announcement_only: Json[bool] | None = None,
+    message_retention_days: Annotated[
+        int | str, ApiParamConfig(converter=_string_or_int)
+    ] = UNCHANGED,
+    # Feature level 185's name; the later name is accepted as well.
+    can_remove_subscribers_group_id: Annotated[
+        Json[int] | None, ApiParamConfig(aliases=("can_remove_subscribers_group",))
+    ] = None,
+) -> dict[str, Any]:
     changes = StreamChanges(
-        description=args["description"],
-        new_name=args["new_name"],
-        is_private=args["is_private"],
-        is_web_public=args["is_web_public"],
-        history_public_to_subscribers=args["history_public_to_subscribers"],
-        stream_post_policy=args["stream_post_policy"],
-        is_announcement_only=args["is_announcement_only"],
-        message_retention_days=args["message_retention_days"],
-        can_remove_subscribers_group_id=args["can_remove_subscribers_group_id"],
+        description=description,
+        new_name=new_name,
+        is_private=is_private,
+        is_web_public=is_web_public,
+        history_public_to_subscribers=history_public_to_subscribers,
+        stream_post_policy=stream_post_policy,
+        is_announcement_only=is_announcement_only,
+        message_retention_days=message_retention_days,
+        can_remove_subscribers_group_id=can_remove_subscribers_group_id,
     )
     enabled = req.runtime.settings.web_public_streams_enabled
-    await req.runtime.write(update_stream, req.me, enabled, args["stream_id"], changes)
+    await req.runtime.write(update_stream, req.me, enabled, stream_id, changes)
     return {}
 
 
-@api(Endpoint((_STREAM_ID,)))
-async def delete(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    await req.runtime.write(archive_stream, req.me, args["stream_id"])
+@typed_endpoint
+async def delete(req: ApiRequest, *, stream_id: PathOnly[int]) -> dict[str, Any]:
+    await req.runtime.write(archive_stream, req.me, stream_id)
     return {}

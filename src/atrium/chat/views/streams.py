@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import orjson
 
@@ -13,15 +13,17 @@ from atrium.chat.actions.subscriptions import (
     update_subscription_properties as update_subscription_properties_action,
 )
 from atrium.chat.errors import ChatError
-from atrium.chat.http import ApiRequest, api
-from atrium.chat.params import REQUIRED, Endpoint, Param
+from atrium.chat.http import ApiRequest
 from atrium.chat.queries import streams as stream_queries
+from atrium.chat.typed_endpoint import ApiParamConfig, Json, typed_endpoint
 
 
-@api(Endpoint((Param("include_subscribers", bool, False),)))
-async def get_subscriptions(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def get_subscriptions(
+    req: ApiRequest, *, include_subscribers: Json[bool] = False
+) -> dict[str, Any]:
     subscriptions = await req.runtime.db.read(
-        stream_queries.subscriptions_of, req.me, args["include_subscribers"]
+        stream_queries.subscriptions_of, req.me, include_subscribers
     )
     return {"subscriptions": subscriptions}
 
@@ -41,43 +43,41 @@ def _retention(name: str, raw: str) -> int | None:
     return parse_retention(name, value, {"unlimited": -1, "realm_default": None})
 
 
-@api(
-    Endpoint(
-        (
-            Param("subscriptions", list[dict[str, str]], REQUIRED),
-            Param("principals", list[str] | list[int], None),
-            Param("authorization_errors_fatal", bool, True),
-            Param("announce", bool, False),
-            Param("invite_only", bool, False),
-            Param("is_web_public", bool, False),
-            Param("history_public_to_subscribers", bool, None),
-            Param("stream_post_policy", int, 1),
-            Param("message_retention_days", default=None, converter=_retention),
-        )
-    )
-)
-async def add_subscriptions(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    if args["stream_post_policy"] not in {1, 2, 3, 4}:
+@typed_endpoint
+async def add_subscriptions(
+    req: ApiRequest,
+    *,
+    subscriptions: Json[list[dict[str, str]]],
+    principals: Json[list[str] | list[int]] | None = None,
+    authorization_errors_fatal: Json[bool] = True,
+    announce: Json[bool] = False,
+    invite_only: Json[bool] = False,
+    is_web_public: Json[bool] = False,
+    history_public_to_subscribers: Json[bool] | None = None,
+    stream_post_policy: Json[int] = 1,
+    message_retention_days: Annotated[int | None, ApiParamConfig(converter=_retention)] = None,
+) -> dict[str, Any]:
+    if stream_post_policy not in {1, 2, 3, 4}:
         raise ChatError("Invalid stream_post_policy")
-    if args["message_retention_days"] is not None and not req.me.is_owner:
+    if message_retention_days is not None and not req.me.is_owner:
         raise ChatError("Must be an organization owner", "UNAUTHORIZED_PRINCIPAL")
-    for spec in args["subscriptions"]:
+    for spec in subscriptions:
         if "name" not in spec:
             raise ChatError("subscriptions[0] is missing 'name'")
     options = StreamOptions(
-        invite_only=args["invite_only"],
-        is_web_public=args["is_web_public"],
-        history_public_to_subscribers=args["history_public_to_subscribers"],
-        stream_post_policy=args["stream_post_policy"],
-        message_retention_days=args["message_retention_days"],
+        invite_only=invite_only,
+        is_web_public=is_web_public,
+        history_public_to_subscribers=history_public_to_subscribers,
+        stream_post_policy=stream_post_policy,
+        message_retention_days=message_retention_days,
     )
     result = await req.runtime.write(
         subscribe,
         req.me,
-        args["subscriptions"],
-        args["principals"],
+        subscriptions,
+        principals,
         options,
-        args["authorization_errors_fatal"],
+        authorization_errors_fatal,
     )
     data: dict[str, Any] = {
         "subscribed": result.subscribed,
@@ -88,27 +88,25 @@ async def add_subscriptions(req: ApiRequest, args: dict[str, Any]) -> dict[str, 
     return data
 
 
-@api(
-    Endpoint(
-        (
-            Param("include_public", bool, True),
-            Param("include_web_public", bool, False),
-            Param("include_subscribed", bool, True),
-            Param("include_all_active", bool, False),
-        )
-    )
-)
-async def get_streams(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    if args["include_all_active"] and not req.me.is_admin:
+@typed_endpoint
+async def get_streams(
+    req: ApiRequest,
+    *,
+    include_public: Json[bool] = True,
+    include_web_public: Json[bool] = False,
+    include_subscribed: Json[bool] = True,
+    include_all_active: Json[bool] = False,
+) -> dict[str, Any]:
+    if include_all_active and not req.me.is_admin:
         raise ChatError("User not authorized for this query")
     streams = await req.runtime.db.read(
         lambda conn: stream_queries.visible_streams(
             conn,
             req.me,
-            include_public=args["include_public"],
-            include_web_public=args["include_web_public"],
-            include_subscribed=args["include_subscribed"],
-            include_all_active=args["include_all_active"],
+            include_public=include_public,
+            include_web_public=include_web_public,
+            include_subscribed=include_subscribed,
+            include_all_active=include_all_active,
         )
     )
     return {"streams": streams}
@@ -125,24 +123,24 @@ def _principals(name: str, raw: str) -> list[int] | list[str]:
     raise ChatError(f"{name} is not a list of strings or integers")
 
 
-@api(
-    Endpoint(
-        (
-            Param("subscriptions", list[str], REQUIRED),
-            Param("principals", default=None, converter=_principals),
-        )
-    )
-)
-async def remove_subscriptions(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    result = await req.runtime.write(
-        remove_subscriptions_action, req.me, args["subscriptions"], args["principals"]
-    )
+@typed_endpoint
+async def remove_subscriptions(
+    req: ApiRequest,
+    *,
+    subscriptions: Json[list[str]],
+    principals: Annotated[
+        list[int] | list[str] | None, ApiParamConfig(converter=_principals)
+    ] = None,
+) -> dict[str, Any]:
+    result = await req.runtime.write(remove_subscriptions_action, req.me, subscriptions, principals)
     return {"removed": result.removed, "not_removed": result.not_removed}
 
 
-@api(Endpoint((Param("subscription_data", list[dict[str, Any]], REQUIRED),)))
-async def update_subscription_properties(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    changes = args["subscription_data"]
+@typed_endpoint
+async def update_subscription_properties(
+    req: ApiRequest, *, subscription_data: Json[list[dict[str, Any]]]
+) -> dict[str, Any]:
+    changes = subscription_data
     for index, change in enumerate(changes):
         for key in ("stream_id", "property", "value"):
             if key not in change:

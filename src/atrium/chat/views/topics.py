@@ -5,19 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from atrium.chat.actions.topic_deletion import delete_topic
-from atrium.chat.guards import guarded, realm_admin
-from atrium.chat.http import ApiRequest, api
-from atrium.chat.params import REQUIRED, Endpoint, Param
+from atrium.chat.guards import realm_admin
+from atrium.chat.http import ApiRequest
 from atrium.chat.queries import streams as stream_queries
 from atrium.chat.queries.topics import topic_history
+from atrium.chat.typed_endpoint import PathOnly, typed_endpoint
 from atrium.core.db import Conn
 
 
-@api(Endpoint((Param("stream_id", path=True),)))
-async def get_topics(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def get_topics(req: ApiRequest, *, stream_id: PathOnly[int]) -> dict[str, Any]:
     def read(conn: Conn) -> list[dict[str, Any]]:
         stream, _sub = stream_queries.stream_for_reading(
-            conn, req.me, args["stream_id"], allow_realm_admin=False
+            conn, req.me, stream_id, allow_realm_admin=False
         )
         return topic_history(
             conn,
@@ -29,10 +29,7 @@ async def get_topics(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     return {"topics": await req.runtime.db.read(read)}
 
 
-@guarded(
-    realm_admin,
-    Endpoint((Param("stream_id", path=True), Param("topic_name", default=REQUIRED))),
-)
-async def delete(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    await req.runtime.write(delete_topic, req.me, args["stream_id"], args["topic_name"])
+@typed_endpoint(guard=realm_admin)
+async def delete(req: ApiRequest, *, stream_id: PathOnly[int], topic_name: str) -> dict[str, Any]:
+    await req.runtime.write(delete_topic, req.me, stream_id, topic_name)
     return {}

@@ -15,8 +15,7 @@ from starlette.datastructures import UploadFile
 
 from atrium.chat.actions.attachments import create_attachment, remove_attachment
 from atrium.chat.errors import ChatError
-from atrium.chat.http import ApiRequest, api, request_files
-from atrium.chat.params import Endpoint, Param
+from atrium.chat.http import ApiRequest, request_files
 from atrium.chat.queries.attachments import (
     attachment_by_path,
     blob_in_use,
@@ -25,6 +24,7 @@ from atrium.chat.queries.attachments import (
     user_attachments,
 )
 from atrium.chat.runtime import ChatRuntime
+from atrium.chat.typed_endpoint import PathOnly, typed_endpoint
 from atrium.core.blobs import TooLarge
 from atrium.core.db import Conn
 from atrium.core.signing import sign
@@ -88,8 +88,8 @@ def body_within_limit(req: ApiRequest) -> None:
         raise too_large(limit_mib)
 
 
-@api(Endpoint(), precheck=body_within_limit)
-async def upload_file(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint(precheck=body_within_limit)
+async def upload_file(req: ApiRequest) -> dict[str, Any]:
     files = await request_files(req.http)
     if not files:
         raise ChatError("You must specify a file to upload")
@@ -106,9 +106,11 @@ async def upload_file(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     return {"uri": f"/user_uploads/{path_id}"}
 
 
-@api(Endpoint((Param("realm_id", path=True), Param("path", path=True))))
-async def temporary_url(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    path_id = f"{args['realm_id']}/{args['path']}"
+@typed_endpoint
+async def temporary_url(
+    req: ApiRequest, *, realm_id: PathOnly[int], path: PathOnly[str]
+) -> dict[str, Any]:
+    path_id = f"{realm_id}/{path}"
 
     def read(conn: Conn) -> bool | None:
         row = attachment_by_path(conn, path_id)
@@ -126,8 +128,8 @@ async def temporary_url(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]
     return {"url": f"/user_uploads/temporary/{token}/{filename}"}
 
 
-@api(Endpoint())
-async def get_attachments(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def get_attachments(req: ApiRequest) -> dict[str, Any]:
     def read(conn: Conn) -> dict[str, Any]:
         return {
             "attachments": user_attachments(conn, req.me),
@@ -137,8 +139,8 @@ async def get_attachments(req: ApiRequest, args: dict[str, Any]) -> dict[str, An
     return await req.runtime.db.read(read)
 
 
-@api(Endpoint((Param("attachment_id", path=True),)))
-async def delete_attachment(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    sha256 = await req.runtime.write(remove_attachment, req.me, args["attachment_id"])
+@typed_endpoint
+async def delete_attachment(req: ApiRequest, *, attachment_id: PathOnly[int]) -> dict[str, Any]:
+    sha256 = await req.runtime.write(remove_attachment, req.me, attachment_id)
     await release_blob(req.runtime, sha256)
     return {}

@@ -6,14 +6,12 @@ from typing import Any
 
 from atrium.chat.actions.user_group_subgroups import update_subgroups
 from atrium.chat.errors import ChatError, no_such_user
-from atrium.chat.guards import guarded, user_group_editor
-from atrium.chat.http import ApiRequest, api
-from atrium.chat.params import Endpoint, Param
+from atrium.chat.guards import user_group_editor
+from atrium.chat.http import ApiRequest
 from atrium.chat.queries import groups as group_queries
 from atrium.chat.queries.users import user_row
+from atrium.chat.typed_endpoint import Json, PathOnly, typed_endpoint
 from atrium.core.db import Conn
-
-_GROUP_ID = Param("user_group_id", path=True)
 
 
 def _group(conn: Conn, realm_id: int, group_id: int) -> Any:
@@ -23,37 +21,44 @@ def _group(conn: Conn, realm_id: int, group_id: int) -> Any:
     return group
 
 
-@api(Endpoint((_GROUP_ID, Param("direct_subgroup_only", bool, False))))
-async def get_subgroups(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def get_subgroups(
+    req: ApiRequest, *, user_group_id: PathOnly[int], direct_subgroup_only: Json[bool] = False
+) -> dict[str, Any]:
     def read(conn: Conn) -> list[int]:
-        group = _group(conn, req.me.realm_id, args["user_group_id"])
-        if args["direct_subgroup_only"]:
+        group = _group(conn, req.me.realm_id, user_group_id)
+        if direct_subgroup_only:
             return group_queries.direct_subgroup_ids(conn, group["id"])
         return sorted(group_queries.recursive_subgroup_ids(conn, group["id"]) - {group["id"]})
 
     return {"subgroups": await req.runtime.db.read(read)}
 
 
-@guarded(
-    user_group_editor,
-    Endpoint((_GROUP_ID, Param("add", list[int], []), Param("delete", list[int], []))),
-)
-async def update(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    await req.runtime.write(
-        update_subgroups, req.me, args["user_group_id"], args["add"], args["delete"]
-    )
+@typed_endpoint(guard=user_group_editor)
+async def update(
+    req: ApiRequest,
+    *,
+    user_group_id: PathOnly[int],
+    add: Json[list[int]] = [],  # noqa: B006 (never mutated)
+    delete: Json[list[int]] = [],  # noqa: B006 (never mutated)
+) -> dict[str, Any]:
+    await req.runtime.write(update_subgroups, req.me, user_group_id, add, delete)
     return {}
 
 
-@api(Endpoint((_GROUP_ID, Param("user_id", path=True), Param("direct_member_only", bool, False))))
-async def is_member(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def is_member(
+    req: ApiRequest,
+    *,
+    user_group_id: PathOnly[int],
+    user_id: PathOnly[int],
+    direct_member_only: Json[bool] = False,
+) -> dict[str, Any]:
     def read(conn: Conn) -> bool:
-        group = _group(conn, req.me.realm_id, args["user_group_id"])
-        if user_row(conn, req.me.realm_id, args["user_id"]) is None:
+        group = _group(conn, req.me.realm_id, user_group_id)
+        if user_row(conn, req.me.realm_id, user_id) is None:
             raise no_such_user()
-        members = group_queries.group_member_ids(
-            conn, group["id"], direct_only=args["direct_member_only"]
-        )
-        return args["user_id"] in members
+        members = group_queries.group_member_ids(conn, group["id"], direct_only=direct_member_only)
+        return user_id in members
 
     return {"is_user_group_member": await req.runtime.db.read(read)}

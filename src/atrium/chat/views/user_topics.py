@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from atrium.chat.actions import user_topics as topic_actions
 from atrium.chat.errors import ChatError
-from atrium.chat.http import ApiRequest, api
+from atrium.chat.http import ApiRequest
 from atrium.chat.limits import MAX_TOPIC_LENGTH
-from atrium.chat.params import REQUIRED, Endpoint, Param
 from atrium.chat.queries.user_topics import VISIBILITY_POLICIES
+from atrium.chat.typed_endpoint import ApiParamConfig, Json, typed_endpoint
 
 
 def _topic(name: str, raw: str) -> str:
@@ -34,38 +34,34 @@ def _op(name: str, raw: str) -> str:
     return raw
 
 
-@api(
-    Endpoint(
-        (
-            Param("stream_id", int, REQUIRED),
-            Param("topic", default=REQUIRED, converter=_topic),
-            Param("visibility_policy", default=REQUIRED, converter=_visibility_policy),
-        )
-    )
-)
-async def update_user_topic(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def update_user_topic(
+    req: ApiRequest,
+    *,
+    stream_id: Json[int],
+    topic: Annotated[str, ApiParamConfig(converter=_topic)],
+    visibility_policy: Annotated[int, ApiParamConfig(converter=_visibility_policy)],
+) -> dict[str, Any]:
     await req.runtime.write(
         topic_actions.update_user_topic,
         req.me,
-        args["stream_id"],
-        args["topic"],
-        args["visibility_policy"],
+        stream_id,
+        topic,
+        visibility_policy,
     )
     return {}
 
 
-@api(
-    Endpoint(
-        (
-            Param("stream_id", int, None),
-            Param("stream", str, None),
-            Param("topic", default=REQUIRED, converter=_topic),
-            Param("op", default=REQUIRED, converter=_op),
-        )
-    )
-)
-async def update_muted_topic(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    stream_id, name = args["stream_id"], args["stream"]
+@typed_endpoint
+async def update_muted_topic(
+    req: ApiRequest,
+    *,
+    stream_id: Json[int] | None = None,
+    stream: str | None = None,
+    topic: Annotated[str, ApiParamConfig(converter=_topic)],
+    op: Annotated[str, ApiParamConfig(converter=_op)],
+) -> dict[str, Any]:
+    name = stream
     if stream_id is None and name is None:
         raise ChatError("Missing 'stream_id' argument")
     if stream_id is not None and name is not None:
@@ -80,7 +76,7 @@ async def update_muted_topic(req: ApiRequest, args: dict[str, Any]) -> dict[str,
         req.me,
         stream_id,
         name,
-        args["topic"],
-        args["op"] == "add",
+        topic,
+        op == "add",
     )
     return {}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from atrium.chat.actions.profile_fields import update_user_and_profile
 from atrium.chat.actions.user_admin import (
@@ -15,41 +15,45 @@ from atrium.chat.actions.user_settings import change_settings
 from atrium.chat.actions.users import NewUser, add_user
 from atrium.chat.auth import end_browser_sessions
 from atrium.chat.errors import ChatError, no_such_user
-from atrium.chat.guards import guarded, realm_admin
+from atrium.chat.guards import realm_admin
 from atrium.chat.http import ApiRequest, api
-from atrium.chat.params import REQUIRED, USER_PATH, Endpoint, Param
+from atrium.chat.params import Endpoint, Param
 from atrium.chat.queries import users as user_queries
 from atrium.chat.queries.user_settings import SETTING_TYPES
+from atrium.chat.typed_endpoint import ApiParamConfig, Json, UserPath, typed_endpoint
 from atrium.core import workers
 from atrium.core.db import Conn
 from atrium.core.secrets import hash_password
 
-_LISTING = (
-    Param("client_gravatar", bool, True),
-    Param("include_custom_profile_fields", bool, False),
-)
 
-
-@api(Endpoint(_LISTING))
-async def get_users(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def get_users(
+    req: ApiRequest,
+    *,
+    client_gravatar: Json[bool] = True,
+    include_custom_profile_fields: Json[bool] = False,
+) -> dict[str, Any]:
     members = await req.runtime.db.read(
         lambda conn: user_queries.all_users(
             conn,
             req.me.realm_id,
-            client_gravatar=args["client_gravatar"],
-            include_custom_profile_fields=args["include_custom_profile_fields"],
+            client_gravatar=client_gravatar,
+            include_custom_profile_fields=include_custom_profile_fields,
             viewer=user_queries.Viewer(req.me.id, req.me.role),
         )
     )
     return {"members": members}
 
 
-_USER_ID = USER_PATH
-
-
-@api(Endpoint((_USER_ID, *_LISTING)))
-async def get_user(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    key: int | str = args["user"]
+@typed_endpoint
+async def get_user(
+    req: ApiRequest,
+    *,
+    user: UserPath,
+    client_gravatar: Json[bool] = True,
+    include_custom_profile_fields: Json[bool] = False,
+) -> dict[str, Any]:
+    key: int | str = user
 
     def read(conn: Conn) -> dict[str, Any]:
         if isinstance(key, int):
@@ -61,16 +65,16 @@ async def get_user(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
         return user_queries.one_user(
             conn,
             row,
-            client_gravatar=args["client_gravatar"],
-            include_custom_profile_fields=args["include_custom_profile_fields"],
+            client_gravatar=client_gravatar,
+            include_custom_profile_fields=include_custom_profile_fields,
             viewer=user_queries.Viewer(req.me.id, req.me.role),
         )
 
     return {"user": await req.runtime.db.read(read)}
 
 
-@api(Endpoint())
-async def get_me(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def get_me(req: ApiRequest) -> dict[str, Any]:
     def read(conn: Conn) -> dict[str, Any]:
         row = user_queries.user_row(conn, req.me.realm_id, req.me.id)
         record = user_queries.one_user(
@@ -89,33 +93,23 @@ async def get_me(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     return await req.runtime.db.read(read)
 
 
-@guarded(
-    realm_admin,
-    Endpoint(
-        (
-            Param("email", default=REQUIRED),
-            Param("password", default=REQUIRED),
-            Param("full_name", default=REQUIRED),
-        )
-    ),
-)
-async def create(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    if not args["password"]:
+@typed_endpoint(guard=realm_admin)
+async def create(req: ApiRequest, *, email: str, password: str, full_name: str) -> dict[str, Any]:
+    if not password:
         raise ChatError("Password must not be empty")
     new = NewUser(
-        email=args["email"],
-        full_name=args["full_name"],
-        password=args["password"],
-        password_hash=await workers.run(hash_password, args["password"]),
+        email=email,
+        full_name=full_name,
+        password=password,
+        password_hash=await workers.run(hash_password, password),
         email_domain=user_queries.fake_email_domain(req.runtime.settings.base_url),
     )
     user_id = await req.runtime.write(add_user, req.me.realm_id, new)
     return {"user_id": user_id}
 
 
-def _user_id(args: dict[str, Any]) -> int:
+def _user_id(key: int | str) -> int:
     """The path's user, which must be an id here (GET also accepts an email)."""
-    key: int | str = args["user"]
     if not isinstance(key, int):
         raise no_such_user()
     return key
@@ -128,19 +122,24 @@ def _comment(name: str, raw: str) -> str:
     return raw
 
 
-@api(Endpoint((_USER_ID, Param("deactivation_notification_comment", converter=_comment))))
-async def deactivate(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    user_id = _user_id(args)
-    await req.runtime.write(
-        deactivate_user, req.me, user_id, args["deactivation_notification_comment"]
-    )
+@typed_endpoint
+async def deactivate(
+    req: ApiRequest,
+    *,
+    user: UserPath,
+    deactivation_notification_comment: Annotated[
+        str | None, ApiParamConfig(converter=_comment)
+    ] = None,
+) -> dict[str, Any]:
+    user_id = _user_id(user)
+    await req.runtime.write(deactivate_user, req.me, user_id, deactivation_notification_comment)
     await end_browser_sessions(req.runtime, user_id)
     return {}
 
 
-@api(Endpoint((_USER_ID,)))
-async def reactivate(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
-    await req.runtime.write(reactivate_user, req.me, _user_id(args))
+@typed_endpoint
+async def reactivate(req: ApiRequest, *, user: UserPath) -> dict[str, Any]:
+    await req.runtime.write(reactivate_user, req.me, _user_id(user))
     return {}
 
 
@@ -154,24 +153,22 @@ def _role(name: str, raw: str) -> int:
     return value
 
 
-@api(
-    Endpoint(
-        (
-            _USER_ID,
-            Param("full_name"),
-            Param("role", default=None, converter=_role),
-            Param("profile_data", list[dict[str, Any]] | None, None),
-        )
-    )
-)
-async def update(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
+@typed_endpoint
+async def update(
+    req: ApiRequest,
+    *,
+    user: UserPath,
+    full_name: str | None = None,
+    role: Annotated[int | None, ApiParamConfig(converter=_role)] = None,
+    profile_data: Json[list[dict[str, Any]] | None] = None,
+) -> dict[str, Any]:
     await req.runtime.write(
         update_user_and_profile,
         req.me,
-        _user_id(args),
-        args["full_name"],
-        args["role"],
-        args["profile_data"],
+        _user_id(user),
+        full_name,
+        role,
+        profile_data,
     )
     return {}
 
