@@ -124,6 +124,8 @@ class _Scanner:
         self.stack: list[_Piece] = []
         self.accum = self.root
         self.find_pipe = self.find_equals = self.in_heading = False
+        self.closing = ""
+        self.special = _special("[{<\n")
         self.heading_index = 1
         # Once a search for `>` or for a closing tag has failed, later ones would fail too.
         self.no_more_gt = False
@@ -151,10 +153,19 @@ class _Scanner:
         """The accumulator and the search flags of the innermost open piece."""
         if self.stack:
             self.accum = self.stack[-1].parts[-1].out
+            self.closing = self.stack[-1].close
             self.find_pipe, self.find_equals, self.in_heading = self.stack[-1].flags()
         else:
             self.accum = self.root
+            self.closing = ""
             self.find_pipe = self.find_equals = self.in_heading = False
+        self._research()
+
+    def _research(self) -> None:
+        """The characters the scan stops at, which the innermost piece and its flags decide."""
+        search = "[{<\n" + self.closing
+        search += ("|" if self.find_pipe else "") + ("=" if self.find_equals else "")
+        self.special = _special(search)
 
     def _skip_to_onlyinclude(self) -> bool:
         """Outside `<onlyinclude>` everything is ignored; False when no block is left."""
@@ -171,12 +182,8 @@ class _Scanner:
 
     def _step(self) -> bool:
         """Copy plain text up to the next special character and handle it; False at the end."""
-        text = self.text
-        closing = self.stack[-1].close if self.stack else ""
-        search = (
-            "[{<\n" + closing + ("|" if self.find_pipe else "") + ("=" if self.find_equals else "")
-        )
-        found = _special(search).search(text, self.i)
+        text, closing = self.text, self.closing
+        found = self.special.search(text, self.i)
         i = self.length if found is None else found.start()
         if i > self.i:
             _literal(self.accum, text[self.i : i])
@@ -426,6 +433,7 @@ class _Scanner:
         self.accum.append(Element("equals", ["="]))
         self.stack[-1].parts[-1].eqpos = len(self.accum) - 1
         self.find_equals = False
+        self._research()
         self.i += 1
 
 
