@@ -11,6 +11,7 @@ name starts with `@`.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from dataclasses import dataclass, field
@@ -32,6 +33,8 @@ _RULES: dict[str, tuple[str, dict[int, str | None], int, int]] = {
     "{": ("}", {2: "template", 3: "tplarg"}, 2, 3),
     "[": ("]", {2: None}, 2, 2),
 }
+# Inclusion tags whose closing tag may be left out: they then run to the end.
+_ALLOW_MISSING_END = ("includeonly", "noinclude", "onlyinclude")
 
 
 @dataclass
@@ -95,329 +98,374 @@ def _span_back(text: str, chars: str, before: int) -> int:
     return before - k
 
 
+class _Scanner:
+    """One pass of MediaWiki's hash preprocessor over a text: `run` finds the next character that
+    can matter and hands it to the method for that construct, as `Preprocessor_Hash` does in its
+    main loop. `accum` is where text goes now: the root, or the last part of the innermost open
+    bracket or heading."""
+
+    def __init__(self, text: str, for_inclusion: bool) -> None:
+        if for_inclusion:
+            self.ignored_tags: tuple[str, ...] = ("includeonly", "/includeonly")
+            self.ignored_elements: tuple[str, ...] = ("noinclude",)
+            xmlish = (*STRIP_TAGS, "noinclude")
+            self.only_include = "<onlyinclude>" in text and "</onlyinclude>" in text
+        else:
+            self.ignored_tags = ("noinclude", "/noinclude", "onlyinclude", "/onlyinclude")
+            self.ignored_elements = ("includeonly",)
+            xmlish = (*STRIP_TAGS, "includeonly")
+            self.only_include = False
+        names = "|".join(re.escape(n) for n in (*xmlish, *self.ignored_tags))
+        self.elements = re.compile(rf"({names})(?:\s|/>|>)|(!--)", re.I)
+        self.text = text
+        self.length = len(text)
+        self.i = 0
+        self.root: list[Node] = []
+        self.stack: list[_Piece] = []
+        self.accum = self.root
+        self.find_pipe = self.find_equals = self.in_heading = False
+        self.closing = ""
+        self.special = _special("[{<\n")
+        self.heading_index = 1
+        # Once a search for `>` or for a closing tag has failed, later ones would fail too.
+        self.no_more_gt = False
+        self.no_more_closing: set[str] = set()
+        self.find_only_include = self.only_include
+        self.fake_line_start = True
+
+    def run(self) -> Element:
+        while True:
+            if self.find_only_include and not self._skip_to_onlyinclude():
+                break
+            if self.fake_line_start:
+                self._line_start("")
+                continue
+            if not self._step():
+                break
+        for piece in self.stack:
+            _extend(self.root, piece.break_syntax())
+        for node in self.root:
+            if isinstance(node, Element) and node.name == "possible-h":
+                node.name = "h"
+        return Element("root", self.root)
+
+    def _refresh(self) -> None:
+        """The accumulator and the search flags of the innermost open piece."""
+        if self.stack:
+            self.accum = self.stack[-1].parts[-1].out
+            self.closing = self.stack[-1].close
+            self.find_pipe, self.find_equals, self.in_heading = self.stack[-1].flags()
+        else:
+            self.accum = self.root
+            self.closing = ""
+            self.find_pipe = self.find_equals = self.in_heading = False
+        self._research()
+
+    def _research(self) -> None:
+        """The characters the scan stops at, which the innermost piece and its flags decide."""
+        search = "[{<\n" + self.closing
+        search += ("|" if self.find_pipe else "") + ("=" if self.find_equals else "")
+        self.special = _special(search)
+
+    def _skip_to_onlyinclude(self) -> bool:
+        """Outside `<onlyinclude>` everything is ignored; False when no block is left."""
+        text, i = self.text, self.i
+        start = text.find("<onlyinclude>", i)
+        if start < 0:
+            self.accum.append(Element("ignore", [text[i:]]))
+            return False
+        end = start + len("<onlyinclude>")
+        self.accum.append(Element("ignore", [text[i:end]]))
+        self.i = end
+        self.find_only_include = False
+        return True
+
+    def _step(self) -> bool:
+        """Copy plain text up to the next special character and handle it; False at the end."""
+        text, closing = self.text, self.closing
+        found = self.special.search(text, self.i)
+        i = self.length if found is None else found.start()
+        if i > self.i:
+            _literal(self.accum, text[self.i : i])
+            self.i = i
+        if i >= self.length:
+            if closing != "\n":
+                return False
+            self._line_end()
+            return True
+        cur = text[i]
+        if cur == "|":
+            self._pipe()
+        elif cur == "=":
+            self._equals()
+        elif cur == "<":
+            self._angle()
+        elif cur == "\n":
+            if self.in_heading:
+                self._line_end()
+            else:
+                self._line_start(cur)
+        elif text[i : i + 2] == closing:
+            self._close(closing)
+        elif cur == closing:
+            self._close(cur)
+        elif cur in _RULES:
+            self._open(cur)
+        else:
+            if cur == "}":
+                _literal(self.accum, cur)
+            self.i += 1
+        return True
+
+    def _angle(self) -> None:
+        """`<`: the end of an `<onlyinclude>` block, a comment, an extension or ignored tag, or text."""
+        text, i = self.text, self.i
+        if self.only_include and text.startswith("</onlyinclude>", i):
+            self.find_only_include = True
+            return
+        match = self.elements.match(text, i + 1)
+        if match is None:
+            _literal(self.accum, "<")
+            self.i += 1
+        elif match.group(2) == "!--":
+            self._comment()
+        else:
+            self._tag(match.group(1))
+
+    def _comment(self) -> None:
+        """`<!--…-->`. A comment alone on its line takes the line's spaces and its newline with it
+        (with any comments right after it), and the next line is read as a line start."""
+        text, i, accum = self.text, self.i, self.accum
+        end = text.find("-->", i + 4)
+        if end < 0:
+            accum.append(Element("comment", [text[i:]]))
+            self.i = self.length
+            return
+        ws_start = i - _span_back(text, " \t", i) if i else 0
+        ws_end = end + 2 + _span(text, " \t", end + 3)
+        comments = [(ws_start, ws_end)]
+        while text[ws_end + 1 : ws_end + 5] == "<!--":
+            c = text.find("-->", ws_end + 4)
+            if c < 0:
+                break
+            c = c + 2 + _span(text, " \t", c + 3)
+            comments.append((ws_end + 1, c))
+            ws_end = c
+        if (
+            ws_start > 0
+            and text[ws_start - 1 : ws_start] == "\n"
+            and (text[ws_end + 1 : ws_end + 2] == "\n")
+        ):
+            ws_length = i - ws_start
+            if (
+                ws_length > 0
+                and accum
+                and isinstance(accum[-1], str)
+                and _span_back(accum[-1], " \t", len(accum[-1])) >= ws_length
+            ):
+                accum[-1] = accum[-1][:-ws_length]
+            for start, stop in comments[:-1]:
+                accum.append(Element("comment", [text[start : stop + 1]]))
+            start_pos, end_pos = comments[-1][0], comments[-1][1] + 1
+            self.fake_line_start = True
+        else:
+            start_pos, end_pos = i, end + 2
+        if self.stack:
+            part = self.stack[-1].parts[-1]
+            if not (part.comment_end is not None and part.comment_end == ws_start - 1):
+                part.visual_end = ws_start
+            part.comment_end = end_pos
+        self.i = end_pos + 1
+        accum.append(Element("comment", [text[start_pos : end_pos + 1]]))
+
+    def _tag(self, name: str) -> None:
+        """An extension tag (`<nowiki>`, `<pre>` …) with its body, or an inclusion tag."""
+        text, i = self.text, self.i
+        lower = name.lower()
+        attr_start = i + len(name) + 1
+        tag_end = -1 if self.no_more_gt else text.find(">", attr_start)
+        if tag_end < 0:
+            self.no_more_gt = True
+            _literal(self.accum, "<")
+            self.i += 1
+            return
+        if lower in self.ignored_tags:
+            self.accum.append(Element("ignore", [text[i : tag_end + 1]]))
+            self.i = tag_end + 1
+            return
+        tag_start = i
+        inner: str | None
+        close: str | None
+        if text[tag_end - 1] == "/":
+            attr_end = tag_end - 1
+            inner = close = None
+            self.i = tag_end + 1
+        else:
+            attr_end = tag_end
+            closing_tag = (
+                None
+                if name in self.no_more_closing
+                else re.compile(rf"</{re.escape(name)}\s*>", re.I).search(text, tag_end + 1)
+            )
+            if closing_tag is not None:
+                inner = text[tag_end + 1 : closing_tag.start()]
+                self.i = closing_tag.end()
+                close = closing_tag.group(0)
+            elif name in _ALLOW_MISSING_END:
+                inner = text[tag_end + 1 :]
+                self.i = self.length
+                close = None
+            else:
+                self.i = tag_end + 1
+                _literal(self.accum, text[tag_start : tag_end + 1])
+                self.no_more_closing.add(name)
+                return
+        if lower in self.ignored_elements:
+            self.accum.append(Element("ignore", [text[tag_start : self.i]]))
+            return
+        attr = text[attr_start:attr_end] if attr_end > attr_start else ""
+        children: list[Node] = [Element("name", [name]), Element("attr", [attr])]
+        if inner is not None:
+            children.append(Element("inner", [inner]))
+        if close is not None:
+            children.append(Element("close", [close]))
+        self.accum.append(Element("ext", children))
+
+    def _line_start(self, cur: str) -> None:
+        """A new line (or the text's start): `=` runs there may open a heading."""
+        if self.fake_line_start:
+            self.fake_line_start = False
+        else:
+            _literal(self.accum, cur)
+            self.i += 1
+        count = _span(self.text, "=", self.i, 6)
+        if count == 1 and self.find_equals:
+            return
+        if count > 0:
+            self.stack.append(_Piece("\n", "\n", count, [_Part(["=" * count])], start_pos=self.i))
+            self._refresh()
+            self.i += count
+
+    def _line_end(self) -> None:
+        """The end of a line that opened with `=`: a heading if it also ends with `=`, after any
+        trailing spaces and comments."""
+        text = self.text
+        piece = self.stack[-1]
+        part = piece.parts[-1]
+        search_start = self.i - _span_back(text, " \t", self.i)
+        if part.comment_end is not None and search_start - 1 == part.comment_end:
+            assert part.visual_end is not None
+            search_start = part.visual_end
+            search_start -= _span_back(text, " \t", search_start)
+        count = piece.count
+        equals = _span_back(text, "=", search_start)
+        element: list[Node] = self.accum
+        if equals > 0:
+            if search_start - equals == piece.start_pos:
+                count = 0 if equals < 3 else min(6, (equals - 1) // 2)
+            else:
+                count = min(equals, count)
+            if count > 0:
+                level = [Element("@level", [str(count)]), Element("@i", [str(self.heading_index)])]
+                element = [Element("possible-h", [*level, *self.accum])]
+                self.heading_index += 1
+        self.stack.pop()
+        self._refresh()
+        _extend(self.accum, element)
+
+    def _open(self, cur: str) -> None:
+        """A run of `{` or `[`: long enough, it opens a piece; shorter, it is text."""
+        end_char, _, minimum, _ = _RULES[cur]
+        count = _span(self.text, cur, self.i)
+        line_start = self.i > 0 and self.text[self.i - 1] == "\n"
+        if count >= minimum:
+            self.stack.append(_Piece(cur, end_char, count, [_Part()], line_start=line_start))
+            self._refresh()
+        else:
+            _literal(self.accum, cur * count)
+        self.i += count
+
+    def _close(self, cur: str) -> None:
+        """A run of `}` or `]`: the longest count that names an element closes it (`}}}` a
+        template argument, `}}` a template); unused opening brackets stay open or become text."""
+        text, i = self.text, self.i
+        piece = self.stack[-1]
+        count = _span(text, cur, i, piece.count)
+        _, rule_names, _, rule_max = _RULES[piece.open]
+        if count > rule_max:
+            matching = rule_max
+        else:
+            matching = count
+            while matching > 0 and matching not in rule_names:
+                matching -= 1
+        if matching <= 0:
+            _literal(self.accum, text[i : i + count])
+            self.i += count
+            return
+        kind = rule_names[matching]
+        element: list[Node]
+        if kind is None:
+            element = piece.break_syntax(matching)
+            _literal(element, text[i : i + matching])
+        else:
+            element = [_bracket_element(piece, kind, matching)]
+        self.i += matching
+        self.stack.pop()
+        if matching < piece.count:
+            piece.parts = [_Part()]
+            piece.count -= matching
+            if piece.count >= _RULES[piece.open][2]:
+                self.stack.append(piece)
+            else:
+                self._refresh()
+                _literal(self.accum, piece.open * piece.count)
+        self._refresh()
+        _extend(self.accum, element)
+
+    def _pipe(self) -> None:
+        """`|` inside `{{…}}`: a new part, whose first `=` will split name and value."""
+        self.stack[-1].parts.append(_Part())
+        self._refresh()
+        self.i += 1
+
+    def _equals(self) -> None:
+        """The first `=` of a part."""
+        self.accum.append(Element("equals", ["="]))
+        self.stack[-1].parts[-1].eqpos = len(self.accum) - 1
+        self.find_equals = False
+        self._research()
+        self.i += 1
+
+
+def _bracket_element(piece: _Piece, kind: str, matching: int) -> Element:
+    """The `<template>` or `<tplarg>` of a closed piece: its title and its parts, named or
+    numbered."""
+    children: list[Node] = []
+    if piece.count == matching and piece.line_start:
+        children.append(Element("@lineStart", ["1"]))
+    children.append(Element("title", piece.parts[0].out))
+    index = 1
+    for part in piece.parts[1:]:
+        if part.eqpos is not None:
+            name = Element("name", part.out[: part.eqpos])
+            value = Element("value", part.out[part.eqpos + 1 :])
+            children.append(Element("part", [name, part.out[part.eqpos], value]))
+        else:
+            number = Element("name", [Element("@index", [str(index)])])
+            children.append(Element("part", [number, Element("value", part.out)]))
+            index += 1
+    return Element(kind, children)
+
+
+@functools.lru_cache(maxsize=64)
+def _special(search: str) -> re.Pattern[str]:
+    """Any one of the characters of `search` (a handful of sets, so each is compiled once)."""
+    return re.compile("[" + re.escape(search) + "]")
+
+
 def preprocess(text: str, for_inclusion: bool = False) -> Element:
     """The preprocessor tree of `text` (as the page itself, or as transcluded)."""
-    ignored_tags: tuple[str, ...]
-    if for_inclusion:
-        ignored_tags = ("includeonly", "/includeonly")
-        ignored_elements = ("noinclude",)
-        xmlish = (*STRIP_TAGS, "noinclude")
-        only_include = "<onlyinclude>" in text and "</onlyinclude>" in text
-    else:
-        ignored_tags = ("noinclude", "/noinclude", "onlyinclude", "/onlyinclude")
-        ignored_elements = ("includeonly",)
-        xmlish = (*STRIP_TAGS, "includeonly")
-        only_include = False
-    allow_missing_end = ("includeonly", "noinclude", "onlyinclude")
-    names = "|".join(re.escape(n) for n in (*xmlish, *ignored_tags))
-    elements = re.compile(rf"({names})(?:\s|/>|>)|(!--)", re.I)
-    root: list[Node] = []
-    stack: list[_Piece] = []
-
-    def accum_of() -> list[Node]:
-        return stack[-1].parts[-1].out if stack else root
-
-    def flags() -> tuple[bool, bool, bool]:
-        return stack[-1].flags() if stack else (False, False, False)
-
-    accum = root
-    find_pipe = find_equals = in_heading = False
-    heading_index = 1
-    no_more_gt = False
-    no_more_closing: set[str] = set()
-    find_only_include = only_include
-    fake_line_start = True
-    length = len(text)
-    i = 0
-    while True:
-        if find_only_include:
-            start = text.find("<onlyinclude>", i)
-            if start < 0:
-                accum.append(Element("ignore", [text[i:]]))
-                break
-            end = start + len("<onlyinclude>")
-            accum.append(Element("ignore", [text[i:end]]))
-            i = end
-            find_only_include = False
-        cur = ""
-        if fake_line_start:
-            found = "line-start"
-        else:
-            closing = stack[-1].close if stack else ""
-            search = "[{<\n" + closing + ("|" if find_pipe else "") + ("=" if find_equals else "")
-            k = i
-            while k < length and text[k] not in search:
-                k += 1
-            if k > i:
-                _literal(accum, text[i:k])
-                i = k
-            if i >= length:
-                if closing == "\n":
-                    found = "line-end"
-                else:
-                    break
-            else:
-                cur = text[i]
-                two = text[i : i + 2]
-                if cur == "|":
-                    found = "pipe"
-                elif cur == "=":
-                    found = "equals"
-                elif cur == "<":
-                    found = "angle"
-                elif cur == "\n":
-                    found = "line-end" if in_heading else "line-start"
-                elif two == closing:
-                    found, cur = "close", two
-                elif cur == closing:
-                    found = "close"
-                elif cur in _RULES:
-                    found = "open"
-                else:
-                    if cur == "}":
-                        _literal(accum, cur)
-                    i += 1
-                    continue
-        if found == "angle":
-            if only_include and text.startswith("</onlyinclude>", i):
-                find_only_include = True
-                continue
-            match = elements.match(text, i + 1)
-            if match is None:
-                _literal(accum, "<")
-                i += 1
-                continue
-            if match.group(2) == "!--":
-                end = text.find("-->", i + 4)
-                if end < 0:
-                    accum.append(Element("comment", [text[i:]]))
-                    i = length
-                    continue
-                ws_start = i - _span_back(text, " \t", i) if i else 0
-                ws_end = end + 2 + _span(text, " \t", end + 3)
-                comments = [(ws_start, ws_end)]
-                while text[ws_end + 1 : ws_end + 5] == "<!--":
-                    c = text.find("-->", ws_end + 4)
-                    if c < 0:
-                        break
-                    c = c + 2 + _span(text, " \t", c + 3)
-                    comments.append((ws_end + 1, c))
-                    ws_end = c
-                if (
-                    ws_start > 0
-                    and text[ws_start - 1 : ws_start] == "\n"
-                    and (text[ws_end + 1 : ws_end + 2] == "\n")
-                ):
-                    ws_length = i - ws_start
-                    if (
-                        ws_length > 0
-                        and accum
-                        and isinstance(accum[-1], str)
-                        and _span_back(accum[-1], " \t", len(accum[-1])) >= ws_length
-                    ):
-                        accum[-1] = accum[-1][:-ws_length]
-                    for start, stop in comments[:-1]:
-                        accum.append(Element("comment", [text[start : stop + 1]]))
-                    start_pos, end_pos = comments[-1][0], comments[-1][1] + 1
-                    fake_line_start = True
-                else:
-                    start_pos, end_pos = i, end + 2
-                if stack:
-                    part = stack[-1].parts[-1]
-                    if not (part.comment_end is not None and part.comment_end == ws_start - 1):
-                        part.visual_end = ws_start
-                    part.comment_end = end_pos
-                i = end_pos + 1
-                accum.append(Element("comment", [text[start_pos : end_pos + 1]]))
-                continue
-            name = match.group(1)
-            lower = name.lower()
-            attr_start = i + len(name) + 1
-            tag_end = -1 if no_more_gt else text.find(">", attr_start)
-            if tag_end < 0:
-                no_more_gt = True
-                _literal(accum, "<")
-                i += 1
-                continue
-            if lower in ignored_tags:
-                accum.append(Element("ignore", [text[i : tag_end + 1]]))
-                i = tag_end + 1
-                continue
-            tag_start = i
-            inner: str | None
-            close: str | None
-            if text[tag_end - 1] == "/":
-                attr_end = tag_end - 1
-                inner = close = None
-                i = tag_end + 1
-            else:
-                attr_end = tag_end
-                closing_tag = (
-                    None
-                    if name in no_more_closing
-                    else re.compile(rf"</{re.escape(name)}\s*>", re.I).search(text, tag_end + 1)
-                )
-                if closing_tag is not None:
-                    inner = text[tag_end + 1 : closing_tag.start()]
-                    i = closing_tag.end()
-                    close = closing_tag.group(0)
-                elif name in allow_missing_end:
-                    inner = text[tag_end + 1 :]
-                    i = length
-                    close = None
-                else:
-                    i = tag_end + 1
-                    _literal(accum, text[tag_start : tag_end + 1])
-                    no_more_closing.add(name)
-                    continue
-            if lower in ignored_elements:
-                accum.append(Element("ignore", [text[tag_start:i]]))
-                continue
-            attr = text[attr_start:attr_end] if attr_end > attr_start else ""
-            children: list[Node] = [Element("name", [name]), Element("attr", [attr])]
-            if inner is not None:
-                children.append(Element("inner", [inner]))
-            if close is not None:
-                children.append(Element("close", [close]))
-            accum.append(Element("ext", children))
-        elif found == "line-start":
-            if fake_line_start:
-                fake_line_start = False
-            else:
-                _literal(accum, cur)
-                i += 1
-            count = _span(text, "=", i, 6)
-            if count == 1 and find_equals:
-                pass
-            elif count > 0:
-                stack.append(_Piece("\n", "\n", count, [_Part(["=" * count])], start_pos=i))
-                accum = accum_of()
-                find_pipe, find_equals, in_heading = flags()
-                i += count
-        elif found == "line-end":
-            piece = stack[-1]
-            part = piece.parts[-1]
-            search_start = i - _span_back(text, " \t", i)
-            if part.comment_end is not None and search_start - 1 == part.comment_end:
-                assert part.visual_end is not None
-                search_start = part.visual_end
-                search_start -= _span_back(text, " \t", search_start)
-            count = piece.count
-            equals = _span_back(text, "=", search_start)
-            element: list[Node]
-            if equals > 0:
-                if search_start - equals == piece.start_pos:
-                    count = 0 if equals < 3 else min(6, (equals - 1) // 2)
-                else:
-                    count = min(equals, count)
-                if count > 0:
-                    heading = Element(
-                        "possible-h",
-                        [
-                            Element("@level", [str(count)]),
-                            Element("@i", [str(heading_index)]),
-                            *accum,
-                        ],
-                    )
-                    heading_index += 1
-                    element = [heading]
-                else:
-                    element = accum
-            else:
-                element = accum
-            stack.pop()
-            accum = accum_of()
-            find_pipe, find_equals, in_heading = flags()
-            _extend(accum, element)
-        elif found == "open":
-            end_char, _, minimum, _ = _RULES[cur]
-            count = _span(text, cur, i)
-            line_start = i > 0 and text[i - 1] == "\n"
-            if count >= minimum:
-                stack.append(_Piece(cur, end_char, count, [_Part()], line_start=line_start))
-                accum = accum_of()
-                find_pipe, find_equals, in_heading = flags()
-            else:
-                _literal(accum, cur * count)
-            i += count
-        elif found == "close":
-            piece = stack[-1]
-            max_count = piece.count
-            count = _span(text, cur, i, max_count)
-            _, rule_names, _, rule_max = _RULES[piece.open]
-            if count > rule_max:
-                matching = rule_max
-            else:
-                matching = count
-                while matching > 0 and matching not in rule_names:
-                    matching -= 1
-            if matching <= 0:
-                _literal(accum, text[i : i + count])
-                i += count
-                continue
-            kind = rule_names[matching]
-            if kind is None:
-                element = piece.break_syntax(matching)
-                _literal(element, text[i : i + matching])
-            else:
-                children = []
-                if max_count == matching and piece.line_start:
-                    children.append(Element("@lineStart", ["1"]))
-                children.append(Element("title", piece.parts[0].out))
-                index = 1
-                for part in piece.parts[1:]:
-                    if part.eqpos is not None:
-                        children.append(
-                            Element(
-                                "part",
-                                [
-                                    Element("name", part.out[: part.eqpos]),
-                                    part.out[part.eqpos],
-                                    Element("value", part.out[part.eqpos + 1 :]),
-                                ],
-                            )
-                        )
-                    else:
-                        children.append(
-                            Element(
-                                "part",
-                                [
-                                    Element("name", [Element("@index", [str(index)])]),
-                                    Element("value", part.out),
-                                ],
-                            )
-                        )
-                        index += 1
-                element = [Element(kind, children)]
-            i += matching
-            stack.pop()
-            accum = accum_of()
-            if matching < piece.count:
-                piece.parts = [_Part()]
-                piece.count -= matching
-                if piece.count >= _RULES[piece.open][2]:
-                    stack.append(piece)
-                    accum = accum_of()
-                else:
-                    _literal(accum, piece.open * piece.count)
-            find_pipe, find_equals, in_heading = flags()
-            _extend(accum, element)
-        elif found == "pipe":
-            find_equals = True
-            stack[-1].parts.append(_Part())
-            accum = accum_of()
-            i += 1
-        elif found == "equals":
-            find_equals = False
-            accum.append(Element("equals", ["="]))
-            stack[-1].parts[-1].eqpos = len(accum) - 1
-            i += 1
-    for piece in stack:
-        _extend(root, piece.break_syntax())
-    for node in root:
-        if isinstance(node, Element) and node.name == "possible-h":
-            node.name = "h"
-    return Element("root", root)
+    return _Scanner(text, for_inclusion).run()
 
 
 def _extend(accum: list[Node], nodes: list[Node]) -> None:

@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 
 from atrium.wiki.timestamps import formatted
 from atrium.wiki.titles import NS_TEMPLATE, NS_USER, NS_USER_TALK, InvalidTitle, Title, TitleParser
+from atrium.wiki.wikitext.escaping import escape_wikitext as escape_wikitext
 from atrium.wiki.wikitext.expand import MAX_DEPTH, Expander, TemplateLoader
 from atrium.wiki.wikitext.preprocess import Element, Node, preprocess, source
 
@@ -36,9 +37,6 @@ _TITLE_CONTEXT = re.compile(rf"^({_NC}+:|){_TC}+?( \({_TC}+\))$")
 _TITLE_COMMA = re.compile(rf"^({_NC}+:|){_TC}+?(, {_TC}+|)$")
 _SIGNATURES = re.compile(r"~~~~~|~~~~|~~~")
 
-# wfEscapeWikiText: characters that would otherwise be read as markup.
-_ESCAPES = {c: f"&#{ord(c)};" for c in "\"&'<=>[]{}|;"}
-
 
 @dataclass(frozen=True)
 class Signer:
@@ -50,14 +48,10 @@ class Signer:
     fancysig: bool = False
 
 
-def escape_wikitext(text: str) -> str:
-    """wfEscapeWikiText for the characters a user name or nickname can hold."""
-    out = "".join(_ESCAPES.get(c, c) for c in text)
-    if out[:1] in ("#", "*", ":", " ", "\n", "\r"):
-        out = f"&#{ord(out[0])};" + out[1:]
-    for plain, escaped in (("__", "_&#95;"), ("://", "&#58;//"), ("~~~", "~~&#126;")):
-        out = out.replace(plain, escaped)
-    return out
+def signature_text(text: str) -> str:
+    """A user name or nickname as a signature shows it: escaped, and with no `~~~` left that a
+    later edit's pre-save transform would read as a signature of its own."""
+    return escape_wikitext(text).replace("~~~", "~~&#126;")
 
 
 def signature(parser: TitleParser, signer: Signer) -> str:
@@ -66,7 +60,7 @@ def signature(parser: TitleParser, signer: Signer) -> str:
     if signer.nickname and signer.fancysig and len(signer.nickname) <= 255:
         return re.sub(r"~{3,5}", "", signer.nickname)
     nickname = re.sub(r"~{3,5}", "", nickname)
-    user, nick = escape_wikitext(signer.name), escape_wikitext(nickname)
+    user, nick = signature_text(signer.name), signature_text(nickname)
     if not signer.registered:
         return f"[[{parser.namespaces.name(-1)}:Contributions/{user}|{nick}]]"
     user_ns, talk_ns = parser.namespaces.name(NS_USER), parser.namespaces.name(NS_USER_TALK)
