@@ -62,7 +62,7 @@ def build_services(
     if "wiki" in services:
         from atrium.wiki.app import create_service as create_wiki
 
-        built.append(create_wiki(settings))
+        built.append(create_wiki(settings, store))
     return built
 
 

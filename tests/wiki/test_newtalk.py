@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import httpx
 import pytest
+import sqlalchemy as sa
 from tests.wiki.conftest import WikiHarness
 
+from atrium.wiki import schema
+
 pytestmark = pytest.mark.anyio
+
+NT = schema.user_newtalk
 
 
 async def _hasmsg(wiki: WikiHarness, client: httpx.AsyncClient, fv: str = "2") -> object:
@@ -60,3 +65,16 @@ async def test_clearhasmsg_and_anonymous(wiki: WikiHarness, client: httpx.AsyncC
     async with wiki.client() as alice:
         await wiki.login(alice, "Alice")
         assert await _hasmsg(wiki, alice) is True
+
+
+async def test_an_address_with_leading_zeros_is_flagged_as_an_address(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    # MediaWiki's UserNameUtils::isIP reads `01.2.3.4` as an address (as this wiki's user
+    # parameters do): its talk page flags the address, not an account of that name.
+    await wiki.login(client, "Admin")
+    await _edit(wiki, client, "User talk:01.2.3.4")
+    flagged = wiki.db.read_sync(
+        lambda conn: list(conn.scalars(sa.select(NT.c.user_ip).where(NT.c.user_id == 0)))
+    )
+    assert flagged == ["01.2.3.4"]

@@ -7,27 +7,19 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from atrium.core.body_limit import limited
 from atrium.core.db import Database, open_database
 from atrium.core.service import Service
+from atrium.core.sessions import SessionStore
 from atrium.settings import MB, Settings
-from atrium.wiki import body_limits
 from atrium.wiki.api import main
 from atrium.wiki.changes.mainpage import ensure_main_page
 from atrium.wiki.files.quarantine import quarantine_unverified
+from atrium.wiki.runtime import WikiRuntime
 from atrium.wiki.secret_key import wiki_secret_key
 from atrium.wiki.site import Site, ensure_site_rows, load_site, settle_audience
 from atrium.wiki.web import file_access, views
 from atrium.wiki.web.assets import ASSETS, STATIC_PREFIX
 from atrium.wiki.wikitext import expand
-
-
-class WikiState:
-    """The open database and the loaded site configuration, set at start-up."""
-
-    def __init__(self) -> None:
-        self.db: Database | None = None
-        self.site: Site | None = None
 
 
 def open_wiki(settings: Settings) -> tuple[Database, Site]:
@@ -52,45 +44,49 @@ def open_wiki(settings: Settings) -> tuple[Database, Site]:
     return db, site
 
 
-def create_service(settings: Settings) -> Service:
-    state = WikiState()
+def create_service(settings: Settings, sessions: SessionStore | None = None) -> Service:
+    # Built at start-up, once the database is migrated and the site loaded.
+    runtime: WikiRuntime | None = None
+
+    def ready() -> WikiRuntime:
+        assert runtime is not None, "the wiki is not started"
+        return runtime
+
     expand.set_time_budget(settings.render_timeout)
 
     async def api(request: Request) -> Response:
-        assert state.db is not None and state.site is not None
-        request = limited(request, body_limits.body_limit(request, settings))
-        request.state.wiki_audience = state.site.audience
-        return await main.handle(request, state.site, state.db)
+        rt = ready()
+        return await main.handle(rt.admit(request, reads_body=True), rt)
 
     async def article(request: Request) -> Response:
-        assert state.db is not None and state.site is not None
-        request.state.wiki_audience = state.site.audience
-        return await views.guarded(
-            request, state.site, state.db, views.article(request, state.site, state.db)
-        )
+        rt = ready()
+        request = rt.admit(request)
+        return await views.guarded(request, rt.site, rt.db, views.article(request, rt.site, rt.db))
 
     async def index(request: Request) -> Response:
-        assert state.db is not None and state.site is not None
-        request = limited(request, body_limits.body_limit(request, settings))
-        request.state.wiki_audience = state.site.audience
-        return await views.guarded(
-            request, state.site, state.db, views.index(request, state.site, state.db)
-        )
+        rt = ready()
+        request = rt.admit(request, reads_body=True)
+        return await views.guarded(request, rt.site, rt.db, views.index(request, rt.site, rt.db))
 
     async def image(request: Request) -> Response:
-        assert state.db is not None and state.site is not None
-        request.state.wiki_audience = state.site.audience
+        rt = ready()
+        request = rt.admit(request)
         return await views.guarded(
-            request, state.site, state.db, file_access.image(request, state.site, state.db)
+            request, rt.site, rt.db, file_access.image(request, rt.site, rt.db)
         )
 
     async def startup() -> None:
-        state.db, state.site = open_wiki(settings)
+        nonlocal runtime
+        db, site = open_wiki(settings)
+        runtime = WikiRuntime(settings, db, site, sessions)
+        service.state["runtime"] = runtime
 
     async def shutdown() -> None:
-        if state.db is not None:
-            state.db.close()
-            state.db = None
+        nonlocal runtime
+        if runtime is not None:
+            runtime.db.close()
+            runtime = None
+            service.state.pop("runtime", None)
 
     routes = [
         Route("/w/api.php", api, methods=["GET", "POST", "HEAD", "PUT", "DELETE", "PATCH"]),
@@ -100,4 +96,5 @@ def create_service(settings: Settings) -> Service:
         Route("/images/{path:path}", image, methods=["GET", "HEAD"]),
         Route(STATIC_PREFIX + "{name}", ASSETS.response, methods=["GET", "HEAD"]),
     ]
-    return Service("wiki", routes, [startup], [shutdown])
+    service = Service("wiki", routes, [startup], [shutdown])
+    return service

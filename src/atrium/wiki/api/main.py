@@ -61,6 +61,7 @@ from atrium.wiki.reads.sessions import (
 )
 from atrium.wiki.reads.users import Account, account_by_id, anonymous
 from atrium.wiki.reads.users import options as user_options
+from atrium.wiki.runtime import WikiRuntime
 from atrium.wiki.site import MAX_ARTICLE_SIZE, Site
 from atrium.wiki.timestamps import iso, now14
 from atrium.wiki.wikitext.html.message import MessageHtml, link_targets
@@ -185,7 +186,9 @@ def _kept(name: str, size: int, files_dir: Path, data: bytes | None = None) -> I
     return Incoming(name, incoming.spool_dir(files_dir) / "too-large", size)
 
 
-async def _caller(request: Request, db: Database) -> tuple[Session | None, Account]:
+async def _caller(
+    request: Request, db: Database, store: SessionStore | None
+) -> tuple[Session | None, Account]:
     """The caller: the API's own session when it is signed in, else the browser session the
     wiki's pages signed in (the shared store of `core`), else the API's anonymous session."""
     ip = request.client.host if request.client else "127.0.0.1"
@@ -195,16 +198,17 @@ async def _caller(request: Request, db: Database) -> tuple[Session | None, Accou
         found = await db.read(load_session, session_id)
         if found[0] is not None and found[1] is not None:
             return found[0], found[1]
-    browser = await _browser_caller(request, db)
+    browser = await _browser_caller(request, db, store)
     if browser is not None:
         return browser
     return found[0], anonymous(ip)
 
 
-async def _browser_caller(request: Request, db: Database) -> tuple[Session, Account] | None:
-    store = getattr(request.app.state, "sessions", None)
+async def _browser_caller(
+    request: Request, db: Database, store: SessionStore | None
+) -> tuple[Session, Account] | None:
     token = session_token(request)
-    if not isinstance(store, SessionStore) or token is None:
+    if store is None or token is None:
         return None
     browser = await store.get(token)
     user_id = browser.user_id(BROWSER_SERVICE) if browser is not None else None
@@ -235,14 +239,14 @@ def internal_error(request: Request, exc: Exception) -> InternalApiError:
     return InternalApiError(exc, request_id)
 
 
-async def handle(request: Request, site: Site, db: Database) -> Response:
+async def handle(request: Request, rt: WikiRuntime) -> Response:
     """api.php. An exception that escapes the request's own handling (while reading the body or
     the session, or while rendering) still gets MediaWiki's error envelope, in the format read
     so far."""
     fmt = _Format()
     error: ApiUsageError
     try:
-        return await _handle(request, site, db, fmt)
+        return await _handle(request, rt, fmt)
     except BodyTooLarge:
         code, message = body_limits.refusal(request)
         error = ApiUsageError(code, message, module="main", status=body_limits.TOO_LARGE_STATUS)
@@ -255,10 +259,10 @@ async def handle(request: Request, site: Site, db: Database) -> Response:
     ):  # failed before reading it (createErrorPrinter)
         bare.name = "json"
     bare.errorformat = fmt.errorformat if fmt.errorformat != "html" else "plaintext"
-    return _render(site, bare, {}, [], error, {})
+    return _render(rt.site, bare, {}, [], error, {})
 
 
-async def _handle(request: Request, site: Site, db: Database, fmt: _Format) -> Response:
+async def _handle(request: Request, rt: WikiRuntime, fmt: _Format) -> Response:
     if request.method not in ("GET", "POST", "HEAD"):
         refused = ApiUsageError(
             "invalidmethod",
@@ -267,22 +271,23 @@ async def _handle(request: Request, site: Site, db: Database, fmt: _Format) -> R
             status=405,
         )
         fmt.name = "json"
-        return _render(site, fmt, {}, [], refused, {})
+        return _render(rt.site, fmt, {}, [], refused, {})
     uploads: dict[str, Incoming] = {}
     try:
-        return await _handle_with(request, site, db, fmt, uploads)
+        return await _handle_with(request, rt, fmt, uploads)
     finally:
         for upload in uploads.values():
             upload.discard()
 
 
 async def _handle_with(
-    request: Request, site: Site, db: Database, fmt: _Format, uploads: dict[str, Incoming]
+    request: Request, rt: WikiRuntime, fmt: _Format, uploads: dict[str, Incoming]
 ) -> Response:
+    site, db = rt.site, rt.db
     raw, query_keys = await _raw_params(request, uploads, site.files_dir)
     if raw.get("errorformat") in ERROR_FORMATS:
         fmt.errorformat = raw["errorformat"]
-    session, caller = await _caller(request, db)
+    session, caller = await _caller(request, db, rt.sessions)
     reader = ParamReader(
         raw,
         high_limits=caller.allowed("apihighlimits"),
@@ -300,7 +305,7 @@ async def _handle_with(
         client_ip=request.client.host if request.client else "127.0.0.1",
         modules=MODULE_INDEX,
         uploads=uploads,
-        shared_sessions=isinstance(getattr(request.app.state, "sessions", None), SessionStore),
+        shared_sessions=rt.sessions is not None,
         limits=wiki_limits(request),
     )
     ctx.message_formatter = functools.partial(_format_in_result, ctx, fmt)
@@ -357,8 +362,8 @@ async def _handle_with(
             headers["Content-Disposition"] = "inline; filename=export.xml"
         return Response(body, headers=BASE_HEADERS | headers, media_type=media_type)
     response = _render(site, fmt, result, reader.warnings, error, headers)
-    store = getattr(request.app.state, "sessions", None)
-    if ctx.browser_login is not None and isinstance(store, SessionStore):
+    store = rt.sessions
+    if ctx.browser_login is not None and store is not None:
         # A new token (no session fixation); the previous browser session ends. The API's
         # anonymous session that held the login token is done with.
         token, _browser = await store.sign_in(
@@ -374,7 +379,7 @@ async def _handle_with(
     elif ctx.end_session:
         clear_cookie(response, SESSION_COOKIE, site.server)
     if ctx.end_session and session is not None and session.id.startswith(BROWSER_SESSION_PREFIX):
-        if isinstance(store, SessionStore):
+        if store is not None:
             await store.sign_out(session_token(request))
         clear_cookie(response, BROWSER_SESSION_COOKIE, site.server)
     return response

@@ -3,12 +3,11 @@ user sees it (their talk page, or `action=clearhasmsg`), as MediaWiki's user_new
 
 from __future__ import annotations
 
-import ipaddress
-
 import sqlalchemy as sa
 
 from atrium.core.db import Conn
 from atrium.wiki import schema
+from atrium.wiki.accounts.usernames import is_ip
 from atrium.wiki.reads.users import account_by_name
 from atrium.wiki.titles import NS_USER_TALK, Title
 
@@ -17,14 +16,6 @@ NT = schema.user_newtalk
 
 def _where(user_id: int | None, ip: str) -> sa.ColumnElement[bool]:
     return NT.c.user_id == user_id if user_id else sa.and_(NT.c.user_id == 0, NT.c.user_ip == ip)
-
-
-def _is_ip(name: str) -> bool:
-    try:
-        ipaddress.ip_address(name)
-    except ValueError:
-        return False
-    return True
 
 
 def notify_talk_edit(
@@ -37,7 +28,7 @@ def notify_talk_edit(
     owner = title.text
     if owner == editor or (minor and "nominornewtalk" in rights):
         return
-    if _is_ip(owner):
+    if is_ip(owner):
         user_id, ip = 0, owner
     else:
         account = account_by_name(conn, owner)

@@ -22,4 +22,4 @@ async def clearhasmsg(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     return {"clearhasmsg": "success"}
 
 
-ACTIONS = (Action(CLEARHASMSG, clearhasmsg),)
+ACTION = Action(CLEARHASMSG, clearhasmsg)

@@ -1,5 +1,6 @@
-"""What the write actions share: the target title (`title` or `pageid`), the performer, the
-block check with MediaWiki's `blockinfo`, and the `watchlist` parameter."""
+"""What the write actions share: their declaration (posted, with a token), the target title
+(`title` or `pageid`), the performer, the block check with MediaWiki's `blockinfo`, and the
+`watchlist` parameter."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 
 from atrium.wiki.api.context import ApiContext
 from atrium.wiki.api.errors import ApiUsageError
+from atrium.wiki.api.params import ModuleSpec, Param, enum
 from atrium.wiki.changes import blocks as block_changes
 from atrium.wiki.changes import watching
 from atrium.wiki.changes.expiry import INFINITY, api_expiry
@@ -20,6 +22,20 @@ from atrium.wiki.titles import InvalidTitle, Title
 WATCHLIST_VALUES = ("nochange", "preferences", "unwatch", "watch")
 # The name User::newFromId gives an id of no account (a `#id` user parameter).
 UNKNOWN_USER = "Unknown user"
+
+
+def write_spec(name: str, classname: str, params: tuple[Param, ...]) -> ModuleSpec:
+    return ModuleSpec(
+        name, classname, "action", "", params, readrights=True, writerights=True, mustbeposted=True
+    )
+
+
+def token_param(kind: str = "csrf") -> Param:
+    return Param("token", required=True, sensitive=True, tokentype=kind)
+
+
+def watchlist_param(values: tuple[str, ...] = WATCHLIST_VALUES) -> Param:
+    return Param("watchlist", enum(*values), default="preferences")
 
 
 async def check_rate_limit(ctx: ApiContext, action: str, module: str) -> None:

@@ -310,4 +310,4 @@ async def compare(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     return {"compare": out}
 
 
-ACTIONS = (Action(COMPARE, compare),)
+ACTION = Action(COMPARE, compare)

@@ -221,4 +221,4 @@ async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     return {"edit": result}
 
 
-ACTIONS = (Action(EDIT, edit, token="csrf"),)
+ACTION = Action(EDIT, edit, token="csrf")

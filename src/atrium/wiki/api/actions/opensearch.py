@@ -90,4 +90,4 @@ async def opensearch(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     return {}
 
 
-ACTIONS = (Action(OPENSEARCH, opensearch),)
+ACTION = Action(OPENSEARCH, opensearch)

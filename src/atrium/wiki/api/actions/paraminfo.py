@@ -1,8 +1,7 @@
-"""`action=paraminfo`: module records rendered from the parameter declarations, and `action=help`."""
+"""`action=paraminfo` (ApiParamInfo): module records rendered from the parameter declarations."""
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
 from atrium.wiki.api.actions import Action
@@ -23,21 +22,6 @@ PARAMINFO = ModuleSpec(
         Param("pagesetmodule", BOOLEAN, deprecated=True),
         Param("formatmodules", multi=True, deprecated=True),
     ),
-)
-
-HELP = ModuleSpec(
-    "help",
-    "ApiHelp",
-    "action",
-    "",
-    (
-        Param("modules", multi=True, default="main"),
-        Param("submodules", BOOLEAN),
-        Param("recursivesubmodules", BOOLEAN),
-        Param("wrap", BOOLEAN),
-        Param("toc", BOOLEAN),
-    ),
-    readrights=False,
 )
 
 
@@ -75,17 +59,4 @@ async def paraminfo(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     return {"paraminfo": {"helpformat": params["helpformat"], "modules": modules}}
 
 
-async def help_page(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
-    params = ctx.read(spec)
-    items = []
-    for name in params["modules"]:
-        target = ctx.modules.lookup(name)
-        if target is None:
-            continue
-        children = ctx.modules.children(target.path)
-        listed = "".join(f"<li>{html.escape(c.path)}</li>" for c in children)
-        items.append(f"<h2>{html.escape(target.path)}</h2><ul>{listed}</ul>")
-    return {"help": {"mime": "text/html", "help": "".join(items)}}
-
-
-ACTIONS = (Action(PARAMINFO, paraminfo), Action(HELP, help_page))
+ACTION = Action(PARAMINFO, paraminfo)

@@ -210,4 +210,4 @@ async def revisiondelete(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     }
 
 
-ACTIONS = (Action(REVISIONDELETE, revisiondelete, token="csrf"),)
+ACTION = Action(REVISIONDELETE, revisiondelete, token="csrf")

@@ -41,4 +41,4 @@ async def rsd(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     return {}
 
 
-ACTIONS = (Action(RSD, rsd),)
+ACTION = Action(RSD, rsd)

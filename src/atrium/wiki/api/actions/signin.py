@@ -1,0 +1,73 @@
+"""What `action=login` and `action=clientlogin` share: checking a name and password (or bot
+password) under the password throttle, the login token, and starting the session."""
+
+from __future__ import annotations
+
+from atrium.wiki.accounts.usernames import normalize_username
+from atrium.wiki.api.context import ApiContext
+from atrium.wiki.changes.sessions import create_session, destroy_session
+from atrium.wiki.limits import duration
+from atrium.wiki.messages import messages as msg
+from atrium.wiki.reads.password_check import password_ok
+from atrium.wiki.reads.sessions import BROWSER_SESSION_PREFIX, TOKEN_SALTS, check_token
+from atrium.wiki.reads.users import Account, account_by_name, bot_password, password_hash
+
+
+async def authenticate(
+    ctx: ApiContext, name: str, password: str, allow_bot: bool
+) -> tuple[Account, str | None] | msg.Message:
+    """The account a name/password pair opens, with the bot application if a bot password did;
+    else the refusal. Failures are throttled per name (`User@app` for a bot password) as
+    MediaWiki's `$wgPasswordAttemptThrottle`; hashes are verified in the worker pool, and an
+    unknown name costs the same verification as a wrong password."""
+    given = name
+    bot_app = None
+    if allow_bot and "@" in name:
+        name, _, bot_app = name.rpartition("@")
+    username = normalize_username(name)
+    if username is None:
+        return _refusal(given, password)
+    throttle = ctx.limits.passwords if ctx.limits is not None else None
+    key = username if bot_app is None else f"{username}@{bot_app}"
+    refused = await throttle.refusal(key, ctx.client_ip) if throttle is not None else None
+    if refused is not None:
+        return msg.api("login-throttled", duration(refused.rule.window))
+    account = await ctx.db.read(account_by_name, username)
+    stored = None
+    if account is not None and bot_app is not None:
+        stored = await ctx.db.read(bot_password, account.id, bot_app)
+    elif account is not None:
+        stored = await ctx.db.read(password_hash, account.id)
+    if not await password_ok(stored, password) or account is None:
+        if throttle is not None:
+            await throttle.failed(key, ctx.client_ip)
+        return _refusal(given, password)
+    return account, bot_app
+
+
+async def start_session(ctx: ApiContext, account: Account, bot_app: str | None) -> None:
+    """Sign the caller in. A password login signs in the browser's shared session, the one the
+    wiki's pages read, so a browser that logged in through the API is signed in on the pages
+    too. A bot password's session stays the API's own: its grants limit it, and the pages would
+    give it every right of the account."""
+    if ctx.session is not None and not ctx.session.id.startswith(BROWSER_SESSION_PREFIX):
+        await ctx.db.write(destroy_session, ctx.session.id)
+    if bot_app is None and ctx.shared_sessions:
+        ctx.browser_login = account.id
+    else:
+        ctx.new_session = await ctx.db.write(create_session, account.id, bot_app)
+    account.bot_app = bot_app
+    ctx.caller = account
+
+
+def _refusal(name: str, password: str) -> msg.Message:
+    """AuthManager's failure for a name and password that open nothing: with no password or no
+    usable name the password request is dropped (no provider could try), else `wrongpassword`.
+    A login name may hold `@` (bot passwords); only account creation refuses it."""
+    if not password or normalize_username(name.replace("@", "_")) is None:
+        return msg.api("authmanager-authn-no-primary")
+    return msg.api("wrongpassword")
+
+
+def login_token_ok(ctx: ApiContext, token: str) -> bool:
+    return check_token(ctx.session_secret, TOKEN_SALTS["login"], token, True)
