@@ -114,24 +114,35 @@ async def stored_source(ctx: ApiContext, params: dict[str, Any]) -> Source:
     return Source(found.title, text, found.page_id, found.rev_id, variables, redirects)
 
 
-async def given_source(ctx: ApiContext, params: dict[str, Any], props: set[str]) -> Source:
-    """Given text (or none) to parse as `title`, with the pre-save transform when asked."""
+def _warn_given(ctx: ApiContext, params: dict[str, Any], props: set[str]) -> None:
+    """MediaWiki's warnings on given text: no content model named, or a title without text."""
     if params["title"] is None and params["text"] is not None and params["contentmodel"] is None:
         ctx.warn(
             "parse", "parse-nocontentmodel", msg.api("apiwarn-parse-nocontentmodel", "wikitext")
         )
     if params["title"] is not None and params["text"] is None and props:
         ctx.warn("parse", "parse-titlewithouttext", msg.api("apiwarn-parse-titlewithouttext"))
-    title = parse_title(ctx, params["title"] or "API", "parse")
-    text = params["text"] or ""
-    page_id = await ctx.db.read(parsing.page_id_of, title)
+
+
+async def _given_variables(ctx: ApiContext, revid: int | None) -> dict[str, str]:
+    """The revision variables given text sees: `revid`'s id and author, else the caller."""
     variables: dict[str, str] = {}
-    if params["revid"] is not None:
-        variables["REVISIONID"] = str(params["revid"])
-        given_rev = await ctx.db.read(parsing.revision, params["revid"])
+    if revid is not None:
+        variables["REVISIONID"] = str(revid)
+        given_rev = await ctx.db.read(parsing.revision, revid)
         if given_rev is not None:
             variables["REVISIONUSER"] = given_rev.public_user
     variables.setdefault("REVISIONUSER", ctx.caller.name)
+    return variables
+
+
+async def given_source(ctx: ApiContext, params: dict[str, Any], props: set[str]) -> Source:
+    """Given text (or none) to parse as `title`, with the pre-save transform when asked."""
+    _warn_given(ctx, params, props)
+    title = parse_title(ctx, params["title"] or "API", "parse")
+    text = params["text"] or ""
+    page_id = await ctx.db.read(parsing.page_id_of, title)
+    variables = await _given_variables(ctx, params["revid"])
     section = params["section"]
     if section == "new":
         heading = params["sectiontitle"] or params["summary"] or ""
