@@ -36,7 +36,7 @@ from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import InvalidTitle, Title
 from atrium.wiki.wikitext.expand import Expander
 from atrium.wiki.wikitext.html.page import REDIRECT_LINE, Rendered
-from atrium.wiki.wikitext.links import Links, extract_links
+from atrium.wiki.wikitext.links import Links, extract_links, redirect_target
 
 _COMMENT_LINK = re.compile(r"\[\[:?([^\[\]|]+)(?:\|([^\[\]]*))?\]\]")
 
@@ -273,3 +273,40 @@ def format_comment(conn: Conn, site: Site, comment: str) -> str:
         return f'<a href="{href}" class="new" title="{name} (page does not exist)">{label}</a>'
 
     return _COMMENT_LINK.sub(link, escaped)
+
+
+@dataclass(frozen=True)
+class Redirect:
+    """A redirect `action=parse` followed: the page asked for, where it points, the fragment."""
+
+    source: Title
+    target: Title
+    fragment: str
+
+
+@dataclass(frozen=True)
+class PageSource:
+    """What a `page` or `pageid` parse reads: the page's current revision, or that of its
+    redirect's target when redirects are followed; no revision when the page is missing."""
+
+    revision: RevisionToParse | None
+    redirect: Redirect | None
+
+
+def page_source(conn: Conn, site: Site, title: Title, follow_redirects: bool) -> PageSource:
+    """The current revision to parse for a page, following one redirect when asked, all read in
+    this transaction."""
+    redirect: Redirect | None = None
+    current = current_revision_id(conn, title)
+    if current is not None and follow_redirects:
+        first = revision(conn, current)
+        assert first is not None
+        target = redirect_target(first.text, site.parser)
+        if target is not None and not target.interwiki and target.dbkey:
+            redirect = Redirect(title, Title(target.ns, target.dbkey), target.fragment)
+            current = current_revision_id(conn, redirect.target)
+    if current is None:
+        return PageSource(None, redirect)
+    found = revision(conn, current)
+    assert found is not None
+    return PageSource(found, redirect)
