@@ -11,6 +11,14 @@ from atrium.wiki.api import cors
 from tests.wiki.conftest import WikiHarness, client, wiki
 
 pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def service_under_test() -> str:
+    """The database these tests get is the wiki's."""
+    return "wiki"
+
+
 __all__ = ["client", "wiki"]
 
 

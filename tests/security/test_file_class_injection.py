@@ -15,6 +15,14 @@ from atrium.wiki.wikitext.html.media import escape_class
 from tests.wiki.conftest import WikiHarness, client, wiki
 
 pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def service_under_test() -> str:
+    """The database these tests get is the wiki's."""
+    return "wiki"
+
+
 __all__ = ["client", "wiki"]
 
 INJECTION = '[[File:Big.png|40px|class=x"onmouseover="alert(1)"srcset="https://evil.example/x.png]]'
