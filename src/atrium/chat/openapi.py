@@ -50,7 +50,7 @@ _ERROR = {
 
 @functools.cache
 def _known_responses() -> dict[str, dict[str, dict[str, Any]]]:
-    """Answer shapes by path (placeholders blanked), method and status."""
+    """Answer shapes by path (its `{…}` parameters blanked), method and status."""
     text = resources.files("atrium.chat").joinpath("response_schemas.json").read_text()
     by_path: dict[str, dict[str, dict[str, Any]]] = {}
     for template, methods in json.loads(text).items():
