@@ -13,7 +13,6 @@ import base64
 import os
 import statistics
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from bench.chat import atrium_server
 from bench.harness import (
     BenchError,
     Measurement,
+    PeakSampler,
     Row,
     RunResult,
     ScenarioResult,
@@ -56,27 +56,6 @@ def group_rss_bytes(pgid: int) -> int:
         except (OSError, ValueError, IndexError):
             continue
     return total
-
-
-class RssSampler:
-    def __init__(self, pgid: int) -> None:
-        self.pgid = pgid
-        self.peak = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._loop, daemon=True)
-
-    def _loop(self) -> None:
-        while not self._stop.is_set():
-            self.peak = max(self.peak, group_rss_bytes(self.pgid))
-            time.sleep(0.01)
-
-    def __enter__(self) -> RssSampler:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join()
 
 
 def _run(timings: list[float], bytes_moved: int) -> RunResult:
@@ -112,7 +91,7 @@ def run(settings: Settings, console: Console) -> list[ScenarioResult]:
         pgid = server.proc.pid
         idle = group_rss_bytes(pgid)
         uris: list[str] = []
-        with RssSampler(pgid) as up_rss:
+        with PeakSampler(lambda: group_rss_bytes(pgid), 0.01) as up_rss:
             for _ in range(settings.runs):
                 timings = []
                 for _ in range(FILES_PER_RUN):
@@ -130,7 +109,7 @@ def run(settings: Settings, console: Console) -> list[ScenarioResult]:
                     uris.append(resp.json()["uri"])
                 up_runs.append(_run(timings, FILE_BYTES * FILES_PER_RUN))
                 console.print(f"  upload run: {statistics.median(timings) * 1000:.0f} ms per file")
-        with RssSampler(pgid) as down_rss:
+        with PeakSampler(lambda: group_rss_bytes(pgid), 0.01) as down_rss:
             for _ in range(settings.runs):
                 timings = []
                 for uri in uris[:FILES_PER_RUN]:

@@ -27,8 +27,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
@@ -211,6 +212,32 @@ def group_memory(pgid: int) -> Memory:
     if not count:
         raise BenchError(f"no process of group {pgid} to measure (is /proc mounted?)")
     return Memory(total, count)
+
+
+class PeakSampler:
+    """The largest value `measure()` returns, sampled every `every` seconds while the block runs
+    (a server's memory during a transfer or an attack); a failed sample is skipped."""
+
+    def __init__(self, measure: Callable[[], int], every: float) -> None:
+        self.measure = measure
+        self.every = every
+        self.peak = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            with contextlib.suppress(BenchError):
+                self.peak = max(self.peak, self.measure())
+            time.sleep(self.every)
+
+    def __enter__(self) -> PeakSampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
 
 
 @contextlib.contextmanager

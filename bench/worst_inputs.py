@@ -21,7 +21,6 @@ growth allowed is 64 MB beyond `pool size × argon2 memory cost`.
 from __future__ import annotations
 
 import base64
-import contextlib
 import socket
 import statistics
 import struct
@@ -41,6 +40,7 @@ from bench.harness import (
     BenchError,
     CpuMeter,
     Measurement,
+    PeakSampler,
     Row,
     RunResult,
     ScenarioResult,
@@ -108,30 +108,6 @@ class Probe:
                 time.sleep(0.005)
 
     def __enter__(self) -> Probe:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join()
-
-
-class PeakMemory:
-    """The largest PSS of the server's process group while the block runs."""
-
-    def __init__(self, pgid: int) -> None:
-        self.pgid = pgid
-        self.peak = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._loop, daemon=True)
-
-    def _loop(self) -> None:
-        while not self._stop.is_set():
-            with contextlib.suppress(BenchError):
-                self.peak = max(self.peak, group_memory(self.pgid).pss_bytes)
-            time.sleep(0.05)
-
-    def __enter__(self) -> PeakMemory:
         self._thread.start()
         return self
 
@@ -316,7 +292,11 @@ def _measure(server: Server, attack: Attack, console: Console) -> tuple[Row, lis
     idle = group_memory(pgid).pss_bytes
     answers: list[str] = []
     rounds: list[float] = []
-    with CpuMeter(pgid) as meter, PeakMemory(pgid) as memory, Probe(server.base_url) as probe:
+    with (
+        CpuMeter(pgid) as meter,
+        PeakSampler(lambda: group_memory(pgid).pss_bytes, 0.05) as memory,
+        Probe(server.base_url) as probe,
+    ):
         time.sleep(0.2)  # the probe's quiet baseline
         deadline = time.monotonic() + ATTACK_SECONDS
         while time.monotonic() < deadline:
