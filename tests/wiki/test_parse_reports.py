@@ -119,6 +119,32 @@ async def test_limitreporthtml(wiki: WikiHarness, client: httpx.AsyncClient) -> 
     assert report.endswith("</tbody></table></div>")
 
 
+async def test_limit_report_comment(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    await _setup(wiki)
+    data = await wiki.api(client, action="parse", title="Y", text=TEXT, prop="text")
+    text = data["parse"]["text"]["*"]
+    comment = re.search(r"\n<!-- \nNewPP limit report\n(.*?)-->\n", text, re.S)
+    assert comment is not None, text
+    lines = comment.group(1).splitlines()
+    assert re.fullmatch(r"Cached time: \d{14}", lines[0])
+    assert lines[1:4] == ["Cache expiry: 86400", "Reduced expiry: false", "Complications: []"]
+    assert re.fullmatch(r"CPU time usage: \d+\.\d{3} seconds", lines[4])
+    # MediaWiki writes each "-" as U+2010 so that nothing in the report can end the comment.
+    assert "Post\u2010expand include size: 27/2097152 bytes" in lines
+    assert "Highest expansion depth: 3/100" in lines
+    assert "-" not in comment.group(1)
+    assert "<!--\nTransclusion expansion time report (%,ms,calls,template)\n" in text
+    assert text.endswith("-->\n</div>")
+    quiet = await wiki.api(
+        client, action="parse", title="Y", text=TEXT, prop="text", disablelimitreport="1"
+    )
+    assert "<!--" not in quiet["parse"]["text"]["*"]
+    code = await wiki.api(
+        client, action="parse", title="Y.css", text="a{}", contentmodel="css", prop="text"
+    )
+    assert "NewPP" not in code["parse"]["text"]["*"]
+
+
 async def test_parsetree(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
     data = await wiki.api(
         client, action="parse", title="Y", text=TEXT, prop="parsetree", formatversion="2"

@@ -11,6 +11,7 @@ from typing import Any
 from atrium.wiki.api.actions import Action
 from atrium.wiki.api.actions.common import prefixed
 from atrium.wiki.api.actions.parse_props import Output, add_props
+from atrium.wiki.api.actions.parse_report import limit_report_comment
 from atrium.wiki.api.actions.parse_source import Source, given_source, only_pst, stored_source
 from atrium.wiki.api.context import ApiContext
 from atrium.wiki.api.errors import ApiUsageError
@@ -170,6 +171,8 @@ def _output(
         body = add_edit_links(site.parser.prefixed_dbkey(title.ns, title.dbkey), body)
     wrapper = params["wrapoutputclass"]
     inner = body.removeprefix('<div class="mw-parser-output">').removesuffix("</div>")
+    if model == "wikitext" and not params["disablelimitreport"] and not params["disablepp"]:
+        inner += limit_report_comment(parsed)
     body = f'<div class="{html.escape(wrapper)}">{inner}</div>' if wrapper else inner
     wikitext = model == "wikitext"
     return Output(ctx, params, title, source.text, parsed, body, headings_html, wikitext)

@@ -105,6 +105,32 @@ def limit_report_html(parsed: Parsed) -> str:
     )
 
 
+def limit_report_comment(parsed: Parsed) -> str:
+    """The two HTML comments MediaWiki's parser appends to its output when the limit report is
+    on: "NewPP limit report" (English labels, plain numbers, every "-" made U+2010 so the
+    comment cannot be closed early) and the transclusion time report."""
+    stats = parsed.rendered.stats
+    lines = [
+        "NewPP limit report",
+        f"Cached time: {parsed.timing.parsed_at}",
+        f"Cache expiry: {stats.cache_expiry}",
+        f"Reduced expiry: {'true' if stats.cache_expiry < 86400 else 'false'}",
+        "Complications: []",
+    ]
+    for name, values in _values(parsed):
+        label, shape = _LABELS[name]
+        lines.append(f"{label}: {shape.format(*values)}")
+    report = "\n".join(lines) + "\n"
+    report = report.replace("-", "\u2010").replace("&", "&amp;")
+    profile = _profile(parsed)
+    return (
+        f"\n<!-- \n{report}-->\n"
+        "<!--\nTransclusion expansion time report (%,ms,calls,template)\n"
+        + "\n".join(profile)
+        + "\n-->\n"
+    )
+
+
 def _category_link(parser: TitleParser, name: str, exists: bool) -> str:
     key = html.escape(parser.prefixed_dbkey(NS_CATEGORY, name))
     title = html.escape(parser.prefixed_text(NS_CATEGORY, name))
