@@ -15,7 +15,12 @@ import time
 from collections.abc import Callable
 
 from atrium.chat import outgoing_webhooks
-from atrium.chat.actions.scheduled_messages import deliver_next, next_due_timestamp
+from atrium.chat.actions.messages import prerender_content
+from atrium.chat.actions.scheduled_messages import (
+    deliver_next,
+    next_due_timestamp,
+    oldest_due_message,
+)
 from atrium.chat.runtime import ChatRuntime
 
 log = logging.getLogger(__name__)
@@ -42,7 +47,11 @@ class ScheduledDelivery:
             due = await self.runtime.db.read(next_due_timestamp)
             if due is None or due > self.clock():
                 return handled
-            taken, message_id = await self.runtime.write(deliver_next, self.clock())
+            prerendered = None
+            due_message = await self.runtime.db.read(oldest_due_message, self.clock())
+            if due_message is not None:
+                prerendered = await prerender_content(self.runtime.db, *due_message)
+            taken, message_id = await self.runtime.write(deliver_next, self.clock(), prerendered)
             if not taken:
                 return handled  # another worker holds the due rows
             if message_id is not None:

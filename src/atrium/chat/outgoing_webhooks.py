@@ -21,7 +21,8 @@ from typing import Any
 import httpx
 
 from atrium.chat.actions.bots import INTERFACE_SLACK
-from atrium.chat.actions.outgoing_webhooks import report_failure, send_bot_reply
+from atrium.chat.actions.messages import prerender_content
+from atrium.chat.actions.outgoing_webhooks import active_bot, report_failure, send_bot_reply
 from atrium.chat.queries.outgoing_webhooks import Trigger, triggered_bots
 from atrium.chat.runtime import ChatRuntime
 from atrium.chat.version import ZULIP_VERSION
@@ -148,7 +149,9 @@ async def _deliver(runtime: ChatRuntime, trigger: Trigger) -> None:
         return
     content = _reply_content(trigger, body)
     if content is not None:
-        await runtime.write(send_bot_reply, trigger.bot_id, message, content)
+        bot = await runtime.db.read(active_bot, trigger.bot_id)
+        prerendered = None if bot is None else await prerender_content(runtime.db, bot, content)
+        await runtime.write(send_bot_reply, trigger.bot_id, message, content, prerendered)
 
 
 def _status_detail(response: httpx.Response) -> str:

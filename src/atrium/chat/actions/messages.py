@@ -30,10 +30,11 @@ from atrium.chat.queries.realm import load_realm
 from atrium.chat.rendering import (
     Prerendered,
     group_member_ids,
+    prerender_for_write,
     refuse_unrendered,
     render_context,
 )
-from atrium.core.db import Conn, Prepared
+from atrium.core.db import Conn, Database, Prepared
 
 NO_TOPIC = "(no topic)"
 TRUNCATED_CONTENT_SUFFIX = "\n[message truncated]"
@@ -81,6 +82,16 @@ def normalize_content(content: str) -> str:
     if "\x00" in content:
         raise ChatError("Message must not contain null bytes")
     return truncate(content, MAX_MESSAGE_LENGTH, TRUNCATED_CONTENT_SUFFIX)
+
+
+async def prerender_content(db: Database, sender: User, content: str) -> Prerendered | None:
+    """The rendering of `content` as the write will store it, made off the event loop before
+    the write; None when the write will refuse the content or renders it itself."""
+    try:
+        normalized = normalize_content(content)
+    except ChatError:  # refused by the write, in the order of its checks
+        return None
+    return await prerender_for_write(db, sender, normalized)
 
 
 def normalize_topic(topic: str | None, realm: Realm) -> str:

@@ -13,6 +13,7 @@ from atrium.chat.actions.messages import SendRequest, send_message
 from atrium.chat.actions.notification_bot import send_direct
 from atrium.chat.events import Outcome
 from atrium.chat.models import User
+from atrium.chat.rendering import Prerendered
 from atrium.core.db import Conn
 
 U = schema.user.c
@@ -20,26 +21,36 @@ U = schema.user.c
 REPLY_CLIENT = "OutgoingWebhookResponse"
 
 
-def _bot(conn: Conn, bot_id: int) -> User | None:
+def active_bot(conn: Conn, bot_id: int) -> User | None:
     row = conn.one(sa.select(schema.user).where(U.id == bot_id, U.is_active.is_(True)))
     return None if row is None else User.from_row(row)
 
 
 def send_bot_reply(
-    conn: Conn, bot_id: int, message: dict[str, Any], content: str
+    conn: Conn,
+    bot_id: int,
+    message: dict[str, Any],
+    content: str,
+    prerendered: Prerendered | None = None,
 ) -> Outcome[int | None]:
     """The bot answers where the message was: its stream and topic, or the same direct-message
-    conversation. Nothing if the bot was deactivated in the meantime."""
-    bot = _bot(conn, bot_id)
+    conversation. Nothing if the bot was deactivated in the meantime. `prerendered`: the
+    reply's rendering, made before this write (`prerender_content`)."""
+    bot = active_bot(conn, bot_id)
     if bot is None:
         return Outcome(None)
     if message["type"] == "stream":
         request = SendRequest(
-            "stream", message["stream_id"], content, message["subject"], REPLY_CLIENT
+            "stream",
+            message["stream_id"],
+            content,
+            message["subject"],
+            REPLY_CLIENT,
+            prerendered=prerendered,
         )
     else:
         to = [r["id"] for r in message["display_recipient"] if r["id"] != bot.id] or [bot.id]
-        request = SendRequest("private", to, content, None, REPLY_CLIENT)
+        request = SendRequest("private", to, content, None, REPLY_CLIENT, prerendered=prerendered)
     sent = send_message(conn, bot, request)
     return Outcome(sent.value, sent.notices)
 
@@ -49,7 +60,7 @@ def report_failure(
 ) -> Outcome[None]:
     """`Failure! …` from the bot in the conversation, and the details to the bot's owner from the
     Notification Bot."""
-    bot = _bot(conn, bot_id)
+    bot = active_bot(conn, bot_id)
     if bot is None:
         return Outcome(None)
     reply = send_bot_reply(conn, bot_id, message, f"Failure! {failure}")

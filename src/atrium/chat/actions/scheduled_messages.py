@@ -34,7 +34,7 @@ from atrium.chat.models import User
 from atrium.chat.queries import streams as stream_queries
 from atrium.chat.queries.realm import load_realm
 from atrium.chat.queries.scheduled_messages import scheduled_dict
-from atrium.chat.rendering import render_message
+from atrium.chat.rendering import Prerendered, render_message
 from atrium.core.db import Conn
 
 SM = schema.scheduled_message.c
@@ -60,6 +60,8 @@ class ScheduleRequest:
     topic: str | None
     deliver_at: float
     client: str
+    # The content's rendering, made before the write off the event loop (`prerender_content`).
+    prerendered: Prerendered | None = None
 
 
 def _stream_id(to: Any) -> int:
@@ -104,7 +106,6 @@ def _addressed(
         }
     content = normalize_content(content)
     columns["content"] = content
-    columns["rendered_content"] = render_message(conn, sender, content).html
     return columns
 
 
@@ -117,6 +118,9 @@ def create_scheduled_message(
 ) -> Outcome[int]:
     in_future(request.deliver_at, time.time() if now is None else now)
     columns = _addressed(conn, sender, request.type, request.to, request.topic, request.content)
+    columns["rendered_content"] = render_message(
+        conn, sender, columns["content"], request.prerendered
+    ).html
     row_id = int(
         conn.scalar(
             sa.insert(schema.scheduled_message)
@@ -141,6 +145,7 @@ class ScheduleEdit:
     content: str | None = None
     topic: str | None = None
     deliver_at: float | None = None
+    prerendered: Prerendered | None = None
 
 
 def _own(conn: Conn, sender: User, scheduled_id: int) -> Any:
@@ -174,6 +179,10 @@ def edit_scheduled_message(
         topic = edit.topic if edit.topic is not None else row["topic"]
         content = edit.content if edit.content is not None else row["content"]
         values.update(_addressed(conn, sender, kind, to, topic, content))
+        if edit.content is not None:  # the stored rendering still shows unchanged content
+            values["rendered_content"] = render_message(
+                conn, sender, values["content"], edit.prerendered
+            ).html
     elif edit.topic is not None and row["type"] == "stream":
         values["topic"] = normalize_topic(edit.topic, load_realm(conn, sender.realm_id))
     if edit.deliver_at is not None:
@@ -201,15 +210,32 @@ def next_due_timestamp(conn: Conn) -> float | None:
     return None if value is None else float(value)
 
 
-def deliver_next(conn: Conn, now: float) -> Outcome[tuple[bool, int | None]]:
-    """Send the oldest due scheduled message, if any: whether one was taken, and the id of the
-    message sent (None when there was none or its delivery failed)."""
-    query = (
+def _oldest_due(now: float) -> sa.Select[Any]:
+    return (
         sa.select(schema.scheduled_message)
         .where(_DUE, SM.scheduled_timestamp <= now)
         .order_by(SM.scheduled_timestamp, SM.id)
         .limit(1)
     )
+
+
+def oldest_due_message(conn: Conn, now: float) -> tuple[User, str] | None:
+    """The sender and content of the message `deliver_next` will take, so that its rendering
+    can be made before that write."""
+    row = conn.one(_oldest_due(now))
+    if row is None:
+        return None
+    sender_row = conn.one(sa.select(schema.user).where(U.id == row["sender_id"]))
+    return None if sender_row is None else (User.from_row(sender_row), row["content"])
+
+
+def deliver_next(
+    conn: Conn, now: float, prerendered: Prerendered | None = None
+) -> Outcome[tuple[bool, int | None]]:
+    """Send the oldest due scheduled message, if any: whether one was taken, and the id of the
+    message sent (None when there was none or its delivery failed). `prerendered` is used only
+    if it is the rendering of the message taken."""
+    query = _oldest_due(now)
     if not conn.is_sqlite:
         # Another worker holding a row skips it instead of waiting, and never sends it twice.
         query = query.with_for_update(skip_locked=True)
@@ -221,7 +247,9 @@ def deliver_next(conn: Conn, now: float) -> Outcome[tuple[bool, int | None]]:
     sender = User.from_row(sender_row)
     to: Any = row["stream_id"] if row["type"] == "stream" else orjson.loads(row["to_user_ids"])
     kind = "stream" if row["type"] == "stream" else "private"
-    request = SendRequest(kind, to, row["content"], row["topic"], row["sending_client"])
+    request = SendRequest(
+        kind, to, row["content"], row["topic"], row["sending_client"], prerendered=prerendered
+    )
     conn.execute("SAVEPOINT scheduled_delivery")
     try:
         if not sender.is_active:

@@ -7,14 +7,19 @@ from typing import Annotated, Any
 import orjson
 
 from atrium.chat import outgoing_webhooks
-from atrium.chat.actions.messages import SendRequest, normalize_content, send_message
+from atrium.chat.actions.messages import (
+    SendRequest,
+    normalize_content,
+    prerender_content,
+    send_message,
+)
 from atrium.chat.errors import ChatError
 from atrium.chat.http import ApiRequest
 from atrium.chat.narrow import parse_narrow
 from atrium.chat.params import invalid_message
 from atrium.chat.queries.messages import fetch_window, message_dicts, parse_anchor, readable_message
 from atrium.chat.queries.narrow_matches import narrow_matches
-from atrium.chat.rendering import prerender_for_write, render_message
+from atrium.chat.rendering import render_message
 from atrium.chat.typed_endpoint import ApiParamConfig, Json, PathOnly, typed_endpoint
 
 
@@ -49,12 +54,7 @@ async def send(
                 "Missing 'local_id' argument", "REQUEST_VARIABLE_MISSING", var_name="local_id"
             )
         echo = (queue_id, local_id)
-    try:
-        normalized = normalize_content(content)
-    except ChatError:  # refused by the write, in the order of its checks
-        prerendered = None
-    else:
-        prerendered = await prerender_for_write(req.runtime.db, req.me, normalized)
+    prerendered = await prerender_content(req.runtime.db, req.me, content)
     request = SendRequest(
         type=type,
         to=to,

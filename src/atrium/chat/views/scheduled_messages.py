@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Annotated, Any
 
+from atrium.chat.actions.messages import prerender_content
 from atrium.chat.actions.scheduled_messages import (
     ScheduleEdit,
     ScheduleRequest,
@@ -43,6 +44,7 @@ async def create(
         topic=topic,
         deliver_at=float(scheduled_delivery_timestamp),
         client=req.client_name,
+        prerendered=await prerender_content(req.runtime.db, req.me, content),
     )
     scheduled_id = await req.runtime.write(create_scheduled_message, req.me, request)
     return {"scheduled_message_id": scheduled_id}
@@ -75,6 +77,9 @@ async def edit(
         content=content,
         topic=topic,
         deliver_at=None if timestamp is None else float(timestamp),
+        prerendered=(
+            None if content is None else await prerender_content(req.runtime.db, req.me, content)
+        ),
     )
     await req.runtime.write(edit_scheduled_message, req.me, scheduled_message_id, change)
     return {}
