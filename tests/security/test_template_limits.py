@@ -15,6 +15,7 @@ import pytest
 from atrium.wiki.changes import pages
 from atrium.wiki.wikitext import expand
 from tests.wiki.conftest import WikiHarness, client, wiki
+from tests.wiki.test_write_actions import GIF
 
 pytestmark = pytest.mark.anyio
 
@@ -226,3 +227,78 @@ async def test_relinking_a_slow_page_does_not_hold_other_requests(
 
     await _while_expanding(monkeypatch, client, slow())
     assert "linkupdate" in purged[0]["purge"][0], purged
+
+
+async def _slow_page(wiki: WikiHarness, monkeypatch: pytest.MonkeyPatch, title: str) -> str:
+    """`title` saved with a text whose expansion takes a while; the text."""
+    await _tree(wiki, "E", "", 4)
+    monkeypatch.setattr(expand, "MAX_NODE_COUNT", 10_000_000)
+    text = "{{E4}}" * 6
+    await wiki.edit_page(title, text)
+    return text
+
+
+async def _links_of(wiki: WikiHarness, client: httpx.AsyncClient, title: str) -> list[str]:
+    data = await wiki.api(client, action="query", titles=title, prop="templates", tllimit="max")
+    (page,) = data["query"]["pages"].values()
+    return [t["title"] for t in page.get("templates", [])]
+
+
+async def test_rolling_back_to_a_slow_page_does_not_hold_other_requests(
+    wiki: WikiHarness, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await _slow_page(wiki, monkeypatch, "Slow")
+    await wiki.edit_page("Slow", "vandalism", user="Alice")
+    await wiki.login(client, "Admin")
+    tokens = await wiki.api(client, action="query", meta="tokens", type="rollback")
+    token = tokens["query"]["tokens"]["rollbacktoken"]
+    done: list[Any] = []
+
+    async def slow() -> None:
+        done.append(
+            await wiki.post(client, action="rollback", title="Slow", user="Alice", token=token)
+        )
+
+    await _while_expanding(monkeypatch, client, slow())
+    assert "rollback" in done[0], done
+    assert await _links_of(wiki, client, "Slow") == [f"Template:E{i}" for i in range(5)]
+
+
+async def test_undeleting_a_slow_page_does_not_hold_other_requests(
+    wiki: WikiHarness, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await _slow_page(wiki, monkeypatch, "Slow")
+    await wiki.login(client, "Admin")
+    token = await wiki.csrf(client)
+    deleted = await wiki.post(client, action="delete", title="Slow", token=token)
+    assert "delete" in deleted, deleted
+    done: list[Any] = []
+
+    async def slow() -> None:
+        done.append(await wiki.post(client, action="undelete", title="Slow", token=token))
+
+    await _while_expanding(monkeypatch, client, slow())
+    assert done[0]["undelete"]["revisions"] == 1, done
+    assert await _links_of(wiki, client, "Slow") == [f"Template:E{i}" for i in range(5)]
+
+
+async def test_uploading_with_a_slow_description_does_not_hold_other_requests(
+    wiki: WikiHarness, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await _slow_page(wiki, monkeypatch, "Elsewhere")
+    await wiki.login(client, "Admin")
+    token = await wiki.csrf(client)
+    done: list[Any] = []
+
+    async def slow() -> None:
+        sent = await client.post(
+            "/w/api.php",
+            data={"action": "upload", "filename": "Slow.gif", "text": "{{E4}}" * 6,
+                  "comment": "c", "token": token, "format": "json"},
+            files={"file": ("s.gif", GIF, "image/gif")},
+        )  # fmt: skip
+        done.append(sent.json())
+
+    await _while_expanding(monkeypatch, client, slow())
+    assert done[0]["upload"]["result"] == "Success", done
+    assert await _links_of(wiki, client, "File:Slow.gif") == [f"Template:E{i}" for i in range(5)]

@@ -275,10 +275,11 @@ def undelete_page(
     reason: str,
     timestamps: list[str],
     file_ids: list[int] | None = None,
+    rendered: RenderedLinks | None = None,
 ) -> Restored:
     """PageArchive::undeleteAsUser: the archived revisions (all, or those of `timestamps`) and,
     for a file, its archived versions (all, or those of `file_ids`); with only one of the two
-    lists given, only that kind is restored."""
+    lists given, only that kind is restored. `rendered`: from `undelete_rendering`."""
     require(site, who, "undelete")
     file_ids = file_ids or []
     restore_all = not timestamps and not file_ids
@@ -367,7 +368,7 @@ def undelete_page(
     latest_id = int(latest["rev_id"])
     if created or page is None or latest_id != int(page["page_latest"]):
         text = _text_of(conn, latest_id)
-        links = page_links(conn, site, title, text)
+        links = page_links(conn, site, title, text, rendered)
         ts = now14()
         conn.execute(
             sa.update(P)
@@ -405,6 +406,25 @@ class Moved:
     redirect_created: bool
     over_redirect: bool
     log_id: int
+
+
+def undelete_rendering(
+    conn: Conn, site: Site, title: Title, timestamps: list[str], file_ids: list[int] | None
+) -> RenderedLinks | None:
+    """The expansion `undelete_page` needs, made before its write in a rendering thread: of the
+    newest revision it restores, which becomes the current one when it is the newest."""
+    if file_ids and not timestamps:
+        return None  # only file versions are restored
+    query = sa.select(AR.c.ar_text_id).where(
+        AR.c.ar_namespace == title.ns, AR.c.ar_title == title.dbkey
+    )
+    if timestamps:
+        query = query.where(AR.c.ar_timestamp.in_(timestamps))
+    text_id = conn.scalar(query.order_by(AR.c.ar_timestamp.desc(), AR.c.ar_rev_id.desc()).limit(1))
+    if text_id is None:
+        return None
+    text = conn.scalar(sa.select(schema.text.c.old_text).where(schema.text.c.old_id == text_id))
+    return render_links(conn, site, title, str(text or ""))
 
 
 def move_page(
@@ -716,7 +736,10 @@ def rollback(
     user: str,
     summary: str,
     markbot: bool,
+    rendered: RenderedLinks | None = None,
 ) -> RolledBack:
+    """RollbackPage: the edits of `user` at the top of the history reverted to the revision
+    before them; `rendered`: from `rollback_rendering`."""
     require(site, who, "rollback")
     page = page_row(conn, title)
     if page is None:
@@ -764,7 +787,9 @@ def rollback(
             f"to last revision by [[User:{target_name}|{target_name}]]"
         )
     bot = markbot and who.allowed("markbotedits")
-    saved = save_revision(conn, site, title, good_text, _editor(who), comment=summary, minor=True)
+    saved = save_revision(
+        conn, site, title, good_text, _editor(who), comment=summary, minor=True, rendered=rendered
+    )
     tag_id = software_tag_id(conn, "mw-rollback")
     conn.execute(sa.insert(schema.change_tag).values(ct_rev_id=saved.rev_id, ct_tag_id=tag_id))
     conn.execute(
@@ -786,6 +811,23 @@ def rollback(
     if changes and reverted:
         conn.execute(sa.update(rc).where(rc.c.rc_this_oldid.in_(reverted)).values(**changes))
     return RolledBack(page_id, summary, saved.rev_id, int(current["rev_id"]), int(target["rev_id"]))
+
+
+def rollback_rendering(conn: Conn, site: Site, title: Title, user: str) -> RenderedLinks | None:
+    """The expansion `rollback` needs, made before its write in a rendering thread: of the
+    newest revision not by `user`, which the rollback restores."""
+    page = page_row(conn, title)
+    if page is None:
+        return None
+    actor = schema.actor
+    rev_id = conn.scalar(
+        sa.select(REV.c.rev_id)
+        .join(actor, actor.c.actor_id == REV.c.rev_actor)
+        .where(REV.c.rev_page == int(page["page_id"]), actor.c.actor_name != user)
+        .order_by(REV.c.rev_timestamp.desc(), REV.c.rev_id.desc())
+        .limit(1)
+    )
+    return None if rev_id is None else render_links(conn, site, title, _text_of(conn, int(rev_id)))
 
 
 def patrol(conn: Conn, site: Site, who: Performer, rcid: int | None, revid: int | None) -> Any:

@@ -27,7 +27,7 @@ from atrium.wiki import schema
 from atrium.wiki.changes import ChangeError, uploadcheck
 from atrium.wiki.changes.journal import Performer, actor_id, comment_id, log_event
 from atrium.wiki.changes.pageops import null_revision
-from atrium.wiki.changes.pages import Editor, save_revision
+from atrium.wiki.changes.pages import Editor, RenderedLinks, render_links, save_revision
 from atrium.wiki.changes.protection import page_row
 from atrium.wiki.files import metadata as mediameta
 from atrium.wiki.files.incoming import Incoming
@@ -267,7 +267,14 @@ class Published:
 
 
 def _description_revision(
-    conn: Conn, site: Site, who: Performer, title: Title, text: str | None, comment: str, ts: str
+    conn: Conn,
+    site: Site,
+    who: Performer,
+    title: Title,
+    text: str | None,
+    comment: str,
+    ts: str,
+    rendered: RenderedLinks | None,
 ) -> tuple[int, int, bool]:
     """The description page's revision for an upload: its first one (with `text`, by default
     the comment) or, when it exists, a null revision saying a new version was uploaded."""
@@ -276,12 +283,20 @@ def _description_revision(
         editor = Editor(who.user_id, who.name, who.rights)
         saved = save_revision(
             conn, site, title, text if text is not None else comment, editor,
-            comment=comment, timestamp=ts,
+            comment=comment, timestamp=ts, rendered=rendered,
         )  # fmt: skip
         return saved.page_id, saved.rev_id, True
     page_id = int(page["page_id"])
     summary = f"{who.name} uploaded a new version of [[{site.parser.prefixed_text(title.ns, title.dbkey)}]]"
     return page_id, null_revision(conn, site, who, title, page_id, summary, minor=False), False
+
+
+def description_rendering(
+    conn: Conn, site: Site, title: Title, comment: str, text: str | None
+) -> RenderedLinks:
+    """The expansion of a new description page, made before `publish`'s write in a rendering
+    thread (unused when the page exists: a new version adds a null revision)."""
+    return render_links(conn, site, title, text if text is not None else comment)
 
 
 def publish(
@@ -292,9 +307,11 @@ def publish(
     file: Prepared,
     comment: str,
     text: str | None,
+    rendered: RenderedLinks | None = None,
 ) -> Published:
     """Store the verified file, record it in `image`, create its description page and log the
-    upload. The file is moved into place last, once every row is written."""
+    upload. The file is moved into place last, once every row is written. `rendered`: from
+    `description_rendering`."""
     title = file.title
     existing = conn.one(sa.select(IMG).where(IMG.c.img_name == title.dbkey))
     if existing is not None and not who.allowed("reupload"):
@@ -329,7 +346,9 @@ def publish(
         conn.execute(sa.insert(IMG).values(img_name=title.dbkey, **values))
     else:
         conn.execute(sa.update(IMG).where(IMG.c.img_name == title.dbkey).values(**values))
-    page_id, rev_id, created = _description_revision(conn, site, who, title, text, comment, ts)
+    page_id, rev_id, created = _description_revision(
+        conn, site, who, title, text, comment, ts, rendered
+    )
     # LocalFile::recordUpload3: the log entry is associated with the description page's new
     # revision (its first, or a null revision on a re-upload), which its recent-changes row
     # shows; the page's own creation stays out of recent changes but has its `create` entry.

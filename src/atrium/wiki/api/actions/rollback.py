@@ -18,7 +18,7 @@ from atrium.wiki.api.actions.common import (
 )
 from atrium.wiki.api.context import ApiContext, change_errors
 from atrium.wiki.api.params import BOOLEAN, INTEGER, TAGS, USER, ModuleSpec, Param
-from atrium.wiki.changes import pageops
+from atrium.wiki.changes import rendered_edit
 from atrium.wiki.reads.users import account_by_id
 
 ROLLBACK = write_spec(
@@ -46,8 +46,8 @@ async def rollback(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         account = await ctx.db.read(account_by_id, int(user[1:]))
         user = account.name if account is not None else UNKNOWN_USER
     with change_errors(spec.name):
-        done = await ctx.db.write(
-            pageops.rollback,
+        done = await rendered_edit.rollback(
+            ctx.db,
             ctx.site,
             performer(ctx),
             title,

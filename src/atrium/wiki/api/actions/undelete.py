@@ -18,7 +18,7 @@ from atrium.wiki.api.actions.common import (
 )
 from atrium.wiki.api.context import ApiContext, change_errors
 from atrium.wiki.api.params import BOOLEAN, INTEGER, TAGS, TIMESTAMP, ModuleSpec, Param
-from atrium.wiki.changes import ChangeError, pageops
+from atrium.wiki.changes import ChangeError, rendered_edit
 from atrium.wiki.titles import Title
 
 UNDELETE = write_spec(
@@ -43,8 +43,8 @@ async def undelete(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     await check_blocked(ctx, spec.name, title)
     who = performer(ctx)
     with change_errors(spec.name):
-        done = await ctx.db.write(
-            pageops.undelete_page,
+        done = await rendered_edit.undelete(
+            ctx.db,
             ctx.site,
             who,
             title,
@@ -55,8 +55,8 @@ async def undelete(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     if params["undeletetalk"] and title.ns % 2 == 0:
         # No deleted talk page: nothing to restore there, as MediaWiki.
         with contextlib.suppress(ChangeError):
-            await ctx.db.write(
-                pageops.undelete_page,
+            await rendered_edit.undelete(
+                ctx.db,
                 ctx.site,
                 who,
                 Title(title.ns + 1, title.dbkey),

@@ -22,7 +22,7 @@ from atrium.wiki.api.actions.common import (
 from atrium.wiki.api.context import ApiContext, change_errors
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import BOOLEAN, INTEGER, RAW, TAGS, TEXT, ModuleSpec, Param, enum
-from atrium.wiki.changes import uploads
+from atrium.wiki.changes import rendered_edit, uploads
 from atrium.wiki.changes.expiry import api_expiry
 from atrium.wiki.changes.uploadcheck import UploadRefused
 from atrium.wiki.files import metadata as mediameta
@@ -118,8 +118,8 @@ async def upload(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             module=spec.name,
         )
     with change_errors(spec.name):
-        done = await ctx.db.write(
-            uploads.publish,
+        done = await rendered_edit.publish_upload(
+            ctx.db,
             ctx.site,
             performer(ctx),
             files_dir,

@@ -12,8 +12,8 @@ from starlette.responses import Response
 
 from atrium.core.db import Conn
 from atrium.core.session_cookies import same_origin
-from atrium.wiki.changes import ChangeError
-from atrium.wiki.changes.pageops import RolledBack, rollback
+from atrium.wiki.changes import ChangeError, rendered_edit
+from atrium.wiki.changes.pageops import RolledBack
 from atrium.wiki.changes.protection import badaccess
 from atrium.wiki.diff import table_rows
 from atrium.wiki.reads import comparing
@@ -107,8 +107,8 @@ async def handle(ctx: SpecialContext) -> Response:
             f"by {_user_tools(seen)}.",
         )
     try:
-        done = await ctx.db.write(
-            rollback, ctx.site, who, title, user, ctx.param("summary")[:500], ctx.flag("bot")
+        done = await rendered_edit.rollback(
+            ctx.db, ctx.site, who, title, user, ctx.param("summary")[:500], ctx.flag("bot")
         )
     except ChangeError as exc:
         return await _failed(ctx, exc.text)

@@ -9,14 +9,13 @@ from __future__ import annotations
 from starlette.responses import RedirectResponse, Response
 
 from atrium.core import workers
-from atrium.wiki.changes import ChangeError
+from atrium.wiki.changes import ChangeError, rendered_edit
 from atrium.wiki.changes.protection import badaccess
 from atrium.wiki.changes.uploadcheck import FILE_EXTENSIONS
 from atrium.wiki.changes.uploads import (
     drop_stash,
     from_stash,
     prepare,
-    publish,
     stash,
     warnings_for,
 )
@@ -87,8 +86,8 @@ async def handle(ctx: SpecialContext) -> Response:
             if not key:
                 key = await ctx.db.write(stash, files_dir, ctx.reader.id, file)
             return await _form(ctx, warnings=warnings, key=key, name=title.dbkey.replace("_", " "))
-        await ctx.db.write(
-            publish,
+        await rendered_edit.publish_upload(
+            ctx.db,
             ctx.site,
             ctx.performer(),
             files_dir,
