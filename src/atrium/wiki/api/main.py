@@ -20,7 +20,7 @@ from typing import Any, BinaryIO
 
 from starlette.exceptions import HTTPException
 from starlette.formparsers import MultiPartException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.types import Message as AsgiMessage
 from starlette.types import Receive
@@ -250,6 +250,10 @@ async def handle(request: Request, rt: WikiRuntime) -> Response:
     except BodyTooLarge:
         code, message = body_limits.refusal(request)
         error = ApiUsageError(code, message, module="main", status=body_limits.TOO_LARGE_STATUS)
+    except ClientDisconnect:
+        # The client left before its body arrived: nobody reads this answer, and a gone
+        # client is not an internal error.
+        return Response(status_code=400)
     except Exception as exc:
         error = internal_error(request, exc)
     bare = _Format()

@@ -18,7 +18,7 @@ from urllib.parse import quote, unquote
 from markupsafe import Markup
 from starlette.exceptions import HTTPException
 from starlette.formparsers import MultiPartException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 
 from atrium.core.body_limit import BodyTooLarge
@@ -75,6 +75,10 @@ async def guarded(
         return await message_page(
             request, site, db, "Error", box, status=body_limits.TOO_LARGE_STATUS
         )
+    except ClientDisconnect:
+        # The client left before its body arrived: nobody reads this answer, and a gone
+        # client is not an internal error.
+        return Response(status_code=400)
     except Exception as exc:
         request_id = secrets.token_hex(12)
         errorclass = exception_class(exc)
