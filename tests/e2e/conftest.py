@@ -40,11 +40,25 @@ def client_from_zuliprc(text: str, path: Path) -> zulip.Client:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # tests/conftest.py marks tests by their function-scoped `database_url`; these take theirs
-    # from `module_database_url`.
+    # from `module_database_url` or `module_wiki_database_url`.
     for item in items:
         callspec = getattr(item, "callspec", None)
-        if callspec is not None and callspec.params.get("module_database_url") == "postgres":
+        params = callspec.params if callspec is not None else {}
+        if "postgres" in (
+            params.get("module_database_url"),
+            params.get("module_wiki_database_url"),
+        ):
             item.add_marker(pytest.mark.postgres)
+
+
+def _module_database(request: pytest.FixtureRequest, service: str) -> Iterator[str | None]:
+    if request.param == "sqlite":
+        yield None
+        return
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    url = server.new_database(service)
+    yield url
+    server.drop(url)
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
@@ -52,13 +66,13 @@ def module_database_url(request: pytest.FixtureRequest) -> Iterator[str | None]:
     """`database_url` for a module's chat server: SQLite, or a PostgreSQL database of its own
     (the session's reusable one is emptied before each function-scoped test, under the module's
     server)."""
-    if request.param == "sqlite":
-        yield None
-        return
-    server: PostgresServer = request.getfixturevalue("postgres_server")
-    url = server.new_database("chat")
-    yield url
-    server.drop(url)
+    yield from _module_database(request, "chat")
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def module_wiki_database_url(request: pytest.FixtureRequest) -> Iterator[str | None]:
+    """`module_database_url` for a module's wiki server."""
+    yield from _module_database(request, "wiki")
 
 
 @pytest.fixture

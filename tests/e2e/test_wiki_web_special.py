@@ -28,22 +28,29 @@ pytestmark = pytest.mark.e2e
 READY = "/w/api.php?action=query&meta=siteinfo&format=json"
 SCREENSHOTS = Path(__file__).resolve().parent / "output" / "wiki_special"
 PASSWORDS = {"Admin": "admin-pass-123", "Member": "member-pass-123"}
+# Blocked by its test: an account of its own, so the server the module shares keeps Member usable.
+DRIFTER = ("Drifter", "drifter-pass-123")
 
 
-@pytest.fixture
-def service_under_test() -> str:
-    return "wiki"
-
-
-@pytest.fixture
+@pytest.fixture(scope="module")
 def wiki_site(
-    data_dir: Path, database_url: str | None, sqlite_templates: Path
+    module_wiki_database_url: str | None,
+    tmp_path_factory: pytest.TempPathFactory,
+    sqlite_templates: Path,
 ) -> Iterator[tuple[str, Any]]:
+    """One server per backend for the module: its tests use page titles of their own."""
+    data_dir = tmp_path_factory.mktemp("wiki-special") / "atrium-data"
+    data_dir.mkdir()
+    database_url = module_wiki_database_url
     # The accounts `atrium wiki create-user` would make, written in-process.
     settings = prepare_data_dir(data_dir, database_url, sqlite_templates)
     create_wiki_users(
         settings,
-        [("Admin", PASSWORDS["Admin"], ["sysop"]), ("Member", PASSWORDS["Member"], [])],
+        [
+            ("Admin", PASSWORDS["Admin"], ["sysop"]),
+            ("Member", PASSWORDS["Member"], []),
+            (*DRIFTER, []),
+        ],
     )
     env = atrium_env(data_dir, database_url)
     with running_server(env, READY) as server:
@@ -79,7 +86,7 @@ class Person:
         """Through Special:UserLogin, as a person does."""
         self.go("/wiki/Special:UserLogin")
         self.page.fill("#wpName1", name)
-        self.page.fill("#wpPassword1", PASSWORDS[name])
+        self.page.fill("#wpPassword1", dict([DRIFTER], **PASSWORDS)[name])
         self.page.click("[name=wploginattempt]")
         self.page.wait_for_selector("#pt-userpage")
 
@@ -221,16 +228,20 @@ def test_administrator_protects_a_page_and_member_cannot_edit(
 
 
 def test_administrator_blocks_member_who_sees_the_block_notice(
-    people: dict[str, Person],
+    people: dict[str, Person], wiki_site: tuple[str, Any], chromium: Any
 ) -> None:
-    admin, member = people["Admin"], people["Member"]
-    admin.go("/wiki/Special:Block/Member")
+    admin = people["Admin"]
+    context = chromium.new_context()
+    member = Person(wiki_site[0], context.new_page())
+    member.watch()
+    member.sign_in("Drifter")
+    admin.go("/wiki/Special:Block/Drifter")
     admin.page.fill("#mw-input-wpReason-other", "Cooling off")
     admin.shot("block-form")
     admin.page.click("#mw-block-submit")
     admin.page.wait_for_selector("text=has been blocked")
     admin.go("/wiki/Special:BlockList")
-    assert "Member" in admin.page.inner_text("table.mw-blocklist")
+    assert "Drifter" in admin.page.inner_text("table.mw-blocklist")
     admin.shot("block-list")
     for path, shot in (
         ("/w/index.php?title=Anything&action=edit", "block-notice-edit"),
@@ -241,3 +252,5 @@ def test_administrator_blocks_member_who_sees_the_block_notice(
         assert "Your username or IP address has been blocked" in notice
         assert "Cooling off" in notice and "Admin" in notice
         member.shot(shot)
+    assert member.errors == [], "\n".join(member.errors)
+    context.close()
