@@ -249,9 +249,8 @@ E2E_DIR = Path(__file__).parent / "e2e"
 # A test's function-scoped fixtures (its app, database reset and factories) should take well under
 # this; session fixtures (templates) are paid once per worker and not counted.
 SETUP_BUDGET_SECONDS = 1.0
-# Fails under CI=true only, so that a loaded machine does not block a landing. Five times, not
-# three, while the journal-list tests build their rows per test (2.8 s on PostgreSQL).
-SETUP_FAIL_FACTOR = 5
+# Fails under CI=true only, so that a loaded machine does not block a landing.
+SETUP_FAIL_FACTOR = 3
 _setup_seconds = pytest.StashKey[float]()
 _slow_setups: list[tuple[str, float]] = []
 _once_per_session = [0.0]

@@ -6,6 +6,7 @@ Named users: `Admin` (sysop, bureaucrat, interface-admin), `Alice` (no groups), 
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -106,6 +107,16 @@ async def wiki(
     # upgrade would be a no-op.
     if database_url is None:
         copy_sqlite_templates(sqlite_templates, data_dir)
+    async with wiki_harness(data_dir, database_url) as harness:
+        yield harness
+
+
+@contextlib.asynccontextmanager
+async def wiki_harness(
+    data_dir: Path, database_url: str | None, bot_password: str | None = None
+) -> AsyncIterator[WikiHarness]:
+    """The wiki app over a migrated database; its named users are created unless the database
+    already holds them (`bot_password` given: restored from a snapshot that has them)."""
     # No Main Page: the tests count the pages they make. MediaWiki's default audience: the tests
     # read and edit anonymously.
     settings = Settings(
@@ -121,7 +132,7 @@ async def wiki(
         # A second handle on the same database for factories (the service keeps its own).
         db, site = open_wiki(settings)
         try:
-            bot_pw = db.write_sync(_setup_users)
+            bot_pw = bot_password or db.write_sync(_setup_users)
             yield WikiHarness(app, settings, site, db, bot_pw)
         finally:
             db.close()

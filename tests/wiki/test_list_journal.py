@@ -4,6 +4,8 @@ wiki built through the API (`journal_seed`). Shapes, field order and error codes
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -12,7 +14,7 @@ import sqlalchemy as sa
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.wiki.conftest import WikiHarness
-from tests.wiki.journal_seed import journal
+from tests.wiki.journal_seed import journaled_wiki
 
 from atrium.wiki import schema
 from atrium.wiki.changes.watching import watchlist_token
@@ -22,9 +24,26 @@ pytestmark = pytest.mark.anyio
 
 
 @pytest.fixture
-async def journaled(wiki: WikiHarness, client: httpx.AsyncClient) -> WikiHarness:
-    await journal(wiki, client)
-    return wiki
+async def journaled_and_client(
+    data_dir: Path,
+    database_url: str | None,
+    sqlite_templates: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> AsyncIterator[tuple[WikiHarness, httpx.AsyncClient]]:
+    cache = tmp_path_factory.getbasetemp()
+    async with journaled_wiki(data_dir, database_url, sqlite_templates, cache) as pair:
+        yield pair
+
+
+@pytest.fixture
+def journaled(journaled_and_client: tuple[WikiHarness, httpx.AsyncClient]) -> WikiHarness:
+    return journaled_and_client[0]
+
+
+@pytest.fixture
+def client(journaled_and_client: tuple[WikiHarness, httpx.AsyncClient]) -> httpx.AsyncClient:
+    """Signed in as Admin, as `journal` leaves it."""
+    return journaled_and_client[1]
 
 
 async def _q(wiki: WikiHarness, client: httpx.AsyncClient, **params: Any) -> Any:
