@@ -63,6 +63,10 @@ def build_services(
         from atrium.wiki.app import create_service as create_wiki
 
         built.append(create_wiki(settings, store))
+    if "chat" in services and "wiki" in services:
+        from atrium.workspace.bridge.service import bridge_service
+
+        built.append(bridge_service(settings, built[1], built[2]))
     return built
 
 
