@@ -66,7 +66,8 @@ def build_services(
     if "chat" in services and "wiki" in services:
         from atrium.workspace.bridge.service import bridge_service
 
-        built.append(bridge_service(settings, built[1], built[2]))
+        # First of the services' routes: see `bridge_service`.
+        built.insert(1, bridge_service(settings, built[1], built[2]))
     return built
 
 

@@ -15,6 +15,7 @@ import { initSearch } from "./search.js";
 import { initSettings } from "./settings.js";
 import { bus } from "./state.js";
 import { initTyping } from "./typing.js";
+import { initWikiResults } from "./wiki_results.js";
 
 function route() {
   const hash = location.hash || "#all_messages";
@@ -43,6 +44,7 @@ async function boot() {
   initLeftSidebar();
   initRightSidebar();
   initSearch();
+  initWikiResults();
   initSettings();
   initLists();
   initTyping();
