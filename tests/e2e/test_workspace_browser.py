@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.e2e.chat_browser import (
@@ -18,7 +19,7 @@ from tests.e2e.chat_browser import (
     Site,
     chromium_or_skip,
 )
-from tests.e2e.workspace_site import start_workspace
+from tests.e2e.workspace_site import WIKI_EDITOR, start_workspace
 
 pytestmark = pytest.mark.e2e
 
@@ -124,3 +125,71 @@ def test_wiki_search_page_lists_messages_the_reader_may_read(mo: Person, site: S
     mo.wait_ready()
     page.wait_for_selector("article.message", timeout=10_000)
     assert "The budget is in" in page.locator("#feed").inner_text()
+
+
+def wiki_edit(site: Site, title: str, text: str, summary: str) -> None:
+    """An edit through api.php, as the wiki's Editor (what mwclient does)."""
+    with httpx.Client(base_url=site.url, timeout=30) as client:
+        api = "/w/api.php"
+        token = client.get(
+            api, params={"action": "query", "meta": "tokens", "type": "login", "format": "json"}
+        ).json()
+        done = client.post(
+            api,
+            data={
+                "action": "login",
+                "lgname": WIKI_EDITOR[0],
+                "lgpassword": WIKI_EDITOR[1],
+                "lgtoken": token["query"]["tokens"]["logintoken"],
+                "format": "json",
+            },
+        ).json()
+        assert done["login"]["result"] == "Success", done
+        csrf = client.get(
+            api, params={"action": "query", "meta": "tokens", "format": "json"}
+        ).json()["query"]["tokens"]["csrftoken"]
+        edited = client.post(
+            api,
+            data={
+                "action": "edit",
+                "title": title,
+                "text": text,
+                "summary": summary,
+                "token": csrf,
+                "format": "json",
+            },
+        ).json()
+        assert edited["edit"]["result"] == "Success", edited
+
+
+def test_an_administrator_posts_wiki_changes_to_a_stream(browser: Any, site: Site) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    olive = Person(context.new_page())
+    olive.watch()
+    try:
+        olive.sign_in(site.url, USERS["olive"][0], PASSWORD)
+        page = olive.page
+        page.click("#open-settings")
+        page.click("#settings-tab-wiki")
+        page.select_option("#wiki-rule-stream", label="planning")
+        page.select_option("#wiki-rule-scope", "page")
+        page.fill("#wiki-rule-target", "budget plan")
+        page.click("#wiki-rule-add")
+        page.wait_for_selector("#wiki-feed-rules .wiki-feed-rule", timeout=10_000)
+        assert "page Budget_plan → #planning" in page.locator("#wiki-feed-rules").inner_text()
+        page.keyboard.press("Escape")
+        wiki_edit(
+            site, "Budget plan", "The budget, revised.", "<img src=x onerror=alert(1)> revised"
+        )
+        stream_id = site.api["olive"].call("GET", "/get_stream_id", stream="planning")["stream_id"]
+        olive.go(f"#narrow/stream/{stream_id}-planning/topic/Budget.20plan")
+        notice = page.locator("article.message", has_text="was edited by")
+        notice.wait_for(timeout=20_000)
+        assert "<img src=x onerror=alert(1)> revised" in notice.inner_text()
+        diff = notice.locator("a", has_text="diff").get_attribute("href")
+        assert diff is not None and "diff=" in diff
+        page.goto(diff)
+        assert "The budget, revised." in page.locator("#bodyContent").inner_text()
+        assert olive.errors == []
+    finally:
+        context.close()

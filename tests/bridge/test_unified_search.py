@@ -14,8 +14,8 @@ from atrium.core.sessions import SessionStore
 from atrium.core.sessions_schema import browser_session_login
 from atrium.wiki.reads.users import account_by_name
 from atrium.workspace.bridge.query import split_query
+from tests.bridge.conftest import WorkspaceHarness
 from tests.chat.conftest import Member, assert_json_error, assert_json_success
-from tests.workspace.conftest import WorkspaceHarness
 
 pytestmark = pytest.mark.anyio
 

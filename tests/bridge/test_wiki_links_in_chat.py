@@ -13,8 +13,8 @@ from atrium.chat import schema
 from atrium.chat.markdown import RenderContext, render_markdown
 from atrium.chat.markdown.wikilinks import MAX_WIKI_LINKS, WikiTarget, wiki_link_targets
 from atrium.workspace.bridge.wiki_links import resolve_titles
+from tests.bridge.conftest import WorkspaceHarness
 from tests.chat.conftest import assert_json_success
-from tests.workspace.conftest import WorkspaceHarness
 
 pytestmark = pytest.mark.anyio
 
