@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from starlette.routing import BaseRoute
+from starlette.routing import BaseRoute, Route
 
 from atrium.chat.http import rest, with_json_twins
 from atrium.chat.rendering import install_wiki_link_resolver
@@ -16,6 +16,7 @@ from atrium.settings import Settings
 from atrium.wiki.runtime import WikiRuntime
 from atrium.wiki.web import neighbours as wiki_neighbours
 from atrium.wiki.web.links import main_page_href
+from atrium.workspace.bridge import chat_links
 from atrium.workspace.bridge.feed import WikiFeed
 from atrium.workspace.bridge.rule_views import rule_views, settings_views
 from atrium.workspace.bridge.search_views import chat_search_for_wiki, search_view
@@ -53,6 +54,7 @@ def bridge_service(settings: Settings, chat: Service, wiki: Service) -> Service:
         services[wiki_neighbours.CHAT_HOME] = "/"
         services[wiki_neighbours.CHAT_SEARCH] = chat_search_for_wiki(chat_runtime, running_wiki)
         services[wiki_neighbours.CHAT_TOPIC] = chat_topic_for_wiki(chat_runtime, db)
+        wiki_runtime.site.add_interwiki(chat_links.PREFIX, chat_links.PATH + "$1")
         if settings.wiki_feed_seconds > 0:
             tasks.append(asyncio.create_task(feed.run_forever(settings.wiki_feed_seconds)))
 
@@ -77,6 +79,9 @@ def bridge_service(settings: Settings, chat: Service, wiki: Service) -> Service:
         rest(chat_runtime, "/atrium/workspace_settings", GET=get_settings, PATCH=update_settings),
     ]
     routes = with_json_twins(chat_runtime, api)
+    routes.append(
+        Route(chat_links.PATH + "{rest:path}", chat_links.chat_link_redirect(chat_runtime))
+    )
     # Without the catch-alls `with_json_twins` adds: the chat's own answer the rest.
     routes = [r for r in routes if "{path:path}" not in getattr(r, "path", "")]
     service = Service("bridge", routes, [startup], [shutdown])
