@@ -317,3 +317,37 @@ async def test_rules_api_is_for_administrators_and_checks_its_input(
     # Zulip's own answers carry nothing new.
     register = assert_json_success(await workspace.post("/register", workspace.iago))
     assert not [k for k in register if "wiki" in k or "atrium" in k]
+
+
+async def test_uploads_are_posted(workspace: WorkspaceHarness) -> None:
+    import io
+
+    from PIL import Image
+
+    await workspace.make_stream("files", [workspace.hamlet])
+    await add_rule(workspace, "files", scope="namespace", target="File", events=("upload",))
+    picture = io.BytesIO()
+    Image.new("RGB", (8, 8), (200, 10, 10)).save(picture, "PNG")
+    async with wiki_client(workspace, "Admin", "admin-password-1") as admin:
+        tokens = (
+            await admin.get(
+                "/w/api.php", params={"action": "query", "meta": "tokens", "format": "json"}
+            )
+        ).json()
+        done = (
+            await admin.post(
+                "/w/api.php",
+                data={
+                    "action": "upload", "filename": "Red.png", "comment": "a red square",
+                    "token": tokens["query"]["tokens"]["csrftoken"], "format": "json",
+                },
+                files={"file": ("Red.png", picture.getvalue(), "application/octet-stream")},
+            )
+        ).json()  # fmt: skip
+        assert done["upload"]["result"] == "Success", done
+    await workspace.feed.run_once()
+    [message] = await bot_messages(workspace)
+    assert message["topic"] == "File:Red.png"
+    assert message["content"] == (
+        "[[File:Red.png]] was uploaded by [[User:Admin|Admin]]: ` a red square `"
+    )
