@@ -212,3 +212,33 @@ async def test_hostile_message_in_wiki_results_is_text(workspace: WorkspaceHarne
             "/w/index.php?title=Special:Search&search=stream:nosuch+budget&fulltext=1"
         )
         assert response.status_code == 200 and "atrium-chat-results" not in response.text
+
+
+async def test_wiki_titles_complete_for_readers_of_the_wiki(workspace: WorkspaceHarness) -> None:
+    await seed(workspace)
+    await workspace.edit_page("Budgetary rules", "x")
+    body = assert_json_success(
+        await workspace.get("/atrium/wiki_titles", workspace.hamlet, prefix="bud")
+    )
+    assert body["titles"] == ["Budget", "Budgetary rules"]
+    body = assert_json_success(
+        await workspace.get("/atrium/wiki_titles", workspace.hamlet, prefix="Help:B")
+    )
+    assert body["titles"] == ["Help:Budget forms"]
+    assert_json_error(
+        await workspace.get("/atrium/wiki_titles", workspace.hamlet, prefix="x" * 256),
+        "prefix is too long (limit: 255 characters)",
+    )
+    assert_json_error(
+        await workspace.get("/atrium/wiki_titles", workspace.hamlet, prefix="b", limit=21),
+        "Invalid limit (between 1 and 20)",
+    )
+    assert (await workspace.get("/atrium/wiki_titles", None, prefix="b")).status_code == 401
+    workspace.wiki.site.audience = "private"
+    try:
+        body = assert_json_success(
+            await workspace.get("/atrium/wiki_titles", workspace.hamlet, prefix="bud")
+        )
+        assert body["titles"] == []
+    finally:
+        workspace.wiki.site.audience = "edit"

@@ -193,3 +193,21 @@ def test_an_administrator_posts_wiki_changes_to_a_stream(browser: Any, site: Sit
         assert olive.errors == []
     finally:
         context.close()
+
+
+def test_compose_completes_wiki_titles(mo: Person, site: Site) -> None:
+    page = mo.page
+    if page.locator("#compose-textarea").is_hidden():
+        page.click("#new-topic-message")
+    page.select_option("#compose-stream", label="planning")
+    page.fill("#compose-topic", "links")
+    page.click("#compose-textarea")
+    page.keyboard.type("read [[Budg")
+    page.wait_for_selector(".typeahead li", timeout=10_000)
+    assert page.locator(".typeahead li").first.inner_text().startswith("Budget plan")
+    page.keyboard.press("Tab")
+    assert page.locator("#compose-textarea").input_value() == "read [[Budget plan]] "
+    page.keyboard.press("Enter")
+    link = page.locator("article.message a.wiki-link", has_text="Budget plan").last
+    link.wait_for(timeout=10_000)
+    assert mo.errors == []

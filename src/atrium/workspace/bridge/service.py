@@ -21,6 +21,7 @@ from atrium.workspace.bridge.feed import WikiFeed
 from atrium.workspace.bridge.rule_views import rule_views, settings_views
 from atrium.workspace.bridge.search_views import chat_search_for_wiki, search_view
 from atrium.workspace.bridge.store import open_bridge_database
+from atrium.workspace.bridge.title_views import titles_view
 from atrium.workspace.bridge.topics import chat_topic_for_wiki
 from atrium.workspace.bridge.wiki_links import wiki_link_resolver
 
@@ -74,6 +75,7 @@ def bridge_service(settings: Settings, chat: Service, wiki: Service) -> Service:
     get_settings, update_settings = settings_views(db)
     api: list[BaseRoute] = [
         rest(chat_runtime, "/atrium/search", GET=search_view(running_wiki)),
+        rest(chat_runtime, "/atrium/wiki_titles", GET=titles_view(running_wiki)),
         rest(chat_runtime, "/atrium/wiki_feed/rules", GET=list_rules, POST=add_rule),
         rest(chat_runtime, "/atrium/wiki_feed/rules/{rule_id:int}", DELETE=remove_rule),
         rest(chat_runtime, "/atrium/workspace_settings", GET=get_settings, PATCH=update_settings),
