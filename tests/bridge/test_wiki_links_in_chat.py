@@ -12,9 +12,10 @@ import sqlalchemy as sa
 from atrium.chat import schema
 from atrium.chat.markdown import RenderContext, render_markdown
 from atrium.chat.markdown.wikilinks import MAX_WIKI_LINKS, WikiTarget, wiki_link_targets
+from atrium.wiki.changes.accounts import create_user
 from atrium.workspace.bridge.wiki_links import resolve_titles
-from tests.bridge.conftest import WorkspaceHarness
-from tests.chat.conftest import assert_json_success
+from tests.bridge.conftest import WorkspaceHarness, wiki_client, wiki_post
+from tests.chat.conftest import assert_json_error, assert_json_success
 
 pytestmark = pytest.mark.anyio
 
@@ -138,3 +139,61 @@ def test_renderer_without_a_wiki_leaves_text() -> None:
     assert render_markdown("[[X]] [[Y]]", ctx).html == (
         '<p><a class="wiki-link" href="/wiki/X" title="X">X</a> [[Y]]</p>'
     )
+
+
+async def test_preview_card_for_readers_of_the_wiki(workspace: WorkspaceHarness) -> None:
+    await workspace.edit_page(
+        "Meeting notes",
+        "{{DISPLAYTITLE:x}}\n\nWe met on <b>Monday</b> & <script>alert(1)</script> agreed.\n\nMore.",
+    )
+    body = assert_json_success(
+        await workspace.get("/atrium/wiki_preview", workspace.hamlet, title="meeting notes")
+    )
+    page = body["page"]
+    assert page["title"] == "Meeting notes"
+    assert page["url"] == "/wiki/Meeting_notes"
+    assert page["extract"] == "We met on Monday & <script>alert(1)</script> agreed."
+    assert page["last_edit"]["user"] == "Admin"
+    assert page["last_edit"]["timestamp"]
+    assert_json_error(
+        await workspace.get("/atrium/wiki_preview", workspace.hamlet, title="Nowhere"),
+        "No such page",
+    )
+    assert_json_error(
+        await workspace.get("/atrium/wiki_preview", workspace.hamlet, title="a<b"), "Invalid title"
+    )
+    assert_json_error(
+        await workspace.get("/atrium/wiki_preview", workspace.hamlet, title="x" * 301),
+        "title is too long (limit: 300 characters)",
+    )
+    workspace.wiki.site.audience = "private"
+    try:
+        assert_json_error(
+            await workspace.get("/atrium/wiki_preview", workspace.hamlet, title="Meeting notes"),
+            "You may not read this wiki",
+            status=403,
+            code="UNAUTHORIZED",
+        )
+    finally:
+        workspace.wiki.site.audience = "edit"
+
+
+async def test_preview_hides_a_hidden_author(workspace: WorkspaceHarness) -> None:
+    rev = await workspace.edit_page("Plans", "Our plans.")
+    await workspace.wiki.db.write(
+        lambda conn: create_user(conn, "Hider", "hider-password-1", groups=["sysop", "suppress"])
+    )
+    async with wiki_client(workspace, "Hider", "hider-password-1") as admin:
+        done = await wiki_post(
+            admin,
+            action="revisiondelete",
+            type="revision",
+            target="Plans",
+            ids=str(rev),
+            hide="user",
+        )
+        assert "revisiondelete" in done, done
+    body = assert_json_success(
+        await workspace.get("/atrium/wiki_preview", workspace.hamlet, title="Plans")
+    )
+    assert body["page"]["last_edit"]["user"] == ""

@@ -102,6 +102,12 @@ def test_wiki_links_in_messages_lead_to_the_wiki(mo: Person, site: Site) -> None
     assert link.get_attribute("title") == "Budget plan"
     missing = page.locator("article.message a.wiki-link.new", has_text="Missing page")
     assert missing.get_attribute("title") == "Missing page (page does not exist)"
+    # One existing page linked: its card, built from text.
+    card = page.locator("article.message .wiki-preview").first
+    card.wait_for(timeout=10_000)
+    assert card.locator(".wiki-preview-title").inner_text() == "Budget plan"
+    assert "<script>alert('page')</script>" in card.locator(".wiki-preview-extract").inner_text()
+    assert "by Editor" in card.locator(".wiki-preview-edit").inner_text()
     link.click()
     page.wait_for_url("**/wiki/Budget_plan", timeout=10_000)
     assert page.locator("#firstHeading").inner_text() == "Budget plan"

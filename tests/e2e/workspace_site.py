@@ -43,7 +43,11 @@ def start_workspace(
     data_dir: Path, pages: dict[str, str], seed: Callable[[Settings], Any] | None = None
 ) -> Iterator[Site]:
     env = atrium_env(
-        data_dir, None, ATRIUM_RATE_LIMIT_API="2000", ATRIUM_RATE_LIMIT_PASSWORD="1000"
+        data_dir,
+        None,
+        ATRIUM_RATE_LIMIT_API="2000",
+        ATRIUM_RATE_LIMIT_PASSWORD="1000",
+        ATRIUM_WIKI_FEED_SECONDS="0.5",
     )
     settings = prepare_data_dir(data_dir, None, None)
     create_chat_realm(

@@ -15,6 +15,7 @@ import { initSearch } from "./search.js";
 import { initSettings } from "./settings.js";
 import { bus } from "./state.js";
 import { initTyping } from "./typing.js";
+import { initWikiPreviews } from "./wiki_preview.js";
 import { initWikiResults } from "./wiki_results.js";
 
 function route() {
@@ -45,6 +46,7 @@ async function boot() {
   initRightSidebar();
   initSearch();
   initWikiResults();
+  initWikiPreviews();
   initSettings();
   initLists();
   initTyping();
