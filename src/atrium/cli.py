@@ -28,7 +28,11 @@ class ServiceCommands(click.Group):
     """The `chat` and `wiki` command groups, imported when named: a chat command does not load the
     wiki (about 0.5 s per process) and `serve` loads neither before its workers do."""
 
-    services: ClassVar[dict[str, str]] = {"chat": "atrium.chat.cli", "wiki": "atrium.wiki.cli"}
+    services: ClassVar[dict[str, str]] = {
+        "chat": "atrium.chat.cli",
+        "wiki": "atrium.wiki.cli",
+        "bridge": "atrium.workspace.bridge.cli",
+    }
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.services})
@@ -78,7 +82,8 @@ def serve(host: str | None, port: int | None, workers: int) -> None:
         )
     from atrium.core import migrations  # Alembic: only the commands that migrate load it
 
-    for service in ("core", *settings.services):
+    bridged = ("bridge",) if set(settings.services) == {"chat", "wiki"} else ()
+    for service in ("core", *settings.services, *bridged):
         migrations.upgrade(service, settings.database_url, settings.sqlite_path(service))
     click.echo(f"Atrium listening on {settings.base_url} (chat: /api/v1, wiki: /w/api.php)")
     sys.stdout.flush()

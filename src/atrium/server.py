@@ -63,6 +63,11 @@ def build_services(
         from atrium.wiki.app import create_service as create_wiki
 
         built.append(create_wiki(settings, store))
+    if "chat" in services and "wiki" in services:
+        from atrium.workspace.bridge.service import bridge_service
+
+        # First of the services' routes: see `bridge_service`.
+        built.insert(1, bridge_service(settings, built[1], built[2]))
     return built
 
 

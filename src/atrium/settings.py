@@ -134,6 +134,9 @@ class Settings:
     # Who may use the wiki without signing in (one of WIKI_AUDIENCES). None: the audience recorded
     # in the wiki's database, and `private` for a new wiki.
     wiki_audience: str | None = None
+    # Seconds between two reads of the wiki's recent changes by the wiki feed (changes posted to
+    # chat by its rules), when both services run; 0 runs no feed.
+    wiki_feed_seconds: float = 2.0
     # The largest file POST /user_uploads accepts (Zulip's MAX_FILE_UPLOAD_SIZE).
     max_file_upload_size_mib: int = 25
     # Apply pending migrations when a service starts. `atrium serve` applies them itself before
@@ -185,6 +188,7 @@ class Settings:
             wiki_secret_key=os.environ.get("ATRIUM_WIKI_SECRET_KEY") or None,
             wiki_main_page=_env_bool("ATRIUM_WIKI_MAIN_PAGE", True),
             wiki_audience=_env_wiki_audience(),
+            wiki_feed_seconds=_env_float("ATRIUM_WIKI_FEED_SECONDS", 2.0),
             max_file_upload_size_mib=_env_int("ATRIUM_MAX_FILE_UPLOAD_SIZE_MIB", 25),
             migrate_on_start=_env_bool("ATRIUM_MIGRATE_ON_START", True),
             caches=CacheLimits(

@@ -10,6 +10,7 @@ realm's whole user list.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,7 @@ from atrium.chat.markdown import (
     render_markdown,
     render_stream_description,
 )
+from atrium.chat.markdown.wikilinks import WikiLinkResolver, WikiTarget, wiki_link_targets
 from atrium.chat.models import User
 from atrium.chat.queries.emoji import active_emoji_urls
 from atrium.chat.queries.linkifiers import realm_linkifiers
@@ -121,6 +123,25 @@ _VISIBLE_STREAMS = Prepared(
 )
 
 
+# Where a database keeps the wiki-link resolver it was given (`install_wiki_link_resolver`).
+WIKI_LINK_RESOLVER_KEY = "wiki_link_resolver"
+
+
+def install_wiki_link_resolver(db: Database, resolver: WikiLinkResolver) -> None:
+    """Give a chat database (its `Database.services`, which every connection reaches) the
+    function that turns `[[targets]]` into wiki links. The chat knows no wiki: whoever composes
+    the two hands this in; without it, `[[...]]` stays text."""
+    db.services[WIKI_LINK_RESOLVER_KEY] = resolver
+
+
+def _wiki_links(conn: Conn, content: str) -> Mapping[str, WikiTarget]:
+    resolver: WikiLinkResolver | None = conn.services.get(WIKI_LINK_RESOLVER_KEY)
+    if resolver is None:
+        return {}
+    targets = wiki_link_targets(content)
+    return resolver(targets) if targets else {}
+
+
 _TRANSLATE_EMOTICONS = Prepared(
     sa.select(U.translate_emoticons).where(U.id == sa.bindparam("user_id"))
 )
@@ -151,6 +172,7 @@ def render_context(
     elif translate_emoticons is None:
         translate_emoticons = bool(conn.scalar(_TRANSLATE_EMOTICONS, {"user_id": sender_id}))
     realm_emoji = active_emoji_urls(conn, realm_id) if ":" in content else {}
+    wiki_links = _wiki_links(conn, content) if "[[" in content else {}
     return RenderContext(
         users=users,
         groups=groups,
@@ -161,6 +183,7 @@ def render_context(
         sender_id=sender_id,
         # Math renders through KaTeX, as on Zulip (the renderer's default is off).
         render_math=True,
+        wiki_links=wiki_links,
     )
 
 

@@ -189,12 +189,20 @@ def _insert_sql(dialect: Dialect, table: str, columns: tuple[str, ...]) -> str:
 class Conn:
     """A raw connection with statement compilation; what domain functions receive."""
 
-    def __init__(self, raw: Any, dialect: Dialect, caches: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        raw: Any,
+        dialect: Dialect,
+        caches: dict[str, Any] | None = None,
+        services: dict[str, Any] | None = None,
+    ) -> None:
         self.raw = raw
         self.dialect = dialect
         # The database's caches (`Database.caches`): derived from this database alone, shared by
         # its read connections; each entry's owner says how it stays valid.
         self.caches: dict[str, Any] = {} if caches is None else caches
+        # The database's services (`Database.services`), for reads and writes alike.
+        self.services: dict[str, Any] = {} if services is None else services
 
     @property
     def is_sqlite(self) -> bool:
@@ -314,6 +322,10 @@ class Database(abc.ABC):
     # Values derived from this database, kept between transactions (see `Conn.caches`). Only read
     # transactions fill them: a write may roll back, and what it read would never have existed.
     caches: dict[str, Any]
+    # Functions handed in by whoever composes the services (a lookup in another service's data),
+    # reachable from every connection, reads and writes alike: what a domain function may call
+    # but must not import. Filled before serving, read-only afterwards.
+    services: dict[str, Any]
 
     @abc.abstractmethod
     async def read(self, fn: Callable[..., T], *args: Any) -> T: ...
@@ -437,10 +449,11 @@ class SQLiteDatabase(Database):
         self.url = f"sqlite:///{path}"
         self.dialect = SQLITE_DIALECT
         self.caches = {}
+        self.services = {}
         path.parent.mkdir(parents=True, exist_ok=True)
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         # Its own caches, not the database's: see `Database.caches`.
-        self._writer_conn = Conn(connect_sqlite(path), self.dialect)
+        self._writer_conn = Conn(connect_sqlite(path), self.dialect, services=self.services)
         self._writer_conn.raw.execute("PRAGMA wal_autocheckpoint=0")
         self._committed = threading.Event()
         self._closing = threading.Event()
@@ -470,7 +483,7 @@ class SQLiteDatabase(Database):
             raw = connect_sqlite(self.path, readonly=True)
             with self._read_conns_lock:
                 self._read_conns.append(raw)
-            conn = Conn(raw, self.dialect, self.caches)
+            conn = Conn(raw, self.dialect, self.caches, self.services)
             self._local.conn = conn
         return conn
 
@@ -690,6 +703,7 @@ class PostgresDatabase(Database):
         from psycopg_pool import ConnectionPool
 
         self.caches = {}
+        self.services = {}
         self.url = url
         self.schema = schema
         self.dialect = POSTGRES_DIALECT
@@ -718,7 +732,7 @@ class PostgresDatabase(Database):
     def _connection(self, readonly: bool) -> Iterator[Conn]:
         with self._pool.connection() as raw:
             # Writes get caches of their own, not the database's: see `Database.caches`.
-            yield Conn(raw, self.dialect, self.caches if readonly else None)
+            yield Conn(raw, self.dialect, self.caches if readonly else None, self.services)
 
     def _run(self, fn: Callable[..., T], args: tuple[Any, ...], readonly: bool) -> T:
         with self._connection(readonly) as conn:

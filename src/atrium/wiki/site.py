@@ -94,10 +94,18 @@ class Site:
     thumb_cache_bytes: int = 512 * 1024 * 1024  # the on-disk store of scaled copies
     # Other origins whose api.php requests may carry credentials ($wgCrossSiteAJAXdomains).
     cors_origins: tuple[str, ...] = ()
+    # Interwiki prefixes besides the languages ($wgInterwikiMap): prefix -> URL with `$1`, given
+    # by whoever runs a service beside the wiki (`[[chat:stream/topic]]`).
+    interwiki: dict[str, str] = field(default_factory=dict)
     parser: TitleParser = field(init=False)
 
     def __post_init__(self) -> None:
-        self.parser = TitleParser(self.namespaces, self.languages)
+        self.parser = TitleParser(self.namespaces, {*self.languages, *self.interwiki})
+
+    def add_interwiki(self, prefix: str, url: str) -> None:
+        """Links `[[prefix:rest]]` to `url` with `$1` replaced by the rest, wfUrlencode'd."""
+        self.interwiki[prefix.lower()] = url
+        self.parser = TitleParser(self.namespaces, {*self.languages, *self.interwiki})
 
     @property
     def private(self) -> bool:

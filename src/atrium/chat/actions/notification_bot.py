@@ -17,6 +17,7 @@ import sqlalchemy as sa
 
 from atrium.chat import flags, schema, search
 from atrium.chat.actions.messages import delivery_flags
+from atrium.chat.actions.reactions import delete_reactions_of
 from atrium.chat.actions.realm import create_realm
 from atrium.chat.actions.users import NewUser, create_user
 from atrium.chat.events import Notice
@@ -32,6 +33,7 @@ NOTIFICATION_BOT_EMAIL = "notification-bot@zulip.com"
 NOTIFICATION_BOT_NAME = "Notification Bot"
 
 U = schema.user.c
+M = schema.message.c
 
 
 def notification_bot(conn: Conn) -> User:
@@ -166,3 +168,40 @@ def send_direct(conn: Conn, realm_id: int, to_user_id: int, content: str) -> lis
         flags.IS_PRIVATE,
     )
     return notices
+
+
+def withdraw(conn: Conn, message_id: int) -> list[Notice]:
+    """Delete a message the Notification Bot posted, as an administrator's delete would: the
+    server takes back what it said (what the message showed was hidden at its source). A message
+    that is gone, or not the bot's, is left alone."""
+    bot = notification_bot(conn)
+    row = conn.one(sa.select(M.id, M.sender_id, M.stream_id, M.topic).where(M.id == message_id))
+    if row is None or row["sender_id"] != bot.id:
+        return []
+    holders = [
+        int(u)
+        for u in conn.scalars(
+            sa.select(schema.user_message.c.user_id).where(
+                schema.user_message.c.message_id == message_id
+            )
+        )
+    ]
+    event: dict[str, Any] = {"type": "delete_message", "message_ids": [message_id]}
+    if row["stream_id"] is not None:
+        event.update(message_type="stream", stream_id=row["stream_id"], topic=row["topic"])
+    else:
+        event["message_type"] = "private"
+    conn.execute(
+        sa.delete(schema.user_message).where(schema.user_message.c.message_id == message_id)
+    )
+    delete_reactions_of(conn, [message_id])
+    search.unindex_messages(conn, [message_id])
+    conn.execute(sa.delete(schema.message).where(M.id == message_id))
+    if row["stream_id"] is not None:
+        first = conn.scalar(sa.select(sa.func.min(M.id)).where(M.stream_id == row["stream_id"]))
+        conn.execute(
+            sa.update(schema.stream)
+            .where(schema.stream.c.id == row["stream_id"])
+            .values(first_message_id=first)
+        )
+    return [Notice(event, holders)]

@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from atrium.chat.markdown.wikilinks import WikiTarget
+
 
 @dataclass(frozen=True, slots=True)
 class MentionableUser:
@@ -76,6 +78,8 @@ class RenderContext:
     camo_key: str = ""
     render_math: bool = False
     sender_id: int | None = None
+    # The message's resolved `[[wiki links]]`, by target as written (see `wikilinks`).
+    wiki_links: Mapping[str, WikiTarget] = field(default_factory=dict)
 
     @cached_property
     def users_by_name(self) -> dict[str, MentionableUser]:

@@ -60,6 +60,7 @@ from atrium.chat.markdown.mentions import (
 from atrium.chat.markdown.previews import InlineImagePreviewProcessor
 from atrium.chat.markdown.sanitize import is_safe_html
 from atrium.chat.markdown.urls import web_link_regex
+from atrium.chat.markdown.wikilinks import WikiLinkProcessor
 
 logger = logging.getLogger(__name__)
 
@@ -93,6 +94,7 @@ INLINE_TRIGGERS: dict[str, Trigger] = {
     "stream": lambda c, ctx: "#**" in c,
     "timestamp": lambda c, ctx: "<time:" in c,
     "usergroupmention": lambda c, ctx: "@*" in c or "@_*" in c,
+    "wikilink": lambda c, ctx: "[[" in c and bool(ctx.wiki_links),
     "link": lambda c, ctx: "](" in c,
     "autolink": lambda c, ctx: "." in c or "://" in c or "bitcoin:" in c,
     "entity": lambda c, ctx: "&" in c,
@@ -212,6 +214,7 @@ class ZulipMarkdown(markdown.Markdown):  # type: ignore[misc]
         reg.register(StreamLinkProcessor(self), "stream", 85)
         reg.register(inline.TimestampProcessor(inline.TIMESTAMP_RE, self), "timestamp", 75)
         reg.register(GroupMentionProcessor(self), "usergroupmention", 65)
+        reg.register(WikiLinkProcessor(self), "wikilink", 62)
         reg.register(inline.LinkProcessor(LINK_RE, self), "link", 60)
         reg.register(inline.AutoLinkProcessor(web_link_regex(), self), "autolink", 55)
         for pattern, template in self.linkifiers:

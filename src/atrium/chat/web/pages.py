@@ -24,6 +24,7 @@ from atrium.chat.queries.realm import default_realm
 from atrium.chat.runtime import ChatRuntime
 from atrium.chat.views.server import password_login
 from atrium.chat.web.assets import STATIC_PREFIX, Assets
+from atrium.chat.web.neighbours import wiki_home
 from atrium.core.body_limit import bounded
 from atrium.core.db import Conn
 from atrium.core.page_headers import PAGE_HEADERS, origin_of, page_headers
@@ -112,6 +113,8 @@ class ChatPages:
             realm_name=await self.runtime.db.read(_realm_name),
             csrf_token=session.csrf_token,
             features=self.features,
+            wiki_home=wiki_home(self.runtime.db),
+            full_name=user.full_name,
         )
 
     async def login_form(self, request: Request) -> Response:

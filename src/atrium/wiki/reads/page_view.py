@@ -103,6 +103,7 @@ def render_text(
         variables=variables,
         images_path=site.images_path,
         on_thumb=lambda name, width: thumb_cache.record(site.files_dir, name, width),
+        interwiki=site.interwiki,
     )
     return renderer.render(text)
 

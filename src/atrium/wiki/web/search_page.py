@@ -17,9 +17,10 @@ from atrium.wiki.reads import revisions as revision_reads
 from atrium.wiki.site import Site
 from atrium.wiki.timestamps import formatted
 from atrium.wiki.titles import NS_SPECIAL, InvalidTitle, Title
-from atrium.wiki.web import links
+from atrium.wiki.web import links, neighbours
 from atrium.wiki.web.skin import render_page, trusted
 from atrium.wiki.web.specialpages import special_page
+from atrium.wiki.web.viewer import current_viewer
 
 PAGE_SIZE = 20
 MAX_LIMIT = 500
@@ -113,9 +114,15 @@ async def search_page(request: Request, site: Site, db: Database, subpage: str |
                 exact_href = links.page_href(site, first)
             else:
                 create_href = links.index_href(site, first, action="edit", redlink="1")
+    chat_hits: list[neighbours.ChatMessageHit] = []
+    find_messages = neighbours.chat_search(db)
+    if query and find_messages is not None:
+        # The messages the browser's chat user may read (none when it is no chat session).
+        chat_hits = await find_messages((await current_viewer(request, db)).session, query, limit)
     context = {
         "query": query,
         "results": results,
+        "chat_hits": chat_hits,
         "total": total,
         "offset": offset,
         "create_href": create_href,

@@ -24,7 +24,7 @@ from atrium.wiki.changes.watching import is_watched
 from atrium.wiki.reads import page_view as reading
 from atrium.wiki.site import GENERATOR, Site
 from atrium.wiki.titles import NS_SPECIAL, Title
-from atrium.wiki.web import links
+from atrium.wiki.web import links, neighbours
 from atrium.wiki.web.assets import ASSETS
 from atrium.wiki.web.edit_permission import may_edit
 from atrium.wiki.web.viewer import Viewer, current_viewer, remember_anon_token
@@ -198,6 +198,9 @@ async def render_page(
         associated, views = _tabs(
             site, title, action, exists, viewer, watched, editable, adding_topic
         )
+        chat_tab = await _chat_tab(db, viewer, site, title)
+        if chat_tab is not None:
+            associated.append(chat_tab)
     html = TEMPLATES.get_template(template).render(
         site=site,
         viewer=viewer,
@@ -209,6 +212,7 @@ async def render_page(
         document_title=(heading if heading is not None else shown) or site.sitename,
         associated_tabs=associated,
         view_tabs=views,
+        chat_home=neighbours.chat_home(db),
         **(context or {}),
     )
     response = HTMLResponse(
@@ -216,6 +220,22 @@ async def render_page(
     )
     remember_anon_token(response, site, viewer)
     return response
+
+
+async def _chat_tab(db: Database, viewer: Viewer, site: Site, title: Title) -> Tab | None:
+    """The "Chat" tab beside "Discussion": the subject page's chat topic, with its message count
+    for a reader who may read the topic's stream (none when the chat runs elsewhere)."""
+    topic_of = neighbours.chat_topic(db)
+    if topic_of is None or title.ns < 0:
+        return None
+    subject = Title(title.ns & ~1, title.dbkey)
+    found = await topic_of(
+        viewer.session, site.parser.prefixed_text(subject.ns, subject.dbkey), subject
+    )
+    if found is None:
+        return None
+    label = "Chat" if found.count is None else f"Chat ({found.count})"
+    return Tab("ca-chat", label, found.href)
 
 
 # Wikitext may style its elements (`style` attributes, a thumbnail frame's width), as MediaWiki

@@ -7,6 +7,7 @@ import { del, get, patch, post } from "./api.js";
 import { clear, el, toast } from "./dom.js";
 import { field } from "./overlay.js";
 import { bus, state, userName } from "./state.js";
+import { WIKI, wikiPage } from "./wiki_settings.js";
 
 const ROLES = [
   [100, "Owner"],
@@ -288,5 +289,6 @@ export function adminPages() {
     playgrounds: ["Code playgrounds", playgroundsPage],
     default_streams: ["Default streams", defaultStreamsPage],
     organization: ["Organization", organizationPage],
+    ...(WIKI ? { wiki: ["Wiki", wikiPage] } : {}),
   };
 }

@@ -15,6 +15,8 @@ import { initSearch } from "./search.js";
 import { initSettings } from "./settings.js";
 import { bus } from "./state.js";
 import { initTyping } from "./typing.js";
+import { initWikiPreviews } from "./wiki_preview.js";
+import { initWikiResults } from "./wiki_results.js";
 
 function route() {
   const hash = location.hash || "#all_messages";
@@ -43,6 +45,8 @@ async function boot() {
   initLeftSidebar();
   initRightSidebar();
   initSearch();
+  initWikiResults();
+  initWikiPreviews();
   initSettings();
   initLists();
   initTyping();

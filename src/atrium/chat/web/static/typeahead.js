@@ -1,5 +1,6 @@
 // Typeahead in the compose box: `@` people and groups, `#` streams (then `>` topics),
-// `:` emoji. Arrow keys move, Enter or Tab picks, Esc closes.
+// `:` emoji, and `[[` wiki pages when a wiki runs beside the chat. Arrow keys move, Enter or
+// Tab picks, Esc closes.
 
 import { get } from "./api.js";
 import { clear, el } from "./dom.js";
@@ -7,6 +8,17 @@ import { searchEmoji } from "./emoji.js";
 import { state } from "./state.js";
 
 const TRIGGER = /(^|[\s(])([@#:])(\*\*)?([^\s@#:*]*(?:>[^*]*)?)$/;
+const WIKI_TRIGGER = /\[\[([^[\]|\n]{0,100})$/;
+const WIKI = globalThis.document?.querySelector('meta[name="atrium-wiki"]')?.content ?? "";
+
+async function wikiPages(prefix) {
+  try {
+    const body = await get("/atrium/wiki_titles", { prefix, limit: 8 });
+    return body.titles.map((title) => ({ label: title, detail: "wiki page", insert: `[[${title}]] ` }));
+  } catch {
+    return [];
+  }
+}
 
 function matches(text, query) {
   return text.toLowerCase().includes(query.toLowerCase());
@@ -97,11 +109,12 @@ export function attachTypeahead(textarea) {
   let serial = 0;
   textarea.addEventListener("input", async () => {
     const before = textarea.value.slice(0, textarea.selectionStart);
-    const match = TRIGGER.exec(before);
-    if (!match) return close();
+    const wiki = WIKI ? WIKI_TRIGGER.exec(before) : null;
+    const match = wiki ? null : TRIGGER.exec(before);
+    if (!match && !wiki) return close();
     const mine = ++serial;
-    start = match.index + match[1].length;
-    const found = await candidates(match[2], match[4]);
+    start = wiki ? wiki.index : match.index + match[1].length;
+    const found = wiki ? await wikiPages(wiki[1]) : await candidates(match[2], match[4]);
     if (mine !== serial) return;
     items = found;
     active = 0;

@@ -212,8 +212,10 @@ class Renderer:
         variables: Mapping[str, str] | None = None,
         images_path: str = "/images/",
         on_thumb: Callable[[str, int], None] | None = None,
+        interwiki: Mapping[str, str] | None = None,
     ) -> None:
         self.parser = parser
+        self.interwiki = dict(interwiki or {})
         self.variables = variables
         self.page = page_title
         self.loader = loader
@@ -360,6 +362,8 @@ class Renderer:
         if not colon and ":" in bare and prefix in self.languages:
             self.result.languages.append((prefix, bare.split(":", 1)[1].strip()))
             return ""
+        if ":" in bare and prefix in self.interwiki:
+            return self._interwiki(prefix, bare, label, trail)
         if bare.startswith("#"):
             shown = label if label is not None else raw_target
             return (
@@ -394,6 +398,17 @@ class Renderer:
             url = html.escape(self.edit_url(ns, dbkey), quote=True)
             head = f'<a href="{url}" class="new" title="{safe_title} (page does not exist)">'
         return self.hold(head) + shown + self.hold("</a>")
+
+    def _interwiki(self, prefix: str, bare: str, label: str | None, trail: str) -> str:
+        """An interwiki link, as MediaWiki draws one (`extiw`), to the prefix's URL."""
+        rest = bare.split(":", 1)[1].strip()
+        target = quote(rest.replace(" ", "_"), safe=";:@$!*(),/~")
+        url = html.escape(self.interwiki[prefix].replace("$1", target), quote=True)
+        shown = (label if label else html.escape(bare, quote=False)) + trail
+        title = html.escape(bare, quote=True)
+        return (
+            self.hold(f'<a href="{url}" class="extiw" title="{title}">') + shown + self.hold("</a>")
+        )
 
     def _external(self, match: re.Match[str]) -> str:
         url = html.unescape(match.group(1))

@@ -1,0 +1,52 @@
+"""What the wiki's pages may show of a service composed beside it (the chat), through functions
+handed to the wiki's database (`Database.services`) by whoever composes them: the wiki never
+imports the chat. Each is absent when the wiki runs alone, and its part of the page with it."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from atrium.core.db import Database
+from atrium.core.sessions import BrowserSession
+from atrium.wiki.titles import Title
+
+# The chat's home (the top bar's "Chat" link).
+CHAT_HOME = "chat_home"
+# Messages matching a search, for the browser's session (only what its chat user may read).
+CHAT_SEARCH = "chat_search"
+# A page's chat topic: its link and, for a reader who may read its stream, its message count.
+CHAT_TOPIC = "chat_topic"
+
+
+@dataclass(frozen=True)
+class ChatMessageHit:
+    heading: str  # "stream > topic"
+    href: str
+    sender: str
+    text: str  # plain text; the template escapes it
+
+
+@dataclass(frozen=True)
+class ChatTopicLink:
+    href: str
+    count: int | None  # None: the reader may not read the stream, or is no chat user
+
+
+ChatSearch = Callable[[BrowserSession | None, str, int], Awaitable[list[ChatMessageHit]]]
+ChatTopic = Callable[[BrowserSession | None, str, Title], Awaitable[ChatTopicLink | None]]
+
+
+def chat_home(db: Database) -> str | None:
+    home = db.services.get(CHAT_HOME)
+    return home if isinstance(home, str) else None
+
+
+def chat_search(db: Database) -> ChatSearch | None:
+    found: ChatSearch | None = db.services.get(CHAT_SEARCH)
+    return found
+
+
+def chat_topic(db: Database) -> ChatTopic | None:
+    found: ChatTopic | None = db.services.get(CHAT_TOPIC)
+    return found
