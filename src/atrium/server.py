@@ -63,6 +63,10 @@ def build_services(
         from atrium.wiki.app import create_service as create_wiki
 
         built.append(create_wiki(settings, store))
+    # Imported here: a process building no app (the CLI) does not load both services.
+    from atrium.workspace.compose import compose
+
+    sessions.state["members"] = compose(built, settings.base_url)
     return built
 
 
@@ -89,8 +93,9 @@ def create_app(
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.settings = settings
     app.state.services = {part.name: part for part in parts}
-    # The wiki's pages reach the same store here.
+    # The wiki's pages reach the same store here, and the person's one account.
     app.state.sessions = app.state.services["sessions"].state["store"]
+    app.state.account_links = app.state.services["sessions"].state.get("members")
     return app
 
 

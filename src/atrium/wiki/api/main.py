@@ -25,6 +25,7 @@ from starlette.responses import Response
 from starlette.types import Message as AsgiMessage
 from starlette.types import Receive
 
+from atrium.core.accounts import account_links
 from atrium.core.body_limit import BodyTooLarge
 from atrium.core.db import Database
 from atrium.core.exceptions import exception_class
@@ -306,6 +307,7 @@ async def _handle_with(
         modules=MODULE_INDEX,
         uploads=uploads,
         shared_sessions=rt.sessions is not None,
+        accounts=account_links(request),
         limits=wiki_limits(request),
     )
     ctx.message_formatter = functools.partial(_format_in_result, ctx, fmt)

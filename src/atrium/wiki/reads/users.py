@@ -42,6 +42,11 @@ def hash_password(password: str) -> str:
     return _PREFIX + secrets.hash_password(password)
 
 
+def stored_password(core_hash: str) -> str:
+    """A hash made by `core.secrets` in the form the user table keeps ("" stays no password)."""
+    return _PREFIX + core_hash if core_hash else ""
+
+
 def verify_password(stored: str, password: str) -> bool:
     if not stored.startswith(_PREFIX):
         return False
