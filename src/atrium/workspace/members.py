@@ -26,7 +26,12 @@ from atrium.wiki.accounts.usernames import normalize_username
 from atrium.wiki.changes.accounts import set_password as set_wiki_password
 from atrium.wiki.changes.accounts import set_role_groups
 from atrium.wiki.changes.registration import autocreate
-from atrium.wiki.reads.users import account_by_name, stored_password
+from atrium.wiki.reads.users import (
+    account_by_id,
+    account_by_name,
+    account_ids_by_email,
+    stored_password,
+)
 from atrium.workspace import identities
 from atrium.workspace.identities import CHAT, WIKI
 from atrium.workspace.wiki_names import NAME_BATCH, candidates
@@ -133,8 +138,11 @@ class Members:
         )
         return await self.adopt(identity_id, row)
 
-    async def adopt(self, identity_id: int, chat_row: dict[str, Any]) -> Member:
-        """Link a chat user to an identity and give the identity its wiki user."""
+    async def adopt(
+        self, identity_id: int, chat_row: dict[str, Any], wiki_name: str | None = None
+    ) -> Member:
+        """Link a chat user to an identity and give the identity its wiki user (`wiki_name`: an
+        existing wiki user that is the same person, when linking separate accounts)."""
         chat_id = int(chat_row["id"])
         owner = await self.core_db.read(identities.by_account, CHAT, chat_id)
         if owner is not None and int(owner["id"]) != identity_id:
@@ -148,15 +156,20 @@ class Members:
             await self.core_db.write(
                 identities.set_password, identity_id, chat_row["password_hash"]
             )
-        return await self._complete_wiki(identity_id, chat_row)
+        return await self._complete_wiki(identity_id, chat_row, wiki_name)
 
-    async def _complete_wiki(self, identity_id: int, chat_row: dict[str, Any]) -> Member:
+    async def _complete_wiki(
+        self, identity_id: int, chat_row: dict[str, Any], wiki_name: str | None
+    ) -> Member:
         wiki = self._wiki()
         chat_id = int(chat_row["id"])
         if wiki is None:
             return Member(identity_id, chat_id, 0, "")
         linked = (await self.core_db.read(identities.accounts, identity_id)).get(WIKI)
         name = linked["name"] if linked is not None else None
+        if name is None and wiki_name is not None:
+            await self._claim_wiki_name(wiki, identity_id, wiki_name)
+            name = wiki_name
         if name is None:
             name = await self._derive_name(wiki, identity_id, str(chat_row["full_name"]))
             # Reserved before the account is made: a rerun after a crash makes the same one.
@@ -172,6 +185,28 @@ class Members:
         )
         await self.core_db.write(identities.link, identity_id, WIKI, wiki_id, name)
         return Member(identity_id, chat_id, wiki_id, name)
+
+    async def _claim_wiki_name(self, wiki: Database, identity_id: int, name: str) -> None:
+        """Make an existing wiki user this identity's, unless another identity has it."""
+        if await wiki.read(account_by_name, name) is None:
+            raise MemberError(f"no wiki user named {name!r}")
+        if await self.core_db.read(identities.name_taken, WIKI, name, identity_id):
+            raise MemberError(f"the wiki user {name!r} already belongs to another person")
+        await self.core_db.write(identities.link, identity_id, WIKI, None, name)
+
+    async def wiki_name_for_email(self, email: str) -> str | None:
+        """The one wiki user with this email that no identity owns yet, if exactly one."""
+        wiki = self._wiki()
+        if wiki is None:
+            return None
+        names = []
+        for user_id in await wiki.read(account_ids_by_email, email):
+            if await self.core_db.read(identities.by_account, WIKI, user_id) is not None:
+                continue
+            account = await wiki.read(account_by_id, user_id)
+            if account is not None:
+                names.append(account.name)
+        return names[0] if len(names) == 1 else None
 
     async def _derive_name(self, wiki: Database, identity_id: int, full_name: str) -> str:
         def taken_in(conn: Conn, names: list[str]) -> set[str]:
