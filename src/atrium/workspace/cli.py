@@ -144,8 +144,7 @@ def link_accounts_command(names_file: Path | None) -> None:
     linked = run(Settings.from_env(), lambda members: link_all(members, mapping))
     for member in linked:
         click.echo(
-            f"chat user {member.chat_user_id}, "
-            f"wiki user {member.wiki_user_id} ({member.wiki_name})"
+            f"chat user {member.chat_user_id}, wiki user {member.wiki_user_id} ({member.wiki_name})"
         )
     click.echo(f"{len(linked)} member(s) linked.")
 
