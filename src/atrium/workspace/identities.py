@@ -51,20 +51,19 @@ def accounts(conn: Conn, identity_id: int) -> dict[str, Any]:
 
 
 def reserve(conn: Conn, email: str, password_hash: str | None) -> int:
-    """The identity of `email`, made if missing; a given password replaces none at all (a
-    rerun after a crash brings the same one, and an existing password is never overwritten)."""
+    """The identity of `email`, made if missing (with `password_hash`). An existing identity is
+    left as it is: a rerun after a crash finds the same one, and nothing here can set the
+    password of someone who already exists."""
     address = email.strip().lower()
     row = by_email(conn, address)
-    if row is None:
-        conn.execute(
-            sa.insert(I).values(
-                email=address, password_hash=password_hash or "", created_at=int(time.time())
-            )
+    if row is not None:
+        return int(row["id"])
+    conn.execute(
+        sa.insert(I).values(
+            email=address, password_hash=password_hash or "", created_at=int(time.time())
         )
-        return int(conn.scalar(sa.select(I.c.id).where(I.c.email == address)))
-    if password_hash and not row["password_hash"]:
-        conn.execute(sa.update(I).where(I.c.id == row["id"]).values(password_hash=password_hash))
-    return int(row["id"])
+    )
+    return int(conn.scalar(sa.select(I.c.id).where(I.c.email == address)))
 
 
 def name_taken(conn: Conn, service: str, name: str, identity_id: int) -> bool:

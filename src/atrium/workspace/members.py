@@ -273,7 +273,10 @@ class Members:
         )
 
     async def reserve(self, email: str, password_hash: str | None) -> None:
-        await self.core_db.write(identities.reserve, email, password_hash)
+        # Without the password: the chat has not yet accepted this person, and an identity
+        # without an account signs in nowhere; the chat user's password becomes the
+        # identity's when the two are linked (`adopt`).
+        await self.core_db.write(identities.reserve, email, None)
 
     async def for_login(self, service: str, login: str) -> LinkedLogin | None:
         login = login.strip()
@@ -284,7 +287,12 @@ class Members:
             if name is None:
                 return None
             identity = await self.core_db.read(identities.by_account_name, WIKI, name)
-        return await self._login_of(identity, service) if identity is not None else None
+        if identity is None:
+            return None
+        linked = await self._login_of(identity, service)
+        # An identity without an account here yet (half made, or only reserved) does not
+        # stand in the way of a user of this service that is not linked to anyone.
+        return linked if linked.user_id is not None else None
 
     async def for_user(self, service: str, user_id: int) -> LinkedLogin | None:
         identity = await self.core_db.read(identities.by_account, service, user_id)
