@@ -44,6 +44,11 @@ class ServiceCommands(click.Group):
                 from atrium.workspace.cli import with_members
 
                 with_members(group)
+            if cmd_name == "wiki":
+                # A rename reaches the member's identity too.
+                from atrium.workspace.cli import with_renames
+
+                with_renames(group)
             self.add_command(group)
         if cmd_name == "link-accounts" and cmd_name not in self.commands:
             from atrium.workspace.cli import link_accounts_command

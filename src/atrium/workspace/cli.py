@@ -198,3 +198,27 @@ def with_members(chat_group: click.Group) -> None:
         "create-user", callback=create_user, params=original.params, help=original.help
     )
     chat_group.add_command(command)
+
+
+def with_renames(wiki_group: click.Group) -> None:
+    """Make `atrium wiki rename-user` carry the new name to the member's identity, so that the
+    sign-in forms take it at once."""
+    original = wiki_group.commands["rename-user"]
+
+    def rename_user(old: str, new: str, reason: str) -> None:
+        from atrium.wiki.cli import rename_wiki_user
+
+        settings = Settings.from_env()
+        user_id, old_name, new_name = rename_wiki_user(settings, old, new, reason)
+        migrations.upgrade("core", settings.database_url, settings.sqlite_path("core"))
+        core = open_database(settings.database_url, settings.sqlite_path("core"), "core")
+        try:
+            core.write_sync(identities.rename_account, identities.WIKI, user_id, new_name)
+        finally:
+            core.close()
+        click.echo(f"Renamed wiki user {old_name} to {new_name} (id {user_id}).")
+
+    command = click.Command(
+        "rename-user", callback=rename_user, params=original.params, help=original.help
+    )
+    wiki_group.add_command(command)

@@ -114,3 +114,10 @@ def companions(conn: Conn, service: str, user_id: int) -> dict[str, int]:
         if account["user_id"] is not None:
             logins.setdefault(other, int(account["user_id"]))
     return logins
+
+
+def rename_account(conn: Conn, service: str, user_id: int, name: str) -> None:
+    """The service renamed the user: the identity signs in under the new name."""
+    conn.execute(
+        sa.update(A).where(A.c.service == service, A.c.user_id == user_id).values(name=name)
+    )
