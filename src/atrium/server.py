@@ -66,7 +66,7 @@ def build_services(
     # Imported here: a process building no app (the CLI) does not load both services.
     from atrium.workspace.compose import compose
 
-    sessions.state["members"] = compose(built, settings.base_url)
+    sessions.state["members"] = compose(built, settings.base_url, settings.wiki_guest_edits)
     return built
 
 

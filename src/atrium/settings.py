@@ -134,6 +134,8 @@ class Settings:
     # Who may use the wiki without signing in (one of WIKI_AUDIENCES). None: the audience recorded
     # in the wiki's database, and `private` for a new wiki.
     wiki_audience: str | None = None
+    # Whether the chat's guests may edit the wiki (as registered users); otherwise they only read.
+    wiki_guest_edits: bool = False
     # The largest file POST /user_uploads accepts (Zulip's MAX_FILE_UPLOAD_SIZE).
     max_file_upload_size_mib: int = 25
     # Apply pending migrations when a service starts. `atrium serve` applies them itself before
@@ -185,6 +187,7 @@ class Settings:
             wiki_secret_key=os.environ.get("ATRIUM_WIKI_SECRET_KEY") or None,
             wiki_main_page=_env_bool("ATRIUM_WIKI_MAIN_PAGE", True),
             wiki_audience=_env_wiki_audience(),
+            wiki_guest_edits=_env_bool("ATRIUM_WIKI_GUEST_EDITS", False),
             max_file_upload_size_mib=_env_int("ATRIUM_MAX_FILE_UPLOAD_SIZE_MIB", 25),
             migrate_on_start=_env_bool("ATRIUM_MIGRATE_ON_START", True),
             caches=CacheLimits(

@@ -24,6 +24,8 @@ class LinkedLogin:
     password_hash: str
     # False once the person is deactivated: no sign-in anywhere.
     active: bool
+    # The person may read but not write here (the chat's guests in the wiki, by default).
+    read_only: bool = False
 
 
 class AccountLinks(Protocol):

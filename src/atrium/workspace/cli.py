@@ -34,7 +34,9 @@ async def open_members(settings: Settings) -> AsyncIterator[Members]:
     chat = open_database(settings.database_url, settings.sqlite_path("chat"), "chat")
     wiki, _site = open_wiki(settings)
     try:
-        yield Members(core, lambda: chat, lambda: wiki, settings.base_url)
+        yield Members(
+            core, lambda: chat, lambda: wiki, settings.base_url, settings.wiki_guest_edits
+        )
     finally:
         for db in (wiki, chat, core):
             db.close()

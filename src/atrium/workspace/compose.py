@@ -21,7 +21,7 @@ def _runtime_db(service: Service | None) -> Database | None:
     return runtime.db if runtime is not None else None
 
 
-def compose(services: list[Service], base_url: str) -> Members:
+def compose(services: list[Service], base_url: str, guest_edits: bool = False) -> Members:
     """Join the built services (the sessions service first) into one workspace; the members
     operations it returns are also what the services were given."""
     by_name = {s.name: s for s in services}
@@ -32,6 +32,7 @@ def compose(services: list[Service], base_url: str) -> Members:
         lambda: _runtime_db(by_name.get("chat")),
         lambda: _runtime_db(by_name.get("wiki")),
         base_url,
+        guest_edits,
     )
     chat = by_name.get("chat")
     if chat is not None:

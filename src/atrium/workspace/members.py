@@ -114,8 +114,10 @@ class Members:
         chat_db: Callable[[], Database | None],
         wiki_db: Callable[[], Database | None],
         base_url: str,
+        guest_edits: bool = False,
     ) -> None:
         self.core_db = core_db
+        self.guest_edits = guest_edits
         self.chat_db = chat_db
         self.wiki_db = wiki_db
         self.email_domain = fake_email_domain(base_url)
@@ -265,11 +267,17 @@ class Members:
         accounts = await self.core_db.read(identities.accounts, int(identity["id"]))
         chat = accounts.get(CHAT)
         mine = accounts.get(service)
+        read_only = False
+        chat_db = self.chat_db()
+        if service == WIKI and not self.guest_edits and chat_db is not None and chat:
+            row = await chat_db.read(_chat_user_by_id, int(chat["user_id"]))
+            read_only = row is not None and int(row["role"]) == ROLE_GUEST
         return LinkedLogin(
             identity_id=int(chat["user_id"]) if chat is not None and chat["user_id"] else 0,
             user_id=int(mine["user_id"]) if mine is not None and mine["user_id"] else None,
             password_hash=str(identity["password_hash"]),
             active=bool(identity["active"]),
+            read_only=read_only,
         )
 
     async def reserve(self, email: str, password_hash: str | None) -> None:
