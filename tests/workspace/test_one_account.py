@@ -8,6 +8,7 @@ import pytest
 
 from atrium.chat.models import ROLE_MODERATOR, ROLE_OWNER
 from atrium.workspace.wiki_names import base_name
+from tests.wiki.web_forms import hidden
 from tests.workspace.conftest import PASSWORD, Workspace
 from tests.workspace.signing import chat_sign_in, csrf_of, wiki_sign_in, wiki_user
 
@@ -158,6 +159,13 @@ async def test_the_chat_role_decides_the_wiki_groups(workspace: Workspace) -> No
                   "format": "json"},
         )  # fmt: skip
         assert added.json()["userrights"]["added"] == ["bot"]
+        # Nor may Special:UserRights (unticking sysop while keeping bot).
+        url = "/w/index.php?title=Special:UserRights"
+        form_token = hidden((await owner.get(url + "&user=Maya_Lin")).text, "wpEditToken")
+        page = await owner.post(
+            url, data={"user": "Maya Lin", "wpGroup-bot": "1", "wpEditToken": form_token}
+        )
+        assert page.status_code == 400 and "follow this user" in page.text
     assert {"sysop", "bot"} <= set((await wiki_user(client))["groups"])  # type: ignore[arg-type]
 
 
@@ -181,3 +189,8 @@ async def test_a_deactivated_member_is_out_of_both(workspace: Workspace) -> None
         assert (await chat_sign_in(attacker, "Maya Lin")).status_code == 401
         assert (await chat_sign_in(attacker, "maya@example.com")).status_code == 401
         assert (await wiki_user(attacker)).get("anon") is True
+
+
+async def test_the_chat_form_asks_for_either_name(workspace: Workspace) -> None:
+    page = (await workspace.client.get("/login")).text
+    assert "Email or wiki user name" in page and 'type="text"' in page
