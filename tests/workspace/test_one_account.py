@@ -189,6 +189,17 @@ async def test_a_deactivated_member_is_out_of_both(workspace: Workspace) -> None
         assert (await chat_sign_in(attacker, "Maya Lin")).status_code == 401
         assert (await chat_sign_in(attacker, "maya@example.com")).status_code == 401
         assert (await wiki_user(attacker)).get("anon") is True
+    # Reactivated, the person signs in to both again.
+    async with workspace.browser() as owner:
+        await chat_sign_in(owner, "olivia@example.com")
+        csrf = csrf_of(await owner.get("/"))
+        back = await owner.post(
+            f"/json/users/{maya.chat_user_id}/reactivate", headers={"X-CSRFToken": csrf}
+        )
+        assert back.status_code == 200, back.text
+    async with workspace.browser() as again:
+        assert (await wiki_sign_in(again, "Maya Lin")).status_code == 302
+        assert (await again.get("/json/users/me")).status_code == 200
 
 
 async def test_the_chat_form_asks_for_either_name(workspace: Workspace) -> None:
