@@ -1,9 +1,13 @@
 """One account in Debian's Chromium (Playwright) against `atrium serve` with both services: sign
 in once, on either service's form, and be signed in to both; sign out once and be out of both;
-mwclient logs in with the person's own password. Screenshots go to tests/e2e/output/workspace."""
+mwclient and pywikibot log in with the person's own password. Screenshots go to tests/e2e/output/workspace."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -31,7 +35,8 @@ def site(tmp_path_factory: pytest.TempPathFactory, sqlite_templates: Path) -> It
         "Workspace",
         [ChatUser("maya@e2e.test", "Maya Lin", password=PASSWORD, role="member")],
     )
-    env = atrium_env(data_dir, None, ATRIUM_WIKI_AUDIENCE="private")
+    # Readable by anyone: pywikibot reads the API (paraminfo) before it logs in.
+    env = atrium_env(data_dir, None, ATRIUM_WIKI_AUDIENCE="read")
     with running_server(env) as server:
         yield server.url
 
@@ -116,3 +121,46 @@ def console_errors(person: Person) -> list[str]:
     return [
         e for e in person.errors if not e.startswith("HTTP ") and "Failed to load resource" not in e
     ]
+
+
+PYWIKIBOT_SCRIPT = textwrap.dedent(
+    """
+    import json, os, sys
+    os.environ["PYWIKIBOT_NO_USER_CONFIG"] = "2"
+    import pywikibot
+    from pywikibot import config
+    from pywikibot.family import AutoFamily
+
+    api, password, workdir = sys.argv[1], sys.argv[2], sys.argv[3]
+    family = AutoFamily("atrium", api)
+    config.usernames["atrium"]["atrium"] = "Maya Lin"
+    config.put_throttle = 0
+    config.max_retries = 0
+    pwfile = os.path.join(workdir, "passwords.py")
+    with open(pwfile, "w") as f:
+        f.write(f"('Maya Lin', {password!r})\\n")
+    os.chmod(pwfile, 0o600)
+    config.password_file = pwfile
+    site = pywikibot.Site("atrium", family, user="Maya Lin")
+    site.login()
+    print("RESULT " + json.dumps({"user": site.user()}))
+    """
+)
+
+
+def test_pywikibot_logs_in_with_the_persons_password(site: str, tmp_path: Path) -> None:
+    script = tmp_path / "login.py"
+    script.write_text(PYWIKIBOT_SCRIPT)
+    workdir = tmp_path / "pwb"
+    workdir.mkdir()
+    completed = subprocess.run(
+        [sys.executable, str(script), f"{site}/w/api.php", PASSWORD, str(workdir)],
+        cwd=workdir,
+        env={"PYWIKIBOT_DIR": str(workdir), "PATH": "/usr/bin:/bin", "HOME": str(workdir)},
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    lines = [line for line in completed.stdout.splitlines() if line.startswith("RESULT ")]
+    assert lines, f"pywikibot failed:\n{completed.stdout}\n{completed.stderr}"
+    assert json.loads(lines[0].removeprefix("RESULT "))["user"] == "Maya Lin"
