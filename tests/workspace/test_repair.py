@@ -137,3 +137,35 @@ async def test_old_accounts_sign_in_with_the_chat_password(
             assert (await wiki_sign_in(client, "Annie", "annie-wiki-password")).status_code == 400
             assert (await wiki_sign_in(client, "Annie")).status_code == 302
             assert (await client.get("/json/users/me")).json()["email"] == "ann@old.example"
+
+
+async def test_a_name_registered_meanwhile_is_never_adopted(
+    workspace: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def crash(*args: object) -> int:
+        raise Crash
+
+    with monkeypatch.context() as patch:
+        patch.setattr(members, "_wiki_user", crash)
+        with pytest.raises(Crash):
+            await workspace.member("maya@example.com", "Maya Lin")
+    # Someone else registers the reserved name before the rerun.
+    wiki_db = workspace.members.wiki_db()
+    assert wiki_db is not None
+    await wiki_db.write(
+        lambda conn: create_wiki_user(conn, "Maya Lin", "intruder-pass-1", email="x@evil.example")
+    )
+    member = await workspace.member("maya@example.com", "Maya Lin")
+    assert member.wiki_name == "Maya Lin 2"
+    assert (await wiki_sign_in(workspace.client, "Maya Lin")).status_code == 400
+    assert (await wiki_sign_in(workspace.client, "Maya Lin 2")).status_code == 302
+
+
+def test_no_linking_by_email_where_anyone_registers(tmp_path: Path) -> None:
+    data_dir = tmp_path / "old"
+    _old_data(data_dir)
+    env = {"ATRIUM_DATA_DIR": str(data_dir), "ATRIUM_WIKI_AUDIENCE": "edit"}
+    done = CliRunner().invoke(main, ["link-accounts"], env=env)
+    assert done.exit_code == 0, done.output
+    # Anyone could have given Ann's email to "Annie": she gets an account of her own.
+    assert "(Ann Old)" in done.output and "(Annie)" not in done.output

@@ -32,11 +32,13 @@ async def open_members(settings: Settings) -> AsyncIterator[Members]:
     migrations.upgrade("chat", settings.database_url, settings.sqlite_path("chat"))
     core = open_database(settings.database_url, settings.sqlite_path("core"), "core")
     chat = open_database(settings.database_url, settings.sqlite_path("chat"), "chat")
-    wiki, _site = open_wiki(settings)
+    wiki, site = open_wiki(settings)
     try:
-        yield Members(
+        members = Members(
             core, lambda: chat, lambda: wiki, settings.base_url, settings.wiki_guest_edits
         )
+        members.open_registration = site.audience == "edit"
+        yield members
     finally:
         for db in (wiki, chat, core):
             db.close()
@@ -83,7 +85,8 @@ def _chat_people(conn: Conn) -> list[dict[str, Any]]:
 
 async def link_all(members: Members, mapping: dict[str, str]) -> list[Member]:
     """Every chat user gets an identity (by email) and a wiki user: the one the mapping names,
-    else the one wiki user with the same email, else a new one. Half-made members (an identity
+    else the one wiki user with the same email (unless visitors register on the wiki, who could
+    give any email), else a new one. Half-made members (an identity
     without its chat or wiki user) are completed."""
     linked: list[Member] = []
     chat = members.chat_db()
@@ -102,7 +105,9 @@ async def link_all(members: Members, mapping: dict[str, str]) -> list[Member]:
         accounts = await members.core_db.read(identities.accounts, identity_id)
         wiki_name = None
         if identities.WIKI not in accounts:
-            wiki_name = mapping.get(email) or await members.wiki_name_for_email(email)
+            wiki_name = mapping.get(email)
+            if wiki_name is None and not members.open_registration:
+                wiki_name = await members.wiki_name_for_email(email)
         linked.append(await members.adopt(identity_id, row, wiki_name))
     # Identities whose chat user was never made (a crash right after the identity).
     for identity in await members.core_db.read(_identities_without_chat):

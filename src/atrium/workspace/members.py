@@ -92,16 +92,24 @@ def _chat_user_by_id(conn: Conn, user_id: int) -> dict[str, Any] | None:
 
 def _wiki_user(
     conn: Conn, name: str, email: str, real_name: str, password_hash: str, role: int
-) -> int:
+) -> int | None:
+    """The member's wiki user under its reserved name: made, or found made by an interrupted
+    run (it has the member's email); None when someone else registered the name meanwhile."""
     account = account_by_name(conn, name)
     if account is None:
         user_id = autocreate(
             conn, name, "", email=email, real_name=real_name, password_hash=password_hash
         )
+    elif account.email.strip().lower() != email.strip().lower():
+        return None
     else:
         user_id = account.id
     set_role_groups(conn, user_id, groups_of_role(role), MANAGED_GROUPS)
     return user_id
+
+
+# How many times a member's wiki name is derived again when others keep taking it.
+NAME_ATTEMPTS = 5
 
 
 class Members:
@@ -121,6 +129,9 @@ class Members:
         self.chat_db = chat_db
         self.wiki_db = wiki_db
         self.email_domain = fake_email_domain(base_url)
+        # Visitors register on the wiki themselves (the `edit` audience): a wiki account's
+        # email is then anyone's claim, and never links it to a member.
+        self.open_registration = False
 
     def _chat(self) -> Database:
         db = self.chat_db()
@@ -150,9 +161,9 @@ class Members:
         if owner is not None and int(owner["id"]) != identity_id:
             raise MemberError(f"chat user {chat_id} already belongs to another identity")
         await self.core_db.write(identities.link, identity_id, CHAT, chat_id, None)
-        if not chat_row["is_active"]:
-            await self.core_db.write(identities.set_active, identity_id, False)
         identity = await self.core_db.read(identities.by_id, identity_id)
+        if bool(identity["active"]) != bool(chat_row["is_active"]):
+            await self.core_db.write(identities.set_active, identity_id, chat_row["is_active"])
         if not identity["password_hash"] and chat_row["password_hash"]:
             # A chat user made before the identity: its password becomes the person's.
             await self.core_db.write(
@@ -167,34 +178,48 @@ class Members:
         chat_id = int(chat_row["id"])
         if wiki is None:
             return Member(identity_id, chat_id, 0, "")
+        role = int(chat_row["role"])
         linked = (await self.core_db.read(identities.accounts, identity_id)).get(WIKI)
-        name = linked["name"] if linked is not None else None
-        if name is None and wiki_name is not None:
+        if linked is None and wiki_name is not None:
             await self._claim_wiki_name(wiki, identity_id, wiki_name)
-            name = wiki_name
-        if name is None:
-            name = await self._derive_name(wiki, identity_id, str(chat_row["full_name"]))
-            # Reserved before the account is made: a rerun after a crash makes the same one.
-            await self.core_db.write(identities.link, identity_id, WIKI, None, name)
+            linked = (await self.core_db.read(identities.accounts, identity_id)).get(WIKI)
+        if linked is not None and linked["user_id"] is not None:
+            # Made (or claimed) already: only the groups follow the role.
+            wiki_id = int(linked["user_id"])
+            await wiki.write(set_role_groups, wiki_id, groups_of_role(role), MANAGED_GROUPS)
+            return Member(identity_id, chat_id, wiki_id, str(linked["name"]))
+        name = linked["name"] if linked is not None else None
         identity = await self.core_db.read(identities.by_id, identity_id)
-        wiki_id = await wiki.write(
-            _wiki_user,
-            name,
-            identity["email"],
-            str(chat_row["full_name"]),
-            stored_password(identity["password_hash"]),
-            int(chat_row["role"]),
-        )
-        await self.core_db.write(identities.link, identity_id, WIKI, wiki_id, name)
-        return Member(identity_id, chat_id, wiki_id, name)
+        for _attempt in range(NAME_ATTEMPTS):
+            if name is None:
+                name = await self._derive_name(wiki, identity_id, str(chat_row["full_name"]))
+                # Reserved before the account is made: a rerun after a crash makes this one.
+                await self.core_db.write(identities.link, identity_id, WIKI, None, name)
+            made = await wiki.write(
+                _wiki_user,
+                name,
+                identity["email"],
+                str(chat_row["full_name"]),
+                stored_password(identity["password_hash"]),
+                role,
+            )
+            if made is not None:
+                await self.core_db.write(identities.link, identity_id, WIKI, made, name)
+                return Member(identity_id, chat_id, made, name)
+            name = None  # registered by someone else meanwhile: never adopt their account
+        raise MemberError(f"no free wiki user name for {chat_row['full_name']!r}")
 
     async def _claim_wiki_name(self, wiki: Database, identity_id: int, name: str) -> None:
         """Make an existing wiki user this identity's, unless another identity has it."""
-        if await wiki.read(account_by_name, name) is None:
+        account = await wiki.read(account_by_name, name)
+        if account is None:
             raise MemberError(f"no wiki user named {name!r}")
-        if await self.core_db.read(identities.name_taken, WIKI, name, identity_id):
+        owner = await self.core_db.read(identities.by_account, WIKI, account.id)
+        if owner is not None or await self.core_db.read(
+            identities.name_taken, WIKI, name, identity_id
+        ):
             raise MemberError(f"the wiki user {name!r} already belongs to another person")
-        await self.core_db.write(identities.link, identity_id, WIKI, None, name)
+        await self.core_db.write(identities.link, identity_id, WIKI, account.id, name)
 
     async def wiki_name_for_email(self, email: str) -> str | None:
         """The one wiki user with this email that no identity owns yet, if exactly one."""
@@ -267,16 +292,20 @@ class Members:
         accounts = await self.core_db.read(identities.accounts, int(identity["id"]))
         chat = accounts.get(CHAT)
         mine = accounts.get(service)
-        read_only = False
+        active, read_only = bool(identity["active"]), False
         chat_db = self.chat_db()
-        if service == WIKI and not self.guest_edits and chat_db is not None and chat:
+        if chat_db is not None and chat is not None and chat["user_id"] is not None:
+            # The chat user decides as it stands, should its last change not have reached the
+            # identity yet (the chat committed it; following it failed).
             row = await chat_db.read(_chat_user_by_id, int(chat["user_id"]))
-            read_only = row is not None and int(row["role"]) == ROLE_GUEST
+            active = active and row is not None and bool(row["is_active"])
+            guest = row is not None and int(row["role"]) == ROLE_GUEST
+            read_only = service == WIKI and guest and not self.guest_edits
         return LinkedLogin(
             identity_id=int(chat["user_id"]) if chat is not None and chat["user_id"] else 0,
             user_id=int(mine["user_id"]) if mine is not None and mine["user_id"] else None,
             password_hash=str(identity["password_hash"]),
-            active=bool(identity["active"]),
+            active=active,
             read_only=read_only,
         )
 
