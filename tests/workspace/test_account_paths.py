@@ -1,6 +1,6 @@
-"""Members made by the chat itself (an administrator's POST /users) get their identity and wiki
-user at once; wiki-only accounts stay possible where the wiki's audience lets visitors register,
-and stay out of the chat."""
+"""Members made by the chat itself (an administrator's POST /users, an invitation's sign-up)
+get their identity and wiki user at once; wiki-only accounts stay possible where the wiki's
+audience lets visitors register, and stay out of the chat."""
 
 from __future__ import annotations
 
@@ -82,3 +82,34 @@ async def test_wiki_only_accounts_where_the_audience_allows(
             assert (
                 await chat_sign_in(client, "Outside Editor", "outside-pass-42")
             ).status_code == 401
+
+
+async def test_an_invitation_makes_a_member(workspace: Workspace) -> None:
+    await workspace.member("adam@example.com", "Adam", ROLE_ADMINISTRATOR)
+    client = workspace.client
+    await chat_sign_in(client, "adam@example.com")
+    headers = {"X-CSRFToken": csrf_of(await client.get("/"))}
+    made = await client.post(
+        "/json/users/me/subscriptions",
+        data={"subscriptions": '[{"name": "welcome"}]'},
+        headers=headers,
+    )
+    assert made.status_code == 200, made.text
+    streams = (await client.get("/json/streams")).json()["streams"]
+    stream_id = next(s["stream_id"] for s in streams if s["name"] == "welcome")
+    invited = await client.post(
+        "/json/invites/multiuse", data={"stream_ids": f"[{stream_id}]"}, headers=headers
+    )
+    assert invited.status_code == 200, invited.text
+    path = invited.json()["invite_link"].removeprefix(workspace.settings.base_url)
+    async with workspace.browser() as newcomer:
+        form = await newcomer.get(path)
+        token = hidden(form.text, "csrf_token")
+        joined = await newcomer.post(
+            path,
+            data={"csrf_token": token, "email": "nia@example.com", "full_name": "Nia Cole",
+                  "password": "nia-password-1"},
+        )  # fmt: skip
+        assert joined.status_code == 200, joined.text
+        assert (await wiki_sign_in(newcomer, "Nia Cole", "nia-password-1")).status_code == 302
+        assert (await newcomer.get("/json/users/me")).json()["email"] == "nia@example.com"
