@@ -9,7 +9,6 @@ a half-made member instead of duplicating it.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -36,10 +35,8 @@ from atrium.workspace import identities
 from atrium.workspace.identities import CHAT, WIKI
 from atrium.workspace.wiki_names import NAME_BATCH, candidates
 
-log = logging.getLogger(__name__)
-
-# The wiki groups each chat role implies (Zulip's role ids). A guest gets none: the wiki's own
-# rights for registered users apply (see the README on guests).
+# The wiki groups each chat role implies (Zulip's role ids); members and guests get none beyond
+# the implicit `user` (a guest's writing rights are withheld elsewhere: wiki/reads/linked.py).
 ROLE_GROUPS: dict[int, frozenset[str]] = {
     ROLE_OWNER: frozenset({"sysop", "bureaucrat", "interface-admin", "suppress"}),
     ROLE_ADMINISTRATOR: frozenset({"sysop", "bureaucrat"}),
@@ -55,6 +52,7 @@ def groups_of_role(role: int) -> frozenset[str]:
 
 @dataclass(frozen=True)
 class Member:
+    # The identity's row in the core store (its public id is `chat_user_id`).
     identity: int
     chat_user_id: int
     wiki_user_id: int
