@@ -35,14 +35,29 @@ class ServiceCommands(click.Group):
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*super().list_commands(ctx), *self.services})
+        return sorted({*super().list_commands(ctx), *self.services, "link-accounts"})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in self.services and cmd_name not in self.commands:
             import importlib
 
             module = importlib.import_module(self.services[cmd_name])
-            self.add_command(getattr(module, cmd_name))
+            group = getattr(module, cmd_name)
+            if cmd_name == "chat":
+                # A user made from the command line is a member of the workspace.
+                from atrium.workspace.cli import with_members
+
+                with_members(group)
+            if cmd_name == "wiki":
+                # A rename reaches the member's identity too.
+                from atrium.workspace.cli import with_renames
+
+                with_renames(group)
+            self.add_command(group)
+        if cmd_name == "link-accounts" and cmd_name not in self.commands:
+            from atrium.workspace.cli import link_accounts_command
+
+            self.add_command(link_accounts_command)
         return super().get_command(ctx, cmd_name)
 
 
@@ -100,11 +115,15 @@ def serve(host: str | None, port: int | None, workers: int) -> None:
 def demo(if_empty: bool) -> None:
     """Create a demo organization (users, streams, messages) and demo wiki pages."""
     from atrium.chat.cli import chat_database
-    from atrium.chat.demo import DEMO_PASSWORD, create_demo
+    from atrium.chat.demo import DEMO_PASSWORD, DEMO_USERS, create_demo
+    from atrium.workspace.cli import link_people, reserve_identities
 
     settings = Settings.from_env()
+    # Each demo person is a member: identity first, then the chat user, then the wiki user.
+    reserve_identities(settings, [email for email, _name, _role in DEMO_USERS])
     with chat_database(settings) as db:
         accounts = db.write_sync(create_demo, if_empty)
+    link_people(settings)
     if accounts is None:
         click.echo("The demo organization already exists; leaving it as it is.")
         with chat_database(settings) as db:

@@ -68,6 +68,10 @@ def build_services(
 
         # First of the services' routes: see `bridge_service`.
         built.insert(1, bridge_service(settings, built[1], built[2]))
+    # Imported here: a process building no app (the CLI) does not load both services.
+    from atrium.workspace.compose import compose
+
+    sessions.state["members"] = compose(built, settings.base_url, settings.wiki_guest_edits)
     return built
 
 
@@ -94,8 +98,9 @@ def create_app(
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.settings = settings
     app.state.services = {part.name: part for part in parts}
-    # The wiki's pages reach the same store here.
+    # The wiki's pages reach the same store here, and the person's one account.
     app.state.sessions = app.state.services["sessions"].state["store"]
+    app.state.account_links = app.state.services["sessions"].state.get("members")
     return app
 
 

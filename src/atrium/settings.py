@@ -137,6 +137,8 @@ class Settings:
     # Seconds between two reads of the wiki's recent changes by the wiki feed (changes posted to
     # chat by its rules), when both services run; 0 runs no feed.
     wiki_feed_seconds: float = 2.0
+    # Whether the chat's guests may edit the wiki (as registered users); otherwise they only read.
+    wiki_guest_edits: bool = False
     # The largest file POST /user_uploads accepts (Zulip's MAX_FILE_UPLOAD_SIZE).
     max_file_upload_size_mib: int = 25
     # Apply pending migrations when a service starts. `atrium serve` applies them itself before
@@ -189,6 +191,7 @@ class Settings:
             wiki_main_page=_env_bool("ATRIUM_WIKI_MAIN_PAGE", True),
             wiki_audience=_env_wiki_audience(),
             wiki_feed_seconds=_env_float("ATRIUM_WIKI_FEED_SECONDS", 2.0),
+            wiki_guest_edits=_env_bool("ATRIUM_WIKI_GUEST_EDITS", False),
             max_file_upload_size_mib=_env_int("ATRIUM_MAX_FILE_UPLOAD_SIZE_MIB", 25),
             migrate_on_start=_env_bool("ATRIUM_MIGRATE_ON_START", True),
             caches=CacheLimits(

@@ -184,3 +184,22 @@ def create_wiki_users(
         return db.write_sync(write)
     finally:
         db.close()
+
+
+def create_members(settings: Settings, realm: str, users: Iterable[ChatUser]) -> None:
+    """An organization of workspace members, as `atrium chat create-realm` and `atrium chat
+    create-user` make them: each an identity with a chat user and a wiki user."""
+    import asyncio
+
+    from atrium.workspace.cli import open_members
+
+    chat_write(settings, lambda conn: create_realm(conn, realm, None))
+
+    async def make() -> None:
+        async with open_members(settings) as members:
+            for user in users:
+                await members.create(
+                    user.email, user.full_name, user.password, ROLE_NAMES[user.role]
+                )
+
+    asyncio.run(make())

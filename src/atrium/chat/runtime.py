@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar
 
 from atrium.chat.credentials import CredentialCache
-from atrium.chat.events import EventQueues, MemoryEventQueues, Outcome
+from atrium.chat.events import EventQueues, MemoryEventQueues, Notice, Outcome
+from atrium.core.accounts import AccountLinks
 from atrium.core.blobs import BlobStore
 from atrium.core.db import Database
 from atrium.core.ratelimit import RateLimiter
@@ -33,6 +34,11 @@ class ChatRuntime:
     credentials: CredentialCache = field(default_factory=CredentialCache)
     # The browser-session store shared with the other services' pages (None: no browser access).
     sessions: SessionStore | None = None
+    # The person's one account across services, when the chat runs inside a workspace.
+    accounts: AccountLinks | None = None
+    # Called with the events of each committed change, after they are published: what sits
+    # above the chat follows its users (roles, deactivations) without the chat knowing it.
+    observers: list[Callable[[list[Notice]], Awaitable[None]]] = field(default_factory=list)
 
     @cached_property
     def blobs(self) -> BlobStore:
@@ -54,6 +60,8 @@ class ChatRuntime:
             if any(n.event["type"] in _IDENTITY_EVENTS for n in outcome.notices):
                 self.credentials.clear()
             await self.events.publish(outcome.notices)
+            for observer in self.observers:
+                await observer(outcome.notices)
         return outcome.value
 
     async def announce(self, fn: Callable[..., Outcome[T]], *args: Any) -> T:

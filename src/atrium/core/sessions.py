@@ -11,14 +11,20 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import sqlalchemy as sa
 
+from atrium.core.accounts import no_companions
 from atrium.core.db import Conn, Database, Prepared
 from atrium.core.sessions_schema import browser_session as S
 from atrium.core.sessions_schema import browser_session_login as L
+
+# The services a sign-in to one service signs the browser in to, with their user ids (the
+# person's other accounts, when a layer above the services links them), read in the sign-in's
+# transaction on the store's database.
+Companions = Callable[[Conn, str, int], dict[str, int]]
 
 # Zulip's SESSION_COOKIE_AGE: two weeks.
 SESSION_LIFETIME_SECONDS = 14 * 24 * 3600
@@ -65,6 +71,7 @@ def _start(
     user_agent: str,
     now: int,
     lifetime: int,
+    companions: Companions,
 ) -> BrowserSession:
     if previous_digest is not None:
         previous = _read(conn, previous_digest, now)
@@ -74,7 +81,7 @@ def _start(
         if previous is not None:
             conn.execute(sa.delete(L).where(L.c.session_id == previous.id))
             conn.execute(sa.delete(S).where(S.c.id == previous.id))
-    logins = {service: user_id}
+    logins = companions(conn, service, user_id)
     csrf = secrets.token_urlsafe(32)
     session_id = int(
         conn.scalar(
@@ -122,9 +129,15 @@ def _purge(conn: Conn, now: int) -> int:
 class SessionStore:
     """Browser sessions over one database; every method is one transaction."""
 
-    def __init__(self, db: Database, lifetime_seconds: int = SESSION_LIFETIME_SECONDS) -> None:
+    def __init__(
+        self,
+        db: Database,
+        lifetime_seconds: int = SESSION_LIFETIME_SECONDS,
+        companions: Companions = no_companions,
+    ) -> None:
         self.db = db
         self.lifetime_seconds = lifetime_seconds
+        self.companions = companions
 
     async def get(self, token: str | None) -> BrowserSession | None:
         """The live session a cookie's token names, or None (unknown, expired or malformed)."""
@@ -135,7 +148,8 @@ class SessionStore:
     async def sign_in(
         self, service: str, user_id: int, previous_token: str | None = None, user_agent: str = ""
     ) -> tuple[str, BrowserSession]:
-        """A new session (new token, new CSRF token) signed in to `service` as `user_id`.
+        """A new session (new token, new CSRF token) signed in to `service` as `user_id`, and
+        to the services where the same person has an account (`companions`).
 
         The browser's previous session, if any, ends; its sign-ins to other services do not
         carry over (the session may be one that someone else planted in the browser).
@@ -151,6 +165,7 @@ class SessionStore:
             user_agent,
             int(time.time()),
             self.lifetime_seconds,
+            self.companions,
         )
         return token, session
 

@@ -220,3 +220,31 @@ def seed_demo(settings: Settings) -> None:
     )
     # A new data directory's wiki is private: say so, or its first visitor sees only a login page.
     click.echo(f"  audience: {site.audience} (ATRIUM_WIKI_AUDIENCE)")
+
+
+@wiki.command("rename-user")
+@click.argument("old")
+@click.argument("new")
+@click.option("--reason", default="", help="Why, for the rename log.")
+def rename_user_command(old: str, new: str, reason: str) -> None:
+    """Rename a wiki user as RenameUser does (user pages and subpages moved, redirects left)."""
+    renamed = rename_wiki_user(Settings.from_env(), old, new, reason)
+    click.echo(f"Renamed wiki user {renamed[1]} to {renamed[2]} (id {renamed[0]}).")
+
+
+def rename_wiki_user(settings: Settings, old: str, new: str, reason: str) -> tuple[int, str, str]:
+    """The rename itself: (user id, old name, new name) once done."""
+    from atrium.wiki.accounts.usernames import normalize_username
+    from atrium.wiki.changes.renaming import rename_user
+
+    old_name, new_name = normalize_username(old), normalize_username(new)
+    if old_name is None or new_name is None:
+        raise click.ClickException("both names must be valid user names")
+    with wiki_database(settings) as (db, site):
+        try:
+            user_id = db.write_sync(
+                lambda conn: rename_user(conn, site, old_name, new_name, reason)
+            )
+        except ChangeError as exc:
+            raise click.ClickException(exc.text) from exc
+    return user_id, old_name, new_name

@@ -77,6 +77,15 @@ def email_in_use(conn: Conn, realm_id: int, email: str) -> bool:
     )
 
 
+def set_password_hash(conn: Conn, user_id: int, password_hash: str) -> None:
+    """A new password, already hashed (the person's one password, changed elsewhere)."""
+    conn.execute(
+        sa.update(schema.user)
+        .where(schema.user.c.id == user_id)
+        .values(password_hash=password_hash)
+    )
+
+
 def create_user(conn: Conn, realm_id: int, new: NewUser) -> int:
     email = new.email.strip()
     if not EMAIL_RE.match(email):

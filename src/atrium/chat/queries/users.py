@@ -339,3 +339,10 @@ def principal_user(conn: Conn, actor: User, principal: int | str) -> User:
     if row is None or not row["is_active"]:
         raise no_such_user()
     return User.from_row(row)
+
+
+def people_rows(conn: Conn, realm_id: int) -> list[Any]:
+    """Every human user of the organization, active or not, in the order they joined."""
+    return conn.all(
+        sa.select(schema.user).where(U.realm_id == realm_id, U.is_bot.is_(False)).order_by(U.id)
+    )

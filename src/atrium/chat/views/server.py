@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from atrium.chat.auth import user_row_by_id
 from atrium.chat.errors import ChatError
 from atrium.chat.http import ApiRequest
 from atrium.chat.queries.images import realm_images
@@ -108,23 +109,32 @@ async def password_login(runtime: ChatRuntime, username: str, password: str, add
             **{"retry-after": retry},
         )
 
+    # A person with one account across services signs in with its password, by email or by
+    # their wiki user name; a user no identity owns keeps the chat's own password.
+    linked = await runtime.accounts.for_login("chat", username) if runtime.accounts else None
+
     def read(conn: Conn) -> Any:
         realm = default_realm(conn)
         if realm is None:
             return None, None
+        if linked is not None:
+            if linked.user_id is None:
+                return realm, None
+            return realm, user_row_by_id(conn, linked.user_id)
         return realm, user_row_by_delivery_email(conn, realm.id, username)
 
     realm, row = await runtime.db.read(read)
-    if row is None or realm is None or not row["password_hash"]:
+    stored = linked.password_hash if linked is not None else (row or {}).get("password_hash")
+    if row is None or realm is None or not stored:
         ok = await workers.run(verify_dummy_password, password)
     else:
-        ok = await workers.run(verify_password, row["password_hash"], password)
+        ok = await workers.run(verify_password, stored, password)
     # An unknown user gets the same answer as a wrong password.
     if not ok:
         await throttle.failed(account, address)
         raise ChatError("Your username or password is incorrect", "AUTHENTICATION_FAILED", 401)
     if realm.setting("deactivated"):
         raise ChatError("This organization has been deactivated", "REALM_DEACTIVATED", 401)
-    if not row["is_active"]:
+    if not row["is_active"] or (linked is not None and not linked.active):
         raise ChatError("Account is deactivated", "USER_DEACTIVATED", 401)
     return row

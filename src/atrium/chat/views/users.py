@@ -104,6 +104,9 @@ async def create(req: ApiRequest, *, email: str, password: str, full_name: str) 
         password_hash=await workers.run(hash_password, password),
         email_domain=user_queries.fake_email_domain(req.runtime.settings.base_url),
     )
+    if req.runtime.accounts is not None:
+        # The person's identity first; their chat user, then their wiki user, follow.
+        await req.runtime.accounts.reserve(email, new.password_hash)
     user_id = await req.runtime.write(add_user, req.me.realm_id, new)
     return {"user_id": user_id}
 

@@ -96,6 +96,7 @@ class ChatPages:
             error=error,
             username=username,
             csrf_token=token,
+            by_name=self.runtime.accounts is not None and "wiki" in self.runtime.settings.services,
         )
         set_cookie(response, LOGIN_CSRF_COOKIE, token, self.base_url, LOGIN_CSRF_SECONDS)
         return response

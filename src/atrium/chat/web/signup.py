@@ -112,6 +112,9 @@ def signup_routes(runtime: ChatRuntime) -> list[BaseRoute]:
         email, full_name = values.get("email", ""), values.get("full_name", "")
         password = values.get("password", "")
         hashed = await workers.run(hash_password, password) if password else None
+        if runtime.accounts is not None and (row["email"] or email.strip()):
+            # The person's identity first; their chat user, then their wiki user, follow.
+            await runtime.accounts.reserve(row["email"] or email.strip(), hashed)
         try:
             await runtime.write(
                 accept_invitation,

@@ -1,6 +1,6 @@
-"""Alembic environment of the shared (service-agnostic) history: browser sessions."""
+"""Alembic environment of the shared (service-agnostic) history: browser sessions and identities."""
 
+from atrium.core.identity_schema import metadata
 from atrium.core.migrations import run_env
-from atrium.core.sessions_schema import metadata
 
 run_env(metadata)

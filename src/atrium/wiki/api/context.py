@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from atrium.core.accounts import AccountLinks
 from atrium.core.db import Database
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import ModuleSpec, ParamReader
@@ -72,6 +73,8 @@ class ApiContext:
     # The account a login just signed in to that shared session (main sets its cookie).
     browser_login: int | None = None
     extra_headers: dict[str, str] = field(default_factory=dict)
+    # The person's one account across services, when the wiki runs inside a workspace.
+    accounts: AccountLinks | None = None
     # The app's throttles (passwords, edits, new accounts); None in a context built by hand.
     limits: WikiLimits | None = None
     # A body sent as it is instead of the formatted result (`exportnowrap`): bytes, media type.

@@ -25,6 +25,7 @@ from starlette.responses import Response
 from starlette.types import Message as AsgiMessage
 from starlette.types import Receive
 
+from atrium.core.accounts import account_links
 from atrium.core.body_limit import BodyTooLarge
 from atrium.core.db import Database
 from atrium.core.exceptions import exception_class
@@ -50,6 +51,7 @@ from atrium.wiki.files.incoming import Incoming
 from atrium.wiki.limits import wiki_limits
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.messages.language import CONTENT_LANGUAGE, Language, english, language
+from atrium.wiki.reads.linked import as_member
 from atrium.wiki.reads.page_view import link_states
 from atrium.wiki.reads.sessions import (
     BROWSER_SERVICE,
@@ -197,7 +199,8 @@ async def _caller(
     if session_id:
         found = await db.read(load_session, session_id)
         if found[0] is not None and found[1] is not None:
-            return found[0], found[1]
+            member = await as_member(account_links(request), found[1])
+            return found[0], member if member is not None else anonymous(ip)
     browser = await _browser_caller(request, db, store)
     if browser is not None:
         return browser
@@ -215,6 +218,7 @@ async def _browser_caller(
     if browser is None or user_id is None:
         return None
     account = await db.read(account_by_id, user_id)
+    account = await as_member(account_links(request), account) if account is not None else None
     if account is None:
         return None
     # Tokens derive from the browser session's own secret; ending this session (action=logout)
@@ -310,6 +314,7 @@ async def _handle_with(
         modules=MODULE_INDEX,
         uploads=uploads,
         shared_sessions=rt.sessions is not None,
+        accounts=account_links(request),
         limits=wiki_limits(request),
     )
     ctx.message_formatter = functools.partial(_format_in_result, ctx, fmt)

@@ -103,6 +103,20 @@ def set_groups(conn: Conn, user_id: int, groups: Iterable[str]) -> None:
     conn.executemany(sa.insert(schema.user_groups), rows)
 
 
+def set_role_groups(
+    conn: Conn, user_id: int, wanted: Iterable[str], managed: Iterable[str]
+) -> None:
+    """Make the groups another service's role decides exactly `wanted` among `managed`; the
+    user's other groups stay as they are."""
+    want = set(wanted)
+    ug = schema.user_groups
+    have = set(conn.scalars(sa.select(ug.c.ug_group).where(ug.c.ug_user == user_id)))
+    drop = (set(managed) - want) & have
+    if drop:
+        conn.execute(sa.delete(ug).where(ug.c.ug_user == user_id, ug.c.ug_group.in_(sorted(drop))))
+    set_groups(conn, user_id, sorted(want - have))
+
+
 def set_password(conn: Conn, user_id: int, password: str, password_hash: str | None = None) -> None:
     """A new password; `password_hash` is it already hashed (off the event loop)."""
     stored = password_hash if password_hash is not None else hash_password(password)

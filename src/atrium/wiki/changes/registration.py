@@ -50,9 +50,27 @@ def register(
     return user_id
 
 
-def autocreate(conn: Conn, name: str, password: str, groups: Iterable[str] = ()) -> int:
-    """An account made by the maintenance command (createAndPromote.php)."""
-    user_id = create_user(conn, name, password, groups=groups)
+def autocreate(
+    conn: Conn,
+    name: str,
+    password: str,
+    groups: Iterable[str] = (),
+    *,
+    email: str = "",
+    real_name: str = "",
+    password_hash: str | None = None,
+) -> int:
+    """An account made by the maintenance command (createAndPromote.php), or for a member of
+    the workspace (`password_hash`: their password already hashed)."""
+    user_id = create_user(
+        conn,
+        name,
+        password,
+        groups=groups,
+        email=email,
+        real_name=real_name,
+        password_hash=password_hash,
+    )
     set_watch(conn, user_id, _user_page(name), True)
     performer = Performer(user_id, name, frozenset())
     log_event(

@@ -42,6 +42,11 @@ def hash_password(password: str) -> str:
     return _PREFIX + secrets.hash_password(password)
 
 
+def stored_password(core_hash: str) -> str:
+    """A hash made by `core.secrets` in the form the user table keeps ("" stays no password)."""
+    return _PREFIX + core_hash if core_hash else ""
+
+
 def verify_password(stored: str, password: str) -> bool:
     if not stored.startswith(_PREFIX):
         return False
@@ -176,3 +181,14 @@ def latest_contribution(conn: Conn, user_id: int) -> str | None:
         .where(schema.actor.c.actor_user == user_id)
     )
     return None if value is None else str(value)
+
+
+def account_ids_by_email(conn: Conn, email: str) -> list[int]:
+    """The accounts whose email is this address (compared without regard to case)."""
+    U = schema.user.c
+    return [
+        int(i)
+        for i in conn.scalars(
+            sa.select(U.user_id).where(sa.func.lower(U.user_email) == email.strip().lower())
+        )
+    ]

@@ -12,6 +12,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from atrium.core import workers
+from atrium.core.accounts import account_links
 from atrium.core.db import Database
 from atrium.core.session_cookies import (
     LOGIN_CSRF_COOKIE,
@@ -27,15 +28,27 @@ from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.accounts import set_password
 from atrium.wiki.changes.registration import register
 from atrium.wiki.limits import ACCOUNT_CREATION, duration, wiki_limits
-from atrium.wiki.reads.password_check import password_ok
-from atrium.wiki.reads.users import Account, account_by_name, hash_password, password_hash
+from atrium.wiki.reads.password_check import linked_password_ok, password_ok
+from atrium.wiki.reads.users import (
+    Account,
+    account_by_id,
+    account_by_name,
+    hash_password,
+    password_hash,
+)
 from atrium.wiki.site import MAIN_PAGE, Site
 from atrium.wiki.titles import NS_SPECIAL, InvalidTitle, Title
 from atrium.wiki.web import links
 from atrium.wiki.web.skin import render_page
 from atrium.wiki.web.specialpages import special_page
 from atrium.wiki.web.texts import text
-from atrium.wiki.web.viewer import SERVICE, Viewer, csrf_ok, current_viewer, session_store
+from atrium.wiki.web.viewer import (
+    SERVICE,
+    Viewer,
+    csrf_ok,
+    current_viewer,
+    session_store,
+)
 
 
 def _returnto(site: Site, value: str | None) -> Title:
@@ -123,7 +136,10 @@ async def user_login(request: Request, site: Site, db: Database, subpage: str | 
             request, site, db, error=text("sessionfailure"), name=raw_name, returnto=returnto,
             status=403,
         )  # fmt: skip
-    name = normalize_username(raw_name)
+    people = account_links(request)
+    # A workspace member signs in with their email or wiki user name and their one password.
+    by_email = people is not None and "@" in raw_name
+    name = raw_name.strip().lower() if by_email else normalize_username(raw_name)
     password = form.get("wpPassword", "")
     if name is None or not password:
         return await _login_page(
@@ -138,9 +154,18 @@ async def user_login(request: Request, site: Site, db: Database, subpage: str | 
             request, site, db, error=text("login-throttled", duration(refused.rule.window)),
             name=raw_name, returnto=returnto, status=429,
         )  # fmt: skip
-    account = await db.read(account_by_name, name)
-    stored = await db.read(password_hash, account.id) if account is not None else ""
-    if not await password_ok(stored, password) or account is None:
+    linked = await people.for_login(SERVICE, name) if people is not None else None
+    account: Account | None
+    if linked is not None:
+        ok = await linked_password_ok(linked, password)
+        account = await db.read(account_by_id, linked.user_id) if ok and linked.user_id else None
+    elif by_email:
+        ok, account = await password_ok("", password), None
+    else:
+        account = await db.read(account_by_name, name)
+        stored = await db.read(password_hash, account.id) if account is not None else ""
+        ok = await password_ok(stored, password)
+    if not ok or account is None:
         await throttle.failed(name, address)
         return await _login_page(
             request, site, db, error=text("wrongpassword"), name=raw_name, returnto=returnto,
@@ -309,7 +334,13 @@ async def change_password(
     refused = await throttle.refusal(account.name, address)
     if refused is not None:
         return await page([text("login-throttled", duration(refused.rule.window))], status=429)
-    if not await password_ok(await db.read(password_hash, account.id), current):
+    people = account_links(request)
+    linked = await people.for_user(SERVICE, account.id) if people is not None else None
+    if linked is not None:
+        current_ok = await linked_password_ok(linked, current)
+    else:
+        current_ok = await password_ok(await db.read(password_hash, account.id), current)
+    if not current_ok:
         await throttle.failed(account.name, address)
         return await page([text("wrongpassword")], status=400)
     if not password:
@@ -319,7 +350,10 @@ async def change_password(
     problems = [text(p.key, *p.params) for p in password_problems(account.name, password)]
     if problems:
         return await page(problems, status=400)
-    await db.write(set_password, account.id, password, await workers.run(hash_password, password))
+    # A workspace member's one password changes for every service at once.
+    if people is None or not await people.change_password(SERVICE, account.id, password):
+        stored = await workers.run(hash_password, password)
+        await db.write(set_password, account.id, password, stored)
     # Every other browser signed in as this user is signed out; this one gets a new session.
     store = _store(request)
     await store.end_all_for(SERVICE, account.id)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from starlette.requests import Request
 from starlette.responses import Response
 
+from atrium.core.accounts import account_links
 from atrium.core.db import Database
 from atrium.core.session_cookies import (
     LOGIN_CSRF_COOKIE,
@@ -24,6 +25,7 @@ from atrium.core.session_cookies import (
 )
 from atrium.core.sessions import BrowserSession, SessionStore
 from atrium.wiki.accounts.audience import anonymous_rights
+from atrium.wiki.reads.linked import as_member
 from atrium.wiki.reads.sessions import BROWSER_SERVICE
 from atrium.wiki.reads.users import Account, account_by_id, anonymous
 from atrium.wiki.site import Site
@@ -76,6 +78,7 @@ async def current_viewer(request: Request, db: Database) -> Viewer:
     user_id = session.user_id(SERVICE) if session is not None else None
     if user_id is not None:
         account = await db.read(account_by_id, user_id)
+        account = await as_member(account_links(request), account) if account else None
     if account is not None and session is not None:
         viewer = Viewer(account, session, session.csrf_token)
     else:

@@ -8,8 +8,13 @@ from atrium.wiki.api.context import ApiContext
 from atrium.wiki.changes.sessions import create_session, destroy_session
 from atrium.wiki.limits import duration
 from atrium.wiki.messages import messages as msg
-from atrium.wiki.reads.password_check import password_ok
-from atrium.wiki.reads.sessions import BROWSER_SESSION_PREFIX, TOKEN_SALTS, check_token
+from atrium.wiki.reads.password_check import linked_password_ok, password_ok
+from atrium.wiki.reads.sessions import (
+    BROWSER_SERVICE,
+    BROWSER_SESSION_PREFIX,
+    TOKEN_SALTS,
+    check_token,
+)
 from atrium.wiki.reads.users import Account, account_by_name, bot_password, password_hash
 
 
@@ -32,13 +37,26 @@ async def authenticate(
     refused = await throttle.refusal(key, ctx.client_ip) if throttle is not None else None
     if refused is not None:
         return msg.api("login-throttled", duration(refused.rule.window))
+    links = ctx.accounts
+    linked = await links.for_login(BROWSER_SERVICE, username) if links is not None else None
     account = await ctx.db.read(account_by_name, username)
-    stored = None
-    if account is not None and bot_app is not None:
-        stored = await ctx.db.read(bot_password, account.id, bot_app)
-    elif account is not None:
-        stored = await ctx.db.read(password_hash, account.id)
-    if not await password_ok(stored, password) or account is None:
+    if linked is not None and bot_app is None:
+        # A workspace member: the person's one password, and only while they are active.
+        ok = await linked_password_ok(linked, password) and linked.user_id == (
+            account.id if account is not None else None
+        )
+    else:
+        stored = None
+        if account is not None and bot_app is not None:
+            stored = await ctx.db.read(bot_password, account.id, bot_app)
+            # A bot password stays the wiki's own, but not past its owner's deactivation.
+            owner = await links.for_user(BROWSER_SERVICE, account.id) if links else None
+            if owner is not None and not owner.active:
+                stored = None
+        elif account is not None:
+            stored = await ctx.db.read(password_hash, account.id)
+        ok = await password_ok(stored, password)
+    if not ok or account is None:
         if throttle is not None:
             await throttle.failed(key, ctx.client_ip)
         return _refusal(given, password)

@@ -76,6 +76,15 @@ async def userrights(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         with change_errors(spec.name):
             add.append((group, checked_expiry(text, now)))
     await check_blocked(ctx, spec.name, None)
+    # The groups a workspace member's chat role implies are the chat's to change.
+    locked = await ctx.accounts.locked_groups("wiki", account.id) if ctx.accounts else frozenset()
+    kept = sorted(locked & set(params["remove"]))
+    if kept:
+        raise ApiUsageError(
+            "cantremove",
+            msg.api("apierror-cantremove-role-group", ", ".join(kept), len(kept)),
+            module=spec.name,
+        )
     with change_errors(spec.name):
         change = await ctx.db.write(
             admin.change_groups,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from starlette.responses import RedirectResponse, Response
 
+from atrium.core.accounts import account_links
 from atrium.wiki.accounts.rights import changeable_groups
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.admin import change_groups
@@ -53,6 +54,16 @@ async def handle(ctx: SpecialContext) -> Response:
             (g, INFINITY) for g in changeable["add"] if ctx.flag(f"wpGroup-{g}") and g not in held
         ]
         remove = [g for g in changeable["remove"] if g in held and not ctx.flag(f"wpGroup-{g}")]
+        # The groups a workspace member's chat role implies are the chat's to change.
+        links = account_links(ctx.request)
+        locked = await links.locked_groups("wiki", target.id) if links else frozenset()
+        if locked & set(remove):
+            kept = ", ".join(sorted(locked & set(remove)))
+            return await render(
+                ctx, "userrights.html", "User rights", 400, text=text, target=target,
+                groups=[], may_change=may_change,
+                error=f"The groups {kept} follow this user's role in the chat; change the role there.",
+            )  # fmt: skip
         try:
             await ctx.db.write(
                 change_groups, ctx.performer(), ctx.reader.all_groups, target.id, target.name,

@@ -88,6 +88,12 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
     if "centralids" in props:
         info["centralids"] = {"local": user.id}
         info["attachedlocal"] = {"local": user.registered}
+        # A workspace member's identity is a central id, as CentralAuth's global id is.
+        accounts = q.ctx.accounts if user.registered else None
+        linked = await accounts.for_user("wiki", user.id) if accounts is not None else None
+        if linked is not None and linked.identity_id:
+            info["centralids"]["CentralAuth"] = linked.identity_id
+            info["attachedlocal"]["CentralAuth"] = True
     if "latestcontrib" in props and user.registered:
         latest = await ctx.db.read(latest_contribution, user.id)
         if latest:

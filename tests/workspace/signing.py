@@ -1,0 +1,52 @@
+"""Signing in and out through either service's form, as a browser does."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+
+from tests.wiki.web_forms import hidden
+from tests.workspace.conftest import PASSWORD
+
+WIKI_LOGIN = "/w/index.php?title=Special:UserLogin"
+
+
+async def chat_sign_in(
+    client: httpx.AsyncClient, login: str, password: str = PASSWORD
+) -> httpx.Response:
+    form = await client.get("/login")
+    token = hidden(form.text, "csrf_token")
+    return await client.post(
+        "/login", data={"username": login, "password": password, "csrf_token": token}
+    )
+
+
+async def wiki_sign_in(
+    client: httpx.AsyncClient, login: str, password: str = PASSWORD
+) -> httpx.Response:
+    form = await client.get(WIKI_LOGIN)
+    token = hidden(form.text, "wpLoginToken")
+    return await client.post(
+        WIKI_LOGIN, data={"wpName": login, "wpPassword": password, "wpLoginToken": token}
+    )
+
+
+async def wiki_user(client: httpx.AsyncClient) -> dict[str, object]:
+    answer = await client.get(
+        "/w/api.php",
+        params={"action": "query", "meta": "userinfo", "uiprop": "centralids|groups",
+                "format": "json", "formatversion": "2"},
+    )  # fmt: skip
+    body = answer.json()
+    if body.get("error", {}).get("code") == "readapidenied":
+        # The private wiki (the default audience) answers anonymous callers nothing else.
+        return {"anon": True}
+    info: dict[str, object] = body["query"]["userinfo"]
+    return info
+
+
+def csrf_of(page: httpx.Response) -> str:
+    match = re.search(r'<meta name="csrf-token" content="([^"]+)">', page.text)
+    assert match is not None, page.text
+    return match.group(1)
