@@ -359,9 +359,13 @@ async function upload() {
     const body = await post("/user_uploads", data);
     const url = body.url ?? body.uri;
     const name = file.name.replace(/[[\]]/g, "");
-    const insert = `[${name}](${url})`;
     const at = ui.textarea.selectionStart ?? ui.textarea.value.length;
-    ui.textarea.value = ui.textarea.value.slice(0, at) + insert + ui.textarea.value.slice(at);
+    const before = ui.textarea.value.slice(0, at);
+    const after = ui.textarea.value.slice(at);
+    // On a line of its own, as Zulip inserts it: never glued to the words around it.
+    const insert = `${before && !before.endsWith("\n") ? "\n" : ""}[${name}](${url})${after && !after.startsWith("\n") ? "\n" : ""}`;
+    ui.textarea.value = before + insert + after;
+    ui.textarea.selectionStart = ui.textarea.selectionEnd = before.length + insert.length;
     status("");
     scheduleDraftSave();
   } catch (error) {

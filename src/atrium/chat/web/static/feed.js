@@ -9,6 +9,7 @@
 import { markAlertWords } from "./alert_words.js";
 import { get, post } from "./api.js";
 import { avatar, clear, el, setServerHtml, showEmoji, toast } from "./dom.js";
+import { lightboxClick } from "./lightbox.js";
 import { openActions, reactionButtons } from "./message_actions.js";
 import { BATCH, fetchMessages, FIRST_BEFORE, matching, startAnchor, takePrefetched } from "./message_fetch.js";
 import {
@@ -504,6 +505,7 @@ export function initFeed() {
     const id = Number(article.dataset.id);
     const message = win.byId.get(id);
     if (!message) return;
+    if (lightboxClick(event)) return;
     const upload = event.target.closest('a[href*="/user_uploads/"]');
     if (upload && state.features.has("uploads")) {
       // An upload is fetched through a short-lived URL that the server signs for this person.
