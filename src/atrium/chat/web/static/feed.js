@@ -29,6 +29,7 @@ import {
   trim,
 } from "./message_window.js";
 import { ALL, describe, matchesLocally, sameNarrow, toHash } from "./narrow.js";
+import { unsentIn, unsentNode } from "./outbox.js";
 import { bus, messageDmKey, state, userName } from "./state.js";
 import { formatDateTime, formatTime, isoTime } from "./time.js";
 
@@ -274,7 +275,7 @@ export function render({ keepScroll = false } = {}) {
     previous = message;
   }
   if (!win.messages.length) fragment.append(el("p", { class: "feed-status", text: "No messages here yet." }));
-  for (const echo of pendingEchoes.values()) fragment.append(echo);
+  fragment.append(...unsentIn(win.narrow).map(unsentNode));
   clear(node).append(fragment);
   if (keepScroll) {
     settle(node);
@@ -359,27 +360,17 @@ async function flushRead() {
   }
 }
 
-// --- local echo -------------------------------------------------------------------------
+// --- unsent messages (outbox.js keeps them) ---------------------------------------------
 
-const pendingEchoes = new Map(); // local_id -> node
+function showUnsent(fresh) {
+  const node = feedNode();
+  for (const old of node.querySelectorAll("article.local-echo")) old.remove();
+  const nodes = unsentIn(win.narrow).map(unsentNode);
+  node.append(...nodes);
+  if (fresh && nodes.length) nodes[nodes.length - 1].scrollIntoView({ block: "end" });
+}
 
-bus.on("compose:echo", ({ localId, content, failed }) => {
-  let node = pendingEchoes.get(localId);
-  if (failed) {
-    node?.classList.add("failed");
-    node?.setAttribute("title", failed);
-    return;
-  }
-  node = el(
-    "article",
-    { class: "message local-echo", "aria-label": "Message being sent", dataset: { localId } },
-    el("div", { class: "message-head" }, el("span", { class: "sender", text: userName(state.me) }), el("span", { class: "sending", text: "sending…" })),
-    el("div", { class: "message-content", text: content }),
-  );
-  pendingEchoes.set(localId, node);
-  feedNode().append(node);
-  node.scrollIntoView({ block: "end" });
-});
+bus.on("outbox", ({ fresh }) => showUnsent(fresh));
 
 // --- live updates -----------------------------------------------------------------------
 
@@ -400,11 +391,6 @@ function nearBottom() {
 
 bus.on("event:message", async (event) => {
   const message = event.message;
-  const echo = event.local_message_id && pendingEchoes.get(event.local_message_id);
-  if (echo) {
-    echo.remove();
-    pendingEchoes.delete(event.local_message_id);
-  }
   if (!win.foundNewest) return;
   const token = feed.token;
   // A stream or topic narrow decides here, without a round trip to the server.

@@ -2,6 +2,7 @@
 // (the narrow in view) and starts the event loop.
 
 import { initCompose } from "./compose.js";
+import { initConnection, returnToPlace } from "./connection.js";
 import { register, startEventLoop } from "./events.js";
 import { initFeed, openNarrow } from "./feed.js";
 import { initKeyboard } from "./keyboard.js";
@@ -38,6 +39,8 @@ function toggle(side) {
 }
 
 async function boot() {
+  returnToPlace();
+  initConnection();
   initFeed();
   initCompose();
   initLeftSidebar();
