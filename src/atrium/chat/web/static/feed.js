@@ -10,7 +10,7 @@ import { markAlertWords } from "./alert_words.js";
 import { get, post } from "./api.js";
 import { avatar, clear, el, setServerHtml, showEmoji, toast } from "./dom.js";
 import { lightboxClick } from "./lightbox.js";
-import { openActions, reactionButtons } from "./message_actions.js";
+import { openActions, reactionButtons, reactionPicker } from "./message_actions.js";
 import { BATCH, fetchMessages, FIRST_BEFORE, matching, startAnchor, takePrefetched } from "./message_fetch.js";
 import {
   addMessages,
@@ -64,6 +64,7 @@ async function catchUp(token) {
 
 export async function openNarrow(narrow, { anchor } = {}) {
   const token = ++feed.token;
+  keepUnread = false;
   win = createWindow(narrow);
   feed.selectedId = null;
   const node = feedNode();
@@ -199,6 +200,7 @@ export function messageNode(message, continued) {
       el("time", { datetime: isoTime(message.timestamp), title: formatDateTime(message.timestamp), text: formatTime(message.timestamp) }),
       editMarker(message),
       star,
+      state.features.has("reactions") && el("button", { type: "button", class: "quick-react", "aria-label": "Add emoji reaction", title: "Add emoji reaction", text: "☺" }),
       el("button", { type: "button", class: "actions-button", "aria-haspopup": "menu", "aria-label": "Message actions", text: "⋯" }),
     ),
     content,
@@ -335,8 +337,15 @@ export function moveSelection(step) {
 const toMarkRead = new Set();
 let readTimer = null;
 
+// After "Mark as unread from here", what is on screen stays unread until another view opens.
+let keepUnread = false;
+bus.on("feed:keep-unread", () => {
+  keepUnread = true;
+  toMarkRead.clear();
+});
+
 function onVisible(entries) {
-  if (document.visibilityState !== "visible") return;
+  if (document.visibilityState !== "visible" || keepUnread) return;
   for (const entry of entries) {
     if (!entry.isIntersecting) continue;
     const id = Number(entry.target.dataset.id);
@@ -515,7 +524,9 @@ export function initFeed() {
         toast(error.message);
       }
     } else if (event.target.closest("button.actions-button")) {
-      openActions(message, article);
+      openActions(message, article, win.narrow);
+    } else if (event.target.closest("button.quick-react")) {
+      reactionPicker(message);
     } else if (event.target.closest("button.sender")) {
       bus.emit("user-card", { userId: message.sender_id, anchor: event.target });
     }

@@ -15,12 +15,20 @@ import { initRightSidebar } from "./right_sidebar.js";
 import { initSearch } from "./search.js";
 import { initSettings } from "./settings.js";
 import { bus } from "./state.js";
+import { hideTriage, initTriage, isTriageHash, showTriage } from "./triage.js";
 import { initTyping } from "./typing.js";
 
 function route() {
   const hash = location.hash || "#all_messages";
   document.body.classList.remove("show-left", "show-right");
   closeOverlay();
+  hideTriage();
+  if (isTriageHash(hash)) {
+    bus.emit("location", { hash, narrow: [] });
+    hideList();
+    showTriage(hash.slice(1));
+    return;
+  }
   if (hash === "#drafts" || hash === "#scheduled") {
     bus.emit("location", { hash, narrow: [] });
     showList(hash.slice(1));
@@ -50,10 +58,11 @@ async function boot() {
   initLists();
   initTyping();
   initKeyboard();
+  initTriage();
   document.getElementById("toggle-left").addEventListener("click", () => toggle("left"));
   document.getElementById("toggle-right").addEventListener("click", () => toggle("right"));
   const hash = location.hash || "#all_messages";
-  if (hash !== "#drafts" && hash !== "#scheduled") prefetchNarrow(fromHash(hash));
+  if (hash !== "#drafts" && hash !== "#scheduled" && !isTriageHash(hash)) prefetchNarrow(fromHash(hash));
   try {
     await register();
   } catch (error) {
