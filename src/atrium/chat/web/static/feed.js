@@ -225,10 +225,17 @@ function append(previous, message) {
   const node = feedNode();
   const nodes = nodesAfter(previous, message);
   const article = nodes[nodes.length - 1];
-  const fragment = document.createDocumentFragment();
-  fragment.append(...nodes);
-  node.insertBefore(fragment, node.querySelector("article.local-echo"));
+  const last = node.querySelector(":scope > .recipient-group:last-of-type");
+  if (nodes.length === 1 && last) last.append(article);
+  else node.insertBefore(group(nodes), node.querySelector(":scope > article.local-echo"));
   if (article.classList.contains("unread")) observer?.observe(article);
+}
+
+// A conversation's run of messages under its recipient bar: the bar sticks to the top only
+// while its own messages are in view, and the next group's bar pushes it away instead of
+// sliding over it.
+function group(nodes) {
+  return el("div", { class: "recipient-group" }, ...nodes);
 }
 
 let observer = null;
@@ -272,8 +279,13 @@ export function render({ keepScroll = false } = {}) {
   const fragment = document.createDocumentFragment();
   let previous = null;
   if (win.foundOldest && win.messages.length) fragment.append(el("p", { class: "feed-edge", text: "Beginning of this conversation" }));
+  let current = null;
   for (const message of win.messages) {
-    fragment.append(...nodesAfter(previous, message));
+    const nodes = nodesAfter(previous, message);
+    if (nodes.length === 2 || !current) {
+      current = group(nodes);
+      fragment.append(current);
+    } else current.append(nodes[0]);
     previous = message;
   }
   if (!win.messages.length) fragment.append(el("p", { class: "feed-status", text: "No messages here yet." }));
@@ -307,15 +319,9 @@ export function select(id, { block = "nearest" } = {}) {
 const REVEAL = 35;
 
 function reveal(target) {
-  const nodes = [target];
-  for (const step of ["previousElementSibling", "nextElementSibling"]) {
-    let count = 0;
-    for (let node = target[step]; node && count < REVEAL; node = node[step])
-      if (node.matches("article.message")) {
-        nodes.push(node);
-        count += 1;
-      }
-  }
+  const all = [...feedNode().querySelectorAll("article.message[data-id]")];
+  const index = all.indexOf(target);
+  const nodes = index < 0 ? [target] : all.slice(Math.max(0, index - REVEAL), index + REVEAL + 1);
   for (const node of nodes) node.classList.add("drawn");
   requestAnimationFrame(() => requestAnimationFrame(() => nodes.forEach((node) => node.classList.remove("drawn"))));
 }

@@ -3,7 +3,7 @@
 // The server decides what is allowed (edit limits, policies); its refusal is shown as it says.
 
 import { del, get, patch, post } from "./api.js";
-import { clear, el, setServerHtml, toast } from "./dom.js";
+import { clear, el, setServerHtml, showEmoji, toast } from "./dom.js";
 import { emojiByName, emojiChar, POPULAR, searchEmoji } from "./emoji.js";
 import { markUnreadFromHere, showReadReceipts } from "./message_reading.js";
 import { toHash } from "./narrow.js";
@@ -182,6 +182,7 @@ async function showHistory(message) {
   for (const entry of body.message_history) {
     const content = el("div", { class: "rendered" });
     setServerHtml(content, entry.rendered_content ?? "");
+    showEmoji(content);
     list.append(
       el(
         "li",
