@@ -51,6 +51,12 @@ async def test_upload_preview_is_scaled_once_and_cached(chat: ChatHarness) -> No
     full = await thumbnail(chat, chat.hamlet, uri, size="full")
     assert full.status_code == 302
     assert full.headers["location"] == uri
+    # Deleting the upload deletes its preview too.
+    attachment_id = assert_json_success(await chat.get("/attachments", chat.hamlet))["attachments"][
+        0
+    ]["id"]
+    assert_json_success(await chat.delete(f"/attachments/{attachment_id}", chat.hamlet))
+    assert not cached[0].exists()
 
 
 async def test_reader_of_the_message_sees_the_preview(chat: ChatHarness) -> None:

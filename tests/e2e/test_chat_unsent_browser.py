@@ -188,6 +188,13 @@ def test_message_typed_during_an_outage_is_kept_and_sent_once(
     assert unsent_again.count() == 0
     assert len(messages_with(site, "typed during the outage")) == 1
 
+    # Signing out on purpose leaves no typed text in the browser's storage.
+    kept = "() => Object.keys(localStorage).filter((k) => k.startsWith('atrium.'))"
+    assert page.evaluate(kept) == [f"atrium.compose.{site.ids['mo']}"]
+    page.click("#logout")
+    page.wait_for_selector("#login-email")
+    assert page.evaluate(kept) == []
+
 
 def send_with_answer_lost(mo: Person, text: str) -> Any:
     """Send `text` with the events held back and the answer to the send lost on its way back,

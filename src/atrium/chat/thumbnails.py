@@ -28,8 +28,9 @@ class NotScalable(Exception):
     """The stored bytes are not an image that can be previewed as a still copy."""
 
 
-def cache_path(root: Path, sha256: str) -> Path:
-    return root / sha256[:2] / sha256[2:4] / f"{sha256}-thumbnail.webp"
+def cache_path(data_dir: Path, sha256: str) -> Path:
+    """Where the preview of the stored file `sha256` is kept."""
+    return data_dir / "thumbnails" / sha256[:2] / sha256[2:4] / f"{sha256}-thumbnail.webp"
 
 
 def make_thumbnail(source: Path, target: Path) -> Path:

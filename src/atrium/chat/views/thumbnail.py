@@ -52,7 +52,6 @@ def upload_path(url: str, host: str) -> str | None:
 
 
 def thumbnail_routes(runtime: ChatRuntime) -> list[BaseRoute]:
-    cache_root = runtime.settings.data_dir / "thumbnails"
 
     async def serve_thumbnail(request: Request) -> Response:
         user = await request_user(runtime, request)
@@ -87,7 +86,7 @@ def thumbnail_routes(runtime: ChatRuntime) -> list[BaseRoute]:
             return HTMLResponse("<p>File not found.</p>", status_code=404)
         try:
             target = await workers.run(
-                make_thumbnail, source, cache_path(cache_root, row["sha256"])
+                make_thumbnail, source, cache_path(runtime.settings.data_dir, row["sha256"])
             )
         except NotScalable:
             return original

@@ -5,7 +5,7 @@
 
 import { el } from "./dom.js";
 import { retryNow, stopEventLoop } from "./events.js";
-import { bus } from "./state.js";
+import { bus, state } from "./state.js";
 
 const RETURN_KEY = "atrium.return";
 let banner = null;
@@ -50,8 +50,15 @@ export function returnToPlace() {
   if (hash && !location.hash) history.replaceState(null, "", hash);
 }
 
+// Signing out on purpose leaves nothing typed in this browser for the next person at it (what was
+// saved as a draft stays on the server).
+function forgetLocalCopies() {
+  for (const key of [`atrium.outbox.${state.me}`, `atrium.compose.${state.me}`]) localStorage.removeItem(key);
+}
+
 export function initConnection() {
   window.addEventListener("atrium:unauthorized", sessionEnded);
+  document.querySelector(".logout-form")?.addEventListener("submit", forgetLocalCopies);
   bus.on("connection", (status) => {
     if (expired) return;
     if (status === "ok") hide();
