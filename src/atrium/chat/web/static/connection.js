@@ -29,16 +29,15 @@ function sessionEnded() {
   if (expired) return;
   expired = true;
   stopEventLoop();
+  // The view to come back to after signing in again (by the button or by reloading the page,
+  // which then shows the sign-in form), remembered by this tab.
+  sessionStorage.setItem(RETURN_KEY, location.hash);
   const signIn = el("button", {
     type: "button",
     class: "primary",
     id: "sign-in-again",
     text: "Sign in again",
-    onclick: () => {
-      // The sign-in page is served at "/"; the view to come back to is remembered by this tab.
-      sessionStorage.setItem(RETURN_KEY, location.hash);
-      location.assign("/");
-    },
+    onclick: () => location.assign("/"),
   });
   show("expired", "Your session has expired. Nothing you typed is lost: sign in again to send it.", signIn);
 }
