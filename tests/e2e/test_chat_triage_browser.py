@@ -244,3 +244,18 @@ def test_quick_reaction_shows_for_the_other_person(people: Any, site: Site) -> N
     theirs.first.wait_for(timeout=10_000)
     assert theirs.first.inner_text().endswith("1")
     assert mo.errors == [] and pat.errors == []
+
+
+def test_recent_conversations_are_ready_before_they_are_opened(people: Any, site: Site) -> None:
+    stream_id = site.stream("ready", "mo")
+    post(site, "olive", stream_id, "early", "already here")
+    mo = people("mo")
+    page = mo.page
+    # The list is fetched in the background once the first view has painted.
+    with page.expect_response(lambda r: "/json/messages?" in r.url and "num_before=400" in r.url):
+        pass
+    asked: list[str] = []
+    page.on("request", lambda r: "/json/messages" in r.url and asked.append(r.url))
+    open_view(mo, "#recent")
+    assert page.locator(".recent-row", has_text="early").count() == 1
+    assert asked == []

@@ -6,7 +6,7 @@ import { post } from "./api.js";
 import { el, toast } from "./dom.js";
 import { renderInbox } from "./inbox.js";
 import { closeOverlay, openDialog } from "./overlay.js";
-import { forgetRecent, noteMessage, renderRecent } from "./recent.js";
+import { forgetRecent, loadRecent, noteMessage, renderRecent } from "./recent.js";
 import { bus } from "./state.js";
 
 const TITLES = { inbox: "Inbox", recent: "Recent conversations" };
@@ -82,7 +82,17 @@ export function hideTriage() {
   container.hidden = true;
 }
 
+// Recent conversations' list is fetched once the first view has painted and the page is idle,
+// so that opening it later shows it at once, without delaying the first screen.
+const PREFETCH_AFTER_MS = 1500;
+
 export function initTriage() {
+  let prefetched = false;
+  bus.on("feed:opened", () => {
+    if (prefetched) return;
+    prefetched = true;
+    setTimeout(() => loadRecent().catch(() => {}), PREFETCH_AFTER_MS);
+  });
   bus.on("event:message", (event) => noteMessage(event.message));
   bus.on("event:update_message", (event) => {
     // A topic or stream moved: the list is built again from the server when next shown.
