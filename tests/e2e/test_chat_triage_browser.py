@@ -48,8 +48,8 @@ def browser(site: Site) -> Iterator[Any]:
 def people(browser: Any, site: Site) -> Iterator[Any]:
     contexts: list[Any] = []
 
-    def open_person(short: str) -> Person:
-        context = browser.new_context(viewport={"width": 1280, "height": 800})
+    def open_person(short: str, width: int = 1280) -> Person:
+        context = browser.new_context(viewport={"width": width, "height": 800})
         contexts.append(context)
         person = Person(context.new_page())
         person.watch()
@@ -70,7 +70,7 @@ def post(site: Site, who: str, stream_id: int, topic: str, content: str) -> int:
 
 def open_view(person: Person, hash_: str) -> None:
     person.page.evaluate("h => { location.hash = h; }", hash_)
-    person.page.wait_for_selector("#triage:not([hidden]) .triage-title", timeout=10_000)
+    person.page.wait_for_selector("#triage:not([hidden]) .triage-head", timeout=10_000)
 
 
 def test_inbox_lists_unread_by_conversation_live(people: Any, site: Site) -> None:
@@ -259,3 +259,19 @@ def test_recent_conversations_are_ready_before_they_are_opened(people: Any, site
     open_view(mo, "#recent")
     assert page.locator(".recent-row", has_text="early").count() == 1
     assert asked == []
+
+
+def test_triage_views_fit_a_phone(people: Any, site: Site) -> None:
+    stream_id = site.stream("phone", "mo")
+    mo = people("mo", 375)
+    open_view(mo, "#inbox")
+    post(site, "olive", stream_id, "a rather long topic name for a narrow screen", "hello")
+    page = mo.page
+    page.locator(".inbox-row").first.wait_for(timeout=10_000)
+    fits = "() => { const t = document.getElementById('triage'); return t.scrollWidth <= t.clientWidth; }"
+    assert page.evaluate(fits)
+    mo.shot("inbox-375")
+    open_view(mo, "#recent")
+    page.locator(".recent-row").first.wait_for(timeout=10_000)
+    assert page.evaluate(fits)
+    mo.shot("recent-conversations-375")

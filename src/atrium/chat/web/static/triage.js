@@ -38,7 +38,8 @@ function header() {
   return el(
     "div",
     { class: "triage-head" },
-    el("h2", { class: "triage-title", text: TITLES[showing] }),
+    // The narrow bar above already shows the title; this heading is for screen readers.
+    el("h2", { class: "triage-title visually-hidden", text: TITLES[showing] }),
     el("button", { type: "button", id: "mark-all-read", class: "text-button", text: "Mark all as read", onclick: markAllAsRead }),
   );
 }
