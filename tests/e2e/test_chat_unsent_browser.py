@@ -156,6 +156,13 @@ def test_message_typed_during_an_outage_is_kept_and_sent_once(
     unsent = page.locator("article.local-echo.failed", has_text="typed during the outage")
     unsent.wait_for(timeout=10_000)
     assert unsent.locator(".not-sent").inner_text() == "Not sent"
+    # A second one, thought better of: Delete drops it for good.
+    page.fill("#compose-textarea", "never mind this one")
+    page.press("#compose-textarea", "Enter")
+    dropped = page.locator("article.local-echo.failed", has_text="never mind this one")
+    dropped.wait_for(timeout=10_000)
+    dropped.locator(".unsent-delete").click()
+    assert dropped.count() == 0
     page.fill("#compose-textarea", "still typing")
     mo.shot("not-sent")
 
@@ -187,6 +194,7 @@ def test_message_typed_during_an_outage_is_kept_and_sent_once(
     unsent_again = page.locator("article.local-echo")
     assert unsent_again.count() == 0
     assert len(messages_with(site, "typed during the outage")) == 1
+    assert messages_with(site, "never mind this one") == []
 
     # Signing out on purpose leaves no typed text in the browser's storage.
     kept = "() => Object.keys(localStorage).filter((k) => k.startsWith('atrium.'))"
