@@ -40,6 +40,7 @@ from atrium.chat.views import (
     server,
     stream_settings,
     streams,
+    thumbnail,
     topics,
     typing,
     uploads,
@@ -275,6 +276,7 @@ def api_routes(rt: ChatRuntime) -> list[BaseRoute]:
             DELETE=profile_fields.remove_own,
         ),
         *files.file_routes(rt),
+        *thumbnail.thumbnail_routes(rt),
         *signup_routes(rt),
         Route(
             API_PREFIX + "/{path:path}",

@@ -19,6 +19,7 @@ from starlette.routing import BaseRoute, Route
 
 from atrium.chat.auth import authenticate, browser_session, session_user
 from atrium.chat.errors import ChatError
+from atrium.chat.models import User
 from atrium.chat.queries.attachments import attachment_by_path, can_read_attachment
 from atrium.chat.queries.images import (
     REALM_IMAGE_KINDS,
@@ -62,7 +63,7 @@ _SAFE_HEADERS = {
 }
 
 
-def _file_response(runtime: ChatRuntime, row: Any) -> Response:
+def file_response(runtime: ChatRuntime, row: Any) -> Response:
     path = runtime.blobs.path(row["sha256"])
     if not path.is_file():
         return HTMLResponse("<p>File not found.</p>", status_code=404)
@@ -78,26 +79,33 @@ def _file_response(runtime: ChatRuntime, row: Any) -> Response:
     )
 
 
+async def request_user(runtime: ChatRuntime, request: Request) -> User | Response:
+    """Who asks for a file: HTTP Basic when the request carries it, else the browser's chat
+    session; the answer to give instead when neither names an active user."""
+    header = request.headers.get("authorization")
+    if header is None:
+        # A browser opening a link: its chat session, else the sign-in page as Zulip sends
+        # it there. Never a Basic challenge: the browser's password dialog would invite
+        # typing an API key it then sends on every request.
+        session = await browser_session(runtime, request)
+        session_member = await session_user(runtime, session) if session else None
+        if session_member is None:
+            return RedirectResponse("/login", 302, headers={"Cache-Control": "no-store"})
+        return session_member
+    try:
+        return await authenticate(runtime, header)
+    except ChatError as error:
+        return HTMLResponse(
+            f"<p>{'Not logged in' if error.status == 401 else 'Forbidden'}.</p>",
+            status_code=401,
+        )
+
+
 def file_routes(runtime: ChatRuntime) -> list[BaseRoute]:
     async def serve_upload(request: Request) -> Response:
-        header = request.headers.get("authorization")
-        if header is None:
-            # A browser opening a link: its chat session, else the sign-in page as Zulip sends
-            # it there. Never a Basic challenge: the browser's password dialog would invite
-            # typing an API key it then sends on every request.
-            session = await browser_session(runtime, request)
-            session_member = await session_user(runtime, session) if session else None
-            if session_member is None:
-                return RedirectResponse("/login", 302, headers={"Cache-Control": "no-store"})
-            user = session_member
-        else:
-            try:
-                user = await authenticate(runtime, header)
-            except ChatError as error:
-                return HTMLResponse(
-                    f"<p>{'Not logged in' if error.status == 401 else 'Forbidden'}.</p>",
-                    status_code=401,
-                )
+        user = await request_user(runtime, request)
+        if isinstance(user, Response):
+            return user
         path_id = f"{request.path_params['realm_id']}/{request.path_params['path']}"
 
         def read(conn: Conn) -> tuple[Any, bool]:
@@ -109,7 +117,7 @@ def file_routes(runtime: ChatRuntime) -> list[BaseRoute]:
             return HTMLResponse("<p>File not found.</p>", status_code=404)
         if not allowed:
             return HTMLResponse("<p>You are not authorized to view this file.</p>", 403)
-        return _file_response(runtime, row)
+        return file_response(runtime, row)
 
     async def serve_temporary(request: Request) -> Response:
         path_id = unsign(runtime.secret, request.path_params["token"])
@@ -120,7 +128,7 @@ def file_routes(runtime: ChatRuntime) -> list[BaseRoute]:
         row = await runtime.db.read(attachment_by_path, path_id)
         if row is None:
             return HTMLResponse("<p>File not found.</p>", status_code=404)
-        return _file_response(runtime, row)
+        return file_response(runtime, row)
 
     def _image(sha256: str, content_type: str) -> Response:
         path = runtime.blobs.path(sha256)

@@ -7,6 +7,7 @@ file in memory and the database never holds its bytes.
 
 from __future__ import annotations
 
+import functools
 import mimetypes
 from typing import Any
 
@@ -24,6 +25,7 @@ from atrium.chat.queries.attachments import (
     user_attachments,
 )
 from atrium.chat.runtime import ChatRuntime
+from atrium.chat.thumbnails import cache_path
 from atrium.chat.typed_endpoint import PathOnly, typed_endpoint
 from atrium.core.blobs import TooLarge
 from atrium.core.db import Conn
@@ -67,9 +69,12 @@ async def keep_stored(
 
 
 async def release_blob(runtime: ChatRuntime, sha256: str) -> None:
-    """Delete a blob once no row names it (after the commit that dropped the last one)."""
+    """Delete a blob once no row names it (after the commit that dropped the last one), with
+    the preview scaled from it."""
     if not await runtime.db.read(blob_in_use, sha256):
         await anyio.to_thread.run_sync(runtime.blobs.delete, sha256)
+        preview = cache_path(runtime.settings.data_dir, sha256)
+        await anyio.to_thread.run_sync(functools.partial(preview.unlink, missing_ok=True))
 
 
 # What a multipart body may add to the file it carries (boundaries, part headers).

@@ -51,7 +51,9 @@ export async function call(method, path, params, { signal } = {}, attempt = 0) {
     return call(method, path, params, { signal }, attempt + 1);
   }
   if (!response.ok || body?.result !== "success") {
-    if (response.status === 401) window.location.assign("/");
+    // The session ended (expired, or signed out elsewhere): connection.js says so and offers
+    // to sign in again; nothing typed is dropped by leaving the page at once.
+    if (response.status === 401) globalThis.dispatchEvent?.(new Event("atrium:unauthorized"));
     throw new ApiError(response.status, body);
   }
   return body;

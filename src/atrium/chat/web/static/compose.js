@@ -7,6 +7,7 @@ import { ApiError, del, patch, post } from "./api.js";
 import { clear, el, setServerHtml, showEmoji, toast } from "./dom.js";
 import { ALL, conversationOf } from "./narrow.js";
 import { closeOverlay, field, openDialog } from "./overlay.js";
+import { loadOutbox, sendMessage } from "./outbox.js";
 import { bus, state, userName } from "./state.js";
 import { attachTypeahead } from "./typeahead.js";
 import { typingActivity, typingStopped } from "./typing.js";
@@ -17,7 +18,6 @@ const compose = {
   recipients: [], // DM user ids
   draftId: null,
   narrow: ALL,
-  localCounter: 0,
 };
 
 let ui = null;
@@ -200,7 +200,10 @@ export function openCompose(conversation, { content, draft } = {}) {
 
 export function closeCompose() {
   if (!ui) return;
-  saveDraftNow();
+  // The text is read before the box is cleared; the browser's copy goes once Drafts has it.
+  saveDraftNow().then((saved) => {
+    if (saved && !compose.open) keepLocally();
+  });
   typingStopped(target());
   compose.open = false;
   if (ui.form.contains(document.activeElement)) document.getElementById("feed").focus({ preventScroll: true });
@@ -233,6 +236,7 @@ function draftObject() {
 }
 
 function scheduleDraftSave() {
+  keepLocally();
   clearTimeout(draftTimer);
   draftTimer = setTimeout(saveDraftNow, 600);
 }
@@ -240,7 +244,7 @@ function scheduleDraftSave() {
 async function saveDraftNow() {
   clearTimeout(draftTimer);
   draftTimer = null;
-  if (!ui || !compose.open) return;
+  if (!ui || !compose.open) return false;
   const draft = draftObject();
   try {
     if (!draft.content.trim()) {
@@ -249,16 +253,18 @@ async function saveDraftNow() {
         compose.draftId = null;
         await del(`/drafts/${id}`);
       }
-      return;
+      return true;
     }
     if (compose.draftId !== null) await patch(`/drafts/${compose.draftId}`, { draft });
     else {
       const body = await post("/drafts", { drafts: [draft] });
       compose.draftId = body.ids[0];
     }
+    return true;
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) compose.draftId = null;
     else status("Draft not saved: " + error.message);
+    return false;
   }
 }
 
@@ -272,14 +278,6 @@ function sendParams() {
   return params;
 }
 
-function echoHere(t) {
-  if (!compose.narrow.length) return true;
-  const here = conversationOf(compose.narrow);
-  if (!here || here.type !== t.type) return false;
-  if (t.type === "stream") return here.stream_id === t.stream_id && (!here.topic || here.topic.toLowerCase() === t.topic.toLowerCase());
-  return here.user_ids.slice().sort().join(",") === t.user_ids.slice().sort().join(",");
-}
-
 async function send() {
   const content = ui.textarea.value;
   if (!content.trim()) return status("Nothing to send yet.");
@@ -287,25 +285,67 @@ async function send() {
   if (compose.type === "private" && !compose.recipients.length) return status("Add at least one recipient.");
   const params = sendParams();
   const t = target();
-  const localId = `${Date.now()}.${++compose.localCounter}`;
   const draftId = compose.draftId;
   clearTimeout(draftTimer);
   compose.draftId = null;
   ui.textarea.value = "";
+  keepLocally();
   ui.preview.hidden = true;
-  if (echoHere(t)) bus.emit("compose:echo", { localId, content });
   status("");
-  try {
-    // The typing "stop" goes after the message: sent first, its event would reach the others'
-    // long polls first, and each would poll again before it could show the message.
-    await post("/messages", { ...params, queue_id: state.queueId, local_id: localId }).finally(() => typingStopped(t));
-    if (draftId !== null) del(`/drafts/${draftId}`).catch(() => {});
-  } catch (error) {
-    bus.emit("compose:echo", { localId, failed: error.message });
+  // The typing "stop" goes after the message: sent first, its event would reach the others'
+  // long polls first, and each would poll again before it could show the message.
+  const outcome = await sendMessage(params, t, content, draftId);
+  typingStopped(t);
+  if (outcome.refused) restoreRefused(content, draftId, outcome.refused);
+  else if (outcome.failed) status("Not sent: " + outcome.failed.message);
+}
+
+// A message the server refused goes back into the compose box (unless something new was typed
+// there since), with the server's reason.
+function restoreRefused(content, draftId, error) {
+  if (!ui.textarea.value.trim()) {
     ui.textarea.value = content;
     compose.draftId = draftId;
-    status("Not sent: " + error.message);
+    keepLocally();
   }
+  status("Not sent: " + error.message);
+}
+
+// --- the compose box in this browser's storage -------------------------------------------
+// Typed text survives a reload, an expired session and a server that cannot be reached, even
+// when the server-side draft could not be saved.
+
+const localKey = () => `atrium.compose.${state.me}`;
+
+function keepLocally() {
+  if (!ui || state.me === null) return;
+  try {
+    if (ui.textarea.value.trim()) localStorage.setItem(localKey(), JSON.stringify({ conversation: target(), content: ui.textarea.value }));
+    else localStorage.removeItem(localKey());
+  } catch {
+    // Storage refused: the server-side draft is still saved while typing.
+  }
+}
+
+let restored = false;
+
+function restoreOnce() {
+  if (restored) return;
+  restored = true;
+  loadOutbox();
+  restoreLocal();
+}
+
+function restoreLocal() {
+  let kept = null;
+  try {
+    kept = JSON.parse(localStorage.getItem(localKey()) ?? "null");
+  } catch {
+    kept = null;
+  }
+  if (!kept?.content || ui.textarea.value.trim()) return;
+  const conversation = kept.conversation.type === "stream" && !state.subs.has(kept.conversation.stream_id) ? undefined : kept.conversation;
+  openCompose(conversation, { content: kept.content });
 }
 
 async function togglePreview() {
@@ -341,6 +381,7 @@ function sendLater() {
       compose.draftId = null;
       if (draftId !== null) del(`/drafts/${draftId}`).catch(() => {});
       ui.textarea.value = "";
+      keepLocally();
       toast("Message scheduled");
     } catch (error) {
       toast(error.message);
@@ -359,9 +400,13 @@ async function upload() {
     const body = await post("/user_uploads", data);
     const url = body.url ?? body.uri;
     const name = file.name.replace(/[[\]]/g, "");
-    const insert = `[${name}](${url})`;
     const at = ui.textarea.selectionStart ?? ui.textarea.value.length;
-    ui.textarea.value = ui.textarea.value.slice(0, at) + insert + ui.textarea.value.slice(at);
+    const before = ui.textarea.value.slice(0, at);
+    const after = ui.textarea.value.slice(at);
+    // On a line of its own, as Zulip inserts it: never glued to the words around it.
+    const insert = `${before && !before.endsWith("\n") ? "\n" : ""}[${name}](${url})${after && !after.startsWith("\n") ? "\n" : ""}`;
+    ui.textarea.value = before + insert + after;
+    ui.textarea.selectionStart = ui.textarea.selectionEnd = before.length + insert.length;
     status("");
     scheduleDraftSave();
   } catch (error) {
@@ -377,6 +422,11 @@ export function initCompose() {
   refreshStreams();
   setType("stream");
   bus.on("state", refreshStreams);
+  bus.on("state", restoreOnce);
+  bus.on("outbox:refused", ({ entry, error }) => {
+    if (!ui.textarea.value.trim()) openCompose(entry.target, { content: entry.content });
+    status("Not sent: " + error.message);
+  });
   bus.on("event:subscription", refreshStreams);
   bus.on("event:realm_user", refreshStreams);
   bus.on("feed:opened", (narrow) => {

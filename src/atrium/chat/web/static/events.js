@@ -1,6 +1,8 @@
 // The event loop: POST /register for the initial state and a queue, then long-polled
-// GET /events. A failed poll retries with exponential backoff; BAD_EVENT_QUEUE_ID (the queue
-// expired, the server restarted) re-registers and tells the views to reload what they show.
+// GET /events. A failed poll retries with a backoff capped at RETRY_CAP_MS, so that the client
+// is back within a few seconds of the server's return ("Try now" retries at once);
+// BAD_EVENT_QUEUE_ID (the queue expired, the server restarted) re-registers and tells the views
+// to reload what they show. A 401 (the session ended) stops the loop.
 
 import { ApiError, get, post } from "./api.js";
 import { applyEvent, bus, loadState, state } from "./state.js";
@@ -28,16 +30,39 @@ export async function register() {
   return data;
 }
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+// Polling a server that does not answer costs little, and people notice a wait far more.
+const RETRY_CAP_MS = 2000;
+let wake = null;
+
+// A wait that `retryNow` ends early.
+const sleep = (ms) =>
+  new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      if (wake === done) wake = null;
+      resolve();
+    }
+    wake = done;
+  });
+
+export function retryNow() {
+  wake?.();
+}
+
+const backoff = (failures) => Math.min(RETRY_CAP_MS, 250 * 2 ** Math.min(failures, 6)) * (0.75 + Math.random() / 4);
 
 async function reRegister() {
   for (let attempt = 0; ; attempt += 1) {
     try {
       await register();
+      bus.emit("connection", "ok");
       bus.emit("reloaded");
-      return;
+      return true;
     } catch (error) {
-      await sleep(Math.min(30000, 1000 * 2 ** attempt));
+      if (error instanceof ApiError && error.status === 401) return false;
+      bus.emit("connection", "lost");
+      await sleep(backoff(attempt + 1));
     }
   }
 }
@@ -57,12 +82,13 @@ export function startEventLoop() {
         }
       } catch (error) {
         if (error instanceof ApiError && error.code === "BAD_EVENT_QUEUE_ID") {
-          await reRegister();
+          if (!(await reRegister())) return;
           continue;
         }
+        if (error instanceof ApiError && error.status === 401) return;
         failures += 1;
         bus.emit("connection", "lost");
-        await sleep(Math.min(30000, 500 * 2 ** Math.min(failures, 6)) * (0.75 + Math.random() / 2));
+        await sleep(backoff(failures));
       }
     }
   })();

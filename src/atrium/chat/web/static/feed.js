@@ -9,7 +9,8 @@
 import { markAlertWords } from "./alert_words.js";
 import { get, post } from "./api.js";
 import { avatar, clear, el, setServerHtml, showEmoji, toast } from "./dom.js";
-import { openActions, reactionButtons } from "./message_actions.js";
+import { lightboxClick } from "./lightbox.js";
+import { openActions, reactionButtons, reactionPicker } from "./message_actions.js";
 import { BATCH, fetchMessages, FIRST_BEFORE, matching, startAnchor, takePrefetched } from "./message_fetch.js";
 import {
   addMessages,
@@ -28,6 +29,7 @@ import {
   trim,
 } from "./message_window.js";
 import { ALL, describe, matchesLocally, sameNarrow, toHash } from "./narrow.js";
+import { unsentIn, unsentNode } from "./outbox.js";
 import { bus, messageDmKey, state, userName } from "./state.js";
 import { formatDateTime, formatTime, isoTime } from "./time.js";
 
@@ -62,6 +64,7 @@ async function catchUp(token) {
 
 export async function openNarrow(narrow, { anchor } = {}) {
   const token = ++feed.token;
+  keepUnread = false;
   win = createWindow(narrow);
   feed.selectedId = null;
   const node = feedNode();
@@ -197,6 +200,7 @@ export function messageNode(message, continued) {
       el("time", { datetime: isoTime(message.timestamp), title: formatDateTime(message.timestamp), text: formatTime(message.timestamp) }),
       editMarker(message),
       star,
+      state.features.has("reactions") && el("button", { type: "button", class: "quick-react", "aria-label": "Add emoji reaction", title: "Add emoji reaction", text: "☺" }),
       el("button", { type: "button", class: "actions-button", "aria-haspopup": "menu", "aria-label": "Message actions", text: "⋯" }),
     ),
     content,
@@ -221,10 +225,17 @@ function append(previous, message) {
   const node = feedNode();
   const nodes = nodesAfter(previous, message);
   const article = nodes[nodes.length - 1];
-  const fragment = document.createDocumentFragment();
-  fragment.append(...nodes);
-  node.insertBefore(fragment, node.querySelector("article.local-echo"));
+  const last = node.querySelector(":scope > .recipient-group:last-of-type");
+  if (nodes.length === 1 && last) last.append(article);
+  else node.insertBefore(group(nodes), node.querySelector(":scope > article.local-echo"));
   if (article.classList.contains("unread")) observer?.observe(article);
+}
+
+// A conversation's run of messages under its recipient bar: the bar sticks to the top only
+// while its own messages are in view, and the next group's bar pushes it away instead of
+// sliding over it.
+function group(nodes) {
+  return el("div", { class: "recipient-group" }, ...nodes);
 }
 
 let observer = null;
@@ -268,12 +279,17 @@ export function render({ keepScroll = false } = {}) {
   const fragment = document.createDocumentFragment();
   let previous = null;
   if (win.foundOldest && win.messages.length) fragment.append(el("p", { class: "feed-edge", text: "Beginning of this conversation" }));
+  let current = null;
   for (const message of win.messages) {
-    fragment.append(...nodesAfter(previous, message));
+    const nodes = nodesAfter(previous, message);
+    if (nodes.length === 2 || !current) {
+      current = group(nodes);
+      fragment.append(current);
+    } else current.append(nodes[0]);
     previous = message;
   }
   if (!win.messages.length) fragment.append(el("p", { class: "feed-status", text: "No messages here yet." }));
-  for (const echo of pendingEchoes.values()) fragment.append(echo);
+  fragment.append(...unsentIn(win.narrow).map(unsentNode));
   clear(node).append(fragment);
   if (keepScroll) {
     settle(node);
@@ -303,15 +319,9 @@ export function select(id, { block = "nearest" } = {}) {
 const REVEAL = 35;
 
 function reveal(target) {
-  const nodes = [target];
-  for (const step of ["previousElementSibling", "nextElementSibling"]) {
-    let count = 0;
-    for (let node = target[step]; node && count < REVEAL; node = node[step])
-      if (node.matches("article.message")) {
-        nodes.push(node);
-        count += 1;
-      }
-  }
+  const all = [...feedNode().querySelectorAll("article.message[data-id]")];
+  const index = all.indexOf(target);
+  const nodes = index < 0 ? [target] : all.slice(Math.max(0, index - REVEAL), index + REVEAL + 1);
   for (const node of nodes) node.classList.add("drawn");
   requestAnimationFrame(() => requestAnimationFrame(() => nodes.forEach((node) => node.classList.remove("drawn"))));
 }
@@ -333,8 +343,15 @@ export function moveSelection(step) {
 const toMarkRead = new Set();
 let readTimer = null;
 
+// After "Mark as unread from here", what is on screen stays unread until another view opens.
+let keepUnread = false;
+bus.on("feed:keep-unread", () => {
+  keepUnread = true;
+  toMarkRead.clear();
+});
+
 function onVisible(entries) {
-  if (document.visibilityState !== "visible") return;
+  if (document.visibilityState !== "visible" || keepUnread) return;
   for (const entry of entries) {
     if (!entry.isIntersecting) continue;
     const id = Number(entry.target.dataset.id);
@@ -358,27 +375,17 @@ async function flushRead() {
   }
 }
 
-// --- local echo -------------------------------------------------------------------------
+// --- unsent messages (outbox.js keeps them) ---------------------------------------------
 
-const pendingEchoes = new Map(); // local_id -> node
+function showUnsent(fresh) {
+  const node = feedNode();
+  for (const old of node.querySelectorAll("article.local-echo")) old.remove();
+  const nodes = unsentIn(win.narrow).map(unsentNode);
+  node.append(...nodes);
+  if (fresh && nodes.length) nodes[nodes.length - 1].scrollIntoView({ block: "end" });
+}
 
-bus.on("compose:echo", ({ localId, content, failed }) => {
-  let node = pendingEchoes.get(localId);
-  if (failed) {
-    node?.classList.add("failed");
-    node?.setAttribute("title", failed);
-    return;
-  }
-  node = el(
-    "article",
-    { class: "message local-echo", "aria-label": "Message being sent", dataset: { localId } },
-    el("div", { class: "message-head" }, el("span", { class: "sender", text: userName(state.me) }), el("span", { class: "sending", text: "sending…" })),
-    el("div", { class: "message-content", text: content }),
-  );
-  pendingEchoes.set(localId, node);
-  feedNode().append(node);
-  node.scrollIntoView({ block: "end" });
-});
+bus.on("outbox", ({ fresh }) => showUnsent(fresh));
 
 // --- live updates -----------------------------------------------------------------------
 
@@ -399,11 +406,6 @@ function nearBottom() {
 
 bus.on("event:message", async (event) => {
   const message = event.message;
-  const echo = event.local_message_id && pendingEchoes.get(event.local_message_id);
-  if (echo) {
-    echo.remove();
-    pendingEchoes.delete(event.local_message_id);
-  }
   if (!win.foundNewest) return;
   const token = feed.token;
   // A stream or topic narrow decides here, without a round trip to the server.
@@ -504,6 +506,7 @@ export function initFeed() {
     const id = Number(article.dataset.id);
     const message = win.byId.get(id);
     if (!message) return;
+    if (lightboxClick(event)) return;
     const upload = event.target.closest('a[href*="/user_uploads/"]');
     if (upload && state.features.has("uploads")) {
       // An upload is fetched through a short-lived URL that the server signs for this person.
@@ -527,7 +530,9 @@ export function initFeed() {
         toast(error.message);
       }
     } else if (event.target.closest("button.actions-button")) {
-      openActions(message, article);
+      openActions(message, article, win.narrow);
+    } else if (event.target.closest("button.quick-react")) {
+      reactionPicker(message);
     } else if (event.target.closest("button.sender")) {
       bus.emit("user-card", { userId: message.sender_id, anchor: event.target });
     }

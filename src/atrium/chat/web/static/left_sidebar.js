@@ -127,6 +127,8 @@ export function render() {
   const views = el(
     "ul",
     { class: "view-list" },
+    el("li", {}, link("#inbox", "Inbox", counts.total, { id: "nav-inbox" })),
+    el("li", {}, link("#recent", "Recent conversations", 0, { id: "nav-recent" })),
     el("li", {}, link("#all_messages", "All messages", counts.total, { id: "nav-all" })),
     el("li", {}, link(toHash([{ operator: "is", operand: "mentioned" }]), "Mentions", counts.mentions, { id: "nav-mentions" })),
     el("li", {}, link(toHash([{ operator: "is", operand: "starred" }]), "Starred", state.starred.size, { id: "nav-starred" })),

@@ -2,6 +2,7 @@
 // (the narrow in view) and starts the event loop.
 
 import { initCompose } from "./compose.js";
+import { initConnection, returnToPlace } from "./connection.js";
 import { register, startEventLoop } from "./events.js";
 import { initFeed, openNarrow } from "./feed.js";
 import { initKeyboard } from "./keyboard.js";
@@ -14,6 +15,7 @@ import { initRightSidebar } from "./right_sidebar.js";
 import { initSearch } from "./search.js";
 import { initSettings } from "./settings.js";
 import { bus } from "./state.js";
+import { hideTriage, initTriage, isTriageHash, showTriage } from "./triage.js";
 import { initTyping } from "./typing.js";
 import { initWikiPreviews } from "./wiki_preview.js";
 import { initWikiResults } from "./wiki_results.js";
@@ -22,6 +24,13 @@ function route() {
   const hash = location.hash || "#all_messages";
   document.body.classList.remove("show-left", "show-right");
   closeOverlay();
+  hideTriage();
+  if (isTriageHash(hash)) {
+    bus.emit("location", { hash, narrow: [] });
+    hideList();
+    showTriage(hash.slice(1));
+    return;
+  }
   if (hash === "#drafts" || hash === "#scheduled") {
     bus.emit("location", { hash, narrow: [] });
     showList(hash.slice(1));
@@ -40,6 +49,8 @@ function toggle(side) {
 }
 
 async function boot() {
+  returnToPlace();
+  initConnection();
   initFeed();
   initCompose();
   initLeftSidebar();
@@ -51,10 +62,11 @@ async function boot() {
   initLists();
   initTyping();
   initKeyboard();
+  initTriage();
   document.getElementById("toggle-left").addEventListener("click", () => toggle("left"));
   document.getElementById("toggle-right").addEventListener("click", () => toggle("right"));
   const hash = location.hash || "#all_messages";
-  if (hash !== "#drafts" && hash !== "#scheduled") prefetchNarrow(fromHash(hash));
+  if (hash !== "#drafts" && hash !== "#scheduled" && !isTriageHash(hash)) prefetchNarrow(fromHash(hash));
   try {
     await register();
   } catch (error) {

@@ -3,8 +3,9 @@
 // The server decides what is allowed (edit limits, policies); its refusal is shown as it says.
 
 import { del, get, patch, post } from "./api.js";
-import { clear, el, setServerHtml, toast } from "./dom.js";
+import { clear, el, setServerHtml, showEmoji, toast } from "./dom.js";
 import { emojiByName, emojiChar, POPULAR, searchEmoji } from "./emoji.js";
+import { markUnreadFromHere, showReadReceipts } from "./message_reading.js";
 import { toHash } from "./narrow.js";
 import { closeOverlay, field, openDialog, openMenu } from "./overlay.js";
 import { bus, isAdmin, state, userName } from "./state.js";
@@ -74,7 +75,7 @@ export function reactionButtons(message) {
   return box;
 }
 
-function reactionPicker(message) {
+export function reactionPicker(message) {
   const input = el("input", { type: "search", autocomplete: "off", "aria-label": "Find an emoji" });
   const list = el("div", { class: "emoji-list", role: "listbox", "aria-label": "Emoji" });
   const show = () => {
@@ -181,6 +182,7 @@ async function showHistory(message) {
   for (const entry of body.message_history) {
     const content = el("div", { class: "rendered" });
     setServerHtml(content, entry.rendered_content ?? "");
+    showEmoji(content);
     list.append(
       el(
         "li",
@@ -230,7 +232,7 @@ export function deleteMessage(message) {
   openDialog("Delete this message?", el("div", {}, el("p", { text: "The message will be removed for everyone." }), confirm));
 }
 
-export function openActions(message, article) {
+export function openActions(message, article, narrow = []) {
   const mine = message.sender_id === state.me;
   const starred = (message.flags ?? []).includes("starred");
   const isStream = message.type === "stream";
@@ -250,6 +252,8 @@ export function openActions(message, article) {
       message.last_edit_timestamp && { label: "View edit history", action: () => showHistory(message) },
       { label: "View message source", action: () => showSource(message) },
       (mine || isAdmin()) && { label: "Delete message", action: () => deleteMessage(message) },
+      { label: "Mark as unread from here", action: () => markUnreadFromHere(message, narrow) },
+      state.realm.realm_enable_read_receipts && { label: "Read receipts", action: () => showReadReceipts(message) },
     ],
     "Message actions",
   );

@@ -23,6 +23,11 @@ function streamSlug(id) {
   return `${id}-${name.replace(/[^\w]+/g, "-")}`;
 }
 
+function userSlug(id) {
+  const name = state.users.get(id)?.full_name ?? "";
+  return encodeHashComponent(`${id}-${name.replace(/[^\w]+/g, "-")}`);
+}
+
 export function toHash(narrow) {
   if (!narrow.length) return "#all_messages";
   const parts = ["#narrow"];
@@ -30,6 +35,7 @@ export function toHash(narrow) {
     const op = (negated ? "-" : "") + operator;
     if (operator === "stream" && typeof operand === "number") parts.push(op, streamSlug(operand));
     else if (operator === "dm") parts.push(op, operand.join(",") + "-dm");
+    else if (operator === "sender" && typeof operand === "number") parts.push(op, userSlug(operand));
     else parts.push(op, encodeHashComponent(String(operand)));
   }
   return parts.join("/");
@@ -49,9 +55,13 @@ export function fromHash(hash) {
       if (!Number.isNaN(id)) operand = id;
     } else if (operator === "dm") {
       operand = operand.replace(/-.*$/, "").split(",").map(Number).filter((n) => !Number.isNaN(n));
-    } else if (operator === "near" || operator === "id" || operator === "sender") {
+    } else if (operator === "near" || operator === "id") {
       const id = parseInt(operand, 10);
-      if (!Number.isNaN(id) && operator !== "sender") operand = id;
+      if (!Number.isNaN(id)) operand = id;
+    } else if (operator === "sender") {
+      // Zulip's `sender/8-Olivia-Owner` (an id and a slug), or an email as typed.
+      const id = /^(\d+)(-[^@]*)?$/.exec(operand);
+      if (id) operand = Number(id[1]);
     }
     narrow.push(negated ? { operator, operand, negated } : { operator, operand });
   }
