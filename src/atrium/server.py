@@ -15,6 +15,7 @@ from atrium.core.db import open_database
 from atrium.core.service import Service
 from atrium.core.sessions import SessionStore
 from atrium.settings import Settings
+from atrium.workspace.mail_sender import mail_sender_service
 
 # Expired browser sessions are deleted this often (a lookup ignores them anyway).
 SESSION_PURGE_SECONDS = 3600
@@ -63,6 +64,7 @@ def build_services(
         from atrium.wiki.app import create_service as create_wiki
 
         built.append(create_wiki(settings, store))
+    built.append(mail_sender_service(settings, list(built)))
     return built
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
+from atrium.core.mail.outbox import outbox_table
+
 metadata = sa.MetaData(
     naming_convention={
         "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -753,3 +755,6 @@ muted_user = sa.Table(
     sa.Column("date_muted", sa.Float, nullable=False),
 )
 sa.Index("ix_muted_user_muted_user_id", muted_user.c.muted_user_id)
+
+# The mails this service has to send (core/mail/outbox.py).
+mail_outbox = outbox_table(metadata)

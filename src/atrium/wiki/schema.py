@@ -9,6 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql
 
+from atrium.core.mail.outbox import outbox_table
+
 metadata = sa.MetaData()
 
 Str = sa.String
@@ -576,3 +578,6 @@ LINK_TABLES: tuple[tuple[sa.Table, str], ...] = (
     (iwlinks, "iwl_from"),
     (page_props, "pp_page"),
 )
+
+# The mails this service has to send (core/mail/outbox.py).
+mail_outbox = outbox_table(metadata)

@@ -1,0 +1,44 @@
+"""mail_outbox: the mails the chat has to send, written in the transaction that causes them
+
+Revision ID: email1
+Revises: 0012
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "email1"
+down_revision: str | Sequence[str] | None = "0012"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "mail_outbox",
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("message_id", sa.String(255), nullable=False, unique=True),
+        sa.Column("sender", sa.String(254), nullable=False),
+        sa.Column("recipient", sa.String(254), nullable=False),
+        sa.Column("message", sa.Text, nullable=False),
+        sa.Column("created", sa.Float, nullable=False),
+        sa.Column("due", sa.Float, nullable=False),
+        sa.Column("attempts", sa.Integer, nullable=False, server_default="0"),
+        sa.Column("claimed_until", sa.Float, nullable=True),
+        sa.Column("sent", sa.Float, nullable=True),
+        sa.Column("last_error", sa.Text, nullable=True),
+    )
+    op.create_index(
+        "ix_mail_outbox_due",
+        "mail_outbox",
+        ["due"],
+        sqlite_where=sa.text("sent IS NULL"),
+        postgresql_where=sa.text("sent IS NULL"),
+    )
+
+
+def downgrade() -> None:
+    op.drop_index("ix_mail_outbox_due", table_name="mail_outbox")
+    op.drop_table("mail_outbox")

@@ -1,0 +1,1 @@
+"""What serves both services at once, above them: neither service imports it."""

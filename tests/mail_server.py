@@ -1,0 +1,69 @@
+"""A real SMTP server for the tests (aiosmtpd on 127.0.0.1), collecting what it accepts."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import threading
+import time
+from email.message import EmailMessage
+from typing import Any
+
+from aiosmtpd.controller import Controller
+
+
+class Inbox:
+    """Everything the server accepted, as parsed messages, in arrival order."""
+
+    def __init__(self) -> None:
+        self.messages: list[EmailMessage] = []
+        self.lock = threading.Lock()
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        message = email.message_from_bytes(envelope.content, policy=email.policy.default)
+        with self.lock:
+            self.messages.append(message)  # type: ignore[arg-type]
+        return "250 OK"
+
+    def to(self, address: str) -> list[EmailMessage]:
+        with self.lock:
+            return [m for m in self.messages if address in str(m["To"])]
+
+    def wait_for(self, address: str, count: int = 1, timeout: float = 15.0) -> list[EmailMessage]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = self.to(address)
+            if len(found) >= count:
+                return found
+            time.sleep(0.05)
+        raise AssertionError(f"{count} mail(s) to {address} expected, got {len(self.to(address))}")
+
+
+class SmtpServer:
+    """One server on a fixed port, so it can be stopped and started again where clients expect it."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.inbox = Inbox()
+        self.controller: Controller | None = None
+
+    def start(self) -> None:
+        self.controller = Controller(self.inbox, hostname="127.0.0.1", port=self.port)
+        self.controller.start()
+
+    def stop(self) -> None:
+        if self.controller is not None:
+            self.controller.stop()
+            self.controller = None
+
+
+def text_part(message: EmailMessage) -> str:
+    part = message.get_body(("plain",))
+    assert part is not None
+    return str(part.get_content())
+
+
+def html_part(message: EmailMessage) -> str:
+    part = message.get_body(("html",))
+    assert part is not None
+    return str(part.get_content())
