@@ -50,6 +50,7 @@ from atrium.chat.views import (
     users,
 )
 from atrium.chat.web.pages import web_routes
+from atrium.chat.web.password_reset import password_reset_routes
 from atrium.chat.web.signup import signup_routes
 from atrium.core.db import open_database
 from atrium.core.ratelimit import rate_limiter
@@ -276,6 +277,7 @@ def api_routes(rt: ChatRuntime) -> list[BaseRoute]:
         ),
         *files.file_routes(rt),
         *signup_routes(rt),
+        *password_reset_routes(rt),
         Route(
             API_PREFIX + "/{path:path}",
             not_found,
