@@ -67,3 +67,20 @@ def html_part(message: EmailMessage) -> str:
     part = message.get_body(("html",))
     assert part is not None
     return str(part.get_content())
+
+
+async def outbox_mails(db: Any, table: Any) -> list[EmailMessage]:
+    """Every mail a service's outbox holds, sent or not, oldest first."""
+    import sqlalchemy as sa
+
+    rows = await db.read(lambda conn: conn.scalars(sa.select(table.c.message).order_by(table.c.id)))
+    return [email.message_from_string(raw, policy=email.policy.default) for raw in rows]
+
+
+def link_in(message: EmailMessage, pattern: str) -> str:
+    """The first link of the plain-text part matching `pattern` (a regular expression)."""
+    import re
+
+    match = re.search(pattern, text_part(message))
+    assert match is not None, text_part(message)
+    return match.group(0)

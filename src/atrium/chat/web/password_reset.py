@@ -29,7 +29,6 @@ from atrium.chat.web.pages import LOGIN_CSRF_SECONDS, TEMPLATES
 from atrium.core import workers
 from atrium.core.body_limit import bounded
 from atrium.core.db import Conn
-from atrium.core.mail.message import Composer
 from atrium.core.page_headers import PAGE_HEADERS
 from atrium.core.secrets import hash_password
 from atrium.core.session_cookies import LOGIN_CSRF_COOKIE, read_cookie, set_cookie, tokens_match
@@ -50,7 +49,6 @@ class PasswordResetPages:
     def __init__(self, runtime: ChatRuntime, assets: Assets) -> None:
         self.runtime = runtime
         self.assets = assets
-        self.composer = Composer.from_settings(runtime.settings)
 
     async def _page(self, request: Request, step: str, status: int = 200, **more: Any) -> Response:
         base_url = self.runtime.settings.base_url
@@ -99,7 +97,7 @@ class PasswordResetPages:
             return await self._page(request, "request", 429, error=error, email=email)
         if await self._allowed(f"pwreset-email:{email.lower()}", LINKS_PER_ADDRESS_PER_HOUR):
             await self.runtime.write(
-                request_password_reset, self.composer, self.runtime.secret, email
+                request_password_reset, self.runtime.composer, self.runtime.secret, email
             )
         return RedirectResponse(RESET_PATH + "done/", 303)
 
