@@ -60,7 +60,7 @@ class SmtpServer:
 def text_part(message: EmailMessage) -> str:
     part = message.get_body(("plain",))
     assert part is not None
-    return str(part.get_content())
+    return str(part.get_content()).replace("\r\n", "\n")
 
 
 def html_part(message: EmailMessage) -> str:

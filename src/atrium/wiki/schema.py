@@ -64,6 +64,9 @@ user = sa.Table(
     sa.Column("user_registration", TS, nullable=True),
     sa.Column("user_touched", TS, nullable=False),
     sa.Column("user_editcount", sa.Integer, nullable=False, server_default="0"),
+    # A temporary password mailed by Special:PasswordReset (hashed) and when it was made.
+    sa.Column("user_newpassword", sa.Text, nullable=False, server_default=""),
+    sa.Column("user_newpass_time", TS, nullable=True),
 )
 
 user_groups = sa.Table(

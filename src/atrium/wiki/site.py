@@ -16,6 +16,7 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from atrium.core.db import Conn
+from atrium.core.mail.message import Composer
 from atrium.wiki import schema
 from atrium.wiki.titles import (
     STANDARD_ALIASES,
@@ -94,6 +95,12 @@ class Site:
     thumb_cache_bytes: int = 512 * 1024 * 1024  # the on-disk store of scaled copies
     # Other origins whose api.php requests may carry credentials ($wgCrossSiteAJAXdomains).
     cors_origins: tuple[str, ...] = ()
+    # Builds the wiki's mails (From, Reply-To, links); the default serves a site made by hand.
+    composer: Composer = field(
+        default_factory=lambda: Composer(
+            "http://localhost", "noreply@localhost", "noreply@localhost"
+        )
+    )
     parser: TitleParser = field(init=False)
 
     def __post_init__(self) -> None:

@@ -60,7 +60,7 @@ class PasswordResetPages:
             "error": "",
             "email": "",
             "action": "",
-            "sink": not self.runtime.settings.mail.smtp_host,
+            "sink": not self.runtime.composer.sends_mail,
             "csrf_token": token,
             "min_password_length": MIN_PASSWORD_LENGTH,
             **more,

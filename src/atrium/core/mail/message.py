@@ -48,12 +48,19 @@ class Composer:
     base_url: str
     sender: str
     noreply: str
+    # False: no mail server is configured and mails only reach the mail sink (pages say so).
+    sends_mail: bool = True
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Composer:
         host = urlsplit(settings.base_url).hostname or "localhost"
         noreply = f"noreply@{host}"
-        return cls(settings.base_url, settings.mail.email_from or noreply, noreply)
+        return cls(
+            settings.base_url,
+            settings.mail.email_from or noreply,
+            noreply,
+            bool(settings.mail.smtp_host),
+        )
 
     @property
     def domain(self) -> str:

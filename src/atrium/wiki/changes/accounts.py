@@ -109,7 +109,7 @@ def set_password(conn: Conn, user_id: int, password: str, password_hash: str | N
     conn.execute(
         sa.update(schema.user)
         .where(schema.user.c.user_id == user_id)
-        .values(user_password=stored, user_touched=now14())
+        .values(user_password=stored, user_newpassword="", user_touched=now14())
     )
 
 

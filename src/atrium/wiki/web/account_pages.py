@@ -32,6 +32,11 @@ from atrium.wiki.reads.users import Account, account_by_name, hash_password, pas
 from atrium.wiki.site import MAIN_PAGE, Site
 from atrium.wiki.titles import NS_SPECIAL, InvalidTitle, Title
 from atrium.wiki.web import links
+from atrium.wiki.web.password_reset_pages import (
+    new_password_page,
+    set_new_password,
+    temporary_password_matches,
+)
 from atrium.wiki.web.skin import render_page
 from atrium.wiki.web.specialpages import special_page
 from atrium.wiki.web.texts import text
@@ -140,7 +145,22 @@ async def user_login(request: Request, site: Site, db: Database, subpage: str | 
         )  # fmt: skip
     account = await db.read(account_by_name, name)
     stored = await db.read(password_hash, account.id) if account is not None else ""
-    if not await password_ok(stored, password) or account is None:
+    if (
+        account is not None
+        and not await password_ok(stored, password)
+        and await temporary_password_matches(db, account, password)
+    ):
+        # Signed in with a mailed temporary password: a new password first, then the session.
+        if form.get("wpResetPass") != "1":
+            return await new_password_page(request, site, db, raw_name, password, returnto)
+        errors = await set_new_password(request, site, db, account, form)
+        if errors:
+            return await new_password_page(
+                request, site, db, raw_name, password, returnto, errors, status=400
+            )
+        await _store(request).end_all_for(SERVICE, account.id)
+        return await sign_in_response(request, site, account, _returnto(site, returnto), False)
+    if account is None or not await password_ok(stored, password):
         await throttle.failed(name, address)
         return await _login_page(
             request, site, db, error=text("wrongpassword"), name=raw_name, returnto=returnto,

@@ -1,4 +1,5 @@
-"""mail_outbox: the mails the wiki has to send, written in the transaction that causes them
+"""mail_outbox: the mails the wiki has to send, written in the transaction that causes them;
+user_newpassword and user_newpass_time: the temporary password Special:PasswordReset mails
 
 Revision ID: email2
 Revises: 0010
@@ -16,6 +17,8 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
+    op.add_column("user", sa.Column("user_newpassword", sa.Text, nullable=False, server_default=""))
+    op.add_column("user", sa.Column("user_newpass_time", sa.String(14), nullable=True))
     op.create_table(
         "mail_outbox",
         sa.Column("id", sa.Integer, primary_key=True),
@@ -42,3 +45,6 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index("ix_mail_outbox_due", table_name="mail_outbox")
     op.drop_table("mail_outbox")
+    with op.batch_alter_table("user") as batch:
+        batch.drop_column("user_newpass_time")
+        batch.drop_column("user_newpassword")
