@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import email
 import email.policy
 import threading
 import time
+from collections.abc import Callable
 from email.message import EmailMessage
 from typing import Any
 
@@ -13,21 +15,43 @@ from aiosmtpd.controller import Controller
 
 
 class Inbox:
-    """Everything the server accepted, as parsed messages, in arrival order."""
+    """Everything the server accepted, as parsed messages, in arrival order.
+
+    Two faults for the crash tests: while `hold` is set a message waits unanswered (the client
+    has claimed and is sending it) and is then refused; `before_next` is called when the message
+    after an accepted one arrives (the first got its 250; the client's batch is not done)."""
 
     def __init__(self) -> None:
         self.messages: list[EmailMessage] = []
         self.lock = threading.Lock()
+        self.hold = threading.Event()
+        self.held = threading.Event()  # a message is waiting under `hold`
+        self.before_next: Callable[[], None] | None = None
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        if self.hold.is_set():
+            self.held.set()
+            while self.hold.is_set():
+                await asyncio.sleep(0.05)
+            return "451 Try again later"
+        callback = self.before_next
+        if callback is not None and session.__dict__.get("accepted"):
+            self.before_next = None
+            callback()
+            return "451 Try again later"
         message = email.message_from_bytes(envelope.content, policy=email.policy.default)
         with self.lock:
             self.messages.append(message)  # type: ignore[arg-type]
+        session.__dict__["accepted"] = True
         return "250 OK"
 
     def to(self, address: str) -> list[EmailMessage]:
         with self.lock:
             return [m for m in self.messages if address in str(m["To"])]
+
+    def ids(self) -> list[str]:
+        with self.lock:
+            return [str(m["Message-ID"]) for m in self.messages]
 
     def wait_for(self, address: str, count: int = 1, timeout: float = 15.0) -> list[EmailMessage]:
         deadline = time.monotonic() + timeout
