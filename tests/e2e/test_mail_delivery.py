@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -20,6 +21,7 @@ from atrium.wiki.app import open_wiki
 from atrium.wiki.changes.accounts import set_email
 from atrium.wiki.reads.users import account_by_name
 from tests.conftest import free_port
+from tests.e2e.chat_browser import CHROMIUM_ARGS, chromium_or_skip
 from tests.e2e.seed import ChatUser, create_chat_realm, create_wiki_users, prepare_data_dir
 from tests.e2e.server import LiveServer, atrium_env, running_server
 from tests.mail_server import SmtpServer, link_in, text_part
@@ -28,6 +30,8 @@ pytestmark = pytest.mark.e2e
 
 OWNER, OWNER_PASSWORD = "owner@mail.test", "owner-pw-1"
 WIKI_USER, WIKI_PASSWORD = "Mailer", "mailer-password-1"
+# The browser test's own accounts (a reset link or temporary password is rationed per account).
+BROWSER_CHAT_USER, BROWSER_WIKI_USER = "browser@mail.test", "Browsy"
 READY = "/w/api.php?action=query&meta=siteinfo&format=json"
 
 
@@ -46,14 +50,23 @@ def _seed(data_dir: Path, sqlite_templates: Path) -> None:
     create_chat_realm(
         settings,
         "Mail Test",
-        [ChatUser(OWNER, "Olive Owner", password=OWNER_PASSWORD, role="owner")],
+        [
+            ChatUser(OWNER, "Olive Owner", password=OWNER_PASSWORD, role="owner"),
+            ChatUser(BROWSER_CHAT_USER, "Bea Browser", password="browser-pw-1"),
+        ],
     )
-    create_wiki_users(settings, [(WIKI_USER, WIKI_PASSWORD, [])])
+    create_wiki_users(
+        settings, [(WIKI_USER, WIKI_PASSWORD, []), (BROWSER_WIKI_USER, "browsy-password-1", [])]
+    )
     db, _site = open_wiki(settings)
     try:
-        account = db.read_sync(account_by_name, WIKI_USER)
-        assert account is not None
-        db.write_sync(set_email, account.id, "mailer@mail.test")
+        for name, address in (
+            (WIKI_USER, "mailer@mail.test"),
+            (BROWSER_WIKI_USER, "browsy@mail.test"),
+        ):
+            account = db.read_sync(account_by_name, name)
+            assert account is not None
+            db.write_sync(set_email, account.id, address)
     finally:
         db.close()
 
@@ -241,6 +254,72 @@ def test_a_mail_server_that_goes_away_loses_nothing(site: Site) -> None:
     for address in addresses:
         arrived = site.smtp.inbox.wait_for(address, timeout=40)
         assert len({m["Message-ID"] for m in arrived}) == 1
+
+
+@pytest.fixture(scope="module")
+def browser(site: Site) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=chromium_or_skip(), args=CHROMIUM_ARGS, headless=True
+        )
+        yield launched
+        launched.close()
+
+
+def test_forgot_your_password_in_the_chat_browser(site: Site, browser: Any) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        page.goto(site.server.url + "/login")
+        page.click("#forgot-password")
+        page.fill("#reset-email", BROWSER_CHAT_USER)
+        page.click("#reset-submit")
+        page.wait_for_selector("text=Check your email")
+        [mail] = site.smtp.inbox.wait_for(BROWSER_CHAT_USER)
+        page.goto(
+            site.server.url + _path(link_in(mail, r"https?://\S+/accounts/password/reset/\S+/"))
+        )
+        page.fill("#new-password", "browser-new-pw")
+        page.fill("#new-password-again", "browser-new-pw")
+        page.click("#set-password-submit")
+        page.wait_for_selector("text=Password reset complete")
+        page.click("#reset-sign-in")
+        page.fill("#login-email", BROWSER_CHAT_USER)
+        page.fill("#login-password", "browser-new-pw")
+        page.click("#login-submit")
+        page.wait_for_load_state()
+        assert page.locator("#login-submit").count() == 0  # past the sign-in page
+        assert any(c["name"].endswith("atrium_session") for c in context.cookies())
+    finally:
+        context.close()
+
+
+def test_forgot_your_password_in_the_wiki_browser(site: Site, browser: Any) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        page.goto(site.server.url + "/wiki/Special:UserLogin")
+        page.click("#mw-userlogin-resetpassword")
+        page.fill("#mw-input-wpUsername", BROWSER_WIKI_USER)
+        page.click("#mw-passwordreset-submit")
+        page.wait_for_selector("text=You have requested a password reset.")
+        [mail] = site.smtp.inbox.wait_for("browsy@mail.test")
+        temporary = re.search(r"Temporary password:\n(\S+)", text_part(mail))
+        assert temporary is not None
+        page.goto(site.server.url + "/wiki/Special:UserLogin")
+        page.fill("#wpName1", BROWSER_WIKI_USER)
+        page.fill("#wpPassword1", temporary.group(1))
+        page.click("#wpLoginAttempt")
+        page.wait_for_selector("text=You logged in with a temporary emailed code.")
+        page.fill("#mw-input-password", "browsy-new-password")
+        page.fill("#mw-input-retype", "browsy-new-password")
+        page.click("#mw-resetpass-submit")
+        page.wait_for_selector("#pt-userpage")
+        assert BROWSER_WIKI_USER in page.inner_text("#pt-userpage")
+    finally:
+        context.close()
 
 
 # kill -9 of the server at each step of a send. Each test starts its own server twice (about
