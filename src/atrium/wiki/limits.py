@@ -32,6 +32,7 @@ RATE_LIMITS: dict[str, dict[str, tuple[int, int]]] = {
     "upload": {"ip": (8, 60), "newbie": (8, 60)},
     # Password reset requests, and mails sent with Special:EmailUser.
     "mailpassword": {"ip": (5, 3600)},
+    "emailuser": {"ip": (5, 86400), "newbie": (5, 86400), "user": (20, 86400)},
 }
 
 # $wgAccountCreationThrottle: 6 accounts a day from one address.

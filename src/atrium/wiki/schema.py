@@ -67,6 +67,11 @@ user = sa.Table(
     # A temporary password mailed by Special:PasswordReset (hashed) and when it was made.
     sa.Column("user_newpassword", sa.Text, nullable=False, server_default=""),
     sa.Column("user_newpass_time", TS, nullable=True),
+    # When the address was confirmed (None: not confirmed), and the pending confirmation code
+    # (its SHA-256, as hex) with its expiry.
+    sa.Column("user_email_authenticated", TS, nullable=True),
+    sa.Column("user_email_token", Str(64), nullable=True),
+    sa.Column("user_email_token_expires", TS, nullable=True),
 )
 
 user_groups = sa.Table(

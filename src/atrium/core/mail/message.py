@@ -80,13 +80,15 @@ class Composer:
         to_name: str = "",
         from_name: str = "",
         unsubscribe_url: str | None = None,
+        reply_to: str | None = None,
         now: float | None = None,
     ) -> EmailMessage:
-        """A mail with its `Message-ID` and `Date` fixed now: a resend is the same message."""
+        """A mail with its `Message-ID` and `Date` fixed now: a resend is the same message.
+        `reply_to`: where replies go instead of the noreply address (a person's own mail)."""
         message = EmailMessage()
         message["From"] = address(self.sender, from_name)
         message["To"] = address(to, to_name)
-        message["Reply-To"] = address(self.noreply)
+        message["Reply-To"] = address(reply_to or self.noreply)
         message["Subject"] = header_text(subject)
         when = datetime.fromtimestamp(now if now is not None else time.time(), UTC)
         message["Date"] = format_datetime(when)

@@ -118,7 +118,13 @@ def set_email(conn: Conn, user_id: int, email: str) -> None:
     conn.execute(
         sa.update(schema.user)
         .where(schema.user.c.user_id == user_id)
-        .values(user_email=email, user_touched=now14())
+        .values(
+            user_email=email,
+            user_email_authenticated=None,
+            user_email_token=None,
+            user_email_token_expires=None,
+            user_touched=now14(),
+        )
     )
 
 

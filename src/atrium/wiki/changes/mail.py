@@ -14,13 +14,16 @@ from atrium.wiki import schema
 from atrium.wiki.messages.store import MESSAGES, format_message
 from atrium.wiki.site import Site
 
+_INT = re.compile(r"\{\{int:([^}|]+)\}\}")
 _GENDER = re.compile(r"\{\{GENDER:[^|}]*\|([^|}]*)[^}]*\}\}")
 _LINK = re.compile(r"https?://[^\s<>\"]+")
 
 
 def mail_text(site: Site, key: str, *args: object) -> str:
-    """A MediaWiki message as mail text: parameters, {{SITENAME}}, PLURAL and GENDER filled."""
-    text = format_message(MESSAGES[key], [str(a) for a in args], site.sitename, True)
+    """A MediaWiki message as mail text: {{int:}}, parameters, {{SITENAME}}, PLURAL and GENDER
+    filled."""
+    text = _INT.sub(lambda m: MESSAGES.get(m.group(1).strip(), m.group(0)), MESSAGES[key])
+    text = format_message(text, [str(a) for a in args], site.sitename, True)
     return _GENDER.sub(lambda m: m.group(1), text)
 
 
