@@ -1,4 +1,5 @@
-"""mail_outbox: the mails the chat has to send, written in the transaction that causes them
+"""mail_outbox: the mails the chat has to send, written in the transaction that causes them;
+missed_message_email: the missed-message mails waiting out their batching period
 
 Revision ID: email1
 Revises: 0012
@@ -38,7 +39,19 @@ def upgrade() -> None:
         postgresql_where=sa.text("sent IS NULL"),
     )
 
+    op.create_table(
+        "missed_message_email",
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("user_id", sa.Integer, sa.ForeignKey("user_profile.id"), nullable=False),
+        sa.Column("message_id", sa.Integer, nullable=False),
+        sa.Column("trigger", sa.String(32), nullable=False),
+        sa.Column("due", sa.Float, nullable=False),
+    )
+    op.create_index("ix_missed_message_email_due", "missed_message_email", ["due"])
+    op.create_index("ix_missed_message_email_user", "missed_message_email", ["user_id"])
+
 
 def downgrade() -> None:
+    op.drop_table("missed_message_email")
     op.drop_index("ix_mail_outbox_due", table_name="mail_outbox")
     op.drop_table("mail_outbox")
