@@ -16,13 +16,22 @@ from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy as sa
 
+from atrium.chat import schema as chat_schema
+from atrium.core.db import Conn
 from atrium.wiki.app import open_wiki
 from atrium.wiki.changes.accounts import set_email
 from atrium.wiki.reads.users import account_by_name
 from tests.conftest import free_port
 from tests.e2e.chat_browser import CHROMIUM_ARGS, chromium_or_skip
-from tests.e2e.seed import ChatUser, create_chat_realm, create_wiki_users, prepare_data_dir
+from tests.e2e.seed import (
+    ChatUser,
+    chat_write,
+    create_chat_realm,
+    create_wiki_users,
+    prepare_data_dir,
+)
 from tests.e2e.server import LiveServer, atrium_env, running_server
 from tests.mail_server import SmtpServer, link_in, text_part
 
@@ -32,6 +41,7 @@ OWNER, OWNER_PASSWORD = "owner@mail.test", "owner-pw-1"
 WIKI_USER, WIKI_PASSWORD = "Mailer", "mailer-password-1"
 # The browser test's own accounts (a reset link or temporary password is rationed per account).
 BROWSER_CHAT_USER, BROWSER_WIKI_USER = "browser@mail.test", "Browsy"
+AWAY = "away@mail.test"
 READY = "/w/api.php?action=query&meta=siteinfo&format=json"
 
 
@@ -53,8 +63,11 @@ def _seed(data_dir: Path, sqlite_templates: Path) -> None:
         [
             ChatUser(OWNER, "Olive Owner", password=OWNER_PASSWORD, role="owner"),
             ChatUser(BROWSER_CHAT_USER, "Bea Browser", password="browser-pw-1"),
+            ChatUser(AWAY, "Avery Away", password="away-pw-1"),
         ],
     )
+    # Avery's missed-message mails come a second after the message, not two minutes.
+    chat_write(settings, _short_batching, AWAY)
     create_wiki_users(
         settings, [(WIKI_USER, WIKI_PASSWORD, []), (BROWSER_WIKI_USER, "browsy-password-1", [])]
     )
@@ -69,6 +82,15 @@ def _seed(data_dir: Path, sqlite_templates: Path) -> None:
             db.write_sync(set_email, account.id, address)
     finally:
         db.close()
+
+
+def _short_batching(conn: Conn, email: str) -> None:
+    user = chat_schema.user
+    conn.execute(
+        sa.update(user)
+        .where(user.c.delivery_email == email)
+        .values(email_notifications_batching_period_seconds=1)
+    )
 
 
 def _env(data_dir: Path, smtp: SmtpServer, **extra: str) -> dict[str, str]:
@@ -239,6 +261,84 @@ def test_a_wiki_password_reset_arrives_and_its_password_signs_in(site: Site) -> 
             "/w/api.php", params={"action": "query", "meta": "userinfo", "format": "json"}
         )
         assert me.json()["query"]["userinfo"]["name"] == WIKI_USER
+
+
+def test_a_missed_message_arrives_and_its_unsubscribe_link_works_signed_out(site: Site) -> None:
+    with site.client() as client:
+        auth = (OWNER, _api_key(client, OWNER, OWNER_PASSWORD))
+        sent = client.post(
+            "/api/v1/messages",
+            data={"type": "direct", "to": f'["{AWAY}"]', "content": "Are you there?"},
+            auth=auth,
+        )
+        assert sent.status_code == 200, sent.text
+        [mail] = site.smtp.inbox.wait_for(AWAY, timeout=30)
+        assert mail["Subject"] == "DMs with Olive Owner"
+        assert "Are you there?" in text_part(mail)
+        assert "/#narrow/dm/" in text_part(mail)
+        unsubscribe = _path(mail["List-Unsubscribe"].strip("<>"))
+        assert client.get(unsubscribe).status_code == 200
+        away = (AWAY, _api_key(client, AWAY, "away-pw-1"))
+        state = client.post(
+            "/api/v1/register", data={"fetch_event_types": '["user_settings"]'}, auth=away
+        )
+        assert state.json()["user_settings"]["enable_offline_email_notifications"] is False
+
+
+def test_a_wiki_confirmation_mail_confirms_and_email_user_arrives(site: Site) -> None:
+    with site.client() as client:
+        login = client.get("/w/index.php?title=Special:UserLogin")
+        token = re.search(r'value="([^"]+)" name="wpLoginToken"', login.text)
+        assert token is not None
+        signed = client.post(
+            "/w/index.php?title=Special:UserLogin",
+            data={"wpName": WIKI_USER, "wpPassword": WIKI_PASSWORD, "wpLoginToken": token.group(1)},
+        )
+        if signed.status_code != 302:  # the password reset test changed it
+            signed = client.post(
+                "/w/index.php?title=Special:UserLogin",
+                data={
+                    "wpName": WIKI_USER,
+                    "wpPassword": "new-wiki-pw-9",
+                    "wpLoginToken": token.group(1),
+                },
+            )
+        assert signed.status_code == 302
+        page = client.get("/wiki/Special:ConfirmEmail")
+        edit_token = re.search(r'name="wpEditToken" value="([^"]+)"', page.text)
+        assert edit_token is not None
+        before = len(site.smtp.inbox.to("mailer@mail.test"))
+        client.post(
+            "/w/index.php?title=Special:ConfirmEmail", data={"wpEditToken": edit_token.group(1)}
+        )
+        mail = site.smtp.inbox.wait_for("mailer@mail.test", before + 1)[-1]
+        assert mail["Subject"] == "Atrium Wiki email address confirmation"
+        link = _path(link_in(mail, r"https?://\S+/wiki/Special:ConfirmEmail/\w+"))
+        assert "has now been confirmed" in client.get(link).text
+        info = client.get(
+            "/w/api.php",
+            params={"action": "query", "meta": "userinfo", "uiprop": "email", "format": "json"},
+        ).json()["query"]["userinfo"]
+        assert "emailauthenticated" in info
+        # Confirmed, the user may write to another confirmed user: to themselves, with a copy.
+        tokens = client.get(
+            "/w/api.php", params={"action": "query", "meta": "tokens", "format": "json"}
+        ).json()
+        result = client.post(
+            "/w/api.php",
+            data={
+                "action": "emailuser",
+                "target": WIKI_USER,
+                "subject": "Note to self",
+                "text": "Remember the milk",
+                "token": tokens["query"]["tokens"]["csrftoken"],
+                "format": "json",
+            },
+        ).json()
+        assert result == {"emailuser": {"result": "Success"}}
+        arrived = site.smtp.inbox.wait_for("mailer@mail.test", before + 2)[-1]
+        assert arrived["Subject"] == "Note to self"
+        assert arrived["Reply-To"] == "mailer@mail.test"
 
 
 def test_a_mail_server_that_goes_away_loses_nothing(site: Site) -> None:
