@@ -50,6 +50,7 @@ from atrium.chat.views import (
     user_topics,
     users,
 )
+from atrium.chat.web.email_confirmation import email_confirmation_routes
 from atrium.chat.web.pages import web_routes
 from atrium.chat.web.password_reset import password_reset_routes
 from atrium.chat.web.signup import signup_routes
@@ -281,6 +282,7 @@ def api_routes(rt: ChatRuntime) -> list[BaseRoute]:
         *signup_routes(rt),
         *password_reset_routes(rt),
         *unsubscribe_routes(rt),
+        *email_confirmation_routes(rt),
         Route(
             API_PREFIX + "/{path:path}",
             not_found,
