@@ -773,3 +773,11 @@ missed_message_email = sa.Table(
 )
 sa.Index("ix_missed_message_email_due", missed_message_email.c.due)
 sa.Index("ix_missed_message_email_user", missed_message_email.c.user_id)
+
+# When each user was last sent a digest mail (actions/digest.py).
+digest_sent = sa.Table(
+    "digest_sent",
+    metadata,
+    sa.Column("user_id", sa.ForeignKey("user_profile.id"), primary_key=True),
+    sa.Column("sent", sa.Float, nullable=False),
+)

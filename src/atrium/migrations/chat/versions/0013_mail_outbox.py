@@ -1,5 +1,6 @@
 """mail_outbox: the mails the chat has to send, written in the transaction that causes them;
-missed_message_email: the missed-message mails waiting out their batching period
+missed_message_email: the missed-message mails waiting out their batching period;
+digest_sent: when each user last got a digest
 
 Revision ID: email1
 Revises: 0012
@@ -49,9 +50,15 @@ def upgrade() -> None:
     )
     op.create_index("ix_missed_message_email_due", "missed_message_email", ["due"])
     op.create_index("ix_missed_message_email_user", "missed_message_email", ["user_id"])
+    op.create_table(
+        "digest_sent",
+        sa.Column("user_id", sa.Integer, sa.ForeignKey("user_profile.id"), primary_key=True),
+        sa.Column("sent", sa.Float, nullable=False),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("digest_sent")
     op.drop_table("missed_message_email")
     op.drop_index("ix_mail_outbox_due", table_name="mail_outbox")
     op.drop_table("mail_outbox")
