@@ -119,3 +119,13 @@ async def test_the_unsubscribe_link_works_signed_out(chat: ChatHarness) -> None:
     assert state["user_settings"]["enable_offline_email_notifications"] is False
     await chat.send_dm(chat.cordelia, [chat.hamlet], "after unsubscribing")
     assert await _mail_due(chat) == 0
+
+
+async def test_wildcard_mentions_follow_wildcard_mentions_notify(chat: ChatHarness) -> None:
+    await chat.make_stream("Verona", [chat.hamlet, chat.cordelia, chat.iago])
+    await api_ok(chat, "PATCH", "/settings", chat.iago, wildcard_mentions_notify=False)
+    await chat.send_stream(chat.cordelia, "Verona", "all hands", "@**all** meeting now")
+    assert await _mail_due(chat) == 1
+    [mail] = await _mails(chat)
+    assert mail["To"] == "King Hamlet <hamlet@zulip.test>"
+    assert mail["Subject"] == "#Verona > all hands"

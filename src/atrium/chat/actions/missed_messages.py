@@ -32,9 +32,10 @@ MSG = schema.message.c
 UM = schema.user_message.c
 SUB = schema.subscription.c
 
-PRIVATE, MENTIONED, ALERT_WORD, STREAM = (
+PRIVATE, MENTIONED, WILDCARD, ALERT_WORD, STREAM = (
     "private_message",
     "mentioned",
+    "wildcard_mentioned",
     "alert_word",
     "stream_email_notify",
 )
@@ -63,9 +64,13 @@ def queue_missed_messages(
     alerted: Iterable[int],
     skip: set[int],
     now: float,
+    wildcard_to: Iterable[int] = (),
 ) -> None:
-    """Record who may get a mail about a new message; `skip`: who has it read already."""
+    """Record who may get a mail about a new message; `skip`: who has it read already;
+    `wildcard_to`: the subscribers an @**all** (or @**topic**) mention reaches."""
     triggers: dict[int, str] = {}
+    for uid in wildcard_to:
+        triggers[uid] = WILDCARD
     for uid in alerted:
         triggers[uid] = ALERT_WORD
     for uid in mentioned:
@@ -97,6 +102,7 @@ def queue_missed_messages(
         sa.select(
             U.id,
             U.enable_offline_email_notifications,
+            U.wildcard_mentions_notify,
             U.email_notifications_batching_period_seconds,
         ).where(U.id.in_(list(candidates)), U.is_active == sa.true(), U.is_bot == sa.false())
     )
@@ -104,6 +110,8 @@ def queue_missed_messages(
     for row in rows:
         trigger = candidates[int(row["id"])]
         if trigger != STREAM and not row["enable_offline_email_notifications"]:
+            continue
+        if trigger == WILDCARD and not row["wildcard_mentions_notify"]:
             continue
         due = now + float(row["email_notifications_batching_period_seconds"])
         values.append((int(row["id"]), message_id, trigger, due))
