@@ -396,6 +396,24 @@ def test_forgot_your_password_in_the_chat_browser(site: Site, browser: Any) -> N
         context.close()
 
 
+def test_an_emailed_invitation_accepted_in_the_browser(site: Site, browser: Any) -> None:
+    _invite(site, ["browser-invitee@mail.test"])
+    [mail] = site.smtp.inbox.wait_for("browser-invitee@mail.test")
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        page.goto(site.server.url + _path(link_in(mail, r"https?://\S+/join/\S+/")))
+        assert page.input_value("#email") == "browser-invitee@mail.test"
+        page.fill("#full_name", "Ivy Invitee")
+        page.fill("#password", "ivy-password")
+        page.click("button[type=submit]")
+        page.wait_for_selector("text=Welcome to Mail Test, Ivy Invitee!")
+    finally:
+        context.close()
+    with site.client() as client:
+        assert _api_key(client, "browser-invitee@mail.test", "ivy-password")
+
+
 def test_forgot_your_password_in_the_wiki_browser(site: Site, browser: Any) -> None:
     context = browser.new_context()
     page = context.new_page()
