@@ -153,7 +153,7 @@ async def user_login(request: Request, site: Site, db: Database, subpage: str | 
         # Signed in with a mailed temporary password: a new password first, then the session.
         if form.get("wpResetPass") != "1":
             return await new_password_page(request, site, db, raw_name, password, returnto)
-        errors = await set_new_password(request, site, db, account, form)
+        errors = await set_new_password(db, account, form)
         if errors:
             return await new_password_page(
                 request, site, db, raw_name, password, returnto, errors, status=400

@@ -117,9 +117,7 @@ async def new_password_page(
     return response
 
 
-async def set_new_password(
-    request: Request, site: Site, db: Database, account: Account, form: dict[str, str]
-) -> list[str]:
+async def set_new_password(db: Database, account: Account, form: dict[str, str]) -> list[str]:
     """Set the new password from the form after a temporary password; the errors, if any."""
     password, retype = form.get("password", ""), form.get("retype", "")
     if not password:
