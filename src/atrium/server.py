@@ -15,6 +15,7 @@ from atrium.core.db import open_database
 from atrium.core.service import Service
 from atrium.core.sessions import SessionStore
 from atrium.settings import Settings
+from atrium.workspace.mail_sender import mail_sender_service
 
 # Expired browser sessions are deleted this often (a lookup ignores them anyway).
 SESSION_PURGE_SECONDS = 3600
@@ -72,6 +73,7 @@ def build_services(
     from atrium.workspace.compose import compose
 
     sessions.state["members"] = compose(built, settings.base_url, settings.wiki_guest_edits)
+    built.append(mail_sender_service(settings, list(built)))
     return built
 
 

@@ -109,6 +109,34 @@ class CacheLimits:
     event_queues_per_user: int = 50
 
 
+SMTP_SECURITY = ("starttls", "tls", "none")
+
+
+def _env_smtp_security() -> str:
+    raw = (os.environ.get("ATRIUM_SMTP_SECURITY") or "starttls").strip().lower()
+    if raw not in SMTP_SECURITY:
+        raise SystemExit(
+            f"ATRIUM_SMTP_SECURITY must be one of {', '.join(SMTP_SECURITY)}; got {raw!r}"
+        )
+    return raw
+
+
+@dataclass(frozen=True)
+class MailSettings:
+    """The outgoing mail server. No host: every mail is written to `DATA_DIR/mail-sink/`."""
+
+    smtp_host: str | None = None
+    smtp_port: int = 587
+    # `starttls` upgrades a plain connection, `tls` connects over TLS (port 465), `none` neither.
+    smtp_security: str = "starttls"
+    smtp_user: str | None = None
+    smtp_password: str | None = None
+    # The From address; None: the noreply address of the external URL's host.
+    email_from: str | None = None
+    # A sender that claimed a mail and died leaves it to another after this many seconds.
+    claim_seconds: float = 60.0
+
+
 @dataclass(frozen=True)
 class Settings:
     data_dir: Path = field(default_factory=lambda: Path("atrium-data"))
@@ -166,6 +194,7 @@ class Settings:
     # allowed although not public, and a proxy to send them through instead (core/egress.py).
     egress_allow: tuple[str, ...] = ()
     egress_proxy: str | None = None
+    mail: MailSettings = field(default_factory=MailSettings)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -210,6 +239,15 @@ class Settings:
             camo_key=os.environ.get("ATRIUM_CAMO_KEY") or None,
             egress_allow=_env_list("ATRIUM_EGRESS_ALLOW"),
             egress_proxy=os.environ.get("ATRIUM_EGRESS_PROXY") or None,
+            mail=MailSettings(
+                smtp_host=os.environ.get("ATRIUM_SMTP_HOST") or None,
+                smtp_port=_env_int("ATRIUM_SMTP_PORT", 587),
+                smtp_security=_env_smtp_security(),
+                smtp_user=os.environ.get("ATRIUM_SMTP_USER") or None,
+                smtp_password=os.environ.get("ATRIUM_SMTP_PASSWORD") or None,
+                email_from=os.environ.get("ATRIUM_EMAIL_FROM") or None,
+                claim_seconds=_env_float("ATRIUM_MAIL_CLAIM_SECONDS", 60.0),
+            ),
         )
 
     def with_(self, **changes: object) -> Settings:
@@ -232,6 +270,11 @@ class Settings:
     def wiki_secret_key_path(self) -> Path:
         """Where the generated wiki secret key is kept when ATRIUM_WIKI_SECRET_KEY is unset."""
         return self.data_dir / "wiki-secret-key"
+
+    @property
+    def mail_sink_dir(self) -> Path:
+        """Where mail goes when no SMTP server is configured."""
+        return self.data_dir / "mail-sink"
 
     def sqlite_path(self, service: str) -> Path:
         return self.data_dir / f"{service}.sqlite3"

@@ -1,5 +1,5 @@
 """`atrium chat invite` and `atrium chat invites`: the links an administrator hands on when
-there is no mail server."""
+there is no mail server (the command says so)."""
 
 from __future__ import annotations
 
@@ -54,7 +54,8 @@ def test_invite_and_list_print_working_links(
         ["chat", "invite", "new@example.com", "--by", "boss@example.com", "--stream", "welcome"],
     )
     assert result.exit_code == 0, result.output
-    email, link = result.output.strip().split("\t")
+    email, link = result.stdout.strip().split("\t")
     assert email == "new@example.com" and "/join/" in link
+    assert "No mail server is configured" in result.stderr
     listed = runner.invoke(main, ["chat", "invites"])
     assert listed.exit_code == 0 and link in listed.output

@@ -10,6 +10,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from atrium.chat.delivery import ScheduledDelivery
+from atrium.chat.email_notifications import MissedMessageMailer
 from atrium.chat.emoji_data import emoji_data_route
 from atrium.chat.events import event_queues
 from atrium.chat.http import API_PREFIX, RestRoute, not_found, rest, with_json_twins
@@ -50,8 +51,11 @@ from atrium.chat.views import (
     user_topics,
     users,
 )
+from atrium.chat.web.email_confirmation import email_confirmation_routes
 from atrium.chat.web.pages import web_routes
+from atrium.chat.web.password_reset import password_reset_routes
 from atrium.chat.web.signup import signup_routes
+from atrium.chat.web.unsubscribe import unsubscribe_routes
 from atrium.core.db import open_database
 from atrium.core.ratelimit import rate_limiter
 from atrium.core.responses import JSONResponse
@@ -278,6 +282,9 @@ def api_routes(rt: ChatRuntime) -> list[BaseRoute]:
         *files.file_routes(rt),
         *thumbnail.thumbnail_routes(rt),
         *signup_routes(rt),
+        *password_reset_routes(rt),
+        *unsubscribe_routes(rt),
+        *email_confirmation_routes(rt),
         Route(
             API_PREFIX + "/{path:path}",
             not_found,
@@ -313,6 +320,7 @@ def create_service(settings: Settings, sessions: SessionStore | None = None) -> 
             await runtime.events.expire_idle()
 
     delivery = ScheduledDelivery(runtime)
+    missed_mails = MissedMessageMailer(runtime)
 
     async def startup() -> None:
         if settings.migrate_on_start:
@@ -321,10 +329,12 @@ def create_service(settings: Settings, sessions: SessionStore | None = None) -> 
 
             migrations.upgrade("chat", settings.database_url, settings.sqlite_path("chat"))
         delivery.start()
+        missed_mails.start()
         background.append(asyncio.create_task(expire_idle_queues()))
 
     async def shutdown() -> None:
         await delivery.stop()
+        await missed_mails.stop()
         for task in background:
             task.cancel()
         await runtime.limiter.close()
@@ -334,4 +344,5 @@ def create_service(settings: Settings, sessions: SessionStore | None = None) -> 
     service = Service("chat", routes(runtime), [startup], [shutdown])
     service.state["runtime"] = runtime
     service.state["scheduled_delivery"] = delivery
+    service.state["missed_message_mails"] = missed_mails
     return service

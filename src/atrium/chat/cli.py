@@ -152,7 +152,8 @@ def api_key_command(email: str) -> None:
 def invite_command(
     emails: tuple[str, ...], inviter: str, role: str, streams: tuple[str, ...]
 ) -> None:
-    """Invite people by email and print each one's sign-up link (no mail is sent)."""
+    """Invite people by email and print each one's sign-up link (mailed by the running server,
+    or written to the mail sink when no mail server is configured)."""
     from atrium.chat.actions.invites import DEFAULT_VALIDITY_MINUTES, invite_users
     from atrium.chat.errors import ChatError
     from atrium.chat.models import ROLE_NAMES, User
@@ -161,8 +162,10 @@ def invite_command(
     from atrium.chat.queries.realm import default_realm
     from atrium.chat.queries.users import user_row_by_delivery_email
     from atrium.core.db import Conn
+    from atrium.core.mail.message import Composer
 
     settings = Settings.from_env()
+    composer = Composer.from_settings(settings)
 
     def write(conn: Conn) -> list[dict[str, Any]]:
         realm = default_realm(conn)
@@ -177,7 +180,13 @@ def invite_command(
                 raise ChatError(f"No stream named {name!r}.")
             stream_ids.append(stream["id"])
         outcome = invite_users(
-            conn, actor, ",".join(emails), ROLE_NAMES[role], stream_ids, DEFAULT_VALIDITY_MINUTES
+            conn,
+            actor,
+            ",".join(emails),
+            ROLE_NAMES[role],
+            stream_ids,
+            DEFAULT_VALIDITY_MINUTES,
+            composer,
         )
         for email, reason, _deactivated in outcome.value.skipped:
             click.echo(f"skipped {email}: {reason}", err=True)
@@ -188,6 +197,12 @@ def invite_command(
             if i.get("email", "").lower() in wanted
         ]
 
+    if not settings.mail.smtp_host:
+        click.echo(
+            f"No mail server is configured (ATRIUM_SMTP_HOST): the invitations go to "
+            f"{settings.mail_sink_dir}, not to the invitees; hand on these links.",
+            err=True,
+        )
     for invite in run_write(settings, write):
         click.echo(f"{invite['email']}\t{invite['link_url']}")
 

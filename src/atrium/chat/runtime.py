@@ -12,6 +12,7 @@ from atrium.chat.events import EventQueues, MemoryEventQueues, Notice, Outcome
 from atrium.core.accounts import AccountLinks
 from atrium.core.blobs import BlobStore
 from atrium.core.db import Database
+from atrium.core.mail.message import Composer
 from atrium.core.ratelimit import RateLimiter
 from atrium.core.sessions import SessionStore
 from atrium.core.signing import server_secret
@@ -48,6 +49,11 @@ class ChatRuntime:
     @cached_property
     def secret(self) -> bytes:
         return server_secret(self.settings.data_dir)
+
+    @cached_property
+    def composer(self) -> Composer:
+        """Builds this deployment's mails (From, Reply-To, links from the external URL)."""
+        return Composer.from_settings(self.settings)
 
     async def write(self, fn: Callable[..., Outcome[T]], *args: Any, rerunnable: bool = False) -> T:
         """Run an action in one transaction, then publish the events it caused.

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
+from atrium.core.mail.outbox import outbox_table
+
 metadata = sa.MetaData(
     naming_convention={
         "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -753,3 +755,29 @@ muted_user = sa.Table(
     sa.Column("date_muted", sa.Float, nullable=False),
 )
 sa.Index("ix_muted_user_muted_user_id", muted_user.c.muted_user_id)
+
+# The mails this service has to send (core/mail/outbox.py).
+mail_outbox = outbox_table(metadata)
+
+# Missed-message mails to send once their batching period is over, unless the messages were read
+# meanwhile (actions/missed_messages.py). `trigger` is Zulip's: private_message, mentioned,
+# alert_word or stream_email_notify.
+missed_message_email = sa.Table(
+    "missed_message_email",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("user_id", sa.ForeignKey("user_profile.id"), nullable=False),
+    sa.Column("message_id", sa.Integer, nullable=False),
+    sa.Column("trigger", sa.String(32), nullable=False),
+    sa.Column("due", sa.Float, nullable=False),
+)
+sa.Index("ix_missed_message_email_due", missed_message_email.c.due)
+sa.Index("ix_missed_message_email_user", missed_message_email.c.user_id)
+
+# When each user was last sent a digest mail (actions/digest.py).
+digest_sent = sa.Table(
+    "digest_sent",
+    metadata,
+    sa.Column("user_id", sa.ForeignKey("user_profile.id"), primary_key=True),
+    sa.Column("sent", sa.Float, nullable=False),
+)

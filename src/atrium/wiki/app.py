@@ -8,6 +8,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from atrium.core.db import Database, open_database
+from atrium.core.mail.message import Composer
 from atrium.core.service import Service
 from atrium.core.sessions import SessionStore
 from atrium.settings import MB, Settings
@@ -39,6 +40,7 @@ def open_wiki(settings: Settings) -> tuple[Database, Site]:
     quarantine_unverified(site.files_dir, settings.data_dir / "quarantine")
     site.secret = wiki_secret_key(settings)
     site.cors_origins = settings.wiki_cors_origins
+    site.composer = Composer.from_settings(settings)
     if settings.wiki_main_page:
         db.write_sync(ensure_main_page, site)
     return db, site

@@ -30,6 +30,9 @@ RATE_LIMITS: dict[str, dict[str, tuple[int, int]]] = {
     "edit": {"ip": (8, 60), "newbie": (8, 60), "user": (90, 60)},
     "move": {"newbie": (2, 120), "user": (8, 60)},
     "upload": {"ip": (8, 60), "newbie": (8, 60)},
+    # Password reset requests, and mails sent with Special:EmailUser.
+    "mailpassword": {"ip": (5, 3600)},
+    "emailuser": {"ip": (5, 86400), "newbie": (5, 86400), "user": (20, 86400)},
 }
 
 # $wgAccountCreationThrottle: 6 accounts a day from one address.

@@ -9,6 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql
 
+from atrium.core.mail.outbox import outbox_table
+
 metadata = sa.MetaData()
 
 Str = sa.String
@@ -62,6 +64,14 @@ user = sa.Table(
     sa.Column("user_registration", TS, nullable=True),
     sa.Column("user_touched", TS, nullable=False),
     sa.Column("user_editcount", sa.Integer, nullable=False, server_default="0"),
+    # A temporary password mailed by Special:PasswordReset (hashed) and when it was made.
+    sa.Column("user_newpassword", sa.Text, nullable=False, server_default=""),
+    sa.Column("user_newpass_time", TS, nullable=True),
+    # When the address was confirmed (None: not confirmed), and the pending confirmation code
+    # (its SHA-256, as hex) with its expiry.
+    sa.Column("user_email_authenticated", TS, nullable=True),
+    sa.Column("user_email_token", Str(64), nullable=True),
+    sa.Column("user_email_token_expires", TS, nullable=True),
 )
 
 user_groups = sa.Table(
@@ -576,3 +586,6 @@ LINK_TABLES: tuple[tuple[sa.Table, str], ...] = (
     (iwlinks, "iwl_from"),
     (page_props, "pp_page"),
 )
+
+# The mails this service has to send (core/mail/outbox.py).
+mail_outbox = outbox_table(metadata)

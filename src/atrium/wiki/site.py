@@ -16,6 +16,7 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from atrium.core.db import Conn
+from atrium.core.mail.message import Composer
 from atrium.wiki import schema
 from atrium.wiki.titles import (
     STANDARD_ALIASES,
@@ -97,6 +98,12 @@ class Site:
     # Interwiki prefixes besides the languages ($wgInterwikiMap): prefix -> URL with `$1`, given
     # by whoever runs a service beside the wiki (`[[chat:stream/topic]]`).
     interwiki: dict[str, str] = field(default_factory=dict)
+    # Builds the wiki's mails (From, Reply-To, links); the default serves a site made by hand.
+    composer: Composer = field(
+        default_factory=lambda: Composer(
+            "http://localhost", "noreply@localhost", "noreply@localhost"
+        )
+    )
     parser: TitleParser = field(init=False)
 
     def __post_init__(self) -> None:

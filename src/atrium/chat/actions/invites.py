@@ -1,12 +1,15 @@
 """Invitations: by email or as a reusable link, revoked, resent, and accepted on the sign-up page.
 
-There may be no mail server, so an invitation is a link the inviter hands on: GET /invites shows
-it to the inviter and to administrators, and `atrium chat invites` prints it. `invites_changed`
+An invitation by email is mailed in the transaction that makes it (and again when resent). Where
+no mail server is configured the mail only reaches the mail sink, so the link is also what the
+inviter can hand on: GET /invites shows it to the inviter and to administrators, and
+`atrium chat invites` prints it. `invites_changed`
 tells administrators and the inviter that the list changed, as Zulip does.
 """
 
 from __future__ import annotations
 
+import html
 import re
 import secrets
 import time
@@ -34,6 +37,8 @@ from atrium.chat.queries.invites import PENDING, REVOKED, USED, invitation_row, 
 from atrium.chat.queries.realm import load_realm
 from atrium.chat.queries.users import admin_user_ids, user_row_by_delivery_email
 from atrium.core.db import Conn
+from atrium.core.mail import outbox
+from atrium.core.mail.message import BadAddress, Composer
 
 I = schema.invitation.c  # noqa: E741
 SUB = schema.subscription.c
@@ -92,6 +97,7 @@ def invite_users(
     invite_as: int,
     stream_ids: list[int],
     expires_in_minutes: int | None,
+    composer: Composer,
 ) -> Outcome[InviteResult]:
     realm = load_realm(conn, actor.realm_id)
     policy = realm.row.get("invite_to_realm_policy", POLICY_MEMBERS_ONLY)
@@ -136,7 +142,8 @@ def invite_users(
     skipped_emails = {s[0] for s in skipped}
     for email in emails:
         if email not in skipped_emails:
-            _insert(conn, actor, email, invite_as, stream_ids, expires)
+            token = _insert(conn, actor, email, invite_as, stream_ids, expires)
+            _mail_invitation(conn, composer, actor, realm.name, email, token, expires)
     return Outcome(InviteResult(skipped), [_notice(conn, actor.realm_id, actor.id)])
 
 
@@ -174,6 +181,46 @@ def _insert(
         )
     )
     return token
+
+
+def _mail_invitation(
+    conn: Conn,
+    composer: Composer,
+    actor: User,
+    realm_name: str,
+    email: str,
+    token: str,
+    expires: float | None,
+) -> None:
+    link = composer.link(f"/join/{token}/")
+    until = (
+        ""
+        if expires is None
+        else " The link works until "
+        + time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(expires))
+        + "."
+    )
+    text = (
+        f"Hi,\n\n{actor.full_name} ({actor.email}) invited you to join {realm_name}"
+        f" ({composer.base_url}).\n\nTo create your account, follow this link:\n{link}\n\n"
+        f"{until.strip()}\n"
+    )
+    markup = (
+        f"<p>Hi,</p><p>{html.escape(actor.full_name)} invited you to join "
+        f"<b>{html.escape(realm_name)}</b>.</p>"
+        f'<p><a href="{html.escape(link)}">Create your account</a>.{html.escape(until)}</p>'
+    )
+    try:
+        message = composer.compose(
+            email,
+            f"{actor.full_name} invited you to join {realm_name}",
+            text,
+            markup,
+            from_name=realm_name,
+        )
+    except BadAddress:
+        return  # refused earlier by EMAIL_RE; nothing can be sent to it
+    outbox.enqueue(conn, schema.mail_outbox, message, time.time())
 
 
 def create_multiuse_invite(
@@ -216,13 +263,16 @@ def revoke_invite(conn: Conn, actor: User, invite_id: int, multiuse: bool) -> Ou
     return Outcome(None, [_notice(conn, actor.realm_id, row["invited_by_id"])])
 
 
-def resend_invite(conn: Conn, actor: User, invite_id: int) -> Outcome[str]:
-    """Renews an email invitation's date (the link stays the same); its token."""
+def resend_invite(conn: Conn, actor: User, invite_id: int, composer: Composer) -> Outcome[str]:
+    """Renews an email invitation's date and mails it again (the link stays the same); its
+    token."""
     row = invitation_row(conn, actor.realm_id, invite_id)
     if row is None or row["email"] is None or row["status"] != PENDING:
         raise ChatError("No such invitation")
     _own_or_admin(actor, row)
     conn.execute(sa.update(schema.invitation).where(I.id == invite_id).values(created=time.time()))
+    realm = load_realm(conn, actor.realm_id)
+    _mail_invitation(conn, composer, actor, realm.name, row["email"], row["token"], row["expires"])
     return Outcome(row["token"], [_notice(conn, actor.realm_id, row["invited_by_id"])])
 
 

@@ -10,6 +10,7 @@ import sqlalchemy as sa
 
 from atrium.chat import flags, schema, search
 from atrium.chat.actions.attachments import link_attachments
+from atrium.chat.actions.missed_messages import queue_missed_messages
 from atrium.chat.errors import ChatError, stream_does_not_exist, stream_id_does_not_exist
 from atrium.chat.events import Notice, Outcome
 from atrium.chat.limits import MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH
@@ -358,6 +359,18 @@ def send_message(conn: Conn, sender: User, request: SendRequest) -> Outcome[int]
         schema.user_message,
         ("user_id", "message_id", "flags"),
         [(uid, message_id, bits) for bits, uids in by_flags.items() for uid in uids],
+    )
+    queue_missed_messages(
+        conn,
+        message_id,
+        sender.id,
+        stream_id,
+        receivers if stream_id is None else (),
+        mentioned & everyone,
+        alerted,
+        muters,
+        now,
+        everyone if wildcard and stream_id is not None else (),
     )
     if stream_id is not None and stream["first_message_id"] is None:
         conn.execute(_SET_FIRST_MESSAGE, {"stream_id": stream_id, "message_id": message_id})

@@ -46,6 +46,7 @@ async def invite(
         invite_as,
         stream_ids,
         invite_expires_in_minutes,
+        req.runtime.composer,
     )
     if result.skipped:  # the others were invited (committed); Zulip still answers an error
         raise invitation_error(
@@ -99,5 +100,5 @@ async def revoke_multiuse(req: ApiRequest, *, invite_id: PathOnly[int]) -> dict[
 @typed_endpoint
 async def resend(req: ApiRequest, *, invite_id: PathOnly[int]) -> dict[str, Any]:
     _member(req)
-    await req.runtime.write(resend_invite, req.me, invite_id)
+    await req.runtime.write(resend_invite, req.me, invite_id, req.runtime.composer)
     return {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
+from atrium.chat.actions.email_change import change_settings_and_email
 from atrium.chat.actions.profile_fields import update_user_and_profile
 from atrium.chat.actions.user_admin import (
     MAX_DEACTIVATION_COMMENT_LENGTH,
@@ -11,7 +12,6 @@ from atrium.chat.actions.user_admin import (
     deactivate_user,
     reactivate_user,
 )
-from atrium.chat.actions.user_settings import change_settings
 from atrium.chat.actions.users import NewUser, add_user
 from atrium.chat.auth import end_browser_sessions
 from atrium.chat.errors import ChatError, no_such_user
@@ -180,11 +180,19 @@ async def update(
     Endpoint(
         (
             Param("full_name"),
+            Param("email"),
             *(Param(name, kind) for name, kind in SETTING_TYPES.items()),
         )
     )
 )
 async def update_settings(req: ApiRequest, args: dict[str, Any]) -> dict[str, Any]:
     domain = user_queries.fake_email_domain(req.runtime.settings.base_url)
-    await req.runtime.write(change_settings, req.me, args, domain)
-    return {}
+    new_email = args.pop("email", None)
+    rt = req.runtime
+    await rt.write(
+        change_settings_and_email, req.me, args, domain, new_email, rt.composer, rt.secret
+    )
+    if new_email is None:
+        return {}
+    # Zulip: the address changes once the link mailed to it is followed.
+    return {"account_email": "Check your email for a confirmation link. "}

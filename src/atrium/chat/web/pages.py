@@ -18,6 +18,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from atrium.chat.actions.login_mail import mail_new_login
 from atrium.chat.auth import SERVICE, browser_session, session_user
 from atrium.chat.errors import ChatError
 from atrium.chat.queries.realm import default_realm
@@ -159,6 +160,14 @@ class ChatPages:
             int(row["id"]),
             previous_token=session_token(request),
             user_agent=request.headers.get("user-agent", ""),
+        )
+        await self.runtime.write(
+            mail_new_login,
+            self.runtime.composer,
+            self.runtime.secret,
+            int(row["id"]),
+            request.headers.get("user-agent", ""),
+            address,
         )
         response = RedirectResponse("/", 303, headers={"Cache-Control": "no-store"})
         set_session_cookie(response, token, self.base_url)

@@ -123,7 +123,7 @@ def set_password(conn: Conn, user_id: int, password: str, password_hash: str | N
     conn.execute(
         sa.update(schema.user)
         .where(schema.user.c.user_id == user_id)
-        .values(user_password=stored, user_touched=now14())
+        .values(user_password=stored, user_newpassword="", user_touched=now14())
     )
 
 
@@ -132,7 +132,13 @@ def set_email(conn: Conn, user_id: int, email: str) -> None:
     conn.execute(
         sa.update(schema.user)
         .where(schema.user.c.user_id == user_id)
-        .values(user_email=email, user_touched=now14())
+        .values(
+            user_email=email,
+            user_email_authenticated=None,
+            user_email_token=None,
+            user_email_token_expires=None,
+            user_touched=now14(),
+        )
     )
 
 

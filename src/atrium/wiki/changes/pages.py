@@ -18,7 +18,7 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn, Prepared
 from atrium.wiki import schema, search
-from atrium.wiki.changes import ChangeError, invalidation, newtalk, watching
+from atrium.wiki.changes import ChangeError, enotif, invalidation, newtalk, watching
 from atrium.wiki.changes.accounts import ensure_actor
 from atrium.wiki.changes.blocks import refuse_blocked
 from atrium.wiki.changes.journal import Performer, log_event, record_edit
@@ -716,6 +716,22 @@ def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
             .where(schema.change_tag_def.c.ctd_id.in_(tag_ids))
             .values(ctd_count=schema.change_tag_def.c.ctd_count + 1)
         )
+    # Before journal_edit: it marks the watchers notified, and the mail goes to those not yet.
+    enotif.mail_page_change(
+        conn,
+        site,
+        enotif.PageChange(
+            title,
+            req.editor.user_id,
+            req.editor.name,
+            summary,
+            minor,
+            saved.created,
+            saved.rev_id,
+            saved.parent_id,
+            saved.timestamp,
+        ),
+    )
     journal_edit(conn, req, saved, minor, tag_ids)
     newtalk.notify_talk_edit(
         conn, title, req.editor.name, minor, frozenset(req.editor.rights), saved.timestamp

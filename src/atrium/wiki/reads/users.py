@@ -63,6 +63,8 @@ class Account:
     registration: str | None = None
     editcount: int = 0
     email: str = ""
+    # When `email` was confirmed (Special:ConfirmEmail); None: not confirmed.
+    email_authenticated: str | None = None
     real_name: str = ""
     bot_app: str | None = None  # logged in with a bot password of this application
     # A bot-password session may use only these rights (its grants'); None: no restriction.
@@ -115,6 +117,7 @@ def _account(conn: Conn, row: Row | None) -> Account | None:
         registration=row["user_registration"],
         editcount=int(row["user_editcount"]),
         email=str(row["user_email"]),
+        email_authenticated=row["user_email_authenticated"] or None,
         real_name=str(row["user_real_name"]),
     )
 

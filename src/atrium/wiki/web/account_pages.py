@@ -39,6 +39,11 @@ from atrium.wiki.reads.users import (
 from atrium.wiki.site import MAIN_PAGE, Site
 from atrium.wiki.titles import NS_SPECIAL, InvalidTitle, Title
 from atrium.wiki.web import links
+from atrium.wiki.web.password_reset_pages import (
+    new_password_page,
+    set_new_password,
+    temporary_password_matches,
+)
 from atrium.wiki.web.skin import render_page
 from atrium.wiki.web.specialpages import special_page
 from atrium.wiki.web.texts import text
@@ -158,13 +163,24 @@ async def user_login(request: Request, site: Site, db: Database, subpage: str | 
     account: Account | None
     if linked is not None:
         ok = await linked_password_ok(linked, password)
-        account = await db.read(account_by_id, linked.user_id) if ok and linked.user_id else None
+        account = await db.read(account_by_id, linked.user_id) if linked.user_id else None
     elif by_email:
         ok, account = await password_ok("", password), None
     else:
         account = await db.read(account_by_name, name)
         stored = await db.read(password_hash, account.id) if account is not None else ""
         ok = await password_ok(stored, password)
+    if account is not None and not ok and await temporary_password_matches(db, account, password):
+        # Signed in with a mailed temporary password: a new password first, then the session.
+        if form.get("wpResetPass") != "1":
+            return await new_password_page(request, site, db, raw_name, password, returnto)
+        errors = await set_new_password(db, account, form, people)
+        if errors:
+            return await new_password_page(
+                request, site, db, raw_name, password, returnto, errors, status=400
+            )
+        await _store(request).end_all_for(SERVICE, account.id)
+        return await sign_in_response(request, site, account, _returnto(site, returnto), False)
     if not ok or account is None:
         await throttle.failed(name, address)
         return await _login_page(

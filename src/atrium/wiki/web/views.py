@@ -37,6 +37,7 @@ from atrium.wiki.web import (
     editing,
     info_page,
     links,
+    password_reset_pages,
     revision_views,
     rollback_links,
     runjobs,
@@ -55,7 +56,7 @@ from atrium.wiki.wikitext.html.editsection import add_edit_links
 
 RUN_JOBS = Title(NS_SPECIAL, "RunJobs")
 # The modules whose special pages register themselves when imported.
-SPECIAL_PAGE_MODULES = (account_pages, search_page)
+SPECIAL_PAGE_MODULES = (account_pages, password_reset_pages, search_page)
 
 log = logging.getLogger(__name__)
 
@@ -364,9 +365,9 @@ async def history(request: Request, site: Site, db: Database, title: Title, limi
 
 
 # What an anonymous visitor of a private wiki may still open: the special pages MediaWiki's
-# PermissionManager::checkReadPermissions always lets through (signing in and out, and RunJobs,
-# which its signature guards). Special:CreateAccount is not one of them.
-READABLE_WHEN_PRIVATE = frozenset({"UserLogin", "UserLogout", "RunJobs"})
+# PermissionManager::checkReadPermissions always lets through (signing in and out, resetting a
+# password, and RunJobs, which its signature guards). Special:CreateAccount is not one of them.
+READABLE_WHEN_PRIVATE = frozenset({"UserLogin", "UserLogout", "PasswordReset", "RunJobs"})
 
 
 async def _login_required(request: Request, site: Site, db: Database) -> Response:

@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo, available_timezones
 from starlette.responses import RedirectResponse, Response
 
 from atrium.wiki.changes.accounts import set_email, set_options
+from atrium.wiki.changes.email_confirmation import mail_confirmation
 from atrium.wiki.limits import duration, wiki_limits
 from atrium.wiki.reads.password_check import password_ok
 from atrium.wiki.reads.users import options, password_hash
@@ -81,6 +82,9 @@ async def handle(ctx: SpecialContext) -> Response:
             await throttle.failed(ctx.reader.name, address)
             return await _page(ctx, "The password you entered is incorrect.", 400)
         await ctx.db.write(set_email, ctx.reader.id, email)
+        if email:
+            reason = "changed" if ctx.reader.email else "set"
+            await ctx.db.write(mail_confirmation, ctx.site, ctx.reader.id, ctx.client_ip, reason)
     value = zone_value(zone) if zone else None
     await ctx.db.write(set_options, ctx.reader.id, {"timecorrection": value}, False)
     return RedirectResponse(Links(ctx.site).special("Preferences", success="1"), status_code=303)

@@ -79,6 +79,8 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
         info["realname"] = user.real_name
     if "email" in props and user.registered:
         info["email"] = user.email
+        if user.email and user.email_authenticated:
+            info["emailauthenticated"] = iso(user.email_authenticated)
     if "registrationdate" in props and user.registered and user.registration:
         info["registrationdate"] = iso(user.registration)
     if "acceptlang" in props:

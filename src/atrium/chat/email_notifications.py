@@ -1,0 +1,90 @@
+"""The task that mails missed messages once their batching period is over, and the weekly
+digests, in every `atrium serve` process: a cheap indexed look each second, and when something is due one transaction
+(`mail_due_missed_messages`) that writes the mails to the outbox and forgets the notices; on
+PostgreSQL it skips the rows another worker holds. The clock is injectable."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+
+import sqlalchemy as sa
+
+from atrium.chat import schema
+from atrium.chat.actions.digest import mail_digests
+from atrium.chat.actions.missed_messages import mail_due_missed_messages
+from atrium.chat.runtime import ChatRuntime
+from atrium.core.db import Conn
+
+log = logging.getLogger(__name__)
+
+POLL_SECONDS = 1.0
+# Digests are looked for this often (they go out on one weekday).
+DIGEST_POLL_SECONDS = 600.0
+
+
+def _any_due(conn: Conn, now: float) -> bool:
+    M = schema.missed_message_email.c
+    return conn.scalar(sa.select(M.id).where(M.due <= now).limit(1)) is not None
+
+
+class MissedMessageMailer:
+    def __init__(
+        self,
+        runtime: ChatRuntime,
+        clock: Callable[[], float] = time.time,
+        poll_seconds: float = POLL_SECONDS,
+    ) -> None:
+        self.runtime = runtime
+        self.clock = clock
+        self.poll_seconds = poll_seconds
+        self._task: asyncio.Task[None] | None = None
+
+    async def mail_due(self) -> int:
+        """Write the mails of everything due now; how many."""
+        runtime, written = self.runtime, 0
+        while await runtime.db.read(_any_due, self.clock()):
+            written += await runtime.db.write(
+                mail_due_missed_messages, runtime.composer, runtime.secret, self.clock()
+            )
+            if not runtime.db.is_sqlite:
+                break  # what is left may be held by another worker: the next pass sees
+        return written
+
+    async def mail_digests(self) -> int:
+        """Write the digests due now (on the organization's digest weekday); how many users
+        were handled."""
+        runtime, handled = self.runtime, 0
+        while True:
+            done = await runtime.db.write(
+                mail_digests, runtime.composer, runtime.secret, self.clock()
+            )
+            handled += done
+            if not done:
+                return handled
+
+    async def run(self) -> None:
+        last_digest = 0.0
+        while True:
+            try:
+                await self.mail_due()
+                if self.clock() - last_digest > DIGEST_POLL_SECONDS:
+                    last_digest = self.clock()
+                    await self.mail_digests()
+            except Exception:  # keep mailing after a bug or a lost connection
+                log.exception("missed-message or digest mails failed")
+            await asyncio.sleep(self.poll_seconds)
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self.run(), name="missed-message-mails")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None

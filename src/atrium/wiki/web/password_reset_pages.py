@@ -1,0 +1,137 @@
+"""`Special:PasswordReset`, and the step of `Special:UserLogin` that a temporary password leads
+to: choosing a new password, which then signs the user in (MediaWiki's ResetPasswordSecondary
+flow, without script)."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from atrium.core import workers
+from atrium.core.accounts import AccountLinks
+from atrium.core.db import Database
+from atrium.wiki.accounts.password_policy import password_problems
+from atrium.wiki.changes.accounts import set_password
+from atrium.wiki.changes.password_reset import (
+    NEW_PASSWORD_EXPIRY_DAYS,
+    reset_passwords,
+    ts14_ago,
+)
+from atrium.wiki.limits import wiki_limits
+from atrium.wiki.reads.password_check import password_ok
+from atrium.wiki.reads.password_reset import temporary_password_hash
+from atrium.wiki.reads.users import Account, hash_password
+from atrium.wiki.site import Site
+from atrium.wiki.titles import NS_SPECIAL, Title
+from atrium.wiki.web.skin import render_page
+from atrium.wiki.web.specialpages import special_page
+from atrium.wiki.web.texts import text
+from atrium.wiki.web.viewer import csrf_ok, current_viewer
+
+MAX_EMAIL_LENGTH = 255
+
+
+@special_page("PasswordReset", group="users", post=True)
+async def password_reset(
+    request: Request, site: Site, db: Database, subpage: str | None
+) -> Response:
+    viewer = await current_viewer(request, db)
+    title = Title(NS_SPECIAL, "PasswordReset")
+
+    async def page(
+        errors: list[str], done: bool = False, status: int = 200, name: str = "", email: str = ""
+    ) -> Response:
+        context = {
+            "text": text,
+            "errors": errors,
+            "done": done,
+            "name": name,
+            "email": email,
+            "sink": not site.composer.sends_mail,
+        }
+        return await render_page(
+            request,
+            site,
+            db,
+            "passwordreset.html",
+            context,
+            title=title,
+            heading=text("passwordreset"),
+            status=status,
+        )
+
+    if request.method != "POST":
+        return await page([])
+    fields = await request.form()
+    form = {k: v for k, v in fields.multi_items() if isinstance(v, str)}
+    name, email = form.get("wpUsername", "").strip(), form.get("wpEmail", "").strip()
+    if not csrf_ok(request, site, viewer, form.get("wpEditToken")):
+        return await page([text("sessionfailure")], status=403, name=name, email=email)
+    if not name and not email:
+        return await page([text("passwordreset-nodata")], status=400)
+    if len(email) > MAX_EMAIL_LENGTH or (email and "@" not in email):
+        return await page([text("noemailtext")], status=400, name=name, email=email)
+    address = request.client.host if request.client else ""
+    if await wiki_limits(request).ping(viewer.account, "mailpassword", address):
+        return await page([text("actionthrottledtext")], status=429, name=name, email=email)
+    caller = viewer.account.name if viewer.signed_in else None
+    await reset_passwords(db, site, name or None, email or None, address, caller)
+    return await page([], done=True)
+
+
+async def temporary_password_matches(db: Database, account: Account, password: str) -> bool:
+    """Whether `password` is the account's unexpired mailed temporary password."""
+    made_after = ts14_ago(NEW_PASSWORD_EXPIRY_DAYS * 86400)
+    stored = await db.read(temporary_password_hash, account.id, made_after)
+    return bool(stored) and await password_ok(stored, password)
+
+
+async def new_password_page(
+    request: Request,
+    site: Site,
+    db: Database,
+    name: str,
+    temporary: str,
+    returnto: str,
+    errors: list[str] | None = None,
+    status: int = 200,
+) -> Response:
+    """The form that follows a sign-in with a temporary password. It carries the temporary
+    password back (hidden), which is checked again when the new one is set."""
+    response = await render_page(
+        request,
+        site,
+        db,
+        "resetpass.html",
+        {
+            "text": text,
+            "errors": errors or [],
+            "name": name,
+            "temporary": temporary,
+            "returnto_value": returnto,
+        },
+        title=Title(NS_SPECIAL, "UserLogin"),
+        heading="Reset password",
+        status=status,
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+async def set_new_password(
+    db: Database, account: Account, form: dict[str, str], people: AccountLinks | None = None
+) -> list[str]:
+    """Set the new password from the form after a temporary password; the errors, if any. A
+    workspace member's one password changes for every service at once."""
+    password, retype = form.get("password", ""), form.get("retype", "")
+    if not password:
+        return [text("authmanager-create-no-primary")]
+    if password != retype:
+        return [text("badretype")]
+    problems = [text(p.key, *p.params) for p in password_problems(account.name, password)]
+    if problems:
+        return problems
+    if people is None or not await people.change_password("wiki", account.id, password):
+        stored = await workers.run(hash_password, password)
+        await db.write(set_password, account.id, password, stored)
+    return []

@@ -1,0 +1,71 @@
+"""`Special:ChangeEmail`: a new address (or none), with the account's password, then a
+confirmation mail to the new address (MediaWiki's `$wgEmailAuthentication`)."""
+
+from __future__ import annotations
+
+from starlette.responses import Response
+
+from atrium.wiki.changes.accounts import set_email
+from atrium.wiki.changes.email_confirmation import mail_confirmation
+from atrium.wiki.limits import duration, wiki_limits
+from atrium.wiki.reads.password_check import password_ok
+from atrium.wiki.reads.users import password_hash
+from atrium.wiki.web.special.context import SpecialContext
+from atrium.wiki.web.special.page import SpecialPage
+from atrium.wiki.web.special.preferences import EMAIL
+from atrium.wiki.web.special.render import bad_token, message_page, not_logged_in, render
+from atrium.wiki.web.texts import text
+
+MAX_EMAIL = 255
+
+
+async def _form(ctx: SpecialContext, error: str = "", status: int = 200) -> Response:
+    return await render(
+        ctx,
+        "changeemail.html",
+        text("changeemail"),
+        status,
+        header=text("changeemail-header"),
+        current=ctx.reader.email or text("changeemail-none"),
+        new_email=ctx.param("wpNewEmail"),
+        error=error,
+        labels={
+            "old": text("changeemail-oldemail"),
+            "new": text("changeemail-newemail"),
+            "password": text("changeemail-password"),
+            "submit": text("changeemail-submit"),
+        },
+    )
+
+
+async def change(ctx: SpecialContext) -> Response:
+    if not ctx.reader.registered:
+        return await not_logged_in(ctx, "change your email address")
+    if ctx.method != "POST":
+        return await _form(ctx)
+    if not ctx.token_ok():
+        return await bad_token(ctx)
+    new = ctx.param("wpNewEmail").strip()
+    if len(new) > MAX_EMAIL:
+        return await _form(ctx, text("changeemail-maxlength"), 400)
+    if new and not EMAIL.fullmatch(new):
+        return await _form(ctx, text("invalidemailaddress"), 400)
+    if new == ctx.reader.email:
+        return await _form(ctx, text("changeemail-nochange"), 400)
+    throttle = wiki_limits(ctx.request).passwords
+    refused = await throttle.refusal(ctx.reader.name, ctx.client_ip)
+    if refused is not None:
+        return await _form(ctx, text("changeemail-throttled", duration(refused.rule.window)), 429)
+    stored = await ctx.db.read(password_hash, ctx.reader.id)
+    if not await password_ok(stored, ctx.param("wpPassword")):
+        await throttle.failed(ctx.reader.name, ctx.client_ip)
+        return await _form(ctx, text("wrongpassword"), 400)
+    await ctx.db.write(set_email, ctx.reader.id, new)
+    if new:
+        reason = "changed" if ctx.reader.email else "set"
+        await ctx.db.write(mail_confirmation, ctx.site, ctx.reader.id, ctx.client_ip, reason)
+    done = text("confirmemail_oncreate") if new else text("changeemail")
+    return await message_page(ctx, text("changeemail"), done, 200, box="successbox")
+
+
+PAGE = SpecialPage("ChangeEmail", "Change or remove email address", "users", change)

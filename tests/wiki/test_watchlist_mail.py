@@ -1,0 +1,106 @@
+"""Watchlist and user-talk mail (enotifwatchlistpages, enotifusertalkpages) in MediaWiki's
+words: once per change until the watcher looks again, never to the editor, only to confirmed
+addresses, minor edits only to those who asked."""
+
+from __future__ import annotations
+
+from email.message import EmailMessage
+
+import httpx
+import pytest
+import sqlalchemy as sa
+from tests.mail_server import outbox_mails, text_part
+from tests.wiki.conftest import WikiHarness
+
+from atrium.wiki import schema
+from atrium.wiki.changes.accounts import set_options
+from atrium.wiki.changes.watching import mark_seen, set_watch
+from atrium.wiki.reads.users import account_by_name
+from atrium.wiki.timestamps import now14
+
+pytestmark = pytest.mark.anyio
+
+
+async def _mails(wiki: WikiHarness) -> list[EmailMessage]:
+    return await outbox_mails(wiki.db, schema.mail_outbox)
+
+
+async def _confirm(wiki: WikiHarness, name: str, address: str) -> int:
+    user = schema.user
+    await wiki.db.write(
+        lambda conn: conn.execute(
+            sa.update(user)
+            .where(user.c.user_name == name)
+            .values(user_email=address, user_email_authenticated=now14())
+        )
+    )
+    account = await wiki.db.read(account_by_name, name)
+    return int(account.id)
+
+
+async def _edit(
+    wiki: WikiHarness, client: httpx.AsyncClient, title: str, text: str, **more: str
+) -> None:
+    token = await wiki.csrf(client)
+    result = await wiki.post(client, action="edit", title=title, text=text, token=token, **more)
+    assert result["edit"]["result"] == "Success", result
+
+
+async def test_a_watcher_is_mailed_once_until_they_look(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    alice = await _confirm(wiki, "Alice", "alice@example.org")
+    await wiki.login(client, "Admin")
+    await _edit(wiki, client, "Apple", "first")
+    await wiki.db.write(set_watch, alice, wiki.site.parser.parse("Apple"), True)
+    await _edit(wiki, client, "Apple", "second", summary="fruit")
+    [mail] = await _mails(wiki)
+    assert mail["To"] == "Alice <alice@example.org>"
+    assert mail["Subject"] == "Atrium Wiki page Apple has been changed by Admin"
+    body = text_part(mail)
+    assert body.startswith("Dear Alice,")
+    assert "The Atrium Wiki page Apple has been changed on" in body
+    assert "Editor's summary: fruit" in body
+    assert "To view this change, see http://127.0.0.1:8080/w/index.php?title=Apple&diff=" in body
+    assert "title=Apple&action=unwatch" in body
+    await _edit(wiki, client, "Apple", "third")
+    assert len(await _mails(wiki)) == 1  # not until Alice looks
+    await wiki.db.write(mark_seen, alice, wiki.site.parser.parse("Apple"))
+    await _edit(wiki, client, "Apple", "fourth")
+    assert len(await _mails(wiki)) == 2
+
+
+async def test_the_talk_page_owner_is_mailed_and_may_say_no(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    alice = await _confirm(wiki, "Alice", "alice@example.org")
+    await wiki.login(client, "Admin")
+    await _edit(wiki, client, "User talk:Alice", "Hello Alice")
+    [mail] = await _mails(wiki)
+    assert mail["Subject"] == "Atrium Wiki page User talk:Alice has been created by Admin"
+    await wiki.db.write(set_options, alice, {"enotifusertalkpages": "0"}, False)
+    await _edit(wiki, client, "User talk:Alice", "Hello again")
+    assert len(await _mails(wiki)) == 1
+
+
+async def test_nobody_unconfirmed_no_editor_and_minor_edits_only_on_request(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    admin = await _confirm(wiki, "Admin", "admin@example.org")
+    robot = await wiki.db.read(account_by_name, "Robot")  # no address at all
+    await wiki.login(client, "Admin")
+    await _edit(wiki, client, "Banana", "first")
+    page = wiki.site.parser.parse("Banana")
+    await wiki.db.write(set_watch, admin, page, True)
+    await wiki.db.write(set_watch, robot.id, page, True)
+    await _edit(wiki, client, "Banana", "second")  # the editor is the only confirmed watcher
+    assert await _mails(wiki) == []
+    alice = await _confirm(wiki, "Alice", "alice@example.org")
+    await wiki.db.write(set_watch, alice, page, True)
+    await _edit(wiki, client, "Banana", "minor change", minor="1")
+    assert await _mails(wiki) == []
+    await wiki.db.write(set_options, alice, {"enotifminoredits": "1"}, False)
+    await wiki.db.write(mark_seen, alice, page)  # the minor edit marked the page changed
+    await _edit(wiki, client, "Banana", "another minor change", minor="1")
+    [mail] = await _mails(wiki)
+    assert "This is a minor edit" in text_part(mail)
