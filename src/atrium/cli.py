@@ -76,18 +76,33 @@ def serve(host: str | None, port: int | None, workers: int) -> None:
             "--workers > 1 needs the scale-out mode: set ATRIUM_DATABASE_URL=postgresql://… "
             "and ATRIUM_REDIS_URL=redis://… (embedded SQLite is one process)."
         )
+    from atrium.core.listen import listen_problem
+
+    problem = listen_problem(settings.host, settings.port)
+    if problem:
+        fail(problem)
+    lock_fd = None
+    if not settings.is_postgres:
+        from atrium.core import data_lock
+
+        try:
+            # Held through the exec below by the supervisor (and the workers it forks).
+            lock_fd = data_lock.acquire(settings.data_dir)
+        except data_lock.DataDirLocked as locked:
+            fail(f"{locked}; stop it first, or give this one another ATRIUM_DATA_DIR")
+        assert lock_fd is not None
+        os.set_inheritable(lock_fd, True)
     from atrium.core import migrations  # Alembic: only the commands that migrate load it
 
     for service in ("core", *settings.services):
         migrations.upgrade(service, settings.database_url, settings.sqlite_path(service))
-    click.echo(f"Atrium listening on {settings.base_url} (chat: /api/v1, wiki: /w/api.php)")
     sys.stdout.flush()
     sys.stderr.flush()
     # The supervisor starts from a fresh interpreter (see atrium.supervisor); the settings reach
     # the workers through the environment, which exec keeps. The migrations are applied.
     os.environ["ATRIUM_MIGRATE_ON_START"] = "0"
     argv = [sys.executable, "-m", "atrium.supervisor", settings.host, str(settings.port)]
-    os.execv(sys.executable, [*argv, str(workers)])
+    os.execv(sys.executable, [*argv, str(workers), str(-1 if lock_fd is None else lock_fd)])
 
 
 @main.command()
@@ -107,7 +122,8 @@ def demo(if_empty: bool) -> None:
 
             accounts = db.read_sync(demo_accounts)
     click.echo(
-        f"\nChat: {settings.base_url}/api/v1  (password for every demo user: {DEMO_PASSWORD})"
+        f"\nChat: {settings.base_url}/  (API: /api/v1; password for every demo user: "
+        f"{DEMO_PASSWORD})"
     )
     for email, role, api_key in accounts:
         click.echo(f"  {role:<13} {email:<28} API key {api_key}")
