@@ -106,6 +106,53 @@ def serve(host: str | None, port: int | None, workers: int) -> None:
 
 
 @main.command()
+@click.option("--organization", help="The organization's name.")
+@click.option("--email", help="The owner's email address (their sign-in on both services).")
+@click.option("--name", "full_name", help="The owner's full name (also their wiki user name).")
+@click.option(
+    "--password",
+    envvar="ATRIUM_INIT_PASSWORD",
+    help="The owner's password (better: the ATRIUM_INIT_PASSWORD variable, which `ps` does not "
+    "show); asked for when omitted.",
+)
+def init(
+    organization: str | None, email: str | None, full_name: str | None, password: str | None
+) -> None:
+    """Create your team's organization and its owner, with no demo data.
+
+    On an empty data directory (or database). The owner is the chat's owner and the wiki's
+    bureaucrat, both signed in with the same email and password.
+    """
+    from atrium.ops.init import InitError, Owner, create_owner
+
+    interactive = sys.stdin.isatty()
+
+    def ask(value: str | None, prompt: str, option: str, secret: bool = False) -> str:
+        if value:
+            return value
+        if not interactive:
+            fail(f"{option} is required when the input is not a terminal")
+        answer: str = click.prompt(prompt, hide_input=secret, confirmation_prompt=secret)
+        return answer.strip() if not secret else answer
+
+    settings = Settings.from_env()
+    organization = ask(organization, "Organization name", "--organization")
+    email = ask(email, "Owner's email", "--email")
+    full_name = ask(full_name, "Owner's full name", "--name")
+    password = ask(password, "Owner's password", "--password", secret=True)
+    try:
+        created = create_owner(settings, organization, Owner(email, full_name, password))
+    except InitError as exc:
+        fail(str(exc))
+        return
+    base = settings.base_url
+    click.echo(f"Created the organization {organization!r}.")
+    click.echo(f"  chat: {base}/  sign in as {email} (owner)")
+    click.echo(f"  wiki: {base}/wiki/Main_Page  sign in as {created.wiki_name} (bureaucrat, sysop)")
+    click.echo("Start the server with `atrium serve`.")
+
+
+@main.command()
 @click.option("--if-empty", is_flag=True, help="Do nothing when an organization already exists.")
 def demo(if_empty: bool) -> None:
     """Create a demo organization (users, streams, messages) and demo wiki pages."""

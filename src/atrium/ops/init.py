@@ -1,0 +1,116 @@
+"""`atrium init`: a team's own organization on an empty data directory or database.
+
+The owner gets one account per service, with the same email and password: the chat's owner and
+the wiki's bureaucrat (with sysop and interface-admin). `create_owner` is the one place that
+makes them, so that a single workspace identity can take their place there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+
+from atrium.core.db import Conn
+from atrium.settings import Settings
+
+# The groups MediaWiki's installer gives its first account.
+WIKI_OWNER_GROUPS = ("sysop", "bureaucrat", "interface-admin")
+MIN_PASSWORD_LENGTH = 8
+
+
+class InitError(Exception):
+    """The organization cannot be created as asked; the message says why, in one line."""
+
+
+@dataclass(frozen=True)
+class Owner:
+    email: str
+    full_name: str
+    password: str
+
+
+@dataclass(frozen=True)
+class Created:
+    realm_id: int
+    chat_user_id: int
+    wiki_user_id: int
+    wiki_name: str
+
+
+def check_owner(owner: Owner) -> None:
+    """Refuse an owner whose details either service would refuse, before anything is written."""
+    from atrium.wiki.accounts.password_policy import password_problems
+    from atrium.wiki.accounts.usernames import normalize_username
+
+    if "@" not in owner.email.strip("@"):
+        raise InitError(f"{owner.email!r} is not an email address")
+    if len(owner.password) < MIN_PASSWORD_LENGTH:
+        raise InitError(f"the password must have at least {MIN_PASSWORD_LENGTH} characters")
+    name = normalize_username(owner.full_name)
+    if name is None:
+        raise InitError(f"{owner.full_name!r} cannot be a wiki user name")
+    problems = password_problems(name, owner.password)
+    if problems:
+        raise InitError("the wiki refuses this password: " + problems[0].render())
+
+
+def chat_is_empty(conn: Conn) -> bool:
+    from atrium.chat import schema
+
+    return bool(conn.scalar(sa.select(sa.func.count()).select_from(schema.realm)) == 0)
+
+
+def wiki_is_empty(conn: Conn) -> bool:
+    from atrium.wiki import schema
+
+    users = conn.scalar(sa.select(sa.func.count()).select_from(schema.user))
+    pages = conn.scalar(sa.select(sa.func.count()).select_from(schema.page))
+    return bool(users == 0 and pages == 0)
+
+
+def create_owner(settings: Settings, organization: str, owner: Owner) -> Created:
+    """The organization, its chat owner and the wiki's first bureaucrat, on empty databases."""
+    from atrium.chat.actions.realm import create_realm
+    from atrium.chat.actions.users import NewUser, create_user
+    from atrium.chat.cli import chat_database
+    from atrium.chat.models import ROLE_NAMES
+    from atrium.chat.queries.users import fake_email_domain
+    from atrium.wiki.accounts.usernames import normalize_username
+    from atrium.wiki.app import open_wiki
+    from atrium.wiki.changes.accounts import set_email
+    from atrium.wiki.changes.registration import autocreate
+
+    check_owner(owner)
+    wiki_name = normalize_username(owner.full_name)
+    assert wiki_name is not None
+    # No Main Page: an organization made here starts with nothing but its owner.
+    wiki_db, _site = open_wiki(settings.with_(wiki_main_page=False))
+    try:
+        with chat_database(settings) as chat_db:
+            if not chat_db.read_sync(chat_is_empty):
+                raise InitError("the chat already has an organization")
+            if not wiki_db.read_sync(wiki_is_empty):
+                raise InitError("the wiki already has accounts or pages")
+
+            def write_chat(conn: Conn) -> tuple[int, int]:
+                realm_id = create_realm(conn, organization)
+                user = NewUser(
+                    email=owner.email,
+                    full_name=owner.full_name,
+                    password=owner.password,
+                    role=ROLE_NAMES["owner"],
+                    email_domain=fake_email_domain(settings.base_url),
+                )
+                return realm_id, create_user(conn, realm_id, user)
+
+            def write_wiki(conn: Conn) -> int:
+                user_id = autocreate(conn, wiki_name, owner.password, groups=WIKI_OWNER_GROUPS)
+                set_email(conn, user_id, owner.email)
+                return user_id
+
+            wiki_user_id = wiki_db.write_sync(write_wiki)
+            realm_id, chat_user_id = chat_db.write_sync(write_chat)
+    finally:
+        wiki_db.close()
+    return Created(realm_id, chat_user_id, wiki_user_id, wiki_name)
