@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 from typing import ClassVar, TypeVar
 
 import click
@@ -150,6 +151,54 @@ def init(
     click.echo(f"  chat: {base}/  sign in as {email} (owner)")
     click.echo(f"  wiki: {base}/wiki/Main_Page  sign in as {created.wiki_name} (bureaucrat, sysop)")
     click.echo("Start the server with `atrium serve`.")
+
+
+def _progress(line: str) -> None:
+    click.echo(line, err=True)
+
+
+@main.command()
+@click.argument("dest", type=click.Path(file_okay=False, path_type=Path))
+def backup(dest: Path) -> None:
+    """Write a backup of the databases, uploads and secret keys into DEST (a new folder).
+
+    Consistent while the server runs and takes writes; DEST is 0700 and its files 0600.
+    """
+    from atrium.ops.backup import backup as take_backup
+    from atrium.ops.manifest import BackupError
+
+    try:
+        take_backup(Settings.from_env(), dest, _progress)
+    except BackupError as exc:
+        fail(str(exc))
+
+
+@main.command()
+@click.argument("src", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--force", is_flag=True, help="Replace the data the target already has.")
+@click.option(
+    "--verify",
+    is_flag=True,
+    help="Only check the backup (checksums, the databases' integrity); restore nothing.",
+)
+def restore(src: Path, force: bool, verify: bool) -> None:
+    """Restore the backup in SRC into an empty data directory or database, then migrate it.
+
+    Refused while a server runs on the data directory, and on data unless --force.
+    """
+    from atrium.ops.manifest import BackupError
+    from atrium.ops.restore import restore as restore_backup
+    from atrium.ops.restore import verify_backup
+
+    try:
+        if verify:
+            verify_backup(src, _progress)
+            click.echo(f"The backup at {src} is sound.")
+        else:
+            restore_backup(Settings.from_env(), src, force, _progress)
+            click.echo(f"Restored {src}. Start the server with `atrium serve`.")
+    except BackupError as exc:
+        fail(str(exc))
 
 
 @main.command()
