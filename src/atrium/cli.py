@@ -95,7 +95,28 @@ def serve(host: str | None, port: int | None, workers: int) -> None:
         os.set_inheritable(lock_fd, True)
     from atrium.core import migrations  # Alembic: only the commands that migrate load it
 
-    for service in ("core", *settings.services):
+    services = ("core", *settings.services)
+    try:
+        pending = [
+            s
+            for s in services
+            if migrations.pending(s, settings.database_url, settings.sqlite_path(s))
+        ]
+    except migrations.NewerData as exc:
+        fail(str(exc))
+        return
+    if pending:
+        from atrium.ops.manifest import BackupError
+        from atrium.ops.schedule import pre_upgrade_backup
+
+        click.echo(f"Migrations to apply ({', '.join(pending)}): backing up first.", err=True)
+        try:
+            where = pre_upgrade_backup(settings, _progress)
+        except BackupError as exc:
+            fail(f"the backup before the upgrade failed, nothing was migrated: {exc}")
+            return
+        click.echo(f"Backup before the upgrade: {where}", err=True)
+    for service in services:
         migrations.upgrade(service, settings.database_url, settings.sqlite_path(service))
     sys.stdout.flush()
     sys.stderr.flush()

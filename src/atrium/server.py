@@ -63,6 +63,10 @@ def build_services(
         from atrium.wiki.app import create_service as create_wiki
 
         built.append(create_wiki(settings, store))
+    if settings.backup_dir is not None and settings.backup_interval_hours > 0:
+        from atrium.ops.schedule import backup_service
+
+        built.append(backup_service(settings))
     return built
 
 

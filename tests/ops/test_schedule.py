@@ -1,0 +1,60 @@
+"""Scheduled backups: taken when due, pruned to the number kept, one worker at a time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from atrium.ops.manifest import read_manifest
+from atrium.ops.restore import verify_backup
+from atrium.ops.schedule import PARTIAL, PREFIX, ScheduledBackups, scheduled
+from atrium.settings import Settings
+from tests.conftest import copy_sqlite_templates
+
+
+def make_settings(
+    data_dir: Path, database_url: str | None, templates: Path, folder: Path, **changes: object
+) -> Settings:
+    if database_url is None:
+        copy_sqlite_templates(templates, data_dir)
+    return Settings(
+        data_dir=data_dir, database_url=database_url, backup_dir=folder, migrate_on_start=False
+    ).with_(**changes)
+
+
+def test_taken_when_due_and_pruned(
+    data_dir: Path, database_url: str | None, sqlite_templates: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "backups"
+    schedule = ScheduledBackups(
+        make_settings(data_dir, database_url, sqlite_templates, folder, backup_keep=2)
+    )
+    try:
+        first = schedule.run_once()
+        assert first is not None and scheduled(folder) == [first]
+        verify_backup(first)
+        assert read_manifest(first)["revisions"]["chat"]
+        # Within the interval (24 h by default): nothing more.
+        assert schedule.run_once() is None
+        schedule.interval = 0
+        (folder / f"{PARTIAL}{PREFIX}crashed").mkdir()  # left by a crash mid-backup
+        taken = [schedule.run_once(), schedule.run_once()]
+        assert scheduled(folder) == taken  # the oldest went, the newest two stay
+        assert sorted(p.name for p in folder.iterdir()) == sorted(p.name for p in taken if p)
+    finally:
+        schedule.close()
+
+
+def test_one_worker_takes_them_in_scale_out_mode(
+    data_dir: Path, database_url: str | None, sqlite_templates: Path, tmp_path: Path
+) -> None:
+    settings = make_settings(data_dir, database_url, sqlite_templates, tmp_path / "backups")
+    first, second = ScheduledBackups(settings), ScheduledBackups(settings)
+    try:
+        assert first.holds_turn()
+        # Embedded: one process, nothing to share. Scale-out: the advisory lock is taken.
+        assert second.holds_turn() is (database_url is None)
+        first.close()  # a worker that stops (or dies) lets another take over
+        assert second.holds_turn()
+    finally:
+        first.close()
+        second.close()
