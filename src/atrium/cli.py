@@ -137,8 +137,17 @@ def serve(host: str | None, port: int | None, workers: int) -> None:
     help="The owner's password (better: the ATRIUM_INIT_PASSWORD variable, which `ps` does not "
     "show); asked for when omitted.",
 )
+@click.option(
+    "--link",
+    is_flag=True,
+    help="Print a one-time link where the owner sets their email, name and password instead.",
+)
 def init(
-    organization: str | None, email: str | None, full_name: str | None, password: str | None
+    organization: str | None,
+    email: str | None,
+    full_name: str | None,
+    password: str | None,
+    link: bool,
 ) -> None:
     """Create your team's organization and its owner, with no demo data.
 
@@ -148,6 +157,21 @@ def init(
     from atrium.ops.init import InitError, Owner, create_owner
 
     interactive = sys.stdin.isatty()
+    if link:
+        from atrium.ops.owner_setup import LIFETIME_SECONDS, issue_link
+
+        if not organization:
+            fail("--link needs --organization")
+            return
+        try:
+            url = issue_link(Settings.from_env(), organization)
+        except InitError as exc:
+            fail(str(exc))
+            return
+        days = LIFETIME_SECONDS // 86400
+        click.echo(f"Once the server runs, the owner opens this link (once, within {days} days):")
+        click.echo(f"  {url}")
+        return
 
     def ask(value: str | None, prompt: str, option: str, secret: bool = False) -> str:
         if value:

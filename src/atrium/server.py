@@ -18,6 +18,7 @@ from atrium.core.sessions import SessionStore
 from atrium.ops.access_log import AccessLog
 from atrium.ops.metrics import Metrics, ObservedApp
 from atrium.ops.probes import probe_routes
+from atrium.ops.setup_page import setup_routes
 from atrium.settings import Settings
 
 # Expired browser sessions are deleted this often (a lookup ignores them anyway).
@@ -97,7 +98,7 @@ def create_app(
     metrics = Metrics()
     metrics.services = services_by_name
     # The probes first: the services' catch-all routes would otherwise answer their paths.
-    routes = probe_routes(settings, services_by_name, metrics)
+    routes = probe_routes(settings, services_by_name, metrics) + setup_routes(settings)
     routes += [route for part in parts for route in part.routes]
     access_log = AccessLog() if settings.log_format == "json" else None
     app = Starlette(

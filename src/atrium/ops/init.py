@@ -62,11 +62,27 @@ def chat_is_empty(conn: Conn) -> bool:
 
 
 def wiki_is_empty(conn: Conn) -> bool:
+    """No accounts. The Main Page a new wiki writes on its first start may be there already
+    (the owner-setup link is used on a running server); the demo's pages come with its Admin."""
     from atrium.wiki import schema
 
-    users = conn.scalar(sa.select(sa.func.count()).select_from(schema.user))
-    pages = conn.scalar(sa.select(sa.func.count()).select_from(schema.page))
-    return bool(users == 0 and pages == 0)
+    return bool(conn.scalar(sa.select(sa.func.count()).select_from(schema.user)) == 0)
+
+
+def ensure_empty(settings: Settings) -> None:
+    """Raise InitError unless both services are free of an organization and accounts."""
+    from atrium.chat.cli import chat_database
+    from atrium.wiki.app import open_wiki
+
+    with chat_database(settings) as chat_db:
+        if not chat_db.read_sync(chat_is_empty):
+            raise InitError("the chat already has an organization")
+    wiki_db, _site = open_wiki(settings.with_(wiki_main_page=False))
+    try:
+        if not wiki_db.read_sync(wiki_is_empty):
+            raise InitError("the wiki already has accounts")
+    finally:
+        wiki_db.close()
 
 
 def create_owner(settings: Settings, organization: str, owner: Owner) -> Created:
@@ -91,7 +107,7 @@ def create_owner(settings: Settings, organization: str, owner: Owner) -> Created
             if not chat_db.read_sync(chat_is_empty):
                 raise InitError("the chat already has an organization")
             if not wiki_db.read_sync(wiki_is_empty):
-                raise InitError("the wiki already has accounts or pages")
+                raise InitError("the wiki already has accounts")
 
             def write_chat(conn: Conn) -> tuple[int, int]:
                 realm_id = create_realm(conn, organization)
