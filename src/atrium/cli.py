@@ -65,7 +65,12 @@ def main() -> None:
     show_default=True,
     help="Worker processes; more than one needs PostgreSQL and Redis (scale-out mode).",
 )
-def serve(host: str | None, port: int | None, workers: int) -> None:
+@click.option(
+    "--no-upgrade-backup",
+    is_flag=True,
+    help="Apply pending migrations without the backup taken before them (you have your own).",
+)
+def serve(host: str | None, port: int | None, workers: int, no_upgrade_backup: bool) -> None:
     """Apply pending migrations and serve chat (/api/v1) and wiki (/w/api.php)."""
     if host:
         os.environ["ATRIUM_HOST"] = host
@@ -105,7 +110,7 @@ def serve(host: str | None, port: int | None, workers: int) -> None:
     except migrations.NewerData as exc:
         fail(str(exc))
         return
-    if pending:
+    if pending and not no_upgrade_backup:
         from atrium.ops.manifest import BackupError
         from atrium.ops.schedule import pre_upgrade_backup
 
