@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from pathlib import Path
+
+import pytest
 
 from atrium.ops.manifest import read_manifest
 from atrium.ops.restore import verify_backup
 from atrium.ops.schedule import PARTIAL, PREFIX, ScheduledBackups, scheduled
+from atrium.server import create_app
 from atrium.settings import Settings
 from tests.conftest import copy_sqlite_templates
 
@@ -58,3 +63,21 @@ def test_one_worker_takes_them_in_scale_out_mode(
     finally:
         first.close()
         second.close()
+
+
+@pytest.mark.anyio
+async def test_the_server_takes_them_by_itself(
+    data_dir: Path, sqlite_templates: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "backups"
+    settings = make_settings(data_dir, None, sqlite_templates, folder)
+    app = create_app(settings)
+    async with app.router.lifespan_context(app):
+        schedule = app.state.services["backups"].state["schedule"]
+        deadline = time.monotonic() + 30
+        while schedule.taken == 0:
+            assert schedule.last_error is None, schedule.last_error
+            assert time.monotonic() < deadline, "no scheduled backup in 30 s"
+            await asyncio.sleep(0.05)
+    assert len(scheduled(folder)) == 1
+    verify_backup(scheduled(folder)[0])

@@ -47,7 +47,7 @@ SKIPPED_SUFFIXES = (".sqlite3", ".sqlite3-wal", ".sqlite3-shm", ".sqlite3-journa
 SKIPPED_PATHS = (LOCK_NAME, "wiki-files/images/thumb", "backups")
 
 
-def _quiet(_line: str) -> None:
+def quiet(_line: str) -> None:
     return None
 
 
@@ -68,7 +68,7 @@ def prepare_destination(dest: Path) -> None:
         (dest / part).mkdir(mode=0o700)
 
 
-def backup(settings: Settings, dest: Path, progress: Progress = _quiet) -> dict[str, Any]:
+def backup(settings: Settings, dest: Path, progress: Progress = quiet) -> dict[str, Any]:
     """Write a backup of the deployment `settings` describe into `dest`; its manifest."""
     prepare_destination(dest)
     manifest: dict[str, Any] = {

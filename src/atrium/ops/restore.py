@@ -18,7 +18,7 @@ from typing import Any
 
 from atrium.core import data_lock, migrations
 from atrium.core.db import postgres_conninfo
-from atrium.ops.backup import Progress, _quiet, pg_tool
+from atrium.ops.backup import Progress, pg_tool, quiet
 from atrium.ops.manifest import (
     DATABASES,
     FILES,
@@ -64,7 +64,7 @@ def sqlite_problems(path: Path) -> list[str]:
     return [f"{path.name}: {problem}" for problem in problems]
 
 
-def verify_backup(src: Path, progress: Progress = _quiet) -> None:
+def verify_backup(src: Path, progress: Progress = quiet) -> None:
     """Checksums, then each database's integrity; raises BackupError with what is wrong."""
     manifest = checked_manifest(src)
     progress(f"checksums: {len(manifest['files'])} files match")
@@ -87,9 +87,7 @@ def verify_backup(src: Path, progress: Progress = _quiet) -> None:
         progress("database dump: readable by pg_restore")
 
 
-def restore(
-    settings: Settings, src: Path, force: bool = False, progress: Progress = _quiet
-) -> None:
+def restore(settings: Settings, src: Path, force: bool = False, progress: Progress = quiet) -> None:
     manifest = checked_manifest(src)
     progress(f"checksums: {len(manifest['files'])} files match")
     check_known_revisions(manifest)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from atrium.core.service import Service
-from atrium.ops.backup import Progress, _quiet, backup
+from atrium.ops.backup import Progress, backup, quiet
 from atrium.settings import Settings
 
 log = logging.getLogger("atrium.backups")
@@ -36,7 +36,7 @@ def _stamp() -> str:
     return datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%S%fZ")
 
 
-def take(settings: Settings, folder: Path, prefix: str, progress: Progress = _quiet) -> Path:
+def take(settings: Settings, folder: Path, prefix: str, progress: Progress = quiet) -> Path:
     """One backup into `folder` under `prefix` and the time; written aside, then renamed."""
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     name = prefix + _stamp()
@@ -51,7 +51,7 @@ def take(settings: Settings, folder: Path, prefix: str, progress: Progress = _qu
     return final
 
 
-def pre_upgrade_backup(settings: Settings, progress: Progress = _quiet) -> Path:
+def pre_upgrade_backup(settings: Settings, progress: Progress = quiet) -> Path:
     return take(settings, settings.pre_upgrade_backup_dir, "pre-upgrade-", progress)
 
 
