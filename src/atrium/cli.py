@@ -82,11 +82,6 @@ def serve(host: str | None, port: int | None, workers: int, no_upgrade_backup: b
             "--workers > 1 needs the scale-out mode: set ATRIUM_DATABASE_URL=postgresql://… "
             "and ATRIUM_REDIS_URL=redis://… (embedded SQLite is one process)."
         )
-    from atrium.core.listen import listen_problem
-
-    problem = listen_problem(settings.host, settings.port)
-    if problem:
-        fail(problem)
     lock_fd = None
     if not settings.is_postgres:
         from atrium.core import data_lock
@@ -98,6 +93,13 @@ def serve(host: str | None, port: int | None, workers: int, no_upgrade_backup: b
             fail(f"{locked}; stop it first, or give this one another ATRIUM_DATA_DIR")
         assert lock_fd is not None
         os.set_inheritable(lock_fd, True)
+    # After the lock: a second server on the same data directory (and so, likely, the same
+    # port) is told about the server, not about "another program".
+    from atrium.core.listen import listen_problem
+
+    problem = listen_problem(settings.host, settings.port)
+    if problem:
+        fail(problem)
     from atrium.core import migrations  # Alembic: only the commands that migrate load it
 
     services = ("core", *settings.services)
