@@ -2,6 +2,9 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Two stamps: `make run` installs the runtime dependencies only; `make test`, `lint` and the
+# others add the test and development extras (and mark the runtime as installed too).
+RUN_STAMP := $(VENV)/.installed-run
 STAMP := $(VENV)/.installed
 
 .PHONY: run test test-fast bench fuzz lint venv clean browser conformance
@@ -24,13 +27,17 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+$(RUN_STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(RUN_STAMP)
+
 $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test,dev]'
-	touch $(STAMP)
+	touch $(STAMP) $(RUN_STAMP)
 
 venv: $(STAMP)
 
-run: $(STAMP)
+run: $(RUN_STAMP)
 	ATRIUM_DATA_DIR=$${ATRIUM_DATA_DIR:-./atrium-data} $(BIN)/atrium demo --if-empty
 	ATRIUM_DATA_DIR=$${ATRIUM_DATA_DIR:-./atrium-data} $(BIN)/atrium serve
 

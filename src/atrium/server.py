@@ -9,11 +9,16 @@ import sys
 from collections.abc import AsyncIterator
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 
 from atrium.core import workers
 from atrium.core.db import open_database
 from atrium.core.service import Service
 from atrium.core.sessions import SessionStore
+from atrium.ops.access_log import AccessLog
+from atrium.ops.metrics import Metrics, ObservedApp
+from atrium.ops.probes import probe_routes
+from atrium.ops.setup_page import setup_routes
 from atrium.settings import Settings
 from atrium.workspace.mail_sender import mail_sender_service
 
@@ -74,6 +79,10 @@ def build_services(
 
     sessions.state["members"] = compose(built, settings.base_url, settings.wiki_guest_edits)
     built.append(mail_sender_service(settings, list(built)))
+    if settings.backup_dir is not None and settings.backup_interval_hours > 0:
+        from atrium.ops.schedule import backup_service
+
+        built.append(backup_service(settings))
     return built
 
 
@@ -96,10 +105,21 @@ def create_app(
                 for hook in part.shutdown:
                     await hook()
 
-    routes = [route for part in parts for route in part.routes]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    services_by_name = {part.name: part for part in parts}
+    metrics = Metrics()
+    metrics.services = services_by_name
+    # The probes first: the services' catch-all routes would otherwise answer their paths.
+    routes = probe_routes(settings, services_by_name, metrics) + setup_routes(settings)
+    routes += [route for part in parts for route in part.routes]
+    access_log = AccessLog() if settings.log_format == "json" else None
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(ObservedApp, metrics=metrics, access_log=access_log)],
+    )
     app.state.settings = settings
-    app.state.services = {part.name: part for part in parts}
+    app.state.services = services_by_name
+    app.state.metrics = metrics
     # The wiki's pages reach the same store here, and the person's one account.
     app.state.sessions = app.state.services["sessions"].state["store"]
     app.state.account_links = app.state.services["sessions"].state.get("members")

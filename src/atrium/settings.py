@@ -64,6 +64,16 @@ def _env_wiki_audience() -> str | None:
     return raw
 
 
+LOG_FORMATS = ("text", "json")
+
+
+def _env_log_format() -> str:
+    raw = (os.environ.get("ATRIUM_LOG_FORMAT") or "text").strip().lower()
+    if raw not in LOG_FORMATS:
+        raise SystemExit(f"ATRIUM_LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}; got {raw!r}")
+    return raw
+
+
 def _env_services() -> tuple[str, ...]:
     raw = os.environ.get("ATRIUM_SERVICES") or ",".join(KNOWN_SERVICES)
     services = tuple(s.strip() for s in raw.split(",") if s.strip())
@@ -195,6 +205,16 @@ class Settings:
     egress_allow: tuple[str, ...] = ()
     egress_proxy: str | None = None
     mail: MailSettings = field(default_factory=MailSettings)
+    # Scheduled backups (ops/schedule.py) go into this folder, one every interval, the newest
+    # `backup_keep` kept; the automatic backup before migrations goes there too (else into
+    # DATA_DIR/backups). None, or an interval of 0: no scheduled backups.
+    backup_dir: Path | None = None
+    backup_interval_hours: float = 24.0
+    backup_keep: int = 7
+    # `/ready` and `/metrics` answer loopback clients, and others with this bearer token.
+    metrics_token: str | None = None
+    # `json`: one JSON access-log line per request on standard error, with its request id.
+    log_format: str = "text"
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -248,6 +268,13 @@ class Settings:
                 email_from=os.environ.get("ATRIUM_EMAIL_FROM") or None,
                 claim_seconds=_env_float("ATRIUM_MAIL_CLAIM_SECONDS", 60.0),
             ),
+            backup_dir=Path(os.environ["ATRIUM_BACKUP_DIR"])
+            if os.environ.get("ATRIUM_BACKUP_DIR")
+            else None,
+            backup_interval_hours=_env_float("ATRIUM_BACKUP_INTERVAL_HOURS", 24.0),
+            backup_keep=max(1, _env_int("ATRIUM_BACKUP_KEEP", 7)),
+            metrics_token=os.environ.get("ATRIUM_METRICS_TOKEN") or None,
+            log_format=_env_log_format(),
         )
 
     def with_(self, **changes: object) -> Settings:
@@ -275,6 +302,11 @@ class Settings:
     def mail_sink_dir(self) -> Path:
         """Where mail goes when no SMTP server is configured."""
         return self.data_dir / "mail-sink"
+
+    @property
+    def pre_upgrade_backup_dir(self) -> Path:
+        """Where `atrium serve` puts the backup it takes before applying migrations."""
+        return self.backup_dir or self.data_dir / "backups"
 
     def sqlite_path(self, service: str) -> Path:
         return self.data_dir / f"{service}.sqlite3"

@@ -4,20 +4,40 @@
 image: the CLI has imported both services, Alembic and SQLAlchemy, which the supervisor would keep
 for nothing (about 55 MB of PSS measured idle) and fork into every worker, whose copies its
 reference counting then dirties. Here the supervisor imports granian alone, and each worker imports
-the app for itself. The process id and group stay those of the command that was started.
+the app for itself. The process id and group stay those of the command that was started, and so
+does the data directory's lock (its descriptor is passed along, see core/data_lock.py).
 """
 
 from __future__ import annotations
 
 import sys
 
+from atrium.core.listen import listen_problem
+from atrium.settings import Settings
+
+
+def addresses(settings: Settings) -> str:
+    """The line a person reads to know the server is up and where to open it."""
+    base = settings.base_url
+    parts = []
+    if "chat" in settings.services:
+        parts.append(f"chat {base}/")
+    if "wiki" in settings.services:
+        parts.append(f"wiki {base}/wiki/Main_Page")
+    return f"Atrium listening on {settings.host}:{settings.port}: {', '.join(parts)}"
+
 
 def main(argv: list[str]) -> None:
-    host, port, workers = argv
+    host, port, workers, _lock_fd = argv
+    # Asked again here, just before granian binds, since the migrations took a while.
+    problem = listen_problem(host, int(port))
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        sys.exit(1)
     from granian import Granian
     from granian.constants import Interfaces
 
-    Granian(
+    server = Granian(
         "atrium.server:app_from_env",
         address=host,
         port=int(port),
@@ -25,7 +45,11 @@ def main(argv: list[str]) -> None:
         workers=int(workers),
         factory=True,
         log_access=False,
-    ).serve()
+    )
+    # granian's start-up hooks run once its socket is bound, so the line is never a false one.
+    line = addresses(Settings.from_env())
+    server.on_startup(lambda: print(line, flush=True))
+    server.serve()
 
 
 if __name__ == "__main__":

@@ -339,6 +339,10 @@ class Database(abc.ABC):
         SQLite then groups it without a savepoint of its own (see `SQLiteDatabase`).
         """
 
+    def pool_stats(self) -> dict[str, int]:
+        """The connection pool's figures for the metrics (none for SQLite's one connection)."""
+        return {}
+
     async def read_rendering(self, fn: Callable[..., T], *args: Any) -> T:
         """`read` for a transaction that renders (wiki text, templates): it may take long, so
         it never runs in the event loop's thread."""
@@ -757,6 +761,13 @@ class PostgresDatabase(Database):
 
     def write_sync(self, fn: Callable[..., T], *args: Any) -> T:
         return self._run(fn, args, False)
+
+    def pool_stats(self) -> dict[str, int]:
+        stats = self._pool.get_stats()
+        return {
+            key: int(stats.get(key, 0))
+            for key in ("pool_size", "pool_available", "requests_waiting")
+        }
 
     def close(self) -> None:
         self._executor.shutdown(wait=True)

@@ -60,3 +60,57 @@ def run_env(metadata: sa.MetaData) -> None:
         with context.begin_transaction():
             context.run_migrations()
     engine.dispose()
+
+
+def known_revisions(service: str) -> set[str]:
+    """Every revision this code's history of `service` has."""
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory.from_config(alembic_config(service, None, Path("/nonexistent")))
+    return {rev.revision for rev in script.walk_revisions()}
+
+
+def code_heads(service: str) -> set[str]:
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory.from_config(alembic_config(service, None, Path("/nonexistent")))
+    return set(script.get_heads())
+
+
+def database_heads(service: str, database_url: str | None, sqlite_path: Path) -> set[str] | None:
+    """The revisions recorded in a service's database; None when it was never migrated (no file,
+    no version table)."""
+    if not database_url and not sqlite_path.exists():
+        return None
+    engine = sa.create_engine(sqlalchemy_url(database_url, sqlite_path), poolclass=sa.pool.NullPool)
+    table = f"alembic_version_{service}"
+    try:
+        with engine.connect() as connection:
+            schema = service if connection.dialect.name == "postgresql" else None
+            if not sa.inspect(connection).has_table(table, schema=schema):
+                return None
+            name = f'"{schema}"."{table}"' if schema else f'"{table}"'
+            rows = connection.execute(sa.text(f"SELECT version_num FROM {name}")).fetchall()
+    finally:
+        engine.dispose()
+    return {row[0] for row in rows}
+
+
+class NewerData(Exception):
+    """The database was written by a newer Atrium: its revision is unknown to this code."""
+
+
+def pending(service: str, database_url: str | None, sqlite_path: Path) -> bool:
+    """Whether existing data of `service` has migrations to apply (False for a new database,
+    which has nothing to lose). Raises NewerData for a revision this code does not know."""
+    heads = database_heads(service, database_url, sqlite_path)
+    if heads is None:
+        return False
+    unknown = heads - known_revisions(service)
+    if unknown:
+        raise NewerData(
+            f"the {service} database is at revision {', '.join(sorted(unknown))}, which this "
+            "version of Atrium does not know: it was written by a newer version. Run that "
+            "version, or restore a backup taken before the upgrade"
+        )
+    return heads != code_heads(service)

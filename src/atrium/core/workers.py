@@ -53,3 +53,15 @@ async def run_rendering(fn: Callable[..., T], *args: object) -> T:
     if _render_limiter is None:
         _render_limiter = anyio.CapacityLimiter(_size)
     return await anyio.to_thread.run_sync(fn, *args, limiter=_render_limiter)
+
+
+def load() -> dict[str, tuple[int, int]]:
+    """Per pool (`cpu`, `rendering`): its threads at work and the tasks waiting for one, for the
+    metrics."""
+    pools = {"cpu": _limiter, "rendering": _render_limiter}
+    return {
+        name: (0, 0)
+        if limiter is None
+        else (int(limiter.borrowed_tokens), limiter.statistics().tasks_waiting)
+        for name, limiter in pools.items()
+    }

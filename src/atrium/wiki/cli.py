@@ -215,8 +215,8 @@ def seed_demo(settings: Settings) -> None:
     with wiki_database(settings) as (db, site):
         db.write_sync(_seed, site)
     click.echo(
-        f"\nWiki: {settings.base_url}/w/api.php  (administrator {DEMO_ADMIN}, password "
-        f"{DEMO_ADMIN_PASSWORD})"
+        f"\nWiki: {settings.base_url}/wiki/Main_Page  (API: /w/api.php; administrator "
+        f"{DEMO_ADMIN}, password {DEMO_ADMIN_PASSWORD})"
     )
     # A new data directory's wiki is private: say so, or its first visitor sees only a login page.
     click.echo(f"  audience: {site.audience} (ATRIUM_WIKI_AUDIENCE)")
