@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from atrium.core import migrations
 from atrium.ops.backup import backup
 from atrium.ops.manifest import DATABASES, FILES, BackupError, read_manifest
 from atrium.ops.restore import restore, verify_backup
@@ -73,7 +74,8 @@ def test_restore_refuses_a_backup_from_a_newer_version(settings: Settings, tmp_p
     dest = tmp_path / "b"
     backup(settings, dest)
     manifest_path = dest / "manifest.json"
-    text = manifest_path.read_text().replace('"0012"', '"9999_future"', 1)
+    (head,) = migrations.code_heads("chat")
+    text = manifest_path.read_text().replace(f'"{head}"', '"9999_future"', 1)
     manifest_path.write_text(text)
     target = settings.with_(data_dir=tmp_path / "target")
     with pytest.raises(BackupError, match="revision 9999_future, which this version"):
