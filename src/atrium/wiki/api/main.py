@@ -39,7 +39,7 @@ from atrium.core.session_cookies import (
 from atrium.core.sessions import SessionStore
 from atrium.wiki import body_limits
 from atrium.wiki.api import cors, jsonout, multipart, readmode
-from atrium.wiki.api.context import SESSION_COOKIE, ApiContext, ModuleIndex, Out
+from atrium.wiki.api.context import DB_LAG, SESSION_COOKIE, ApiContext, ModuleIndex, Out
 from atrium.wiki.api.cors import jsonp_callback
 from atrium.wiki.api.errors import ApiUsageError, InternalApiError
 from atrium.wiki.api.params import ParamReader, WarningEntry
@@ -70,7 +70,6 @@ log = logging.getLogger(__name__)
 
 ERROR_FORMATS = ("plaintext", "wikitext", "html", "raw", "none", "bc")
 MAX_FIELD_BYTES = 4 * MAX_ARTICLE_SIZE + 1024 * 1024
-DB_LAG = -1  # one database server: MediaWiki reports a lag of -1
 MODULE_INDEX = ModuleIndex(lookup, children)
 BASE_HEADERS = {
     "Cache-Control": "private, must-revalidate, max-age=0",
