@@ -89,6 +89,8 @@ def create_app(
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.settings = settings
     app.state.services = {part.name: part for part in parts}
+    # Markup that lets clients discover the services from the site root's page.
+    app.state.root_head = "\n".join(part.root_head for part in parts if part.root_head)
     # The wiki's pages reach the same store here.
     app.state.sessions = app.state.services["sessions"].state["store"]
     return app
