@@ -120,6 +120,7 @@ async def test_answers_as_mediawiki(refwiki: WikiHarness, client: httpx.AsyncCli
     await _authmanagerinfo_preserved_state_with_requests(refwiki, client)
     await _paraminfo_revisions_and_tokens(refwiki, client)
     await _self_link_dropped_on_every_path(refwiki, client)
+    await _protect_errors_in_apiprotect_order(refwiki, client)
 
 
 async def _parse_links_leave_out_bare_self_links(
@@ -180,3 +181,24 @@ async def _self_link_dropped_on_every_path(refwiki: WikiHarness, client: httpx.A
         client, action="query", generator="backlinks", gbltitle="Selfie", formatversion="2"
     )
     assert sorted(p["title"] for p in gen["query"]["pages"]) == ["Other", "Template:Nav"]
+
+
+async def _protect_errors_in_apiprotect_order(
+    refwiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    """Existence against `create` first, then the type, then the level; nothing changes."""
+    await refwiki.login(client, "Admin")
+    token = await refwiki.csrf(client)
+    for case in RECORDED["protect-order"]["response"]:
+        answer = await refwiki.post(
+            client, action="protect", title=case["title"], protections=case["protections"],
+            token=token,
+        )  # fmt: skip
+        assert (answer["error"]["code"], answer["error"]["info"]) == (case["code"], case["info"])
+    info = await refwiki.api(
+        client, action="query", titles="Banana", prop="info", inprop="protection",
+        formatversion="2",
+    )  # fmt: skip
+    assert info["query"]["pages"][0]["protection"] == [
+        {"type": "move", "level": "autoconfirmed", "expiry": "infinity"}
+    ]
