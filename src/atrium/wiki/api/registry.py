@@ -79,7 +79,7 @@ _ACTION_LIST: list[Action] = [
 ]
 ACTIONS: dict[str, Action] = {a.spec.name: a for a in _ACTION_LIST}
 
-FORMATS = ("json", "jsonfm")
+FORMATS = ("json", "jsonfm", "none", "php", "phpfm", "rawfm", "xml", "xmlfm")
 
 MAIN = ModuleSpec(
     "main",
@@ -134,6 +134,24 @@ def _format_spec(name: str, classname: str) -> ModuleSpec:
 
 JSON_FORMAT = _format_spec("json", "ApiFormatJson")
 JSONFM_FORMAT = _format_spec("jsonfm", "ApiFormatJson")
+_WRAPPED = Param("wrappedhtml", BOOLEAN)
+_XML_PARAMS = (Param("xslt"), Param("includexmlnamespace", BOOLEAN))
+_FORMATVERSION = Param("formatversion", enum("1", "2", "latest"), default="1")
+
+
+def _other_format(name: str, classname: str, params: tuple[Param, ...]) -> ModuleSpec:
+    return ModuleSpec(name, classname, "format", "", params)
+
+
+# Every format but json and jsonfm: the parameters of each, as paraminfo lists them.
+OTHER_FORMATS = {
+    "none": _other_format("none", "ApiFormatNone", ()),
+    "php": _other_format("php", "ApiFormatPhp", (_FORMATVERSION,)),
+    "phpfm": _other_format("phpfm", "ApiFormatPhp", (_WRAPPED, _FORMATVERSION)),
+    "rawfm": _other_format("rawfm", "ApiFormatJson", (_WRAPPED,)),
+    "xml": _other_format("xml", "ApiFormatXml", _XML_PARAMS),
+    "xmlfm": _other_format("xmlfm", "ApiFormatXml", (_WRAPPED, *_XML_PARAMS)),
+}
 
 QUERY_MODULE_SPECS: dict[str, ModuleSpec] = {m.spec.name: m.spec for m in MODULES}
 
@@ -141,6 +159,7 @@ _BY_PATH: dict[str, ModuleSpec] = {
     "main": MAIN,
     "json": JSON_FORMAT,
     "jsonfm": JSONFM_FORMAT,
+    **OTHER_FORMATS,
     **{a.spec.path: a.spec for a in _ACTION_LIST},
     **{s.path: s for s in QUERY_MODULE_SPECS.values()},
 }
