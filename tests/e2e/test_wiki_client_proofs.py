@@ -16,7 +16,9 @@ import textwrap
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
+from xml.etree import ElementTree
 
+import httpx
 import mwclient
 import pytest
 
@@ -185,3 +187,49 @@ def test_25_mb_in_5_mb_chunks(wiki_host: str, pywikibot_dir: Path) -> None:
     """The long variant: both clients send 25 MB in 5 MB chunks."""
     _pywikibot_upload(pywikibot_dir, 25 * 1024 * 1024, 5 * 1024 * 1024, "Large pywikibot.png")
     _mwclient_upload(wiki_host, 25 * 1024 * 1024, 5 * 1024 * 1024, "Large mwclient.png")
+
+
+def test_xml_format_client(wiki_host: str) -> None:
+    """A client that speaks the API in XML alone, as older bot frameworks did: it signs in,
+    edits and walks a list through its continuation, reading every answer with an XML parser."""
+    api = f"http://{wiki_host}/w/api.php"
+
+    def read(response: httpx.Response) -> ElementTree.Element:
+        assert response.headers["content-type"] == "text/xml; charset=utf-8"
+        root = ElementTree.fromstring(response.content)
+        assert root.find("error") is None, response.text
+        return root
+
+    with httpx.Client() as client:
+        found = read(client.get(api, params={"action": "query", "meta": "tokens",
+                                             "type": "login", "format": "xml"}))  # fmt: skip
+        token = found.find("query/tokens").get("logintoken")  # type: ignore[union-attr]
+        login = read(client.post(api, data={"action": "login", "lgname": ADMIN[0],
+                                            "lgpassword": ADMIN[1], "lgtoken": token,
+                                            "format": "xml"}))  # fmt: skip
+        assert login.find("login").get("result") == "Success"  # type: ignore[union-attr]
+        found = read(client.get(api, params={"action": "query", "meta": "tokens", "format": "xml"}))
+        csrf = found.find("query/tokens").get("csrftoken")  # type: ignore[union-attr]
+        for i in range(3):
+            edit = read(client.post(api, data={"action": "edit", "title": f"Xml page {i}",
+                                               "text": "<b>&amp; kept</b>", "token": csrf,
+                                               "format": "xml"}))  # fmt: skip
+            assert edit.find("edit").get("result") == "Success"  # type: ignore[union-attr]
+        titles: list[str] = []
+        cont: dict[str, str] = {}
+        while True:
+            page = read(client.get(api, params={"action": "query", "list": "allpages",
+                                                "apprefix": "Xml page", "aplimit": "2",
+                                                "format": "xml", **cont}))  # fmt: skip
+            titles += [p.get("title", "") for p in page.iterfind("query/allpages/p")]
+            following = page.find("continue")
+            if following is None:
+                break
+            cont = dict(following.attrib)
+        assert titles == ["Xml page 0", "Xml page 1", "Xml page 2"]
+        content = read(client.get(api, params={"action": "query", "prop": "revisions",
+                                               "titles": "Xml page 0", "rvprop": "content",
+                                               "rvslots": "main", "format": "xml"}))  # fmt: skip
+        slot = content.find("query/pages/page/revisions/rev/slots/slot")
+        assert slot is not None and slot.get("role") == "main"
+        assert slot.text == "<b>&amp; kept</b>"
