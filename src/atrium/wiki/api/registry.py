@@ -6,7 +6,7 @@ registered here, so paraminfo and dispatch cannot disagree.
 
 from __future__ import annotations
 
-from atrium.wiki.api import query
+from atrium.wiki.api import feeds, query
 from atrium.wiki.api.actions import (
     Action,
     block,
@@ -75,6 +75,7 @@ _ACTION_LIST: list[Action] = [
     rsd.ACTION,
     opensearch.ACTION,
     revisiondelete.ACTION,
+    *feeds.ACTIONS,
     Action(query.QUERY, query.execute),
 ]
 ACTIONS: dict[str, Action] = {a.spec.name: a for a in _ACTION_LIST}
