@@ -121,6 +121,7 @@ async def test_answers_as_mediawiki(refwiki: WikiHarness, client: httpx.AsyncCli
     await _paraminfo_revisions_and_tokens(refwiki, client)
     await _self_link_dropped_on_every_path(refwiki, client)
     await _protect_errors_in_apiprotect_order(refwiki, client)
+    await _unknown_content_model(refwiki, client)
 
 
 async def _parse_links_leave_out_bare_self_links(
@@ -202,3 +203,18 @@ async def _protect_errors_in_apiprotect_order(
     assert info["query"]["pages"][0]["protection"] == [
         {"type": "move", "level": "autoconfirmed", "expiry": "infinity"}
     ]
+
+
+async def _unknown_content_model(refwiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    """`unknown` is a model edit knows and refuses to write; a format the model cannot read is
+    refused by name."""
+    token = await refwiki.csrf(client)
+    for case in RECORDED["edit-content-models"]["response"]:
+        answer = await refwiki.post(
+            client, action="edit", title="Unk test", text="x", token=token, **case["params"]
+        )
+        assert (answer["error"]["code"], answer["error"]["info"]) == (case["code"], case["info"])
+    info = await refwiki.api(client, action="paraminfo", modules="edit", formatversion="2")
+    params = {p["name"]: p for p in info["paraminfo"]["modules"][0]["parameters"]}
+    assert "unknown" in params["contentmodel"]["type"]
+    assert "unknown/unknown" in params["contentformat"]["type"]
