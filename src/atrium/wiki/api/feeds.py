@@ -34,6 +34,7 @@ from atrium.wiki.api.query import QUERY, execute
 from atrium.wiki.site import GENERATOR, SCRIPT_PATH, Site
 
 FEED_LIMIT = 50  # $wgFeedLimit
+_MAX_DAYS = 365 * 1000
 MEDIA_TYPE = "application/xml; charset=utf-8"
 _FORMAT = Param("feedformat", enum("atom", "rss"), default="rss")
 
@@ -240,8 +241,10 @@ def _send(
 
 async def feed_recent_changes(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     params = ctx.read(spec)
-    since = datetime.now(UTC) - timedelta(days=params["days"])
-    end = _iso14(since)
+    # Any number of days back (no maximum, as in MediaWiki): past the calendar's start, all.
+    days = min(params["days"], _MAX_DAYS)
+    since = datetime.now(UTC) - timedelta(days=days)
+    end = _iso14(since) if days < _MAX_DAYS else "00000000000000"
     if params["from"] is not None and params["from"] > end:
         end = params["from"]
     show = [
@@ -298,10 +301,12 @@ async def feed_contributions(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any
         raw["ucnamespace"] = str(params["namespace"])
     year, month = params["year"], params["month"]
     if year is not None or month is not None:
-        # Contributions up to the end of that month (of that year, or of the current one).
+        # Contributions up to the end of that month (of that year, or of the current one); a
+        # month that is none is the whole year (ReverseChronologicalPager::getOffsetDate).
         now = datetime.now(UTC)
-        first = datetime(year or now.year, month or 12, 1, tzinfo=UTC)
-        following = (first + timedelta(days=32)).replace(day=1)
+        year = min(max(year or now.year, 1), 9998)
+        month = month if month is not None and 1 <= month <= 12 else 12
+        following = (datetime(year, month, 1, tzinfo=UTC) + timedelta(days=32)).replace(day=1)
         raw["ucstart"] = _iso14(following - timedelta(seconds=1))
     show = [f for name, f in (("toponly", "top"), ("newonly", "new"), ("hideminor", "!minor"))
             if params[name]]  # fmt: skip
