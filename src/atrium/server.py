@@ -120,6 +120,8 @@ def create_app(
     app.state.settings = settings
     app.state.services = services_by_name
     app.state.metrics = metrics
+    # Markup that lets clients discover the services from the site root's page.
+    app.state.root_head = "\n".join(part.root_head for part in parts if part.root_head)
     # The wiki's pages reach the same store here, and the person's one account.
     app.state.sessions = app.state.services["sessions"].state["store"]
     app.state.account_links = app.state.services["sessions"].state.get("members")

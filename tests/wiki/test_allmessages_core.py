@@ -14,12 +14,12 @@ async def test_core_messages(wiki: WikiHarness, client: httpx.AsyncClient) -> No
     data = await wiki.api(client, action="query", meta="allmessages", ammessages=names)
     got = {m["name"]: m["*"] for m in data["query"]["allmessages"]}
     assert got == {
-        "comma-separator": ",&#32;",
-        "semicolon-separator": ";&#32;",
-        "colon-separator": ":&#32;",
-        "word-separator": "&#32;",
-        "and": "&#32;and",
-        "pipe-separator": "&#32;|&#32;",
+        "comma-separator": ", ",
+        "semicolon-separator": "; ",
+        "colon-separator": ": ",
+        "word-separator": " ",
+        "and": " and",
+        "pipe-separator": " | ",
     }
     everything = await wiki.api(
         client, action="query", meta="allmessages", amprefix="timezone", amlimit="max"

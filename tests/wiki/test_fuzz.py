@@ -19,6 +19,7 @@ import os
 import random
 from typing import Any
 from urllib.parse import urlencode
+from xml.etree import ElementTree
 
 import httpx
 import pytest
@@ -266,6 +267,13 @@ def _problem(response: httpx.Response, request: dict[str, str]) -> str | None:
         return None
     if request.get("action") == "rsd" and response.text.startswith("<?xml"):
         return None  # ApiRsd prints its XML whatever the format, as MediaWiki's does
+    if str(request.get("action", "")).startswith("feed") and response.text.startswith("<?xml"):
+        # The feeds print RSS or Atom whatever the format, as MediaWiki's do; it must parse.
+        try:
+            ElementTree.fromstring(response.content)
+        except ElementTree.ParseError as exc:
+            return f"feed not XML: {exc}"
+        return None
     if response.status_code == 403 and response.text.startswith("'origin'"):
         return None
     try:

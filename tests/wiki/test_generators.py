@@ -77,7 +77,9 @@ async def test_every_generator(wiki: WikiHarness) -> None:
                 }
                 data = await wiki.api(client, **request)
                 if "error" in data:
-                    if name == "allpages" or data["error"]["code"] != "params":
+                    # allpages refuses to generate while resolving redirects, as in 1.39.
+                    allowed = name != "allpages" or bool(extra)
+                    if not allowed or data["error"]["code"] != "params":
                         failures.append(f"{name} {extra}: {data['error']}")
                     continue
                 pages = data.get("query", {}).get("pages", [])

@@ -309,7 +309,7 @@ async def test_paraminfo_comes_from_the_declaration(wiki: WikiHarness) -> None:
         "tags",
         "token",
     ]
-    assert params["type"]["type"] == ["archive", "logging", "revision"]
+    assert params["type"]["type"] == ["archive", "filearchive", "logging", "oldimage", "revision"]
     assert params["hide"]["type"] == ["comment", "content", "user"]
     assert params["suppress"]["default"] == "nochange"
     assert params["ids"]["required"] is True and params["ids"]["multi"] is True

@@ -17,3 +17,6 @@ class Service:
     shutdown: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     # Objects tests and the CLI may reach (the chat runtime, the wiki database, ...).
     state: dict[str, Any] = field(default_factory=dict)
+    # Markup this service adds to the head of the site root's page, which another service may
+    # serve: how clients that are given the bare host discover it.
+    root_head: str = ""

@@ -3,6 +3,8 @@ with its start-up and shut-down hooks."""
 
 from __future__ import annotations
 
+import html
+
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -17,7 +19,14 @@ from atrium.wiki.changes.mainpage import ensure_main_page
 from atrium.wiki.files.quarantine import quarantine_unverified
 from atrium.wiki.runtime import WikiRuntime
 from atrium.wiki.secret_key import wiki_secret_key
-from atrium.wiki.site import Site, ensure_site_rows, load_site, settle_audience
+from atrium.wiki.site import (
+    GENERATOR,
+    SCRIPT_PATH,
+    Site,
+    ensure_site_rows,
+    load_site,
+    settle_audience,
+)
 from atrium.wiki.web import file_access, views
 from atrium.wiki.web.assets import ASSETS, STATIC_PREFIX
 from atrium.wiki.wikitext import expand
@@ -98,5 +107,15 @@ def create_service(settings: Settings, sessions: SessionStore | None = None) -> 
         Route("/images/{path:path}", image, methods=["GET", "HEAD"]),
         Route(STATIC_PREFIX + "{name}", ASSETS.response, methods=["GET", "HEAD"]),
     ]
-    service = Service("wiki", routes, [startup], [shutdown])
+    service = Service("wiki", routes, [startup], [shutdown], root_head=discovery_head(settings))
     return service
+
+
+def discovery_head(settings: Settings) -> str:
+    """The generator meta and the RSD link every wiki page carries, for the site root: bot
+    frameworks given the bare host (pywikibot's `generate_family_file`) find the API there."""
+    rsd = html.escape(f"{settings.base_url}{SCRIPT_PATH}/api.php?action=rsd", quote=True)
+    return (
+        f'<meta name="generator" content="{GENERATOR}"/>\n'
+        f'<link rel="EditURI" type="application/rsd+xml" href="{rsd}"/>'
+    )

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -70,6 +71,12 @@ def _page(
     return HTMLResponse(html, status_code=status, headers=headers)
 
 
+def _root_head(request: Request) -> Markup:
+    """What the other services add to the head of the site root (`/`), trusted markup they
+    build from settings alone."""
+    return Markup(getattr(request.app.state, "root_head", ""))
+
+
 def features(api_paths: set[str]) -> str:
     blanked = {re.sub(r"\{[^}]*\}", "{}", path) for path in api_paths}
     return " ".join(name for name, path in FEATURE_PATHS.items() if path in blanked)
@@ -92,6 +99,7 @@ class ChatPages:
         response = _page(
             "login.html",
             status,
+            root_head=_root_head(request),
             assets=self.assets,
             realm_name=await self.runtime.db.read(_realm_name),
             error=error,
@@ -111,6 +119,7 @@ class ChatPages:
             "app.html",
             # Messages show external images and videos through the Camo proxy, if any.
             headers=page_headers(origin_of(self.runtime.settings.camo_url)),
+            root_head=_root_head(request),
             assets=self.assets,
             realm_name=await self.runtime.db.read(_realm_name),
             csrf_token=session.csrf_token,

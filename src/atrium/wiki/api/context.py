@@ -20,6 +20,8 @@ from atrium.wiki.reads.sessions import Session
 from atrium.wiki.reads.users import Account
 from atrium.wiki.site import Site
 
+DB_LAG = -1  # one database server, no replicas: MediaWiki reports a lag of -1
+
 
 @dataclass(frozen=True)
 class ModuleIndex:

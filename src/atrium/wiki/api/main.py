@@ -39,12 +39,20 @@ from atrium.core.session_cookies import (
 )
 from atrium.core.sessions import SessionStore
 from atrium.wiki import body_limits
-from atrium.wiki.api import cors, jsonout, multipart, readmode
-from atrium.wiki.api.context import SESSION_COOKIE, ApiContext, ModuleIndex, Out
+from atrium.wiki.api import cors, formats, jsonout, multipart, readmode
+from atrium.wiki.api.context import DB_LAG, SESSION_COOKIE, ApiContext, ModuleIndex, Out
 from atrium.wiki.api.cors import jsonp_callback
 from atrium.wiki.api.errors import ApiUsageError, InternalApiError
 from atrium.wiki.api.params import ParamReader, WarningEntry
-from atrium.wiki.api.registry import ACTIONS, JSON_FORMAT, MAIN, children, lookup
+from atrium.wiki.api.registry import (
+    ACTIONS,
+    FORMATS,
+    JSON_FORMAT,
+    MAIN,
+    OTHER_FORMATS,
+    children,
+    lookup,
+)
 from atrium.wiki.changes.uploads import MAX_SIZE as MAX_UPLOAD_SIZE
 from atrium.wiki.files import incoming
 from atrium.wiki.files.incoming import Incoming
@@ -72,7 +80,6 @@ log = logging.getLogger(__name__)
 
 ERROR_FORMATS = ("plaintext", "wikitext", "html", "raw", "none", "bc")
 MAX_FIELD_BYTES = 4 * MAX_ARTICLE_SIZE + 1024 * 1024
-DB_LAG = -1  # one database server: MediaWiki reports a lag of -1
 MODULE_INDEX = ModuleIndex(lookup, children)
 BASE_HEADERS = {
     "Cache-Control": "private, must-revalidate, max-age=0",
@@ -103,6 +110,7 @@ class _Format:
         self.ascii = False
         self.links: MessageHtml | None = None  # errorformat=html: the linked pages that exist
         self.languages_set = False
+        self.xml_namespace = False  # xml: `includexmlnamespace`
 
 
 async def _raw_params(
@@ -399,12 +407,19 @@ def _read_format(reader: ParamReader, fmt: _Format) -> None:
     if name is None:
         # ApiOpenSearch prints with its own format parameter, whose default is json.
         name = "json" if reader.get_raw("action") == "opensearch" else "jsonfm"
-    if name not in ("json", "jsonfm"):
+    if name not in FORMATS:
         fmt.name = "jsonfm"
         raise ApiUsageError(
-            "badvalue", msg.badvalue_enum("format", name, ["json", "jsonfm"]), module="main"
+            "badvalue", msg.badvalue_enum("format", name, list(FORMATS)), module="main"
         )
     fmt.name = name
+    if name in OTHER_FORMATS:
+        values = reader.read(OTHER_FORMATS[name])
+        # XML is printed from the formatversion 1 result (ApiFormatXml: BC booleans, `*`
+        # content); rawfm from the formatversion 2 one.
+        fmt.fv = 2 if name == "rawfm" or values.get("formatversion") == "2" else 1
+        fmt.xml_namespace = bool(values.get("includexmlnamespace"))
+        return
     try:
         values = reader.read(JSON_FORMAT)
     except ApiUsageError as exc:
@@ -697,27 +712,56 @@ def _render(
     )
 
 
+_MEDIA_TYPES = {
+    "xml": "text/xml; charset=utf-8",
+    "php": "application/vnd.php.serialized; charset=utf-8",
+    "none": "text/plain; charset=utf-8",
+}
+
+
 def _media_type(fmt: _Format) -> str:
-    if fmt.name == "jsonfm":
+    if fmt.name.endswith("fm"):
         return "text/html; charset=utf-8"
+    if fmt.name in _MEDIA_TYPES:
+        return _MEDIA_TYPES[fmt.name]
     if fmt.callback is not None:
         return "text/javascript; charset=utf-8"
     return "application/json; charset=utf-8"
 
 
+_FORMAT_NAMES = {"jsonfm": "JSON", "rawfm": "JSON", "xmlfm": "XML", "phpfm": "PHP"}
+
+
+def _pretty_page(site: Site, fmt: _Format, text: str) -> bytes:
+    """The HTML page of a `…fm` format: the output, escaped, under MediaWiki's explanation."""
+    kind = _FORMAT_NAMES[fmt.name]
+    plain = fmt.name.removesuffix("fm") if fmt.name != "rawfm" else "json"
+    return (
+        '<!DOCTYPE html>\n<html lang="en" dir="ltr">\n<head>\n<meta charset="UTF-8"/>\n'
+        f"<title>MediaWiki API result - {html.escape(site.sitename)}</title>\n</head>\n<body>\n"
+        f"<p>This is the HTML representation of the {kind} format. HTML is good for debugging, "
+        "but is unsuitable for application use.</p>\n<p>Specify the <var>format</var> parameter "
+        f"to change the output format. To see the non-HTML representation of the {kind} format, "
+        f"set <var>format={plain}</var>.</p>\n"
+        f'<pre class="api-pretty-content">{html.escape(text, quote=False)}</pre>\n</body>\n</html>\n'
+    ).encode()
+
+
 def _encode(site: Site, fmt: _Format, body: dict[str, Any]) -> bytes:
+    if fmt.name == "none":
+        return b""
+    if fmt.name in ("xml", "xmlfm"):
+        text = formats.xml(body, pretty=fmt.name == "xmlfm", namespace=fmt.xml_namespace)
+        return _pretty_page(site, fmt, text) if fmt.name == "xmlfm" else text.encode()
+    if fmt.name in ("php", "phpfm"):
+        text = formats.php(body)
+        return _pretty_page(site, fmt, text) if fmt.name == "phpfm" else text.encode()
+    if fmt.name == "rawfm":
+        return _pretty_page(site, fmt, formats.raw(body))
     escape_unicode = (fmt.fv < 2 and not fmt.utf8) or (fmt.fv >= 2 and fmt.ascii)
     if fmt.name == "jsonfm":
         pretty = json.dumps(body, ensure_ascii=escape_unicode, indent=4)
-        return (
-            '<!DOCTYPE html>\n<html lang="en" dir="ltr">\n<head>\n<meta charset="UTF-8"/>\n'
-            f"<title>MediaWiki API result - {html.escape(site.sitename)}</title>\n</head>\n<body>\n"
-            "<p>This is the HTML representation of the JSON format. HTML is good for debugging, "
-            "but is unsuitable for application use.</p>\n<p>Specify the <var>format</var> parameter "
-            "to change the output format. To see the non-HTML representation of the JSON format, "
-            "set <var>format=json</var>.</p>\n"
-            f'<pre class="api-pretty-content">{html.escape(pretty, quote=False)}</pre>\n</body>\n</html>\n'
-        ).encode()
+        return _pretty_page(site, fmt, pretty)
     data = jsonout.compact(body, escape_unicode=escape_unicode)
     if fmt.callback is not None:
         return b"/**/" + fmt.callback.encode() + b"(" + data + b")"

@@ -6,7 +6,7 @@ registered here, so paraminfo and dispatch cannot disagree.
 
 from __future__ import annotations
 
-from atrium.wiki.api import query
+from atrium.wiki.api import feeds, query
 from atrium.wiki.api.actions import (
     Action,
     block,
@@ -22,6 +22,7 @@ from atrium.wiki.api.actions import (
     login,
     logout,
     managetags,
+    mergehistory,
     move,
     opensearch,
     options,
@@ -57,6 +58,7 @@ _ACTION_LIST: list[Action] = [
     delete.ACTION,
     undelete.ACTION,
     move.ACTION,
+    mergehistory.ACTION,
     protect.ACTION,
     rollback.ACTION,
     patrol.ACTION,
@@ -77,11 +79,12 @@ _ACTION_LIST: list[Action] = [
     rsd.ACTION,
     opensearch.ACTION,
     revisiondelete.ACTION,
+    *feeds.ACTIONS,
     Action(query.QUERY, query.execute),
 ]
 ACTIONS: dict[str, Action] = {a.spec.name: a for a in _ACTION_LIST}
 
-FORMATS = ("json", "jsonfm")
+FORMATS = ("json", "jsonfm", "none", "php", "phpfm", "rawfm", "xml", "xmlfm")
 
 MAIN = ModuleSpec(
     "main",
@@ -136,6 +139,24 @@ def _format_spec(name: str, classname: str) -> ModuleSpec:
 
 JSON_FORMAT = _format_spec("json", "ApiFormatJson")
 JSONFM_FORMAT = _format_spec("jsonfm", "ApiFormatJson")
+_WRAPPED = Param("wrappedhtml", BOOLEAN)
+_XML_PARAMS = (Param("xslt"), Param("includexmlnamespace", BOOLEAN))
+_FORMATVERSION = Param("formatversion", enum("1", "2", "latest"), default="1")
+
+
+def _other_format(name: str, classname: str, params: tuple[Param, ...]) -> ModuleSpec:
+    return ModuleSpec(name, classname, "format", "", params)
+
+
+# Every format but json and jsonfm: the parameters of each, as paraminfo lists them.
+OTHER_FORMATS = {
+    "none": _other_format("none", "ApiFormatNone", ()),
+    "php": _other_format("php", "ApiFormatPhp", (_FORMATVERSION,)),
+    "phpfm": _other_format("phpfm", "ApiFormatPhp", (_WRAPPED, _FORMATVERSION)),
+    "rawfm": _other_format("rawfm", "ApiFormatJson", (_WRAPPED,)),
+    "xml": _other_format("xml", "ApiFormatXml", _XML_PARAMS),
+    "xmlfm": _other_format("xmlfm", "ApiFormatXml", (_WRAPPED, *_XML_PARAMS)),
+}
 
 QUERY_MODULE_SPECS: dict[str, ModuleSpec] = {m.spec.name: m.spec for m in MODULES}
 
@@ -143,6 +164,7 @@ _BY_PATH: dict[str, ModuleSpec] = {
     "main": MAIN,
     "json": JSON_FORMAT,
     "jsonfm": JSONFM_FORMAT,
+    **OTHER_FORMATS,
     **{a.spec.path: a.spec for a in _ACTION_LIST},
     **{s.path: s for s in QUERY_MODULE_SPECS.values()},
 }

@@ -65,6 +65,7 @@ def _add_transcluded_categories(
         links.categories.setdefault(name, sortkey)
     # Links and files the templates bring in, as MediaWiki records them from the parser output.
     links.pages |= found.pages
+    links.with_fragment |= found.with_fragment
     links.images |= found.images
     links.embedded_files |= found.embedded_files
     return expander.stats.exceeded
@@ -312,8 +313,13 @@ def link_rows(
     page_id: int, title: Title, links: Links, ts: str, page_targets: set[tuple[int, str]]
 ) -> dict[str, list[dict[str, Any]]]:
     """The rows of every link table for one page, by table name; `page_targets` are its
-    pagelinks (the links of its text, and for an edit also the missing templates it uses)."""
+    pagelinks (the links of its text, and for an edit also the missing templates it uses).
+    A bare link to the page itself is never recorded: the parser renders it as a self-link,
+    not as a link, so no backlink, count or generator sees it."""
     ns = title.ns
+    own = (title.ns, title.dbkey)
+    if own not in links.with_fragment:
+        page_targets = page_targets - {own}
     cl_type = "subcat" if ns == NS_CATEGORY else "file" if ns == NS_FILE else "page"
     target = links.redirect
     return {

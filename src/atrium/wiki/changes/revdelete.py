@@ -36,6 +36,8 @@ LOG_RESTRICTIONS = {"suppress": "suppressionlog"}
 RESTRICTION = {
     "revision": "deleterevision",
     "archive": "deleterevision",
+    "oldimage": "deleterevision",
+    "filearchive": "deleterevision",
     "logging": "deletelogentry",
 }
 _CANONICAL_INT = re.compile(r"(0|[1-9][0-9]{0,17})")
@@ -91,7 +93,7 @@ def suggest_target(conn: Conn, kind: str, target: Title | None, ids: Sequence[st
     """RevisionDeleter::suggestTarget: a revision's own page (its first id), for log entries
     `Special:Log/<type>` when they are all of one type (`Special:Log` otherwise), and for a
     deleted page's revisions the target asked for."""
-    if kind == "archive":
+    if kind in ("archive", "oldimage", "filearchive"):
         return target
     if kind == "revision":
         first = item_key(ids[0]) if ids else ""
@@ -198,11 +200,66 @@ def _log_rows(conn: Conn, ids: list[int]) -> list[dict[str, Any]]:
     return [dict(r) for r in found]
 
 
+def _oldimage_rows(conn: Conn, title: Title, ids: list[int]) -> list[dict[str, Any]]:
+    """RevDelFileList::doQuery: a file's old versions by the timestamp of their archive name."""
+    OI, A, C = schema.oldimage, schema.actor, schema.comment
+    names = [f"{i}!{title.dbkey}" for i in ids if len(str(i)) == 14]
+    found = conn.all(
+        sa.select(
+            OI.c.oi_name.label("name"),
+            OI.c.oi_archive_name.label("archive_name"),
+            OI.c.oi_timestamp.label("timestamp"),
+            OI.c.oi_deleted.label("deleted"),
+            OI.c.oi_width.label("width"),
+            OI.c.oi_height.label("height"),
+            OI.c.oi_size.label("size"),
+            A.c.actor_user,
+            A.c.actor_name,
+            C.c.comment_text,
+        )
+        .join(A, A.c.actor_id == OI.c.oi_actor)
+        .join(C, C.c.comment_id == OI.c.oi_description_id)
+        .where(OI.c.oi_name == title.dbkey, OI.c.oi_archive_name.in_(names))
+        .order_by(OI.c.oi_archive_name.desc())
+    )
+    return [
+        {**r, "id": int(str(r["archive_name"]).split("!", 1)[0]), "archived": False} for r in found
+    ]
+
+
+def _filearchive_rows(conn: Conn, title: Title, ids: list[int]) -> list[dict[str, Any]]:
+    """RevDelArchivedFileList::doQuery: a deleted file's versions by `fa_id`."""
+    FA, A, C = schema.filearchive, schema.actor, schema.comment
+    found = conn.all(
+        sa.select(
+            FA.c.fa_id.label("id"),
+            FA.c.fa_name.label("name"),
+            FA.c.fa_timestamp.label("timestamp"),
+            FA.c.fa_deleted.label("deleted"),
+            FA.c.fa_width.label("width"),
+            FA.c.fa_height.label("height"),
+            FA.c.fa_size.label("size"),
+            A.c.actor_user,
+            A.c.actor_name,
+            C.c.comment_text,
+        )
+        .join(A, A.c.actor_id == FA.c.fa_actor)
+        .join(C, C.c.comment_id == FA.c.fa_description_id)
+        .where(FA.c.fa_name == title.dbkey, FA.c.fa_id.in_(ids))
+        .order_by(FA.c.fa_id.desc())
+    )
+    return [{**r, "archived": True} for r in found]
+
+
 def _rows(conn: Conn, kind: str, title: Title, ids: list[int]) -> list[dict[str, Any]]:
     if kind == "revision":
         return _revision_rows(conn, title, ids)
     if kind == "archive":
         return _archive_rows(conn, title, ids)
+    if kind == "oldimage":
+        return _oldimage_rows(conn, title, ids)
+    if kind == "filearchive":
+        return _filearchive_rows(conn, title, ids)
     return _log_rows(conn, ids)
 
 
@@ -210,6 +267,26 @@ def _set_bits(conn: Conn, kind: str, item: dict[str, Any], bits: int) -> bool:
     """RevDel*Item::setBits: compare-and-set the bit field, then the recent change's copy."""
     ident, old = int(item["id"]), int(item["deleted"])
     rc = schema.recentchanges
+    if kind in ("oldimage", "filearchive"):
+        # A file version has no recent change of its own.
+        if kind == "oldimage":
+            OI = schema.oldimage
+            done = conn.execute(
+                sa.update(OI)
+                .where(
+                    OI.c.oi_name == item["name"],
+                    OI.c.oi_archive_name == item["archive_name"],
+                    OI.c.oi_deleted == old,
+                )
+                .values(oi_deleted=bits)
+            )
+        else:
+            FA = schema.filearchive
+            done = conn.execute(
+                sa.update(FA).where(FA.c.fa_id == ident, FA.c.fa_deleted == old)
+                .values(fa_deleted=bits)
+            )  # fmt: skip
+        return bool(done.rowcount)
     if kind == "logging":
         L = schema.logging
         done = conn.execute(
@@ -325,8 +402,9 @@ def _log(
             schema.page.c.page_namespace == title.ns, schema.page.c.page_title == title.dbkey
         )
     )
-    # A deleted page's revisions are logged by timestamp, as text.
-    ids: list[Any] = [str(i) for i in changed] if kind == "archive" else list(changed)
+    # A deleted page's revisions, a file's old and deleted versions are logged as text.
+    by_text = kind in ("archive", "oldimage", "filearchive")
+    ids: list[Any] = [str(i) for i in changed] if by_text else list(changed)
     params = {"type": kind, "ids": ids, "old": _field_flags(old), "new": _field_flags(new)}
     return log_event(
         conn,

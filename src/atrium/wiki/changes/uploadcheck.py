@@ -227,3 +227,14 @@ def verify(parser: TitleParser, desired: str, head: bytes, size: int, max_size: 
     if refused is not None or title is None:
         raise refused or UploadRefused("illegal-filename", "illegal-filename")
     return CheckedName(title, extension)
+
+
+def verify_partial(head: bytes) -> None:
+    """UploadBase::verifyPartialFile, on each chunk of a chunked upload as it arrives: the
+    chunk's own type must not be excluded and it must hold nothing that looks like HTML or
+    script. (The whole file is verified as any upload once the last chunk is in.)"""
+    mime = sniff_mime(head)
+    if mime in MIME_EXCLUSIONS:
+        raise _verification_error("filetype-badmime", mime)
+    if _has_script(head[:1024]):
+        raise _verification_error("uploadscripted")

@@ -189,8 +189,13 @@ def from_stash(conn: Conn, user_id: int, key: str) -> Incoming:
     and still on disk."""
     if not STASH_KEY.fullmatch(key):
         raise ChangeError("invalid-file-key", "Not a valid file key.")
-    row = conn.one(sa.select(US).where(US.c.us_key == key, US.c.us_user == user_id))
-    if row is None or not Path(str(row["us_path"])).exists():
+    # An entry still receiving chunks is no file yet (us_status "chunks").
+    row = conn.one(
+        sa.select(US).where(
+            US.c.us_key == key, US.c.us_user == user_id, US.c.us_status == "finished"
+        )
+    )
+    if row is None or not Path(str(row["us_path"])).is_file():
         raise ChangeError(
             "uploadstash-file-not-found",
             f'Key "{key}" not found in stash.',

@@ -21,6 +21,9 @@ class StoredFile:
     width: int
     height: int
     bitmap: bool
+    # An old version whose file is hidden (revision deletion): served to no one, as MediaWiki
+    # moves it out of the public zone.
+    hidden: bool = False
 
 
 def stored_file(conn: Conn, name: str, archive_name: str | None) -> StoredFile | None:
@@ -36,7 +39,7 @@ def stored_file(conn: Conn, name: str, archive_name: str | None) -> StoredFile |
         row = conn.one(
             sa.select(
                 OI.c.oi_major_mime, OI.c.oi_minor_mime, OI.c.oi_width, OI.c.oi_height,
-                OI.c.oi_media_type,
+                OI.c.oi_media_type, OI.c.oi_deleted,
             ).where(OI.c.oi_name == name, OI.c.oi_archive_name == archive_name)
         )  # fmt: skip
         prefix = "oi"
@@ -47,4 +50,5 @@ def stored_file(conn: Conn, name: str, archive_name: str | None) -> StoredFile |
         int(row[f"{prefix}_width"] or 0),
         int(row[f"{prefix}_height"] or 0),
         row[f"{prefix}_media_type"] == "BITMAP",
+        hidden=bool(int(row.get("oi_deleted") or 0) & 1),
     )

@@ -61,7 +61,7 @@ async def image(request: Request, site: Site, db: Database) -> Response:
     if root not in target.parents or not target.is_file():
         return _not_found()
     row = await db.read(stored_file, name, stored if archived else None)
-    if row is None:
+    if row is None or row.hidden:
         return _not_found()
     if thumb is None:
         return _serve(target, row.mime, name)

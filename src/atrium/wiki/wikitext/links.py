@@ -144,6 +144,15 @@ class Links:
     # Files the text embeds (`[[File:…]]`, not `[[:File:…]]` or `[[Media:…]]`): a missing one
     # puts the page in the broken-file tracking category.
     embedded_files: set[str] = field(default_factory=set)
+    # Pages linked with a section (`[[Page#Section]]`): a link to the page itself with a
+    # section is a real link, recorded in pagelinks, where a bare one is a self-link.
+    with_fragment: set[tuple[int, str]] = field(default_factory=set)
+
+    def page_targets(self, own: tuple[int, str]) -> set[tuple[int, str]]:
+        """The pagelinks targets of the page `own`: its links but a bare link to itself."""
+        if own in self.pages and own not in self.with_fragment:
+            return self.pages - {own}
+        return set(self.pages)
 
 
 def redirect_target(text: str, parser: TitleParser) -> Title | None:
@@ -247,6 +256,8 @@ def _wikilink(node: Wikilink, parser: TitleParser, languages: frozenset[str], li
     if title.ns == NS_SPECIAL:
         return
     links.pages.add((title.ns, title.dbkey))
+    if title.fragment:
+        links.with_fragment.add((title.ns, title.dbkey))
 
 
 _NOWIKI = re.compile(r"<nowiki>.*?</nowiki>|<pre>.*?</pre>|<!--.*?-->", re.S | re.I)

@@ -71,7 +71,7 @@ async def target(
     ctx: ApiContext, params: dict[str, Any], module: str, title_key: str = "title"
 ) -> Title:
     """The page named by `title` or `pageid` (exactly one of them)."""
-    id_key = "fromid" if title_key == "from" else "pageid"
+    id_key = {"from": "fromid", "to": "toid"}.get(title_key, "pageid")
     given_title, given_id = params.get(title_key), params.get(id_key)
     if given_title is not None and given_id is not None:
         raise ApiUsageError(

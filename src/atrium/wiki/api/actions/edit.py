@@ -11,6 +11,7 @@ from atrium.wiki.api.actions.common import (
     check_rate_limit,
     performer,
 )
+from atrium.wiki.api.actions.parse import CONTENT_FORMATS
 from atrium.wiki.api.context import ApiContext, change_error, change_errors
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import (
@@ -69,13 +70,10 @@ EDIT = ModuleSpec(
         Param("undo", INTEGER, min=0),
         Param("undoafter", INTEGER, min=0),
         Param("redirect", BOOLEAN),
-        Param(
-            "contentformat",
-            enum("application/json", "text/css", "text/javascript", "text/plain", "text/x-wiki"),
-        ),
+        Param("contentformat", enum(*CONTENT_FORMATS)),
         Param(
             "contentmodel",
-            enum("GadgetDefinition", "css", "javascript", "json", "text", "wikitext"),
+            enum("GadgetDefinition", "css", "javascript", "json", "text", "unknown", "wikitext"),
         ),
         Param("returnto", TITLE),
         Param("returntoquery"),
@@ -131,6 +129,40 @@ async def _follow_redirect(ctx: ApiContext, title: Title) -> Title:
     return Title(int(targets[0]["rd_namespace"]), str(targets[0]["rd_title"]))
 
 
+# The format each content model reads and writes (ContentHandler::getSupportedFormats); the
+# `unknown` model (FallbackContentHandler) holds what no handler knows and is never edited here.
+MODEL_FORMATS = {
+    "wikitext": "text/x-wiki",
+    "css": "text/css",
+    "javascript": "text/javascript",
+    "json": "application/json",
+    "text": "text/plain",
+    "GadgetDefinition": "application/json",
+}
+
+
+async def _check_model(ctx: ApiContext, params: dict[str, Any], title: Title) -> None:
+    """ApiEditPage: the model must allow editing through the API and read the format given."""
+    model = params["contentmodel"]
+    if model is None:
+        rows = await ctx.db.read(page_reads.pages_by_titles, [(title.ns, title.dbkey)])
+        model = str(rows[0]["page_content_model"]) if rows else "wikitext"
+    name = ctx.site.parser.prefixed_text(title.ns, title.dbkey).replace(" ", "_")
+    if model not in MODEL_FORMATS:
+        raise ApiUsageError(
+            "no-direct-editing",
+            msg.api("apierror-no-direct-editing", model, name),
+            module="edit",
+        )
+    wanted = params["contentformat"]
+    # Against the model asked for: a page's stored model is always wikitext here, whatever
+    # model the edit that made it named, so it is no ground to refuse a format.
+    if wanted is not None and params["contentmodel"] and wanted != MODEL_FORMATS[model]:
+        raise ApiUsageError(
+            "badformat", msg.api("apierror-badformat", wanted, model, name), module="edit"
+        )
+
+
 async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     params = ctx.read(spec)
     title = await _title(ctx, params)
@@ -142,6 +174,7 @@ async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         )
     if params["redirect"]:
         title = await _follow_redirect(ctx, title)
+    await _check_model(ctx, params, title)
     software_tags: tuple[str, ...] = ()
     if params["undo"]:
         # ApiEditPage: the undone text replaces `text`; the revision is tagged `mw-undo`.

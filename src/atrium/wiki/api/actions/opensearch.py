@@ -1,5 +1,6 @@
 """`action=opensearch`: title suggestions in the OpenSearch suggestions format, as ApiOpenSearch
-answers them for `format=json`: `[search, [titles], [descriptions], [urls]]`.
+answers them: for `format=json` `[search, [titles], [descriptions], [urls]]`, for `format=xml` the
+OpenSearch Suggestions XML document.
 
 The titles are the prefix search's (`list=prefixsearch`); descriptions are empty strings, as on
 a MediaWiki without an extract provider. Redirects are returned as they are unless
@@ -8,6 +9,7 @@ a MediaWiki without an extract provider. Redirects are returned as they are unle
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import orjson
@@ -47,6 +49,7 @@ OPENSEARCH = ModuleSpec(
         ),
         Param("suggest", BOOLEAN, deprecated=True),
         Param("redirects", enum("return", "resolve")),
+        Param("format", enum("json", "jsonfm", "xml", "xmlfm"), default="json"),
         Param("warningsaserror", BOOLEAN),
     ),
 )
@@ -60,7 +63,9 @@ def _suggestions(conn: Conn, ctx: ApiContext, params: dict[str, Any]) -> list[tu
         conn, ctx.site.parser, params["search"], list(params["namespace"]), limit
     )[:limit]
     found = [(int(r["page_namespace"]), str(r["page_title"])) for r in rows]
-    if params["redirects"] != "resolve":
+    # For historical reasons redirects are returned in JSON and resolved in XML by default.
+    redirects = params["redirects"] or ("resolve" if params["format"].startswith("xml") else "")
+    if redirects != "resolve":
         return found
     redirect_ids = [int(r["page_id"]) for r in rows if r["page_is_redirect"]]
     targets = {
@@ -85,9 +90,35 @@ async def opensearch(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     parser = ctx.site.parser
     titles = [parser.prefixed_text(ns, key) for ns, key in found]
     urls = [ctx.site.article_url(parser.prefixed_dbkey(ns, key)) for ns, key in found]
+    if params["format"].startswith("xml"):
+        document = _suggestion_xml(params["search"], titles, urls)
+        if params["format"] == "xmlfm":
+            page = f"<!DOCTYPE html>\n<pre>{html.escape(document, quote=False)}</pre>\n"
+            ctx.raw_body = (page.encode(), "text/html; charset=utf-8")
+        else:
+            ctx.raw_body = (document.encode(), "text/xml; charset=utf-8")
+        return {}
     body = [params["search"], titles, [""] * len(titles), urls]
     ctx.raw_body = (orjson.dumps(body), "application/json; charset=utf-8")
     return {}
+
+
+def _suggestion_xml(search: str, titles: list[str], urls: list[str]) -> str:
+    """The OpenSearch Suggestions extension's document (ApiOpenSearch's XML printer)."""
+
+    def text(tag: str, value: str) -> str:
+        return f'<{tag} xml:space="preserve">{html.escape(value, quote=False)}</{tag}>'
+
+    items = "".join(
+        f"<Item>{text('Text', title)}{text('Url', url)}</Item>"
+        for title, url in zip(titles, urls, strict=True)
+    )
+    section = f"<Section>{items}</Section>" if items else "<Section />"
+    return (
+        '<?xml version="1.0"?><SearchSuggestion version="2.0" '
+        'xmlns="http://opensearch.org/searchsuggest2">'
+        f"{text('Query', search)}{section}</SearchSuggestion>"
+    )
 
 
 ACTION = Action(OPENSEARCH, opensearch)

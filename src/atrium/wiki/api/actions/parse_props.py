@@ -175,7 +175,9 @@ def _parsetree(o: Output, result: dict[str, Any]) -> None:
 
 
 def _links(o: Output, result: dict[str, Any]) -> None:
-    pages = sorted(o.parsed.links.pages) if o.wikitext else []
+    # The parser keeps no bare link to the page itself (it renders a self-link).
+    own = (o.title.ns, o.title.dbkey)
+    pages = sorted(o.parsed.links.page_targets(own)) if o.wikitext else []
     result["links"] = _title_list(o.ctx, pages, o.parsed)
 
 

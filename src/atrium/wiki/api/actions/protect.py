@@ -61,24 +61,19 @@ async def protect(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     now = now14()
     for raw, expiry_text in zip(protections, expiries, strict=True):
         action, _, level = raw.partition("=")
-        allowed = (
-            (("edit", "move", "upload") if title.ns == NS_FILE else ("edit", "move"))
-            if exists
-            else ("create",)
-        )
-        if action not in allowed:
-            if action == "create" and exists:
-                raise ApiUsageError(
-                    "create-titleexists",
-                    msg.api("apierror-create-titleexists"),
-                    module=spec.name,
-                )
-            if action in ("edit", "move", "upload") and not exists:
-                raise ApiUsageError(
-                    "missingtitle-createonly",
-                    msg.api("apierror-missingtitle-createonly"),
-                    module=spec.name,
-                )
+        # ApiProtect's order: existence against `create` first, then the type, then the level.
+        if exists and action == "create":
+            raise ApiUsageError(
+                "create-titleexists", msg.api("apierror-create-titleexists"), module=spec.name
+            )
+        if not exists and action != "create":
+            raise ApiUsageError(
+                "missingtitle-createonly",
+                msg.api("apierror-missingtitle-createonly"),
+                module=spec.name,
+            )
+        types = ("edit", "move", "upload") if title.ns == NS_FILE else ("edit", "move")
+        if exists and action not in types:
             raise ApiUsageError(
                 "protect-invalidaction",
                 msg.api("apierror-protect-invalidaction", action),

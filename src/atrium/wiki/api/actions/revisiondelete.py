@@ -17,6 +17,7 @@ from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import TAGS, ModuleSpec, Param, enum
 from atrium.wiki.changes import admin
 from atrium.wiki.changes import revdelete as revdel
+from atrium.wiki.files.paths import hash_path, url_name
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads.logparams import log_params
 from atrium.wiki.reads.visibility import (
@@ -27,7 +28,7 @@ from atrium.wiki.reads.visibility import (
     user_can_bitfield,
 )
 from atrium.wiki.timestamps import iso
-from atrium.wiki.titles import InvalidTitle, Title
+from atrium.wiki.titles import NS_FILE, InvalidTitle, Title
 
 _FIELDS = enum("comment", "content", "user")
 
@@ -37,9 +38,11 @@ REVISIONDELETE = ModuleSpec(
     "action",
     "",
     (
-        # MediaWiki also lists `oldimage` and `filearchive` (file versions); Atrium cannot hide
-        # a file version yet, so it offers only the types it can carry out.
-        Param("type", enum("archive", "logging", "revision"), required=True),
+        Param(
+            "type",
+            enum("archive", "filearchive", "logging", "oldimage", "revision"),
+            required=True,
+        ),
         Param("target"),
         Param("ids", multi=True, required=True),
         Param("hide", _FIELDS, multi=True),
@@ -99,6 +102,35 @@ def _revision_data(ctx: ApiContext, row: dict[str, Any], item: dict[str, Any]) -
     ctx.out.flag(item, "userhidden", bool(bits & DELETED_USER))
     ctx.out.flag(item, "commenthidden", bool(bits & DELETED_COMMENT))
     ctx.out.flag(item, "texthidden", bool(bits & DELETED_TEXT))
+    if user_can_bitfield(bits, DELETED_USER, rights):
+        item["userid"] = int(row["actor_user"] or 0)
+        item["user"] = str(row["actor_name"])
+    if user_can_bitfield(bits, DELETED_COMMENT, rights):
+        item["comment"] = str(row["comment_text"])
+
+
+def _file_data(ctx: ApiContext, kind: str, row: dict[str, Any], item: dict[str, Any]) -> None:
+    """RevDelFileItem::getApiData and RevDelArchivedFileItem::getApiData: the version's size,
+    what is hidden, and the parts the caller may see; an old version's address only while its
+    file is shown (a hidden one is served to no one)."""
+    rights = frozenset(ctx.caller.rights)
+    bits = int(row["deleted"])
+    name = str(row["name"])
+    item["title"] = ctx.site.parser.prefixed_text(NS_FILE, name)
+    if kind == "oldimage":
+        item["archivename"] = str(row["archive_name"])
+    # The deleted file's numbers come as text, as the archive's row gives them.
+    number = int if kind == "oldimage" else str
+    item["timestamp"] = iso(str(row["timestamp"]))
+    item["width"], item["height"] = number(row["width"]), number(row["height"])
+    item["size"] = number(row["size"])
+    ctx.out.flag(item, "userhidden", bool(bits & DELETED_USER))
+    ctx.out.flag(item, "commenthidden", bool(bits & DELETED_COMMENT))
+    ctx.out.flag(item, "contenthidden", bool(bits & DELETED_TEXT))
+    if kind == "oldimage" and not bits & DELETED_TEXT:
+        item["url"] = (
+            f"{ctx.site.images_url}archive/{hash_path(name)}{url_name(str(row['archive_name']))}"
+        )
     if user_can_bitfield(bits, DELETED_USER, rights):
         item["userid"] = int(row["actor_user"] or 0)
         item["user"] = str(row["actor_name"])
@@ -196,10 +228,12 @@ async def revisiondelete(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
                 item["warnings"] = warnings
         item["id"] = status.ident
         if status.row is not None:
-            if kind != "logging":
-                _revision_data(ctx, status.row, item)
-            else:
+            if kind == "logging":
                 _log_data(ctx, status.row, item)
+            elif kind in ("oldimage", "filearchive"):
+                _file_data(ctx, kind, status.row, item)
+            else:
+                _revision_data(ctx, status.row, item)
         items.append(item)
     return {
         "revisiondelete": {

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from atrium.core import workers
-from atrium.wiki.api.actions import Action
+from atrium.wiki.api.actions import Action, upload_chunks
 from atrium.wiki.api.actions.common import (
     apply_watchlist,
     check_blocked,
@@ -76,6 +76,9 @@ async def upload(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             module=spec.name,
         )
     await check_rate_limit(ctx, "upload", spec.name)
+    piece = ctx.uploads.get("chunk")
+    if piece is not None:
+        return await upload_chunks.receive(ctx, params, piece, files_dir)
     filekey = params["filekey"] or params["sessionkey"]
     sent = ctx.uploads.get("file")
     sources = [k for k, v in (("file", sent), ("filekey", filekey), ("url", params["url"])) if v]

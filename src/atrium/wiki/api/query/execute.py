@@ -257,6 +257,7 @@ async def _resolve(run: QueryRun, params: dict[str, Any]) -> None:
     pages = run.pages
     parser = ctx.site.parser
     wanted: list[tuple[int, str]] = []
+    specials: list[tuple[int, str]] = []
     for text in params["titles"]:
         try:
             title = parser.parse(text)
@@ -278,17 +279,27 @@ async def _resolve(run: QueryRun, params: dict[str, Any]) -> None:
         shown = parser.prefixed_text(title.ns, title.dbkey)
         if shown != text:
             pages.normalized.append((text, shown))
-        if (title.ns, title.dbkey) not in wanted:
-            wanted.append((title.ns, title.dbkey))
+        key = (title.ns, title.dbkey)
+        if title.ns in (NS_SPECIAL, NS_MEDIA):
+            if key not in specials:
+                specials.append(key)
+        elif key not in wanted:
+            wanted.append(key)
+    # Never looked up: numbered after the invalid titles, before the missing ones.
+    special_pages = [MissingPage(*key, pages.fake_id(), special=True) for key in specials]
     if wanted:
         rows = await ctx.db.read(page_reads.pages_by_titles, wanted)
         _add_rows(pages, rows)
         found = {(p.ns, p.dbkey) for p in pages.good.values()}
-        for ns, dbkey in wanted:
+        # MediaWiki's link batch holds the titles by namespace (in the order each namespace
+        # first appears): the missing ones are numbered in that order.
+        by_ns: dict[int, int] = {}
+        for ns, _dbkey in wanted:
+            by_ns.setdefault(ns, len(by_ns))
+        for ns, dbkey in sorted(wanted, key=lambda w: by_ns[w[0]]):
             if (ns, dbkey) not in found:
-                pages.missing.append(
-                    MissingPage(ns, dbkey, pages.fake_id(), special=ns in (NS_SPECIAL, NS_MEDIA))
-                )
+                pages.missing.append(MissingPage(ns, dbkey, pages.fake_id()))
+    pages.missing += special_pages
     if params["pageids"]:
         ids = list(dict.fromkeys(params["pageids"]))
         rows = await ctx.db.read(page_reads.pages_by_ids, ids)
@@ -386,18 +397,22 @@ def _general_page_info(run: QueryRun, params: dict[str, Any]) -> None:
         # An object keyed by revision id in both formatversions, as MediaWiki 1.39 answers.
         data["badrevids"] = bad
     entries: list[tuple[int, dict[str, Any]]] = []
-    for missing in pages.missing:
+    # ApiPageSet's order: missing titles, invalid ones, then special pages.
+    for missing in [m for m in pages.missing if not m.special]:
         entry = {"ns": missing.ns, "title": parser.prefixed_text(missing.ns, missing.dbkey)}
-        if missing.special:
-            out.flag_if(entry, "special", True)
-        else:
-            out.flag_if(entry, "missing", True)
+        out.flag_if(entry, "missing", True)
         entry.update(run.page_data.get(missing.fake_id, {}))
         entries.append((missing.fake_id, entry))
     for invalid in pages.invalid:
         entry = {"title": invalid.title, "invalidreason": invalid.reason}
         out.flag_if(entry, "invalid", True)
         entries.append((invalid.fake_id, entry))
+    for missing in [m for m in pages.missing if m.special]:
+        entry = {"ns": missing.ns, "title": parser.prefixed_text(missing.ns, missing.dbkey)}
+        out.flag_if(entry, "special", True)
+        out.flag_if(entry, "missing", True)
+        entry.update(run.page_data.get(missing.fake_id, {}))
+        entries.append((missing.fake_id, entry))
     for page_id in pages.missing_ids:
         entry = {"pageid": page_id}
         out.flag_if(entry, "missing", True)

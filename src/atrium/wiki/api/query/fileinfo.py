@@ -18,6 +18,13 @@ from atrium.wiki.files import metadata as mediameta
 from atrium.wiki.files import thumb_cache
 from atrium.wiki.files.paths import archive_path, hash_path, url_name
 from atrium.wiki.files.thumbs import scaled_height
+from atrium.wiki.reads.visibility import (
+    DELETED_COMMENT,
+    DELETED_RESTRICTED,
+    DELETED_TEXT,
+    DELETED_USER,
+    user_can_bitfield,
+)
 from atrium.wiki.site import SCRIPT_PATH, Site
 from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import NS_FILE
@@ -63,6 +70,7 @@ def old_versions(
             OI.c.oi_name.label("img_name"),
             *columns,
             OI.c.oi_archive_name.label("archive_name"),
+            OI.c.oi_deleted.label("deleted"),
             schema.actor.c.actor_name,
             schema.actor.c.actor_user,
             schema.comment.c.comment_text,
@@ -182,13 +190,22 @@ def info(q: QueryRun, row: Row, props: set[str], params: dict[str, Any]) -> dict
     vals: dict[str, Any] = {}
     if "timestamp" in props:
         vals["timestamp"] = iso(str(row["img_timestamp"]))
+    # An old version's hidden parts (revision deletion), shown to those who may see them.
+    bits = int(row.get("deleted") or 0)
+    rights = frozenset(q.ctx.caller.rights)
+    file_visible = user_can_bitfield(bits, DELETED_TEXT, rights)
+    if bits & DELETED_TEXT:
+        out.flag_if(vals, "filehidden", True)
     if props & {"user", "userid"}:
-        if "user" in props:
-            vals["user"] = row["actor_name"]
-        if row["actor_user"] is None:
-            out.flag_if(vals, "anon", True)
-        if "userid" in props:
-            vals["userid"] = int(row["actor_user"] or 0)
+        if bits & DELETED_USER:
+            out.flag_if(vals, "userhidden", True)
+        if user_can_bitfield(bits, DELETED_USER, rights):
+            if "user" in props:
+                vals["user"] = row["actor_name"]
+            if row["actor_user"] is None:
+                out.flag_if(vals, "anon", True)
+            if "userid" in props:
+                vals["userid"] = int(row["actor_user"] or 0)
     width, height = int(row["img_width"]), int(row["img_height"])
     mime = f"{row['img_major_mime']}/{row['img_minor_mime']}"
     meta = file_metadata(site, row) if props & META_PROPS else None
@@ -199,13 +216,16 @@ def info(q: QueryRun, row: Row, props: set[str], params: dict[str, Any]) -> dict
         duration = mediameta.length(meta, mime)
         if duration:
             vals["duration"] = duration
-    if "comment" in props:
+    if props & {"comment", "parsedcomment"} and bits & DELETED_COMMENT:
+        out.flag_if(vals, "commenthidden", True)
+    comment_visible = user_can_bitfield(bits, DELETED_COMMENT, rights)
+    if "comment" in props and comment_visible:
         vals["comment"] = row["comment_text"]
-    if "parsedcomment" in props:
+    if "parsedcomment" in props and comment_visible:
         vals["parsedcomment"] = html.escape(str(row["comment_text"]), quote=False)
     if "canonicaltitle" in props:
         vals["canonicaltitle"] = site.parser.prefixed_text(NS_FILE, name)
-    if "url" in props:
+    if "url" in props and file_visible:
         scalable = row["img_media_type"] == "BITMAP" and width > 0
         _thumb_fields(site, vals, name, archive_name, width, height, mime, params, props, scalable)
         vals["url"] = file_url(site, name, archive_name)
@@ -213,17 +233,20 @@ def info(q: QueryRun, row: Row, props: set[str], params: dict[str, Any]) -> dict
         page_id = page_id_of(q, name)
         if page_id is not None:
             vals["descriptionshorturl"] = f"{site.server}{SCRIPT_PATH}/index.php?curid={page_id}"
-    if "sha1" in props:
+    if "sha1" in props and file_visible:
         vals["sha1"] = f"{int(str(row['img_sha1']), 36):040x}"
-    mediameta.api_fields(vals, meta, mime, props, params.get("metadataversion", "latest"))
+    if file_visible:
+        mediameta.api_fields(vals, meta, mime, props, params.get("metadataversion", "latest"))
     if "mime" in props:
         vals["mime"] = mime
     if "mediatype" in props:
         vals["mediatype"] = row["img_media_type"]
-    if "archivename" in props and archive_name is not None:
+    if "archivename" in props and archive_name is not None and file_visible:
         vals["archivename"] = archive_name
     if "bitdepth" in props:
         vals["bitdepth"] = int(row["img_bits"])
+    if bits & DELETED_RESTRICTED and bits & (DELETED_TEXT | DELETED_COMMENT | DELETED_USER):
+        out.flag_if(vals, "suppressed", True)
     return vals
 
 

@@ -17,6 +17,7 @@ from atrium.wiki.api.params import (
 from atrium.wiki.api.query.pageset import GeneratedPages, QueryModule, QueryRun, badcontinue
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads import pages as page_reads
+from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import InvalidTitle
 
 
@@ -37,6 +38,29 @@ def _key(q: QueryRun, text: str | None, ns: int) -> str | None:
 _COLUMNS = (schema.page.c.page_id, schema.page.c.page_title)
 
 
+def _protection(params: dict[str, Any]) -> page_reads.ProtectionFilter | None:
+    """The protection filter the parameters ask for: the level and cascade filters apply only
+    with a type; the expiry filter alone also limits the list to protected pages."""
+    types = params["prtype"]
+    if not types and params["prexpiry"] == "all":
+        if params["prlevel"]:
+            raise ApiUsageError(
+                "invalidparammix",
+                msg.api("apierror-invalidparammix-mustusewith", "prlevel", "prtype"),
+                module="query+allpages",
+            )
+        return None
+    cascade = {"cascading": True, "noncascading": False}.get(params["prfiltercascade"])
+    levels = tuple(level for level in params["prlevel"] or () if level not in ("", "*"))
+    return page_reads.ProtectionFilter(
+        types=tuple(types or ()),
+        levels=levels if types else (),
+        cascade=cascade if types else None,
+        expiry=None if params["prexpiry"] == "all" else params["prexpiry"],
+        now=now14(),
+    )
+
+
 async def _fetch(q: QueryRun, params: dict[str, Any]) -> tuple[list[tuple[int, str]], str | None]:
     """(page id, title key) of the namespace's pages in order, and the key to continue from."""
     ns = params["namespace"]
@@ -50,8 +74,7 @@ async def _fetch(q: QueryRun, params: dict[str, Any]) -> tuple[list[tuple[int, s
             raise badcontinue() from exc
         start = parsed.dbkey if parsed.ns == ns else cont
     prefix = _key(q, params["prefix"], ns)
-    if params["prtype"] or params["prlevel"]:
-        return [], None  # nothing is protected, so no page matches a protection filter
+    protection = _protection(params)
     limit = params["limit"]
     end = _key(q, params["to"], ns)
     rows = await q.ctx.db.read(
@@ -67,6 +90,7 @@ async def _fetch(q: QueryRun, params: dict[str, Any]) -> tuple[list[tuple[int, s
             minsize=params["minsize"],
             maxsize=params["maxsize"],
             columns=_COLUMNS,
+            protection=protection,
         )
     )
     following = None
@@ -123,7 +147,9 @@ async def generate(q: QueryRun, params: dict[str, Any]) -> GeneratedPages:
 
 
 def check_generator(q: QueryRun, params: dict[str, Any]) -> None:
-    if params["redirects"] and params["filterredir"] == "redirects":
+    # ApiQueryAllPages refuses to generate while redirects are resolved, whatever the filter
+    # (its message suggests `nonredirects`, which it refuses as well).
+    if params["redirects"]:
         raise ApiUsageError(
             "params",
             msg.api("apierror-allpages-generator-redirects"),

@@ -38,6 +38,12 @@ def overrides(conn: Conn) -> dict[str, str]:
     return result
 
 
+def _spaces(text: str) -> str:
+    """MediaWiki hands messages out with `&#32;` (the entity that keeps a message's edge spaces
+    in its source) as a plain space; clients paste them into edit summaries."""
+    return text.replace("&#32;", " ")
+
+
 async def run(q: QueryRun, params: dict[str, Any]) -> None:
     ctx = q.ctx
     out = ctx.out
@@ -70,7 +76,7 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
             out.flag_if(entry, "missing", True)
         elif not params["nocontent"]:
             text = format_message(
-                current, params["args"], ctx.site.sitename, params["enableparser"]
+                _spaces(current), params["args"], ctx.site.sitename, params["enableparser"]
             )
             out.content(entry, "content", text)
         if customised:
@@ -79,7 +85,7 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
             if default is None:
                 out.flag_if(entry, "defaultmissing", True)
             else:
-                entry["default"] = default
+                entry["default"] = _spaces(default)
         result.append(entry)
     q.data["allmessages"] = result
 

@@ -49,11 +49,15 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
     info: dict[str, Any] = {}
     out.flag(info, "canauthenticatenow", True)
     out.flag(info, "cancreateaccounts", True)
-    info["preservedusername"] = ""
+    out.flag(info, "canlinkaccounts", False)  # no provider links accounts
     if params["securitysensitiveoperation"] is not None:
         info["securitysensitiveoperationstatus"] = "OK"
     action = params["requestsfor"]
     if action is not None:
+        # No authentication step is ever left half done, so nothing is preserved.
+        out.flag(info, "haspreservedstate", False)
+        out.flag(info, "hasprimarypreservedstate", False)
+        info["preservedusername"] = ""
         key = action.removesuffix("-continue")
         names = _REQUEST_FIELDS.get(key, ())
         requests: list[dict[str, Any]] = []

@@ -14,7 +14,7 @@ from atrium.core.db import Conn
 from atrium.wiki import schema
 from atrium.wiki.accounts import rights
 from atrium.wiki.accounts.audience import anonymous_group_rights
-from atrium.wiki.api.context import ApiContext, Out
+from atrium.wiki.api.context import DB_LAG, ApiContext, Out
 from atrium.wiki.api.params import (
     BOOLEAN,
     ModuleSpec,
@@ -285,7 +285,7 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
         elif prop == "interwikimap":
             data["interwikimap"] = _interwiki(ctx, out, params["filteriw"])
         elif prop == "dbrepllag":
-            data["dbrepllag"] = [{"host": "", "lag": 0}]
+            data["dbrepllag"] = [{"host": "", "lag": DB_LAG}]
         elif prop == "statistics":
             data["statistics"] = await ctx.db.read(statistics)
         elif prop == "usergroups":
