@@ -753,3 +753,15 @@ muted_user = sa.Table(
     sa.Column("date_muted", sa.Float, nullable=False),
 )
 sa.Index("ix_muted_user_muted_user_id", muted_user.c.muted_user_id)
+
+# An organization brought in from a Zulip export: which archive it came from, so that running the
+# same import again finds it done instead of refusing or duplicating it.
+zulip_import = sa.Table(
+    "zulip_import",
+    metadata,
+    sa.Column("realm_id", sa.ForeignKey("realm.id"), primary_key=True),
+    sa.Column("archive_sha256", sa.String(64), nullable=False),
+    sa.Column("imported_at", sa.Float, nullable=False),
+    # JSON: what was carried over and what was not.
+    sa.Column("report", sa.Text, nullable=False),
+)
