@@ -35,8 +35,8 @@ DEFAULT_LIMITS = Limits()
 def _open(archive: Path) -> tarfile.TarFile:
     try:
         return tarfile.open(archive, mode="r:*")
-    except (tarfile.TarError, OSError) as error:
-        raise UnsafeArchive(f"not a readable tar archive: {error}") from None
+    except (tarfile.TarError, OSError):
+        raise UnsafeArchive(f"{archive.name} is not a readable .tar.gz archive") from None
 
 
 def _check_name(name: str) -> PurePosixPath:

@@ -44,9 +44,17 @@ _RENAMED = {
 
 
 def _rows(conn: Conn, statement: Any, drop: tuple[str, ...] = ()) -> list[Row]:
+    # SQLite hands booleans back as 0 and 1; Zulip's rows hold JSON true and false.
+    booleans = {c.name for c in statement.selected_columns if isinstance(c.type, sa.Boolean)}
     out = []
     for row in conn.all(statement):
-        out.append({_RENAMED.get(k, k): v for k, v in dict(row).items() if k not in drop})
+        out.append(
+            {
+                _RENAMED.get(k, k): bool(v) if k in booleans and v is not None else v
+                for k, v in dict(row).items()
+                if k not in drop
+            }
+        )
     return out
 
 
@@ -80,7 +88,7 @@ def write_export(
     counts: dict[str, int] = {}
     data: dict[str, list[Row]] = {}
 
-    realm_row = {_RENAMED.get(k, k): v for k, v in dict(realm).items()}
+    [realm_row] = _rows(conn, sa.select(schema.realm).where(schema.realm.c.id == realm_id))
     for internal in ("message_display_version", "user_settings_defaults", "realm"):
         realm_row.pop(internal, None)
     data["zerver_realm"] = [realm_row]
@@ -142,10 +150,9 @@ def write_export(
     SUB = schema.subscription
     subscriptions: list[Row] = []
     stream_recipient = {s["id"]: s["recipient"] for s in data["zerver_stream"]}
-    for row in conn.all(
-        sa.select(SUB).where(SUB.c.stream_id.in_(stream_ids or [0])).order_by(SUB.c.id)
+    for sub in _rows(
+        conn, sa.select(SUB).where(SUB.c.stream_id.in_(stream_ids or [0])).order_by(SUB.c.id)
     ):
-        sub = {_RENAMED.get(k, k): v for k, v in dict(row).items()}
         sub["recipient"] = stream_recipient[sub.pop("stream")]
         subscriptions.append(sub)
     next_id = max((s["id"] for s in subscriptions), default=0) + 1
@@ -222,7 +229,7 @@ def write_export(
             "author": e["author_id"],
             "name": e["name"],
             "file_name": f"{e['id']}.{e['file_ext']}",
-            "deactivated": e["deactivated"],
+            "deactivated": bool(e["deactivated"]),
             "is_animated": False,
         }
         for e in emoji_rows
