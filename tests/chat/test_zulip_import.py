@@ -292,3 +292,49 @@ async def test_script_in_rendered_html_and_fake_images_are_not_carried(
     resp = await chat.client.get(f"/user_uploads/{new_path}", headers=chat.cordelia.auth())
     assert resp.headers["content-type"].startswith("text/plain")
     assert resp.headers["x-content-type-options"] == "nosniff"
+
+
+def zulip_9_layout(export: ZulipExportBuilder) -> ZulipExportBuilder:
+    """The same organization as Zulip 9.x writes it: named groups in zerver_namedusergroup
+    (system groups without the "@"), renamed announcement streams, playground URL templates."""
+    realm = export.realm
+    named = []
+    for group in realm["zerver_usergroup"]:
+        named.append(
+            {
+                "usergroup_ptr": group["id"],
+                "name": group["name"].lstrip("@"),
+                "description": group["description"],
+                "is_system_group": group["is_system_group"],
+                "can_mention_group": group.get("can_mention_group", 92),
+                "realm_for_sharding": 2,
+            }
+        )
+    realm["zerver_namedusergroup"] = named
+    realm["zerver_usergroup"] = [{"id": g["id"], "realm": 2} for g in realm["zerver_usergroup"]]
+    zulip_realm = realm["zerver_realm"][0]
+    zulip_realm["new_stream_announcements_stream"] = zulip_realm.pop("notifications_stream")
+    zulip_realm["signup_announcements_stream"] = zulip_realm.pop("signup_notifications_stream")
+    for playground in realm["zerver_realmplayground"]:
+        playground["url_template"] = playground.pop("url_prefix") + "{code}"
+    for n, linkifier in enumerate(realm["zerver_realmfilter"]):
+        linkifier["order"] = n
+    return export
+
+
+async def test_zulip_9_layout(empty_chat: ChatHarness, tmp_path: Path) -> None:
+    chat = empty_chat
+    export = zulip_9_layout(standard_export())
+    result = await run_import(chat.runtime, export.write(tmp_path / "nine.tar.gz"))
+    chat.users.update(await members(chat.runtime))
+    assert result.counts["messages"] == 9 and result.counts["user groups"] == 1
+    state = assert_json_success(await chat.post("/register", chat.iago))
+    designers = next(g for g in state["realm_user_groups"] if g["name"] == "designers")
+    assert sorted(designers["members"]) == sorted([chat.hamlet.id, chat.cordelia.id])
+    general = next(s["stream_id"] for s in state["subscriptions"] if s["name"] == "general")
+    assert state["realm_notifications_stream_id"] == general
+    assert [p["url_prefix"] for p in state["realm_playgrounds"]] == [
+        "https://play.rust-lang.org/?code="
+    ]
+    assert result.person_ids and chat.hamlet.id in result.person_ids
+    assert len(result.person_ids) == 4  # iago, hamlet, cordelia, othello; not the bots

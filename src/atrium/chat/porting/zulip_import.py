@@ -54,6 +54,8 @@ class ImportResult:
     already_imported: bool
     counts: dict[str, int] = field(default_factory=dict)
     not_carried: list[str] = field(default_factory=list)
+    # The chat user ids of the people (not bots) this run created, for the workspace identities.
+    person_ids: list[int] = field(default_factory=list)
 
     def report(self) -> dict[str, Any]:
         return {"counts": self.counts, "not_carried": self.not_carried}
@@ -240,6 +242,8 @@ class _Importer:
             self.count("deactivated users" if not values["is_active"] else "users")
             if is_bot:
                 self.count("bots")
+            else:
+                self.result.person_ids.append(user_id)
         for row, _kind in rows:
             owner = self.users.get(_fk(row, "bot_owner") or 0)
             if row.get("is_bot") and owner and int(row["id"]) in self.users:
@@ -277,9 +281,12 @@ class _Importer:
             old_id = int(row.get("usergroup_ptr") or row["id"])
             name = str(row.get("name") or "")
             if row.get("is_system_group"):
+                # 9.0 dropped the "@" of "@role:owners"; ours keep Zulip 7's names.
                 found = self.conn.scalar(
                     sa.select(G.c.id).where(
-                        G.c.realm_id == realm_id, G.c.name == name, G.c.is_system_group.is_(True)
+                        G.c.realm_id == realm_id,
+                        G.c.name == "@" + name.lstrip("@"),
+                        G.c.is_system_group.is_(True),
                     )
                 )
                 if found is not None:
