@@ -19,6 +19,7 @@ from atrium.chat.errors import ChatError
 from atrium.chat.porting.archive import Limits, UnsafeArchive
 from atrium.chat.porting.zulip_import import ImportResult
 from atrium.chat.porting.zulip_io import import_archive
+from atrium.chat.porting.zulip_reader import BadExport
 from atrium.chat.runtime import ChatRuntime
 from atrium.server import create_app
 from atrium.settings import Settings
@@ -338,3 +339,38 @@ async def test_zulip_9_layout(empty_chat: ChatHarness, tmp_path: Path) -> None:
     ]
     assert result.person_ids and chat.hamlet.id in result.person_ids
     assert len(result.person_ids) == 4  # iago, hamlet, cordelia, othello; not the bots
+
+
+async def test_hostile_rows_are_refused_or_left_out(
+    empty_chat: ChatHarness, tmp_path: Path
+) -> None:
+    chat = empty_chat
+    broken = standard_export()
+    broken.messages[3]["id"] = "not a number"
+    with pytest.raises(BadExport, match="malformed"):
+        await run_import(chat.runtime, broken.write(tmp_path / "broken.tar.gz"))
+    assert await chat.runtime.db.read(lambda conn: conn.all(sa.select(schema.realm))) == []
+    with pytest.raises(BadExport, match=r"realm\.json"):
+        missing = standard_export()
+        missing.realm = {"zerver_realm": []}
+        await run_import(chat.runtime, missing.write(tmp_path / "norealm.tar.gz"))
+
+    export = standard_export()
+    realm = export.realm
+    realm["zerver_realmfilter"][0]["url_template"] = "javascript:alert({id})"
+    realm["zerver_realmplayground"][0]["url_prefix"] = "javascript:alert("
+    realm["zerver_realmemoji"][0]["name"] = "<img src=x>"
+    realm["zerver_userprofile"][1]["full_name"] = 'Ham"let\x07'
+    realm["zerver_userprofile"][1]["default_language"] = "../../etc"
+    realm["zerver_stream"][1]["name"] = "bad\x00name"
+    result = await run_import(chat.runtime, export.write(tmp_path / "rows.tar.gz"))
+    chat.users.update(await members(chat.runtime))
+    report = "\n".join(result.not_carried)
+    for expected in ("linkifier", "emoji '<img src=x>'", "stream 21", "code playground"):
+        assert expected in report
+    state = assert_json_success(await chat.post("/register", chat.iago))
+    assert state["realm_linkifiers"] == [] and state["realm_playgrounds"] == []
+    hamlet = next(u for u in state["realm_users"] if u["user_id"] == chat.hamlet.id)
+    assert hamlet["full_name"] == "Hamlet"
+    own = assert_json_success(await chat.post("/register", chat.hamlet))
+    assert own["user_settings"]["default_language"] == "en"

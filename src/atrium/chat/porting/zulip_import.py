@@ -21,7 +21,14 @@ import orjson
 import sqlalchemy as sa
 
 from atrium.chat import schema
+from atrium.chat.actions.emoji import check_valid_emoji_name
+from atrium.chat.actions.linkifiers import check_linkifier
+from atrium.chat.actions.playgrounds import check_url
 from atrium.chat.actions.realm import create_realm, slugify
+from atrium.chat.actions.streams import check_stream_name
+from atrium.chat.actions.user_groups import check_group_name
+from atrium.chat.actions.user_settings import check_setting
+from atrium.chat.actions.users import check_full_name
 from atrium.chat.errors import ChatError
 from atrium.chat.markdown.sanitize import is_safe_html
 from atrium.chat.models import (
@@ -84,6 +91,25 @@ def _copy_columns(table: sa.Table, row: Row, names: set[str] | frozenset[str]) -
         for name in names
         if name in row and name in table.c and _typed(table.c[name], row[name])
     }
+
+
+def _checked_settings(values: dict[str, Any]) -> dict[str, Any]:
+    """The settings whose values Zulip 7's PATCH /settings would accept; the rest keep defaults."""
+    out = {}
+    for name, value in values.items():
+        try:
+            out[name] = check_setting(name, value)
+        except ChatError:
+            continue
+    return out
+
+
+def _full_name(raw: Any, email: str) -> str:
+    try:
+        return check_full_name(str(raw or ""))
+    except ChatError:
+        cleaned = re.sub(r'[*`\\>"@\x00-\x1f]', "", str(raw or "")).strip()[:100]
+        return cleaned if len(cleaned) >= 2 else email.split("@")[0][:100].ljust(2, "_")
 
 
 def _fk(row: Row, name: str) -> Any:
@@ -185,11 +211,12 @@ class _Importer:
             is_bot = bool(row.get("is_bot")) or kind == "zerver_userprofile_crossrealm"
             avatar = self.files.avatars.get(old_id)
             values: dict[str, Any] = {
-                **_copy_columns(U, row, settings | {"timezone", "is_billing_admin"}),
+                **_checked_settings(_copy_columns(U, row, settings | {"timezone"})),
+                "is_billing_admin": row.get("is_billing_admin") is True,
                 "realm_id": realm_id,
                 "email": delivery,
                 "delivery_email": delivery,
-                "full_name": str(row.get("full_name") or delivery)[:100],
+                "full_name": _full_name(row.get("full_name"), delivery),
                 "password_hash": None,
                 "api_key": new_api_key(),
                 "role": ROLE_MEMBER if kind == "zerver_userprofile_crossrealm" else role,
@@ -292,8 +319,10 @@ class _Importer:
                 if found is not None:
                     self.groups[old_id] = int(found)
                 continue
-            if not name or len(name) > 100:
-                self.skip(f"user group {old_id}: no usable name")
+            try:
+                check_group_name(name)
+            except ChatError:
+                self.skip(f"user group {old_id}: invalid name {name[:100]!r}")
                 continue
             new_id = int(
                 self.conn.scalar(
@@ -369,9 +398,12 @@ class _Importer:
         }
         names: set[str] = set()
         for row in sorted(self.export.table("zerver_stream"), key=lambda r: int(r["id"])):
-            name = str(row.get("name") or "")
-            if not name or name.lower() in names or len(name) > 60:
-                self.skip(f"stream {row['id']}: missing or repeated name")
+            try:
+                name = check_stream_name(str(row.get("name") or ""))
+            except ChatError:
+                name = ""
+            if not name or name.lower() in names:
+                self.skip(f"stream {row['id']}: invalid or repeated name")
                 continue
             names.add(name.lower())
             values = _copy_columns(S, row, copied)
@@ -674,8 +706,13 @@ class _Importer:
         for row in sorted(self.export.table("zerver_realmemoji"), key=lambda r: int(r["id"])):
             stored = self.files.emoji.get(str(row.get("file_name") or ""))
             name = str(row.get("name") or "")
-            if stored is None or not name or len(name) > 60:
+            if stored is None:
                 continue  # reported by store_files
+            try:
+                check_valid_emoji_name(name)
+            except ChatError:
+                self.skip(f"emoji {name[:60]!r}: invalid name")
+                continue
             self.emoji[int(row["id"])] = int(
                 self.conn.scalar(
                     sa.insert(E)
@@ -778,6 +815,11 @@ class _Importer:
             template = row.get("url_template") or row.get("url_format_string")
             if not isinstance(row.get("pattern"), str) or not isinstance(template, str):
                 continue
+            try:  # a `javascript:` template would put script behind every match
+                check_linkifier(self.conn, realm_id, row["pattern"], template, None)
+            except ChatError:
+                self.skip(f"linkifier {row['pattern'][:100]!r}: invalid pattern or URL template")
+                continue
             self.conn.execute(
                 sa.insert(schema.realm_filter).values(
                     realm_id=realm_id,
@@ -792,6 +834,10 @@ class _Importer:
             template = row.get("url_template")
             if prefix is None and isinstance(template, str) and template.endswith("{code}"):
                 prefix = template[: -len("{code}")]  # 8.0 made the prefix a template
+            try:
+                check_url("url_prefix", prefix if isinstance(prefix, str) else "")
+            except ChatError:
+                prefix = None
             if not isinstance(prefix, str) or not isinstance(row.get("name"), str):
                 self.skip(
                     f"code playground {row.get('name')!r}: its URL template has no prefix form"

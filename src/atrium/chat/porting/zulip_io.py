@@ -17,7 +17,7 @@ from atrium.chat.porting import archive
 from atrium.chat.porting.zulip_export import write_export
 from atrium.chat.porting.zulip_files import store_files
 from atrium.chat.porting.zulip_import import ImportResult, import_export
-from atrium.chat.porting.zulip_reader import read_export
+from atrium.chat.porting.zulip_reader import BadExport, read_export
 from atrium.core.blobs import BlobStore
 from atrium.core.db import Database
 
@@ -46,10 +46,15 @@ def import_archive(
         progress(f"reading {path.name}")
         root = archive.extract(path, Path(tmp), limits or archive.Limits(), progress)
         export = read_export(root)
-        progress("storing uploads, avatars and emoji")
-        files = store_files(export, blobs, progress)
-        progress("writing the organization")
-        return db.write_sync(import_export, export, files, sha, email_domain, progress)
+        try:
+            progress("storing uploads, avatars and emoji")
+            files = store_files(export, blobs, progress)
+            progress("writing the organization")
+            return db.write_sync(import_export, export, files, sha, email_domain, progress)
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            # A row without an id, or with a string where a number belongs: the transaction
+            # rolled back, and the operator hears which value was wrong, not a traceback.
+            raise BadExport(f"the export is malformed ({type(error).__name__}: {error})") from None
 
 
 def export_archive(
