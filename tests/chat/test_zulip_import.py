@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from atrium.chat import schema
 from atrium.chat.actions.realm import create_realm
 from atrium.chat.errors import ChatError
-from atrium.chat.porting.archive import Limits, UnsafeArchive
+from atrium.chat.porting.archive import Limits, UnsafeArchive, extract
 from atrium.chat.porting.zulip_import import ImportResult
 from atrium.chat.porting.zulip_io import import_archive
 from atrium.chat.porting.zulip_reader import BadExport
@@ -240,16 +240,29 @@ def _member(name: str, kind: bytes = tarfile.REGTYPE, link: str = "") -> tarfile
         [_member("export/a", tarfile.LNKTYPE, "/etc/passwd")],
         [_member("export/fifo", tarfile.FIFOTYPE)],
         [_member("one/realm.json"), _member("two/realm.json")],
+        [_member("export/realm.json"), _member("export/realm.json")],
     ],
-    ids=["dotdot", "absolute", "symlink", "symlinked-folder", "hardlink", "fifo", "two-tops"],
-)
-async def test_hostile_archives_are_refused_before_anything_is_written(
-    empty_chat: ChatHarness, tmp_path: Path, members: list[tarfile.TarInfo]
-) -> None:
+    ids=[
+        "dotdot", "absolute", "symlink", "symlinked-folder", "hardlink", "fifo", "two-tops",
+        "twice",
+    ],
+)  # fmt: skip
+def test_hostile_archives_are_refused(tmp_path: Path, members: list[tarfile.TarInfo]) -> None:
     path = _tar_with(tmp_path / "evil.tar.gz", members)
+    (tmp_path / "out").mkdir()
     with pytest.raises(UnsafeArchive):
+        extract(path, tmp_path / "out")
+    assert not (tmp_path / "escape.txt").exists()
+    assert not any(p.is_symlink() for p in (tmp_path / "out").rglob("*"))
+
+
+async def test_a_hostile_archive_writes_nothing(empty_chat: ChatHarness, tmp_path: Path) -> None:
+    path = _tar_with(
+        tmp_path / "evil.tar.gz",
+        [_member("export/realm.json"), _member("export/../../escape.txt")],
+    )
+    with pytest.raises(UnsafeArchive, match="outside the export"):
         await run_import(empty_chat.runtime, path)
-    assert not (tmp_path.parent / "escape.txt").exists()
     realms = await empty_chat.runtime.db.read(lambda conn: conn.all(sa.select(schema.realm)))
     assert realms == []
 
