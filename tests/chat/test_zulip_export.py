@@ -65,6 +65,7 @@ async def organization_view(data_dir: Path) -> dict[str, Any]:
                     )
                 )["messages"]
                 subs = (await get("/users/me/subscriptions"))["subscriptions"]
+                own = assert_json_success(await client.post("/api/v1/register", headers=me.auth()))
                 view[row["delivery_email"]] = {
                     "messages": [
                         (
@@ -77,6 +78,17 @@ async def organization_view(data_dir: Path) -> dict[str, Any]:
                         )
                         for m in messages
                     ],
+                    "personal": (
+                        sorted(
+                            (t["topic_name"], t["visibility_policy"]) for t in own["user_topics"]
+                        ),
+                        len(own["muted_users"]),
+                        own["alert_words"],
+                        sorted(
+                            str(sorted(u.get("profile_data", {}).values(), key=str))
+                            for u in own["realm_users"]
+                        ),
+                    ),
                     "subscriptions": sorted(
                         (s["name"], s["invite_only"], s["pin_to_top"], s["is_muted"], s["color"])
                         for s in subs
@@ -95,6 +107,7 @@ async def organization_view(data_dir: Path) -> dict[str, Any]:
             view["realm"] = {
                 k: state[k] for k in ("realm_name", "realm_description", "realm_mandatory_topics")
             }
+            view["profile_fields"] = [f["name"] for f in state["custom_profile_fields"]]
             view["emoji"] = sorted(e["name"] for e in state["realm_emoji"].values())
             view["linkifiers"] = [f["pattern"] for f in state["realm_linkifiers"]]
             view["groups"] = sorted(
@@ -137,7 +150,11 @@ async def test_export_then_import_gives_the_same_organization(
     result = invoke(monkeypatch, second, "import-zulip", str(out))
     assert result.exit_code == 0, result.output
     before, after = await organization_view(first), await organization_view(second)
-    assert before["hamlet@acme.test"]["messages"]  # the comparison is not of empty views
+    # The comparison is not of empty views.
+    assert len(before["hamlet@acme.test"]["messages"]) == 9
+    assert before["hamlet@acme.test"]["personal"][0] == [("sketches", 1)]
+    assert before["iago@acme.test"]["personal"][2] == ["plans"]
+    assert before["profile_fields"] == ["Phone", "Mentor"]
     assert after == before
 
 

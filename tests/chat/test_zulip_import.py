@@ -180,7 +180,17 @@ async def test_people_groups_emoji_and_settings(empty_chat: ChatHarness, tmp_pat
     assert set(hashes) == {None}
     report = "\n".join(result.not_carried)
     assert "zerver_userpresence: 1 rows" in report
-    assert "zerver_customprofilefield: 1 rows" in report
+    assert "zerver_customprofilefield" not in report
+    state = assert_json_success(await chat.post("/register", chat.cordelia))
+    assert state["muted_users"][0]["id"] == chat.othello.id
+    fields = {f["name"]: f["id"] for f in state["custom_profile_fields"]}
+    cordelia = next(u for u in state["realm_users"] if u["user_id"] == chat.cordelia.id)
+    assert cordelia["profile_data"][str(fields["Mentor"])]["value"] == f"[{chat.hamlet.id}]"
+    hamlet_state = assert_json_success(await chat.post("/register", chat.hamlet))
+    [topic] = hamlet_state["user_topics"]
+    assert (topic["topic_name"], topic["visibility_policy"]) == ("sketches", 1)
+    iago_state = assert_json_success(await chat.post("/register", chat.iago))
+    assert iago_state["alert_words"] == ["plans"]
     assert "passwords" in report
     assert by_email["iago@acme.test"]["avatar_url"] != by_email["hamlet@acme.test"]["avatar_url"]
     assert "gravatar" not in by_email["iago@acme.test"]["avatar_url"]

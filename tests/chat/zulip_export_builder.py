@@ -4,7 +4,8 @@ Shapes follow Zulip 7.x's zerver/lib/export.py (see docs/zulip-export-format.md)
 model_to_dict rows (foreign keys without `_id`), dates as floats, `flags_mask` on user messages,
 files under their storage paths with records.json beside them. The organization: an owner, two
 members, a deactivated member, a bot, a server bot; two public streams and a private one; stream,
-direct and group messages, one edited; reactions (Unicode and custom); an upload; custom emoji.
+direct and group messages, one edited; reactions (Unicode and custom); an upload; custom emoji;
+muted topics and users, alert words, custom profile fields.
 """
 
 from __future__ import annotations
@@ -281,9 +282,27 @@ def standard_export() -> ZulipExportBuilder:
         {"id": 2, "message": 100, "user_profile": HAMLET, "emoji_name": "party",
          "emoji_code": "70", "reaction_type": "realm_emoji"},
     ]  # fmt: skip
-    # Tables Atrium does not carry: reported, not an error.
+    # A table Atrium does not carry: reported, not an error.
     b.realm["zerver_userpresence"] = [{"id": 1, "user_profile": IAGO, "realm": 2}]
-    b.realm["zerver_customprofilefield"] = [{"id": 1, "realm": 2, "name": "Phone"}]
+    b.realm["zerver_usertopic"] = [
+        {"id": 1, "user_profile": HAMLET, "stream": DESIGN, "recipient": 41,
+         "topic_name": "sketches", "last_updated": T0, "visibility_policy": 1}
+    ]  # fmt: skip
+    b.realm["zerver_muteduser"] = [
+        {"id": 1, "user_profile": CORDELIA, "muted_user": OTHELLO, "date_muted": T0}
+    ]
+    b.realm["zerver_alertword"] = [{"id": 1, "user_profile": IAGO, "realm": 2, "word": "plans"}]
+    b.realm["zerver_customprofilefield"] = [
+        {"id": 1, "realm": 2, "name": "Phone", "hint": "", "order": 1, "field_type": 1,
+         "field_data": ""},
+        {"id": 2, "realm": 2, "name": "Mentor", "hint": "", "order": 2, "field_type": 6,
+         "field_data": ""},
+    ]  # fmt: skip
+    b.realm["zerver_customprofilefieldvalue"] = [
+        {"id": 1, "user_profile": IAGO, "field": 1, "value": "+33 1 23", "rendered_value": None},
+        {"id": 2, "user_profile": CORDELIA, "field": 2, "value": f"[{HAMLET}]",
+         "rendered_value": None},
+    ]  # fmt: skip
 
     mention = '<p><span class="user-mention" data-user-id="11">@King Hamlet</span> look</p>'
     upload_link = f"/user_uploads/{UPLOAD_PATH}"

@@ -40,6 +40,8 @@ _RENAMED = {
     "notifications_stream_id": "notifications_stream",
     "signup_notifications_stream_id": "signup_notifications_stream",
     "topic": "subject",
+    "muted_user_id": "muted_user",
+    "field_id": "field",
 }
 
 
@@ -234,6 +236,7 @@ def write_export(
         }
         for e in emoji_rows
     ]
+    _personal_state(conn, data, user_ids, realm_id)
     for table in fmt.IGNORED_TABLES:
         data.setdefault(table, [])
 
@@ -385,6 +388,35 @@ def write_export(
     _write_json(out_dir / "realm_icons" / "records.json", [])
     _write_stats(out_dir, counts, len(upload_records), len(avatar_records))
     return counts
+
+
+def _numbered(rows: list[Row]) -> list[Row]:
+    """Rows of tables whose Atrium key is not an id get the `id` Zulip's rows have."""
+    return [{"id": n, **row} for n, row in enumerate(rows, 1)]
+
+
+def _personal_state(
+    conn: Conn, data: dict[str, list[Row]], user_ids: list[int], realm_id: int
+) -> None:
+    users = user_ids or [0]
+    data["zerver_usertopic"] = _rows(
+        conn, sa.select(schema.user_topic).where(schema.user_topic.c.user_id.in_(users))
+    )
+    data["zerver_muteduser"] = _numbered(
+        _rows(conn, sa.select(schema.muted_user).where(schema.muted_user.c.user_id.in_(users)))
+    )
+    data["zerver_alertword"] = _rows(
+        conn, sa.select(schema.alert_word).where(schema.alert_word.c.user_id.in_(users))
+    )
+    data["zerver_userstatus"] = _numbered(
+        _rows(conn, sa.select(schema.user_status).where(schema.user_status.c.user_id.in_(users)))
+    )
+    F = schema.custom_profile_field
+    data["zerver_customprofilefield"] = _rows(conn, sa.select(F).where(F.c.realm_id == realm_id))
+    V = schema.custom_profile_field_value
+    data["zerver_customprofilefieldvalue"] = _numbered(
+        _rows(conn, sa.select(V).where(V.c.user_id.in_(users)))
+    )
 
 
 def _write_stats(out_dir: Path, counts: dict[str, int], uploads: int, avatars: int) -> None:

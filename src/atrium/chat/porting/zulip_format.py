@@ -73,6 +73,12 @@ READ_TABLES = frozenset(
         "zerver_message",
         "zerver_usermessage",
         "zerver_attachment",
+        "zerver_usertopic",
+        "zerver_muteduser",
+        "zerver_alertword",
+        "zerver_userstatus",
+        "zerver_customprofilefield",
+        "zerver_customprofilefieldvalue",
     }
 )
 

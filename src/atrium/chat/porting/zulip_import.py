@@ -42,6 +42,8 @@ from atrium.chat.narrow import huddle_hash
 from atrium.chat.porting import zulip_format as fmt
 from atrium.chat.porting.zulip_files import StoredFiles
 from atrium.chat.porting.zulip_reader import Row, ZulipExport
+from atrium.chat.queries.profile_fields import FIELD_TYPES
+from atrium.chat.queries.profile_fields import USER as USER_FIELD
 from atrium.chat.queries.users import EMAIL_VISIBLE_TO_EVERYONE, api_email
 from atrium.chat.rendering import render_message
 from atrium.chat.search import index_messages
@@ -853,6 +855,138 @@ class _Importer:
             )
             self.count("code playgrounds")
 
+    def personal_state(self, realm_id: int) -> None:
+        """Muted topics and users, alert words, statuses and custom profile fields."""
+        stream_recipients = dict(
+            self.conn.tuples(
+                sa.select(schema.stream.c.id, schema.stream.c.recipient_id).where(
+                    schema.stream.c.realm_id == realm_id
+                )
+            )
+        )
+        topics: set[tuple[int, int, str]] = set()
+        for row in self.export.table("zerver_usertopic"):
+            user = self.users.get(_fk(row, "user_profile") or 0)
+            stream = self.streams.get(_fk(row, "stream") or 0)
+            topic = row.get("topic_name")
+            policy = row.get("visibility_policy", 1)  # before 7.0 every row was a mute
+            if not (user and stream and isinstance(topic, str) and policy in (1, 2, 3)):
+                continue
+            if len(topic) > 60 or (user, stream, topic.lower()) in topics:
+                continue
+            topics.add((user, stream, topic.lower()))
+            self.conn.execute(
+                sa.insert(schema.user_topic).values(
+                    user_id=user,
+                    stream_id=stream,
+                    recipient_id=stream_recipients[stream],
+                    topic_name=topic,
+                    last_updated=float(row.get("last_updated") or time.time()),
+                    visibility_policy=policy,
+                )
+            )
+            self.count("topic settings")
+        muted: set[tuple[int, int]] = set()
+        for row in self.export.table("zerver_muteduser"):
+            pair = (
+                self.users.get(_fk(row, "user_profile") or 0),
+                self.users.get(_fk(row, "muted_user") or 0),
+            )
+            if pair[0] and pair[1] and pair[0] != pair[1] and pair not in muted:
+                muted.add((pair[0], pair[1]))
+                self.conn.execute(
+                    sa.insert(schema.muted_user).values(
+                        user_id=pair[0],
+                        muted_user_id=pair[1],
+                        date_muted=float(row.get("date_muted") or time.time()),
+                    )
+                )
+                self.count("muted users")
+        words: set[tuple[int, str]] = set()
+        for row in self.export.table("zerver_alertword"):
+            user = self.users.get(_fk(row, "user_profile") or 0)
+            word = row.get("word")
+            if (
+                user
+                and isinstance(word, str)
+                and 0 < len(word) <= 100
+                and (user, word.lower()) not in words
+            ):
+                words.add((user, word.lower()))
+                self.conn.execute(
+                    sa.insert(schema.alert_word).values(user_id=user, realm_id=realm_id, word=word)
+                )
+                self.count("alert words")
+        for row in self.export.table("zerver_userstatus"):
+            user = self.users.get(_fk(row, "user_profile") or 0)
+            text = row.get("status_text")
+            if user and isinstance(text, str) and len(text) <= 60:
+                self.conn.execute(
+                    sa.insert(schema.user_status).values(
+                        user_id=user,
+                        realm_id=realm_id,
+                        status_text=text,
+                        emoji_name=str(row.get("emoji_name") or "")[:60],
+                        emoji_code=str(row.get("emoji_code") or ""),
+                        reaction_type=str(row.get("reaction_type") or schema.REACTION_UNICODE),
+                        timestamp=float(row.get("timestamp") or time.time()),
+                    )
+                )
+                self.count("user statuses")
+        self.profile_fields(realm_id)
+
+    def profile_fields(self, realm_id: int) -> None:
+        F = schema.custom_profile_field
+        fields: dict[int, tuple[int, int]] = {}
+        for n, row in enumerate(
+            sorted(self.export.table("zerver_customprofilefield"), key=lambda r: int(r["id"]))
+        ):
+            name, kind = row.get("name"), row.get("field_type")
+            if not isinstance(name, str) or not 0 < len(name) <= 40 or kind not in FIELD_TYPES:
+                self.skip(f"custom profile field {row['id']}: no usable name or type")
+                continue
+            field_data = row.get("field_data")
+            new_id = int(
+                self.conn.scalar(
+                    sa.insert(F)
+                    .values(
+                        realm_id=realm_id,
+                        name=name,
+                        hint=str(row.get("hint") or "")[:80],
+                        field_type=kind,
+                        field_data=field_data if isinstance(field_data, str) else "",
+                        order=row.get("order") if isinstance(row.get("order"), int) else n,
+                        display_in_profile_summary=row.get("display_in_profile_summary") is True,
+                    )
+                    .returning(F.c.id)
+                )
+            )
+            fields[int(row["id"])] = (new_id, kind)
+            self.count("custom profile fields")
+        for row in self.export.table("zerver_customprofilefieldvalue"):
+            user = self.users.get(_fk(row, "user_profile") or 0)
+            field = fields.get(_fk(row, "field") or 0)
+            value = row.get("value")
+            if not user or not field or not isinstance(value, str):
+                continue
+            if field[1] == USER_FIELD:  # a JSON list of user ids, remapped like Zulip's import
+                try:
+                    old_ids = orjson.loads(value)
+                except orjson.JSONDecodeError:
+                    continue
+                if not isinstance(old_ids, list):
+                    continue
+                value = orjson.dumps([self.users[i] for i in old_ids if i in self.users]).decode()
+            rendered = row.get("rendered_value")
+            if not isinstance(rendered, str) or not is_safe_html(rendered):
+                rendered = None
+            self.conn.execute(
+                sa.insert(schema.custom_profile_field_value).values(
+                    user_id=user, field_id=field[0], value=value, rendered_value=rendered
+                )
+            )
+            self.count("custom profile values")
+
     def unknown_tables(self) -> None:
         present = set(self.export.realm) | self.export.message_tables()
         for name in sorted(present - fmt.READ_TABLES):
@@ -894,6 +1028,7 @@ def import_export(
     importer.reactions()
     importer.realm_settings_that_point(realm_id)
     importer.linkifiers_and_playgrounds(realm_id)
+    importer.personal_state(realm_id)
     importer.unknown_tables()
     importer.result.not_carried.extend(files.missing)
     importer.result.not_carried.append("passwords: every person sets a new one by password reset")
