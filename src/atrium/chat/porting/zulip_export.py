@@ -93,8 +93,12 @@ def write_export(
     [realm_row] = _rows(conn, sa.select(schema.realm).where(schema.realm.c.id == realm_id))
     for internal in ("message_display_version", "user_settings_defaults", "realm"):
         realm_row.pop(internal, None)
+    if realm_row.get("default_code_block_language") is None:
+        realm_row["default_code_block_language"] = ""
     data["zerver_realm"] = [realm_row]
     defaults = orjson.loads(realm["user_settings_defaults"] or "{}")
+    # Zulip 7.0 moved the organization's email visibility into its new users' defaults.
+    defaults.setdefault("email_address_visibility", realm_row.pop("email_address_visibility", 1))
     data["zerver_realmuserdefault"] = [{"id": 1, "realm": realm_id, **defaults}]
 
     U = schema.user
@@ -113,6 +117,9 @@ def write_export(
         )
         user["default_all_public_streams"] = bool(bot and bot["default_all_public_streams"])
         user["is_mirror_dummy"] = False
+        # Zulip's import deletes these two many-to-many lists from every user row it reads.
+        user["user_permissions"] = []
+        user["groups"] = []
     data["zerver_userprofile"] = users
     data["zerver_userprofile_mirrordummy"] = []
     data["zerver_userprofile_crossrealm"] = []
@@ -152,16 +159,24 @@ def write_export(
     SUB = schema.subscription
     subscriptions: list[Row] = []
     stream_recipient = {s["id"]: s["recipient"] for s in data["zerver_stream"]}
+    active = {u["id"]: bool(u["is_active"]) for u in users}
     for sub in _rows(
         conn, sa.select(SUB).where(SUB.c.stream_id.in_(stream_ids or [0])).order_by(SUB.c.id)
     ):
         sub["recipient"] = stream_recipient[sub.pop("stream")]
+        sub["is_user_active"] = active.get(sub["user_profile"], False)
         subscriptions.append(sub)
     next_id = max((s["id"] for s in subscriptions), default=0) + 1
     personal = {u["id"]: u["recipient"] for u in users}
     for user_id, recipient_id in personal.items():
         subscriptions.append(
-            {"id": next_id, "user_profile": user_id, "recipient": recipient_id, "active": True}
+            {
+                "id": next_id,
+                "user_profile": user_id,
+                "recipient": recipient_id,
+                "active": True,
+                "is_user_active": active[user_id],
+            }
         )
         next_id += 1
     for h in huddles:
@@ -172,6 +187,7 @@ def write_export(
                     "user_profile": member,
                     "recipient": h["recipient_id"],
                     "active": True,
+                    "is_user_active": active[member],
                 }
             )
             next_id += 1
@@ -268,7 +284,6 @@ def write_export(
         for message in chunk:
             name = message["sending_client"]
             message["sending_client"] = clients.setdefault(name, len(clients) + 1)
-            message["type"] = 1
         UM = schema.user_message
         user_messages = [
             {

@@ -172,6 +172,9 @@ class _Importer:
                 {*schema.USER_SETTING_DEFAULTS, "enable_drafts_synchronization"},
             )
             values["user_settings_defaults"] = orjson.dumps(chosen).decode()
+            # Since Zulip 7.0 the organization's email visibility is its new users' default.
+            if "email_address_visibility" in chosen:
+                values["email_address_visibility"] = chosen["email_address_visibility"]
         self.conn.execute(sa.update(R).where(R.c.id == realm_id).values(values))
         self.count("realm settings", len(values))
         return realm_id
