@@ -105,7 +105,13 @@ async def organization_view(data_dir: Path) -> dict[str, Any]:
             )
             state = assert_json_success(await client.post("/api/v1/register", headers=me.auth()))
             view["realm"] = {
-                k: state[k] for k in ("realm_name", "realm_description", "realm_mandatory_topics")
+                k: state[k]
+                for k in (
+                    "realm_name",
+                    "realm_description",
+                    "realm_mandatory_topics",
+                    "realm_icon_source",
+                )
             }
             view["profile_fields"] = [f["name"] for f in state["custom_profile_fields"]]
             view["emoji"] = sorted(e["name"] for e in state["realm_emoji"].values())
@@ -155,6 +161,7 @@ async def test_export_then_import_gives_the_same_organization(
     assert before["hamlet@acme.test"]["personal"][0] == [("sketches", 1)]
     assert before["iago@acme.test"]["personal"][2] == ["plans"]
     assert before["profile_fields"] == ["Phone", "Mentor"]
+    assert before["realm"]["realm_icon_source"] == "U"
     assert after == before
 
 

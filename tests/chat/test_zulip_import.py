@@ -157,6 +157,9 @@ async def test_people_groups_emoji_and_settings(empty_chat: ChatHarness, tmp_pat
 
     settings = assert_json_success(await chat.post("/register", iago))
     assert settings["realm_name"] == "Acme Corp"
+    assert settings["realm_icon_source"] == "U"
+    icon = await chat.client.get(settings["realm_icon_url"].split("?")[0])
+    assert icon.status_code == 200 and icon.content.startswith(b"\x89PNG")
     assert settings["realm_mandatory_topics"] is True
     assert settings["user_settings"]["enter_sends"] is True
     assert settings["user_settings"]["twenty_four_hour_time"] is True

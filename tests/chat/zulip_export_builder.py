@@ -370,6 +370,12 @@ def standard_export() -> ZulipExportBuilder:
         {"realm_id": 2, "user_profile_id": IAGO, "path": "2/5d2d9a4c.png", "s3_path": "x"},
     ]
     b.files["emoji/2/emoji/images/70.png"] = png_bytes("green")
+    b.files["realm_icons/2/icon.original"] = png_bytes("yellow")
+    b.files["realm_icons/2/icon.png"] = png_bytes("yellow")
+    b.records["realm_icons"] = [
+        {"realm_id": 2, "path": "2/icon.original", "s3_path": "2/icon.original"},
+        {"realm_id": 2, "path": "2/icon.png", "s3_path": "2/icon.png"},
+    ]
     b.records["emoji"] = [
         {"realm_id": 2, "author": IAGO, "path": "2/emoji/images/70.png", "s3_path": "x",
          "file_name": "70.png", "name": "party", "deactivated": False}

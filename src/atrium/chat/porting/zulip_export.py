@@ -95,6 +95,16 @@ def write_export(
         realm_row.pop(internal, None)
     if realm_row.get("default_code_block_language") is None:
         realm_row["default_code_block_language"] = ""
+    images = set(
+        conn.scalars(
+            sa.select(schema.realm_image.c.kind).where(
+                schema.realm_image.c.realm_id == realm_id, schema.realm_image.c.sha256.is_not(None)
+            )
+        )
+    )
+    realm_row["icon_source"] = "U" if "icon" in images else "G"
+    realm_row["logo_source"] = "U" if "logo" in images else "D"
+    realm_row["night_logo_source"] = "U" if "night_logo" in images else "D"
     data["zerver_realm"] = [realm_row]
     defaults = orjson.loads(realm["user_settings_defaults"] or "{}")
     # Zulip 7.0 moved the organization's email visibility into its new users' defaults.
@@ -399,8 +409,15 @@ def write_export(
             )
     (out_dir / "emoji").mkdir(exist_ok=True, mode=0o700)
     _write_json(out_dir / "emoji" / "records.json", emoji_records)
+    icon_records = []
+    for row in conn.all(
+        sa.select(schema.realm_image).where(schema.realm_image.c.realm_id == realm_id)
+    ):
+        path = f"{realm_id}/{row['kind']}.original"
+        if row["sha256"] and _copy_blob(blobs, row["sha256"], out_dir / "realm_icons" / path):
+            icon_records.append({"realm_id": realm_id, "path": path, "s3_path": path})
     (out_dir / "realm_icons").mkdir(exist_ok=True, mode=0o700)
-    _write_json(out_dir / "realm_icons" / "records.json", [])
+    _write_json(out_dir / "realm_icons" / "records.json", icon_records)
     _write_stats(out_dir, counts, len(upload_records), len(avatar_records))
     return counts
 

@@ -18,6 +18,7 @@ from atrium.chat.errors import ChatError
 from atrium.chat.images import check_image
 from atrium.chat.porting import zulip_format as fmt
 from atrium.chat.porting.zulip_reader import ZulipExport
+from atrium.chat.queries.images import REALM_IMAGE_KINDS
 from atrium.core.blobs import BlobStore
 
 
@@ -34,6 +35,7 @@ class StoredFiles:
     uploads: dict[str, StoredFile] = field(default_factory=dict)  # by the export's path_id
     avatars: dict[int, StoredFile] = field(default_factory=dict)  # by the export's user id
     emoji: dict[str, StoredFile] = field(default_factory=dict)  # by the export's file_name
+    realm_images: dict[str, StoredFile] = field(default_factory=dict)  # icon, logo, night_logo
     missing: list[str] = field(default_factory=list)
 
 
@@ -94,4 +96,16 @@ def store_files(
             stored.missing.append(f"emoji :{row.get('name')}:: missing or not an image")
         else:
             stored.emoji[file_name] = image
+    # The organization's icon and logos: `<realm_id>/<kind>.original`, beside resized `.png`s.
+    for record in export.records.get("realm_icons", []):
+        rel = str(record.get("path", ""))
+        kind = rel.rsplit("/", 1)[-1].removesuffix(".original")
+        if kind not in REALM_IMAGE_KINDS or not rel.endswith(".original"):
+            continue
+        path = export.file("realm_icons", rel)
+        image = _image(blobs, path) if path else None
+        if image is None:
+            stored.missing.append(f"organization {kind}: missing or not an image")
+        else:
+            stored.realm_images[kind] = image
     return stored

@@ -177,6 +177,17 @@ class _Importer:
                 values["email_address_visibility"] = chosen["email_address_visibility"]
         self.conn.execute(sa.update(R).where(R.c.id == realm_id).values(values))
         self.count("realm settings", len(values))
+        for kind, image in sorted(self.files.realm_images.items()):
+            self.conn.execute(
+                sa.insert(schema.realm_image).values(
+                    realm_id=realm_id,
+                    kind=kind,
+                    sha256=image.sha256,
+                    content_type=image.content_type,
+                    version=2,
+                )
+            )
+            self.count("organization images")
         return realm_id
 
     # -- people ------------------------------------------------------------------------------

@@ -65,7 +65,8 @@ class ZulipExport:
         return names
 
     def file(self, folder: str, path: str) -> Path | None:
-        """A stored file of `folder` (uploads, avatars, emoji), or None if the export lacks it."""
+        """A stored file of `folder` (uploads, avatars, emoji, realm_icons), or None if the
+        export lacks it."""
         base = (self.root / folder).resolve()
         candidate = (base / path).resolve()
         if not candidate.is_relative_to(base) or not candidate.is_file():
@@ -90,7 +91,7 @@ def read_export(root: Path) -> ZulipExport:
         (p for p in root.iterdir() if _MESSAGE_FILE.fullmatch(p.name)), key=lambda p: p.name
     )
     records: dict[str, list[Row]] = {}
-    for folder in ("uploads", "avatars", "emoji"):
+    for folder in ("uploads", "avatars", "emoji", "realm_icons"):
         path = root / folder / "records.json"
         if path.exists():
             data = _load(path, f"{folder}/records.json")
