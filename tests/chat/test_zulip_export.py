@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import stat
 import tarfile
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -180,3 +181,37 @@ def test_import_refuses_a_second_organization_and_export_needs_one(
     result = invoke(monkeypatch, data, "import-zulip", str(tmp_path / "bad.tar.gz"))
     assert result.exit_code == 1
     assert "error: bad.tar.gz is not a readable .tar.gz archive" in result.output
+
+
+def test_export_keeps_every_file_inside_the_archive(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from atrium.chat.cli import chat_database
+    from atrium.settings import Settings
+
+    data = tmp_path / "data"
+    source = standard_export().write(tmp_path / "zulip.tar.gz")
+    assert invoke(monkeypatch, data, "import-zulip", str(source)).exit_code == 0
+    settings = Settings.from_env()
+
+    def plant(conn: Any) -> None:
+        row = conn.one(sa.select(schema.attachment).limit(1))
+        conn.execute(
+            sa.insert(schema.attachment).values(
+                **{k: row[k] for k in ("realm_id", "owner_id", "sha256", "size", "create_time")},
+                file_name="escape",
+                content_type="text/plain",
+                path_id="1/ab/x/../../../../../../escape",
+            )
+        )
+
+    with chat_database(settings) as db:
+        db.write_sync(plant)
+    out = tmp_path / "out.tar.gz"
+    # The export's working folder under tmp_path, so that an escape would land where we look.
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    assert invoke(monkeypatch, data, "export", "--output", str(out)).exit_code == 0
+    with tarfile.open(out) as tar:
+        assert not any("escape" in name for name in tar.getnames())
+    assert not list(tmp_path.rglob("escape"))

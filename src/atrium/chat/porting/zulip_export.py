@@ -66,9 +66,9 @@ def _write_json(path: Path, data: Any) -> None:
         out.write(orjson.dumps(data, option=orjson.OPT_INDENT_2))
 
 
-def _copy_blob(blobs: BlobStore, sha256: str, dest: Path) -> int | None:
+def _copy_blob(blobs: BlobStore, sha256: str, dest: Path, root: Path) -> int | None:
     source = blobs.path(sha256)
-    if not source.is_file():
+    if not source.is_file() or not dest.resolve().is_relative_to(root.resolve()):
         return None
     dest.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     shutil.copyfile(source, dest)
@@ -356,7 +356,7 @@ def write_export(
         attachment["is_realm_public"] = None
         attachment["is_web_public"] = None
         path = attachment["path_id"]
-        size = _copy_blob(blobs, sha256, out_dir / "uploads" / path)
+        size = _copy_blob(blobs, sha256, out_dir / "uploads" / path, out_dir / "uploads")
         if size is not None:
             upload_records.append(
                 {
@@ -380,7 +380,7 @@ def write_export(
         sa.select(schema.user_avatar).where(schema.user_avatar.c.user_id.in_(user_ids or [0]))
     ):
         path = f"{realm_id}/{row['user_id']}.original"
-        if _copy_blob(blobs, row["sha256"], out_dir / "avatars" / path) is not None:
+        if _copy_blob(blobs, row["sha256"], out_dir / "avatars" / path, out_dir) is not None:
             avatar_records.append(
                 {
                     "realm_id": realm_id,
@@ -395,7 +395,7 @@ def write_export(
     emoji_records = []
     for row, e in zip(data["zerver_realmemoji"], emoji_rows, strict=True):
         path = fmt.EMOJI_PATH.format(realm_id=realm_id, file_name=row["file_name"])
-        if _copy_blob(blobs, e["sha256"], out_dir / "emoji" / path) is not None:
+        if _copy_blob(blobs, e["sha256"], out_dir / "emoji" / path, out_dir) is not None:
             emoji_records.append(
                 {
                     "realm_id": realm_id,
@@ -414,7 +414,9 @@ def write_export(
         sa.select(schema.realm_image).where(schema.realm_image.c.realm_id == realm_id)
     ):
         path = f"{realm_id}/{row['kind']}.original"
-        if row["sha256"] and _copy_blob(blobs, row["sha256"], out_dir / "realm_icons" / path):
+        if row["sha256"] and _copy_blob(
+            blobs, row["sha256"], out_dir / "realm_icons" / path, out_dir
+        ):
             icon_records.append({"realm_id": realm_id, "path": path, "s3_path": path})
     (out_dir / "realm_icons").mkdir(exist_ok=True, mode=0o700)
     _write_json(out_dir / "realm_icons" / "records.json", icon_records)

@@ -21,6 +21,7 @@ import orjson
 import sqlalchemy as sa
 
 from atrium.chat import schema
+from atrium.chat.actions.attachments import sanitize_name
 from atrium.chat.actions.emoji import check_valid_emoji_name
 from atrium.chat.actions.linkifiers import check_linkifier
 from atrium.chat.actions.playgrounds import check_url
@@ -535,7 +536,8 @@ class _Importer:
         match = _PATH_ID.fullmatch(old)
         if match is None:
             return None
-        new = f"{realm_id}/{match[1]}/{match[2]}/{match[3]}"
+        # The name part as the upload endpoint would have made it: never "." or "..".
+        new = f"{realm_id}/{match[1]}/{match[2]}/{sanitize_name(match[3])}"
         self.path_ids[old] = new
         return new
 
