@@ -48,7 +48,7 @@ from atrium.chat.queries.profile_fields import USER as USER_FIELD
 from atrium.chat.queries.users import EMAIL_VISIBLE_TO_EVERYONE, api_email
 from atrium.chat.rendering import render_message
 from atrium.chat.search import index_messages
-from atrium.core.db import Conn
+from atrium.core.db import Conn, Prepared
 from atrium.core.secrets import new_api_key
 
 _ROLES = frozenset(ROLE_NAMES.values())
@@ -56,6 +56,24 @@ _USER_ID_ATTR = re.compile(r'(data-user-id=")(\d+)(")')
 _STREAM_ID_ATTR = re.compile(r'(data-stream-id=")(\d+)(")')
 _UPLOAD_PATH = re.compile(r"(/user_uploads/)(\d+/[0-9a-f]{1,2}/[A-Za-z0-9_-]+/[^\s)\]>\"'`]+)")
 _PATH_ID = re.compile(r"\d+/([0-9a-f]{1,2})/([A-Za-z0-9_-]+)/([^/\s]+)")
+
+
+# Compiled once: an export's messages are inserted one by one, to learn each new id in order.
+_INSERT_MESSAGE = Prepared(
+    sa.insert(schema.message)
+    .values(
+        {
+            name: sa.bindparam(name)
+            for name in (
+                "realm_id", "sender_id", "recipient_id", "stream_id", "topic", "content",
+                "rendered_content", "date_sent", "sending_client", "last_edit_time",
+                "edit_history", "is_me_message", "has_attachment", "has_image", "has_link",
+            )
+        }
+        | {"rendered_content_version": 1}
+    )
+    .returning(schema.message.c.id)
+)  # fmt: skip
 
 
 @dataclass
@@ -616,33 +634,26 @@ class _Importer:
                     rerendered += 1
                 topic = str(row.get("subject", row.get("topic")) or "")[:60]
                 history = self._edit_history(row.get("edit_history"), realm_id)
-                message_id = int(
-                    self.conn.scalar(
-                        sa.insert(M)
-                        .values(
-                            realm_id=realm_id,
-                            sender_id=sender,
-                            recipient_id=recipient,
-                            stream_id=self.stream_of_recipient.get(_fk(row, "recipient")),
-                            topic=topic,
-                            content=content,
-                            rendered_content=rendered,
-                            rendered_content_version=1,
-                            date_sent=float(row.get("date_sent") or row.get("pub_date") or 0),
-                            sending_client=clients.get(_fk(row, "sending_client") or 0, "Internal")
-                            or "Internal",
-                            last_edit_time=row.get("last_edit_time")
-                            if isinstance(row.get("last_edit_time"), (int, float))
-                            else None,
-                            edit_history=history,
-                            is_me_message=content.startswith("/me "),
-                            has_attachment=bool(row.get("has_attachment")),
-                            has_image=bool(row.get("has_image")),
-                            has_link=bool(row.get("has_link")),
-                        )
-                        .returning(M.c.id)
-                    )
-                )
+                fields = {
+                    "realm_id": realm_id,
+                    "sender_id": sender,
+                    "recipient_id": recipient,
+                    "stream_id": self.stream_of_recipient.get(_fk(row, "recipient")),
+                    "topic": topic,
+                    "content": content,
+                    "rendered_content": rendered,
+                    "date_sent": float(row.get("date_sent") or row.get("pub_date") or 0),
+                    "sending_client": clients.get(_fk(row, "sending_client") or 0) or "Internal",
+                    "last_edit_time": row.get("last_edit_time")
+                    if isinstance(row.get("last_edit_time"), (int, float))
+                    else None,
+                    "edit_history": history,
+                    "is_me_message": content.startswith("/me "),
+                    "has_attachment": bool(row.get("has_attachment")),
+                    "has_image": bool(row.get("has_image")),
+                    "has_link": bool(row.get("has_link")),
+                }
+                message_id = int(self.conn.scalar(_INSERT_MESSAGE, fields))
                 self.message_ids[int(row["id"])] = message_id
                 new_ids.append(message_id)
             self._user_messages(user_messages)
