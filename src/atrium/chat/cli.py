@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -230,3 +231,75 @@ def invites_command() -> None:
     for invite in invites:
         who = invite.get("email") or "(reusable link)"
         click.echo(f"{invite['id']}\t{who}\t{invite['link_url']}")
+
+
+def _progress(line: str) -> None:
+    click.echo(line, err=True)
+
+
+@chat.command("import-zulip")
+@click.argument("archive", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--max-size-gb",
+    type=click.IntRange(1),
+    default=50,
+    show_default=True,
+    help="Refuse an export that unpacks to more than this.",
+)
+def import_zulip_command(archive: Path, max_size_gb: int) -> None:
+    """Import a Zulip organization export (`manage.py export`, .tar.gz) into an empty chat."""
+    from atrium.chat.errors import ChatError
+    from atrium.chat.porting.archive import Limits, UnsafeArchive
+    from atrium.chat.porting.zulip_io import import_archive
+    from atrium.chat.porting.zulip_reader import BadExport
+    from atrium.chat.queries.users import fake_email_domain
+    from atrium.core.blobs import BlobStore
+
+    settings = Settings.from_env()
+    blobs = BlobStore(settings.data_dir / "uploads")
+    limits = Limits(max_total_bytes=max_size_gb << 30)
+    with chat_database(settings) as db:
+        try:
+            result = import_archive(
+                db, blobs, archive, fake_email_domain(settings.base_url), _progress, limits
+            )
+        except (ChatError, UnsafeArchive, BadExport) as error:
+            fail(str(getattr(error, "msg", error)))
+            raise  # unreachable: fail() exits
+    if result.already_imported:
+        click.echo(f"This archive was already imported (organization id {result.realm_id}).")
+    else:
+        click.echo(f"Imported the organization (id {result.realm_id}).")
+    for name, count in sorted(result.counts.items()):
+        click.echo(f"  {count:7} {name}")
+    if result.not_carried:
+        click.echo("Not carried over:")
+        for line in result.not_carried:
+            click.echo(f"  - {line}")
+
+
+@chat.command("export")
+@click.option(
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The .tar.gz to write (default: zulip-export-<organization>.tar.gz here).",
+)
+def export_command(output: Path | None) -> None:
+    """Write the organization as a Zulip organization export (for Zulip's import)."""
+    from atrium.chat.porting.zulip_io import export_archive
+    from atrium.chat.queries.realm import default_realm
+    from atrium.core.blobs import BlobStore
+
+    settings = Settings.from_env()
+    with chat_database(settings) as db:
+        realm = db.read_sync(default_realm)
+        if realm is None:
+            fail("the chat has no organization to export.")
+            return
+        out = output or Path(f"zulip-export-{realm.string_id}.tar.gz")
+        counts = export_archive(db, BlobStore(settings.data_dir / "uploads"), out, _progress)
+    click.echo(
+        f"Wrote {out} ({counts.get('zerver_message', 0)} messages, "
+        f"{counts.get('zerver_userprofile', 0)} users)."
+    )

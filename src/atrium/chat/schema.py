@@ -781,3 +781,15 @@ digest_sent = sa.Table(
     sa.Column("user_id", sa.ForeignKey("user_profile.id"), primary_key=True),
     sa.Column("sent", sa.Float, nullable=False),
 )
+
+# An organization brought in from a Zulip export: which archive it came from, so that running the
+# same import again finds it done instead of refusing or duplicating it.
+zulip_import = sa.Table(
+    "zulip_import",
+    metadata,
+    sa.Column("realm_id", sa.ForeignKey("realm.id"), primary_key=True),
+    sa.Column("archive_sha256", sa.String(64), nullable=False),
+    sa.Column("imported_at", sa.Float, nullable=False),
+    # JSON: what was carried over and what was not.
+    sa.Column("report", sa.Text, nullable=False),
+)
