@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from atrium.wiki.app import open_wiki
+from atrium.wiki.reads.users import account_by_name
 from tests.chat.zulip_export_builder import standard_export
 from tests.e2e.conftest import client_from_zuliprc
 from tests.e2e.seed import prepare_data_dir, zuliprc
@@ -65,3 +67,19 @@ def test_the_zulip_client_reads_an_imported_organization(
             {"type": "stream", "to": "general", "topic": "hello", "content": "back home"}
         )
         assert sent["result"] == "success", sent
+
+
+def test_imported_people_become_workspace_members(
+    data_dir: Path, tmp_path: Path, sqlite_templates: Path
+) -> None:
+    settings = prepare_data_dir(data_dir, None, sqlite_templates)
+    env = atrium_env(data_dir, None)
+    archive = standard_export().write(tmp_path / "acme.tar.gz")
+    output = atrium(env, "chat", "import-zulip", str(archive))
+    assert "member(s) with one account for chat and wiki" in output
+    wiki_db, _site = open_wiki(settings)
+    try:
+        hamlet = wiki_db.read_sync(account_by_name, "King Hamlet")
+    finally:
+        wiki_db.close()
+    assert hamlet is not None

@@ -205,6 +205,28 @@ def with_members(chat_group: click.Group) -> None:
         "create-user", callback=create_user, params=original.params, help=original.help
     )
     chat_group.add_command(command)
+    _with_imported_members(chat_group)
+
+
+def _with_imported_members(chat_group: click.Group) -> None:
+    """Make `atrium chat import-zulip` give the people it brought in their identities and wiki
+    users, as `link-accounts` would (their passwords do not travel: they reset them)."""
+    original = chat_group.commands["import-zulip"]
+    chat_import = original.callback
+    assert chat_import is not None
+
+    def import_zulip(**options: Any) -> None:
+        chat_import(**options)
+        settings = Settings.from_env()
+        if {"chat", "wiki"} <= set(settings.services):
+            linked = link_people(settings)
+            click.echo(f"{len(linked)} member(s) with one account for chat and wiki.")
+
+    chat_group.add_command(
+        click.Command(
+            "import-zulip", callback=import_zulip, params=original.params, help=original.help
+        )
+    )
 
 
 def with_renames(wiki_group: click.Group) -> None:
