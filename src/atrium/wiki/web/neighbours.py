@@ -8,12 +8,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from atrium.core.db import Database
-from atrium.core.sessions import BrowserSession
 from atrium.wiki.titles import Title
 
 # The chat's home (the top bar's "Chat" link).
 CHAT_HOME = "chat_home"
-# Messages matching a search, for the browser's session (only what its chat user may read).
+# Messages matching a search, for a viewer (a wiki user id; None: anonymous), only those the
+# viewer's chat user may read.
 CHAT_SEARCH = "chat_search"
 # A page's chat topic: its link and, for a reader who may read its stream, its message count.
 CHAT_TOPIC = "chat_topic"
@@ -33,8 +33,9 @@ class ChatTopicLink:
     count: int | None  # None: the reader may not read the stream, or is no chat user
 
 
-ChatSearch = Callable[[BrowserSession | None, str, int], Awaitable[list[ChatMessageHit]]]
-ChatTopic = Callable[[BrowserSession | None, str, Title], Awaitable[ChatTopicLink | None]]
+# Each is given the viewer's wiki user id (None: an anonymous reader).
+ChatSearch = Callable[[int | None, str, int], Awaitable[list[ChatMessageHit]]]
+ChatTopic = Callable[[int | None, str, Title], Awaitable[ChatTopicLink | None]]
 
 
 def chat_home(db: Database) -> str | None:
