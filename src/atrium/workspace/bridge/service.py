@@ -18,6 +18,7 @@ from atrium.wiki.web import neighbours as wiki_neighbours
 from atrium.wiki.web.links import main_page_href
 from atrium.workspace.bridge import chat_links
 from atrium.workspace.bridge.feed import WikiFeed
+from atrium.workspace.bridge.notification_views import notification_views
 from atrium.workspace.bridge.preview_views import preview_view
 from atrium.workspace.bridge.rule_views import rule_views, settings_views
 from atrium.workspace.bridge.search_views import chat_search_for_wiki, search_view
@@ -74,6 +75,7 @@ def bridge_service(settings: Settings, chat: Service, wiki: Service) -> Service:
     wiki.shutdown.insert(0, stop_feed)
     list_rules, add_rule, remove_rule = rule_views(db, running_wiki)
     get_settings, update_settings = settings_views(db)
+    get_notifications, update_notifications = notification_views(db)
     api: list[BaseRoute] = [
         rest(chat_runtime, "/atrium/search", GET=search_view(running_wiki)),
         rest(chat_runtime, "/atrium/wiki_titles", GET=titles_view(running_wiki)),
@@ -81,6 +83,12 @@ def bridge_service(settings: Settings, chat: Service, wiki: Service) -> Service:
         rest(chat_runtime, "/atrium/wiki_feed/rules", GET=list_rules, POST=add_rule),
         rest(chat_runtime, "/atrium/wiki_feed/rules/{rule_id:int}", DELETE=remove_rule),
         rest(chat_runtime, "/atrium/workspace_settings", GET=get_settings, PATCH=update_settings),
+        rest(
+            chat_runtime,
+            "/atrium/notification_settings",
+            GET=get_notifications,
+            PATCH=update_notifications,
+        ),
     ]
     routes = with_json_twins(chat_runtime, api)
     routes.append(
