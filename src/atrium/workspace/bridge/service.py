@@ -22,6 +22,7 @@ from atrium.workspace.bridge.notification_views import notification_views
 from atrium.workspace.bridge.preview_views import preview_view
 from atrium.workspace.bridge.rule_views import rule_views, settings_views
 from atrium.workspace.bridge.search_views import chat_search_for_wiki, search_view
+from atrium.workspace.bridge.settings_page import settings_for_wiki
 from atrium.workspace.bridge.store import open_bridge_database
 from atrium.workspace.bridge.title_views import titles_view
 from atrium.workspace.bridge.topics import chat_topic_for_wiki
@@ -57,6 +58,9 @@ def bridge_service(settings: Settings, chat: Service, wiki: Service) -> Service:
         services[wiki_neighbours.CHAT_HOME] = "/"
         services[wiki_neighbours.CHAT_SEARCH] = chat_search_for_wiki(chat_runtime, running_wiki)
         services[wiki_neighbours.CHAT_TOPIC] = chat_topic_for_wiki(chat_runtime, db)
+        services[wiki_neighbours.WORKSPACE_SETTINGS] = settings_for_wiki(
+            chat_runtime, db, running_wiki
+        )
         wiki_runtime.site.add_interwiki(chat_links.PREFIX, chat_links.PATH + "$1")
         if settings.wiki_feed_seconds > 0:
             tasks.append(asyncio.create_task(feed.run_forever(settings.wiki_feed_seconds)))

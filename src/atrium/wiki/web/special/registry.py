@@ -36,6 +36,7 @@ from atrium.wiki.web.special import (
     version,
     watchlist,
     whatlinkshere,
+    workspace_settings,
 )
 from atrium.wiki.web.special.context import SpecialContext, discard_files, load_context
 from atrium.wiki.web.special.page import SpecialPage
@@ -72,6 +73,7 @@ PAGES: tuple[SpecialPage, ...] = (
     watchlist.PAGE,
     watchlist.EDIT_PAGE,
     whatlinkshere.PAGE,
+    workspace_settings.PAGE,
 )
 # index.php actions served by a Special page's handler, with the page as its target.
 # Rollback has no Special page of its own in MediaWiki: only the action.
