@@ -18,6 +18,7 @@ from tests.e2e.chat_browser import (
     Person,
     Site,
     chromium_or_skip,
+    wait_until,
 )
 from tests.e2e.workspace_site import WIKI_EDITOR, start_workspace
 
@@ -308,3 +309,28 @@ def test_two_people_edit_discuss_and_find_across_chat_and_wiki(browser: Any, sit
     finally:
         pat_context.close()
         mo_context.close()
+
+
+def test_a_person_turns_on_watchlist_messages(browser: Any, site: Site) -> None:
+    context, pat = _person(browser)
+    try:
+        pat.sign_in(site.url, USERS["pat"][0], PASSWORD)
+        page = pat.page
+        page.click("#open-settings")
+        page.click("#settings-tab-notifications")
+        box = page.locator("#setting-wiki-watchlist")
+        page.wait_for_selector("#setting-wiki-watchlist:not([disabled])", timeout=10_000)
+        assert not box.is_checked()
+        box.check()
+        wait_until(
+            lambda: site.api["pat"].call("GET", "/atrium/notification_settings")[
+                "wiki_watchlist_pages"
+            ]
+        )
+        # Hers alone.
+        assert not site.api["mo"].call("GET", "/atrium/notification_settings")[
+            "wiki_watchlist_pages"
+        ]
+        assert pat.errors == []
+    finally:
+        context.close()
