@@ -27,7 +27,7 @@ from atrium.core.db import Conn, Database
 from atrium.wiki.runtime import WikiRuntime
 from atrium.workspace.bridge import schema, store, wiki_changes
 from atrium.workspace.bridge.feed_messages import notification, topic_for
-from atrium.workspace.bridge.people import chat_user_of
+from atrium.workspace.bridge.people import chat_users_of
 from atrium.workspace.bridge.personal import WATCHLIST_SETTING, Reason, direct_message, new_mentions
 from atrium.workspace.bridge.search import may_read_wiki
 from atrium.workspace.bridge.store import Rule
@@ -163,16 +163,16 @@ class WikiFeed:
             text, parent = await wiki.db.read(wiki_changes.texts, change.rev_id, change.parent_id)
         names = new_mentions(wiki.site, change, text, parent)
         mentioned = await wiki.db.read(wiki_changes.users_named, names)
-        found: dict[int, tuple[User, Reason]] = {}
-        for wiki_id, name in {**watching, **mentioned}.items():
-            if name == change.user:
-                continue  # their own change
-            user = await chat_user_of(self.chat, wiki_id)
-            if user is None or user.id in found:
-                continue
-            if not await wiki.db.read(lambda conn, w=wiki_id: may_read_wiki(wiki, conn, w)):
-                continue
-            found[user.id] = (user, Reason(wiki_id in watching, wiki_id in mentioned))
+        # Not their own change, and only readers of the wiki.
+        concerned = [w for w, name in {**watching, **mentioned}.items() if name != change.user]
+        readers = await wiki.db.read(
+            lambda conn: [w for w in concerned if may_read_wiki(wiki, conn, w)]
+        )
+        users = await chat_users_of(self.chat, readers)
+        found = {
+            user.id: (user, Reason(wiki_id in watching, wiki_id in mentioned))
+            for wiki_id, user in users.items()
+        }
         only_watching = [uid for uid, (_, reason) in found.items() if not reason.mentioned]
         asked = await self.db.read(store.people_with, only_watching, WATCHLIST_SETTING, "1")
         return {uid: v for uid, v in found.items() if v[1].mentioned or uid in asked}
