@@ -158,3 +158,9 @@ async def test_a_post_without_the_sessions_token_changes_nothing(
     )  # fmt: skip
     assert response.status_code == 400
     assert await settings(workspace) == {"discussion_stream_id": 0, "rules": []}
+
+
+async def test_listed_among_the_special_pages(workspace: WorkspaceHarness) -> None:
+    iago = await signed_in(workspace, workspace.iago)
+    listing = await iago.client.get("/wiki/Special:SpecialPages")
+    assert 'href="/wiki/Special:WorkspaceSettings"' in listing.text

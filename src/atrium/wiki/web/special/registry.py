@@ -10,6 +10,7 @@ from starlette.responses import Response
 from atrium.core.db import Database
 from atrium.wiki.site import Site
 from atrium.wiki.titles import Title
+from atrium.wiki.web import neighbours
 from atrium.wiki.web import specialpages as skin_table
 from atrium.wiki.web.special import (
     allpages,
@@ -45,7 +46,11 @@ from atrium.wiki.web.specialpages import Handler
 
 async def _specialpages(ctx: SpecialContext) -> Response:
     titles = {page.name: page.title for page in PAGES}
-    return await specialpages.listing(ctx, skin_table.all_pages(), titles)
+    listed = skin_table.all_pages()
+    if neighbours.workspace_settings(ctx.db) is None:
+        # The wiki alone: no workspace to set.
+        listed = [p for p in listed if p.name != workspace_settings.PAGE.name]
+    return await specialpages.listing(ctx, listed, titles)
 
 
 PAGES: tuple[SpecialPage, ...] = (
