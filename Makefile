@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast bench fuzz lint venv clean browser conformance
+.PHONY: run test test-fast bench fuzz lint venv clean browser conformance screenshots
 
 # Test workers: one per core, at most 2 (each worker pays a few seconds of templates and imports,
 # which more workers than cores do not win back). `make test WORKERS=1` runs serially.
@@ -56,6 +56,10 @@ test-fast: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# The README's screenshots, from the demo organization (needs Debian's chromium).
+screenshots: $(STAMP) browser
+	$(BIN)/python -m tools.readme_screenshots
 
 # MediaWiki's own Action API tests against a real server (needs apt and node/npm; a few minutes,
 # so outside `make test`). Writes CONFORMANCE.md.

@@ -24,8 +24,10 @@ from atrium.server import create_app
 from atrium.wiki.changes.pages import Editor, EditRequest, edit_page
 from atrium.wiki.reads.users import account_by_name
 from atrium.wiki.runtime import WikiRuntime
+from atrium.workspace import identities
 from atrium.workspace.bridge.feed import WikiFeed
-from tests.chat.conftest import ChatHarness, chat_settings
+from atrium.workspace.members import Members
+from tests.chat.conftest import ChatHarness, Member, chat_settings
 from tests.conftest import copy_sqlite_templates
 from tests.wiki.conftest import _setup_users
 
@@ -36,6 +38,32 @@ class WorkspaceHarness(ChatHarness):
     def __init__(self, app: Any, runtime: ChatRuntime, client: httpx.AsyncClient, realm_id: int):
         super().__init__(runtime, client, realm_id)
         self.app = app
+
+    async def make_user(
+        self,
+        short_name: str,
+        role: int = ROLE_MEMBER,
+        full_name: str | None = None,
+        bot_owner: Member | None = None,
+        password: str | None = None,
+    ) -> Member:
+        """A chat user as the workspace makes members: with an identity and a wiki user (a bot
+        stays the chat's alone)."""
+        user = await super().make_user(short_name, role, full_name, bot_owner, password)
+        await self.members.adopt_chat_user(user.id)
+        return user
+
+    @property
+    def members(self) -> Members:
+        members: Members = self.app.state.account_links
+        return members
+
+    async def wiki_user_id(self, user: Member) -> int:
+        """The wiki user of a member's identity."""
+        core = self.app.state.sessions.db
+        identity = await core.read(identities.by_account, identities.CHAT, user.id)
+        accounts = await core.read(identities.accounts, int(identity["id"]))
+        return int(accounts[identities.WIKI]["user_id"])
 
     @property
     def feed(self) -> WikiFeed:

@@ -7,12 +7,9 @@ from typing import Any
 
 import httpx
 import pytest
-import sqlalchemy as sa
 
 from atrium.core.session_cookies import SESSION_COOKIE
 from atrium.core.sessions import SessionStore
-from atrium.core.sessions_schema import browser_session_login
-from atrium.wiki.reads.users import account_by_name
 from atrium.workspace.bridge.query import split_query
 from tests.bridge.conftest import WorkspaceHarness
 from tests.chat.conftest import Member, assert_json_error, assert_json_success
@@ -109,10 +106,15 @@ def test_query_split() -> None:
 
 async def test_pages_only_for_readers_of_the_wiki(workspace: WorkspaceHarness) -> None:
     await seed(workspace)
+    bot = await workspace.make_user("helper-bot", bot_owner=workspace.hamlet)
     workspace.wiki.site.audience = "private"
     try:
+        # An API client reads the wiki as its person's wiki user: a member reads a private wiki.
         results = await search(workspace, workspace.hamlet, "budget")
-        # An API client reads the wiki anonymously: a private wiki shows it nothing.
+        assert ("page", "Budget") in [(r["type"], r["title"]) for r in results]
+        # A bot is no member of the wiki: it reads as anyone would, and a private wiki shows
+        # it nothing.
+        results = await search(workspace, bot, "budget")
         assert [r for r in results if r["type"] == "page"] == []
     finally:
         workspace.wiki.site.audience = "edit"
@@ -145,19 +147,11 @@ async def test_bad_queries(workspace: WorkspaceHarness) -> None:
     )
 
 
-async def both_services_session(ws: WorkspaceHarness, chat_user: Member, wiki_name: str) -> str:
-    """A browser session signed in to the chat and the wiki, as one sign-in will make."""
+async def member_session(ws: WorkspaceHarness, chat_user: Member) -> str:
+    """A browser session of a member: one sign-in, to the chat and the wiki."""
     store: SessionStore = ws.app.state.sessions
     token, session = await store.sign_in("chat", chat_user.id)
-    account = await ws.wiki.db.read(account_by_name, wiki_name)
-    assert account is not None
-    await store.db.write(
-        lambda conn: conn.execute(
-            sa.insert(browser_session_login).values(
-                session_id=session.id, service="wiki", user_id=account.id
-            )
-        )
-    )
+    assert session.user_id("wiki") == await ws.wiki_user_id(chat_user)
     return token
 
 
@@ -172,16 +166,12 @@ async def test_wiki_search_page_shows_messages_to_chat_sessions(
         page = (await browser.get(url)).text
         assert "atrium-chat-results" not in page
         assert 'href="/wiki/Budget"' in page
-        browser.cookies.set(
-            SESSION_COOKIE, await both_services_session(workspace, workspace.cordelia, "Alice")
-        )
+        browser.cookies.set(SESSION_COOKIE, await member_session(workspace, workspace.cordelia))
         page = (await browser.get(url)).text
         assert "atrium-chat-results" in page
         assert "Verona &gt; budget" in page
         assert "secret" not in page and "cut is" not in page
-        browser.cookies.set(
-            SESSION_COOKIE, await both_services_session(workspace, workspace.hamlet, "Alice")
-        )
+        browser.cookies.set(SESSION_COOKIE, await member_session(workspace, workspace.hamlet))
         page = (await browser.get(url)).text
         assert "secret &gt; plans" in page
         # The chat client's twin: the session's wiki user reads the pages.
@@ -199,9 +189,7 @@ async def test_hostile_message_in_wiki_results_is_text(workspace: WorkspaceHarne
     )
     transport = httpx.ASGITransport(app=workspace.app)
     async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as browser:
-        browser.cookies.set(
-            SESSION_COOKIE, await both_services_session(workspace, workspace.hamlet, "Alice")
-        )
+        browser.cookies.set(SESSION_COOKIE, await member_session(workspace, workspace.hamlet))
         page = (
             await browser.get("/w/index.php?title=Special:Search&search=budget&fulltext=1")
         ).text
@@ -234,11 +222,14 @@ async def test_wiki_titles_complete_for_readers_of_the_wiki(workspace: Workspace
         "Invalid limit (between 1 and 20)",
     )
     assert (await workspace.get("/atrium/wiki_titles", None, prefix="b")).status_code == 401
+    bot = await workspace.make_user("helper-bot", bot_owner=workspace.hamlet)
     workspace.wiki.site.audience = "private"
     try:
         body = assert_json_success(
             await workspace.get("/atrium/wiki_titles", workspace.hamlet, prefix="bud")
         )
+        assert body["titles"] == ["Budget", "Budgetary rules"]
+        body = assert_json_success(await workspace.get("/atrium/wiki_titles", bot, prefix="bud"))
         assert body["titles"] == []
     finally:
         workspace.wiki.site.audience = "edit"

@@ -166,10 +166,15 @@ async def test_preview_card_for_readers_of_the_wiki(workspace: WorkspaceHarness)
         await workspace.get("/atrium/wiki_preview", workspace.hamlet, title="x" * 301),
         "title is too long (limit: 300 characters)",
     )
+    bot = await workspace.make_user("helper-bot", bot_owner=workspace.hamlet)
     workspace.wiki.site.audience = "private"
     try:
+        # A member reads a private wiki as their own wiki user; a bot as anyone would.
+        assert_json_success(
+            await workspace.get("/atrium/wiki_preview", workspace.hamlet, title="Meeting notes")
+        )
         assert_json_error(
-            await workspace.get("/atrium/wiki_preview", workspace.hamlet, title="Meeting notes"),
+            await workspace.get("/atrium/wiki_preview", bot, title="Meeting notes"),
             "You may not read this wiki",
             status=403,
             code="UNAUTHORIZED",

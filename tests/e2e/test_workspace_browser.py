@@ -18,6 +18,7 @@ from tests.e2e.chat_browser import (
     Person,
     Site,
     chromium_or_skip,
+    wait_until,
 )
 from tests.e2e.workspace_site import WIKI_EDITOR, start_workspace
 
@@ -26,6 +27,7 @@ pytestmark = pytest.mark.e2e
 PAGES = {
     "Budget plan": "The budget for <script>alert('page')</script> next year.",
     "Help:Budget forms": "How to fill in the budget forms.",
+    "Launch checklist": "Book the hall.",
 }
 
 
@@ -217,3 +219,123 @@ def test_compose_completes_wiki_titles(mo: Person, site: Site) -> None:
     link = page.locator("article.message a.wiki-link", has_text="Budget plan").last
     link.wait_for(timeout=10_000)
     assert mo.errors == []
+
+
+def _person(browser: Any) -> tuple[Any, Person]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    person = Person(context.new_page())
+    person.watch()
+    return context, person
+
+
+def _send(person: Person, stream: str, topic: str, text: str) -> None:
+    page = person.page
+    if page.locator("#compose-textarea").is_hidden():
+        page.click("#new-topic-message")
+    page.select_option("#compose-stream", label=stream)
+    page.fill("#compose-topic", topic)
+    page.fill("#compose-textarea", text)
+    page.press("#compose-textarea", "Enter")
+
+
+def test_two_people_edit_discuss_and_find_across_chat_and_wiki(browser: Any, site: Site) -> None:
+    """Pat edits a page; Mo sees the change posted in chat, opens the diff, discusses it in the
+    page's topic from its Chat tab; Pat opens the page from the [[link]] in that topic, finds
+    both in one search, and signs out of both at once."""
+    olive = site.api["olive"]
+    stream_id = olive.call("GET", "/get_stream_id", stream="planning")["stream_id"]
+    olive.call("PATCH", "/atrium/workspace_settings", discussion_stream_id=stream_id)
+    olive.call(
+        "POST", "/atrium/wiki_feed/rules", stream_id=stream_id, scope="page",
+        target="Launch checklist", events='["edit"]',
+    )  # fmt: skip
+    pat_context, pat = _person(browser)
+    mo_context, mo = _person(browser)
+    try:
+        # Signed in once, on the chat's form: the wiki knows Pat too.
+        pat.sign_in(site.url, USERS["pat"][0], PASSWORD)
+        page = pat.page
+        page.goto(site.url + "/w/index.php?title=Launch_checklist&action=edit")
+        page.fill("#wpTextbox1", "Book the hall. Order the chairs.")
+        page.fill("#wpSummary", "chairs")
+        page.click("#wpSave")
+        page.wait_for_url("**/wiki/Launch_checklist", timeout=10_000)
+        assert "Order the chairs" in page.locator("#bodyContent").inner_text()
+
+        mo.sign_in(site.url, USERS["mo"][0], PASSWORD)
+        mo.go(f"#narrow/stream/{stream_id}-planning/topic/Launch.20checklist")
+        notice = mo.page.locator("article.message", has_text="was edited by")
+        notice.wait_for(timeout=20_000)
+        assert "Pat Member" in notice.inner_text() and "chairs" in notice.inner_text()
+        diff = notice.locator("a", has_text="diff").get_attribute("href")
+        assert diff is not None and "diff=" in diff
+        mo.page.goto(diff)
+        assert "Order the chairs." in mo.page.locator("#bodyContent").inner_text()
+        # The page's Chat tab opens its topic, with the count Mo may read.
+        tab = mo.page.locator("#ca-chat a")
+        assert tab.inner_text() == "Chat (1)"
+        tab.click()
+        mo.wait_ready()
+        _send(mo, "planning", "Launch checklist", "Chairs agreed, see [[Launch checklist]]")
+        mo.page.locator("article.message", has_text="Chairs agreed").wait_for(timeout=10_000)
+
+        pat.page.goto(site.url + "/")
+        pat.wait_ready()
+        pat.go(f"#narrow/stream/{stream_id}-planning/topic/Launch.20checklist")
+        said = pat.page.locator("article.message", has_text="Chairs agreed")
+        said.wait_for(timeout=10_000)
+        said.locator("a.wiki-link", has_text="Launch checklist").click()
+        pat.page.wait_for_url("**/wiki/Launch_checklist", timeout=10_000)
+        assert pat.page.locator("#firstHeading").inner_text() == "Launch checklist"
+        assert pat.page.locator("#ca-chat a").inner_text() == "Chat (2)"
+
+        # One search: the page and the message together.
+        pat.page.goto(site.url + "/")
+        pat.wait_ready()
+        pat.page.fill("#search-input", "chairs")
+        pat.page.press("#search-input", "Enter")
+        pat.page.wait_for_selector("#wiki-results:not([hidden]) .wiki-result", timeout=10_000)
+        titles = pat.page.locator("#wiki-results .wiki-result a").all_inner_texts()
+        assert titles == ["Launch checklist"]
+        pat.page.locator("article.message", has_text="Chairs agreed").wait_for(timeout=10_000)
+
+        # Signed out once: out of the wiki too.
+        pat.page.click("#logout")
+        pat.page.wait_for_selector("#login-email")
+        pat.page.goto(site.url + "/wiki/Launch_checklist")
+        assert pat.page.locator("#pt-userpage").count() == 0
+        assert mo.errors == []
+        # Signed out, the client's calls still under way are refused (401), as they should be.
+        assert [
+            e
+            for e in pat.errors
+            if not e.startswith("HTTP 401") and "status of 401 (Unauthorized)" not in e
+        ] == []
+    finally:
+        pat_context.close()
+        mo_context.close()
+
+
+def test_a_person_turns_on_watchlist_messages(browser: Any, site: Site) -> None:
+    context, pat = _person(browser)
+    try:
+        pat.sign_in(site.url, USERS["pat"][0], PASSWORD)
+        page = pat.page
+        page.click("#open-settings")
+        page.click("#settings-tab-notifications")
+        box = page.locator("#setting-wiki-watchlist")
+        page.wait_for_selector("#setting-wiki-watchlist:not([disabled])", timeout=10_000)
+        assert not box.is_checked()
+        box.check()
+        wait_until(
+            lambda: site.api["pat"].call("GET", "/atrium/notification_settings")[
+                "wiki_watchlist_pages"
+            ]
+        )
+        # Hers alone.
+        assert not site.api["mo"].call("GET", "/atrium/notification_settings")[
+            "wiki_watchlist_pages"
+        ]
+        assert pat.errors == []
+    finally:
+        context.close()

@@ -1,5 +1,6 @@
-"""A real `atrium serve` running both services, with the browser tests' chat users and a few
-wiki pages written in-process before it starts: the workspace's browser tests share it."""
+"""A real `atrium serve` running both services, with the browser tests' people (workspace members:
+each a chat user and a wiki user under one account) and a few wiki pages written in-process
+before it starts: the workspace's browser tests share it."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from atrium.wiki.app import open_wiki
 from atrium.wiki.changes.pages import Editor, save_revision
 from atrium.wiki.reads.users import account_by_name
 from tests.e2e.chat_browser import PASSWORD, USERS, Api, Site
-from tests.e2e.seed import ChatUser, create_chat_realm, create_wiki_users, prepare_data_dir, zuliprc
+from tests.e2e.seed import ChatUser, create_members, create_wiki_users, prepare_data_dir, zuliprc
 from tests.e2e.server import atrium_env, running_server
 
 WIKI_EDITOR = ("Editor", "editor-password-1")
@@ -50,7 +51,7 @@ def start_workspace(
         ATRIUM_WIKI_FEED_SECONDS="0.5",
     )
     settings = prepare_data_dir(data_dir, None, None)
-    create_chat_realm(
+    create_members(
         settings,
         "Workspace Test",
         [ChatUser(email, name, PASSWORD, role) for email, name, role in USERS.values()],

@@ -135,3 +135,14 @@ async def test_hostile_titles_and_summaries_are_escaped(
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
     text = (await client.get("/wiki/Special:PrefixIndex/<script>")).text
     assert "<script>" not in text
+
+
+async def test_no_workspace_settings_without_a_workspace(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    await sign_in(wiki, client, "Admin")
+    listing = (await client.get("/wiki/Special:SpecialPages")).text
+    assert "Special:WorkspaceSettings" not in listing
+    response = await client.get("/wiki/Special:WorkspaceSettings")
+    assert response.status_code == 404
+    assert "You have requested an invalid special page." in response.text

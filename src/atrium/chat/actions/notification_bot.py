@@ -153,9 +153,16 @@ def send_to_stream(
 
 def send_direct(conn: Conn, realm_id: int, to_user_id: int, content: str) -> list[Notice]:
     """A direct message from the Notification Bot to one user; its events."""
+    return send_direct_message(conn, realm_id, to_user_id, content)[1]
+
+
+def send_direct_message(
+    conn: Conn, realm_id: int, to_user_id: int, content: str
+) -> tuple[int, list[Notice]]:
+    """`send_direct`, also answering the message's id (for a sender that may withdraw it)."""
     bot = notification_bot(conn)
     recipient_id = conn.scalar(sa.select(U.recipient_id).where(U.id == to_user_id))
-    _message_id, notices = _store(
+    return _store(
         conn,
         bot,
         realm_id,
@@ -167,7 +174,6 @@ def send_direct(conn: Conn, realm_id: int, to_user_id: int, content: str) -> lis
         [],
         flags.IS_PRIVATE,
     )
-    return notices
 
 
 def withdraw(conn: Conn, message_id: int) -> list[Notice]:

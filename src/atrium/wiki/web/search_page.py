@@ -117,8 +117,10 @@ async def search_page(request: Request, site: Site, db: Database, subpage: str |
     chat_hits: list[neighbours.ChatMessageHit] = []
     find_messages = neighbours.chat_search(db)
     if query and find_messages is not None:
-        # The messages the browser's chat user may read (none when it is no chat session).
-        chat_hits = await find_messages((await current_viewer(request, db)).session, query, limit)
+        # The messages the viewer's chat user may read (none for a viewer who is no member).
+        account = (await current_viewer(request, db)).account
+        reader = account.id if account.registered else None
+        chat_hits = await find_messages(reader, query, limit)
     context = {
         "query": query,
         "results": results,

@@ -229,9 +229,8 @@ async def _chat_tab(db: Database, viewer: Viewer, site: Site, title: Title) -> T
     if topic_of is None or title.ns < 0:
         return None
     subject = Title(title.ns & ~1, title.dbkey)
-    found = await topic_of(
-        viewer.session, site.parser.prefixed_text(subject.ns, subject.dbkey), subject
-    )
+    reader = viewer.account.id if viewer.account.registered else None
+    found = await topic_of(reader, site.parser.prefixed_text(subject.ns, subject.dbkey), subject)
     if found is None:
         return None
     label = "Chat" if found.count is None else f"Chat ({found.count})"

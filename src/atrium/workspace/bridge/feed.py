@@ -1,4 +1,5 @@
-"""The wiki feed: wiki changes posted to chat by the Notification Bot, as the rules ask.
+"""The wiki feed: wiki changes posted to chat by the Notification Bot, as the rules ask, and
+sent by direct message to the people a change concerns (`personal`).
 
 A loop reads the wiki's new recent changes from a cursor kept in the bridge's database. A
 change is posted only if nothing of it is hidden when it is read; a later revision deletion or
@@ -13,17 +14,22 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import sqlalchemy as sa
 
 from atrium.chat.actions import notification_bot
 from atrium.chat.events import Outcome
+from atrium.chat.models import User
 from atrium.chat.queries.streams import stream_by_id
 from atrium.chat.runtime import ChatRuntime
 from atrium.core.db import Conn, Database
 from atrium.wiki.runtime import WikiRuntime
 from atrium.workspace.bridge import schema, store, wiki_changes
 from atrium.workspace.bridge.feed_messages import notification, topic_for
+from atrium.workspace.bridge.people import chat_users_of
+from atrium.workspace.bridge.personal import WATCHLIST_SETTING, Reason, direct_message, new_mentions
+from atrium.workspace.bridge.search import may_read_wiki
 from atrium.workspace.bridge.store import Rule
 from atrium.workspace.bridge.wiki_changes import Change
 
@@ -31,6 +37,10 @@ log = logging.getLogger(__name__)
 
 CHANGES = "recentchanges"
 HIDINGS = "logging"
+# The rule id recorded for a direct message to one person (no rule sent it).
+PERSONAL = 0
+# Ids asked of the bridge's database at once.
+POSTS_CHUNK = 500
 
 
 def _claim(conn: Conn, name: str, seen: int, upto: int) -> bool:
@@ -104,7 +114,8 @@ class WikiFeed:
             categories = await wiki.db.read(wiki_changes.categories_of, change.page_id)
 
         wanted = [r for r in rules if matches(r, change, categories, prefixed)]
-        if not wanted:
+        people = await self._people(wiki, change)
+        if not wanted and not people:
             return 0
         # Nothing hidden reaches the chat: a revision or log entry hidden before this read is
         # not posted (one hidden afterwards is withdrawn by `_withdraw_hidden`).
@@ -141,7 +152,55 @@ class WikiFeed:
                 None if is_revision else change.log_id,
             )
             posted += 1
-        return posted
+        return posted + await self._send_direct(change, content, people)
+
+    async def _people(self, wiki: WikiRuntime, change: Change) -> dict[int, tuple[User, Reason]]:
+        """The chat users this change notifies personally, by chat user id."""
+        talk_edit = change.kind in ("create", "edit") and change.ns % 2 == 1
+        watching = await wiki.db.read(wiki_changes.watchers, change.ns, change.dbkey)
+        text, parent = "", ""
+        if talk_edit:
+            text, parent = await wiki.db.read(wiki_changes.texts, change.rev_id, change.parent_id)
+        names = new_mentions(wiki.site, change, text, parent)
+        mentioned = await wiki.db.read(wiki_changes.users_named, names)
+        # Not their own change, and only readers of the wiki.
+        concerned = [w for w, name in {**watching, **mentioned}.items() if name != change.user]
+        readers = await wiki.db.read(
+            lambda conn: [w for w in concerned if may_read_wiki(wiki, conn, w)]
+        )
+        users = await chat_users_of(self.chat, readers)
+        found = {
+            user.id: (user, Reason(wiki_id in watching, wiki_id in mentioned))
+            for wiki_id, user in users.items()
+        }
+        only_watching = [uid for uid, (_, reason) in found.items() if not reason.mentioned]
+        asked = await self.db.read(store.people_with, only_watching, WATCHLIST_SETTING, "1")
+        return {uid: v for uid, v in found.items() if v[1].mentioned or uid in asked}
+
+    async def _send_direct(
+        self, change: Change, content: str, people: dict[int, tuple[User, Reason]]
+    ) -> int:
+        is_revision = change.kind in ("create", "edit")
+        for user, reason in people.values():
+            text = direct_message(reason, content)
+
+            def send(conn: Conn, user: User = user, text: str = text) -> Outcome[int]:
+                message_id, notices = notification_bot.send_direct_message(
+                    conn, user.realm_id, user.id, text
+                )
+                return Outcome(message_id, notices)
+
+            message_id = await self.chat.write(send)
+            # Recorded as a rule's post is, so that a later hiding withdraws it too.
+            await self.db.write(
+                store.record_post,
+                PERSONAL,
+                message_id,
+                change.page_id or 0,
+                change.rev_id if is_revision else None,
+                None if is_revision else change.log_id,
+            )
+        return len(people)
 
     async def _withdraw_hidden(self, wiki: WikiRuntime) -> None:
         newest = await wiki.db.read(wiki_changes.last_log_id)
@@ -149,12 +208,7 @@ class WikiFeed:
         hidings = await wiki.db.read(wiki_changes.hiding_after, seen)
         if hidings.upto == seen or not await self.db.write(_claim, HIDINGS, seen, hidings.upto):
             return
-        posts = await self.db.read(
-            store.posts_showing,
-            sorted(hidings.pages),
-            sorted(hidings.revisions),
-            sorted(hidings.log_entries),
-        )
+        posts = await self._posts_showing(hidings)
         if not posts:
             return
         revs = [int(p["rev_id"]) for p in posts if p["rev_id"] is not None]
@@ -173,6 +227,22 @@ class WikiFeed:
                 lambda conn, m=message_id: Outcome(None, notification_bot.withdraw(conn, m))
             )
         await self.db.write(store.forget_posts, [int(p["id"]) for p in gone])
+
+    async def _posts_showing(self, hidings: wiki_changes.Hidings) -> list[Any]:
+        """The posts showing what was hidden, asked in chunks (a hidden user's rows are many)."""
+        found: dict[int, Any] = {}
+        pages, revs, logs = (
+            sorted(hidings.pages),
+            sorted(hidings.revisions),
+            sorted(hidings.log_entries),
+        )
+        for start in range(0, max(len(pages), len(revs), len(logs), 1), POSTS_CHUNK):
+            chunk = slice(start, start + POSTS_CHUNK)
+            for post in await self.db.read(
+                store.posts_showing, pages[chunk], revs[chunk], logs[chunk]
+            ):
+                found[int(post["id"])] = post
+        return list(found.values())
 
     async def run_forever(self, interval: float) -> None:
         while True:

@@ -1,7 +1,7 @@
 """`GET /api/v1/atrium/wiki_preview?title=…` (and `/json`): the card the chat shows under a
 message with one wiki link: the page's title, its first paragraph and its last edit, for a
-reader of the wiki only (the browser session's wiki user, or an anonymous reader for an API
-client). The page renders in a rendering thread, as a page view does."""
+reader of the wiki only (the caller's own wiki user, whether the chat's browser client or an
+API client asks). The page renders in a rendering thread, as a page view does."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from atrium.chat.errors import ChatError
-from atrium.chat.http import JSON_PREFIX, ApiRequest, ViewSpec
+from atrium.chat.http import ApiRequest, ViewSpec
 from atrium.chat.typed_endpoint import typed_endpoint
 from atrium.core.db import Conn
 from atrium.wiki.reads import parsing
@@ -19,8 +19,8 @@ from atrium.wiki.reads.article import view_page
 from atrium.wiki.runtime import WikiRuntime
 from atrium.wiki.timestamps import formatted
 from atrium.wiki.web import links
+from atrium.workspace.bridge.people import wiki_user_of
 from atrium.workspace.bridge.search import may_read_wiki
-from atrium.workspace.bridge.sessions import browser_session, wiki_reader_of
 
 MAX_TITLE_CHARS = 300
 EXTRACT_CHARS = 300
@@ -68,9 +68,7 @@ def preview_view(wiki: Callable[[], WikiRuntime | None]) -> ViewSpec:
         runtime = wiki()
         if runtime is None:
             raise ChatError("The wiki is not running", "BAD_REQUEST", 503)
-        reader = None
-        if req.http.url.path.startswith(JSON_PREFIX + "/"):
-            reader = wiki_reader_of(await browser_session(req.runtime.sessions, req.http))
+        reader = await wiki_user_of(req.runtime, req.me)
         preview = await runtime.db.read_rendering(_preview, runtime, reader, title)
         return {"page": preview}
 

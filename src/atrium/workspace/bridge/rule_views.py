@@ -11,19 +11,10 @@ from typing import Any
 from atrium.chat.errors import ChatError
 from atrium.chat.guards import realm_admin
 from atrium.chat.http import ApiRequest, ViewSpec
-from atrium.chat.queries.streams import stream_by_id
 from atrium.chat.typed_endpoint import Json, PathOnly, typed_endpoint
-from atrium.core.db import Conn, Database
+from atrium.core.db import Database
 from atrium.wiki.runtime import WikiRuntime
-from atrium.workspace.bridge import store
-from atrium.workspace.bridge.rules import (
-    MAX_RULES,
-    RuleError,
-    checked_events,
-    checked_topic,
-    normalized_target,
-)
-from atrium.workspace.bridge.topics import DISCUSSION_STREAM
+from atrium.workspace.bridge import settings_ops, store
 
 
 def _running(wiki: Callable[[], WikiRuntime | None]) -> WikiRuntime:
@@ -52,40 +43,14 @@ def rule_views(
         topic: str = "",
     ) -> dict[str, Any]:
         site = _running(wiki).site
-        try:
-            checked = (
-                normalized_target(site, scope, target[:300]),
-                checked_events(events),
-                checked_topic(topic),
-            )
-        except RuleError as error:
-            raise ChatError(str(error)) from None
-        stream = await req.runtime.db.read(
-            lambda conn: stream_by_id(conn, req.me.realm_id, stream_id)
+        rule_id = await settings_ops.add_rule(
+            db, req.runtime, site, req.me, stream_id, scope, events, target, topic
         )
-        if stream is None or stream["deactivated"]:
-            raise ChatError("Invalid stream ID")
-
-        def write(conn: Conn) -> int:
-            if len(store.rules(conn)) >= MAX_RULES:
-                raise ChatError(f"Too many rules (at most {MAX_RULES})")
-            target_, events_, topic_ = checked
-            return store.add_rule(
-                conn, req.me.realm_id, stream_id, topic_, scope, target_, events_, req.me.id
-            )
-
-        return {"id": await db.write(write)}
+        return {"id": rule_id}
 
     @typed_endpoint(guard=realm_admin)
     async def remove_rule(req: ApiRequest, *, rule_id: PathOnly[int]) -> dict[str, Any]:
-        def write(conn: Conn) -> bool:
-            found = [r for r in store.rules(conn) if r.id == rule_id]
-            if not found or found[0].realm_id != req.me.realm_id:
-                return False
-            return store.remove_rule(conn, rule_id)
-
-        if not await db.write(write):
-            raise ChatError("Invalid rule ID")
+        await settings_ops.remove_rule(db, req.me, rule_id)
         return {}
 
     return list_rules, add_rule, remove_rule
@@ -97,21 +62,13 @@ def settings_views(db: Database) -> tuple[ViewSpec, ViewSpec]:
 
     @typed_endpoint(guard=realm_admin)
     async def get_settings(req: ApiRequest) -> dict[str, Any]:
-        value = await db.read(store.setting, DISCUSSION_STREAM)
-        return {"discussion_stream_id": int(value) if value and value.isdigit() else 0}
+        return {"discussion_stream_id": await settings_ops.discussion_stream(db)}
 
     @typed_endpoint(guard=realm_admin)
     async def update_settings(
         req: ApiRequest, *, discussion_stream_id: Json[int]
     ) -> dict[str, Any]:
-        if discussion_stream_id != 0:
-            stream = await req.runtime.db.read(
-                lambda conn: stream_by_id(conn, req.me.realm_id, discussion_stream_id)
-            )
-            if stream is None or stream["deactivated"]:
-                raise ChatError("Invalid stream ID")
-        value = str(discussion_stream_id) if discussion_stream_id else None
-        await db.write(store.set_setting, DISCUSSION_STREAM, value)
+        await settings_ops.set_discussion_stream(db, req.runtime, req.me, discussion_stream_id)
         return {}
 
     return get_settings, update_settings

@@ -54,3 +54,12 @@ workspace_setting = sa.Table(
     sa.Column("name", sa.String(64), primary_key=True),
     sa.Column("value", sa.String(300), nullable=False),
 )
+
+# Each person's own settings, by their chat user (watchlist notifications in chat).
+person_setting = sa.Table(
+    "person_setting",
+    metadata,
+    sa.Column("chat_user_id", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(64), primary_key=True),
+    sa.Column("value", sa.String(300), nullable=False),
+)

@@ -8,15 +8,14 @@ from collections.abc import Callable
 from typing import Any
 
 from atrium.chat.errors import ChatError
-from atrium.chat.http import JSON_PREFIX, ApiRequest, ViewSpec
+from atrium.chat.http import ApiRequest, ViewSpec
 from atrium.chat.runtime import ChatRuntime
 from atrium.chat.typed_endpoint import Json, typed_endpoint
-from atrium.core.sessions import BrowserSession
 from atrium.wiki.runtime import WikiRuntime
 from atrium.wiki.web.neighbours import ChatMessageHit, ChatSearch
+from atrium.workspace.bridge.people import chat_user_of, wiki_user_of
 from atrium.workspace.bridge.query import MAX_QUERY_CHARS, split_query
 from atrium.workspace.bridge.search import MAX_RESULTS, search_messages, search_pages
-from atrium.workspace.bridge.sessions import browser_session, chat_user_of, wiki_reader_of
 
 DEFAULT_RESULTS = 20
 
@@ -34,11 +33,8 @@ def search_view(wiki: Callable[[], WikiRuntime | None]) -> ViewSpec:
         if runtime is None:
             raise ChatError("The wiki is not running", "BAD_REQUEST", 503)
         split = split_query(runtime.site, q)
-        # The wiki reader: the browser session's wiki user, for the chat's own client; an API
-        # client (HTTP Basic) reads as an anonymous wiki reader.
-        reader = None
-        if req.http.url.path.startswith(JSON_PREFIX + "/"):
-            reader = wiki_reader_of(await browser_session(req.runtime.sessions, req.http))
+        # The caller reads the wiki as their own wiki user, however they signed in to the chat.
+        reader = await wiki_user_of(req.runtime, req.me)
         messages = await search_messages(req.runtime, req.me, split, limit)
         pages = await search_pages(runtime, reader, split, limit)
         return {"results": [hit.as_dict() for hit in (*pages, *messages)]}
@@ -47,14 +43,12 @@ def search_view(wiki: Callable[[], WikiRuntime | None]) -> ViewSpec:
 
 
 def chat_search_for_wiki(chat: ChatRuntime, wiki: Callable[[], WikiRuntime | None]) -> ChatSearch:
-    """What the wiki's search page shows of the chat: the messages the browser session's chat
-    user may read, none for a session not signed in to the chat."""
+    """What the wiki's search page shows of the chat: the messages the viewer's chat user may
+    read, none for a viewer who is no member."""
 
-    async def search(
-        session: BrowserSession | None, query: str, limit: int
-    ) -> list[ChatMessageHit]:
+    async def search(wiki_user_id: int | None, query: str, limit: int) -> list[ChatMessageHit]:
         runtime = wiki()
-        user = await chat_user_of(chat, session)
+        user = await chat_user_of(chat, wiki_user_id)
         if runtime is None or user is None or len(query) > MAX_QUERY_CHARS:
             return []
         split = split_query(runtime.site, query)

@@ -18,9 +18,11 @@ from atrium.wiki.web import neighbours as wiki_neighbours
 from atrium.wiki.web.links import main_page_href
 from atrium.workspace.bridge import chat_links
 from atrium.workspace.bridge.feed import WikiFeed
+from atrium.workspace.bridge.notification_views import notification_views
 from atrium.workspace.bridge.preview_views import preview_view
 from atrium.workspace.bridge.rule_views import rule_views, settings_views
 from atrium.workspace.bridge.search_views import chat_search_for_wiki, search_view
+from atrium.workspace.bridge.settings_page import settings_for_wiki
 from atrium.workspace.bridge.store import open_bridge_database
 from atrium.workspace.bridge.title_views import titles_view
 from atrium.workspace.bridge.topics import chat_topic_for_wiki
@@ -56,6 +58,9 @@ def bridge_service(settings: Settings, chat: Service, wiki: Service) -> Service:
         services[wiki_neighbours.CHAT_HOME] = "/"
         services[wiki_neighbours.CHAT_SEARCH] = chat_search_for_wiki(chat_runtime, running_wiki)
         services[wiki_neighbours.CHAT_TOPIC] = chat_topic_for_wiki(chat_runtime, db)
+        services[wiki_neighbours.WORKSPACE_SETTINGS] = settings_for_wiki(
+            chat_runtime, db, running_wiki
+        )
         wiki_runtime.site.add_interwiki(chat_links.PREFIX, chat_links.PATH + "$1")
         if settings.wiki_feed_seconds > 0:
             tasks.append(asyncio.create_task(feed.run_forever(settings.wiki_feed_seconds)))
@@ -74,6 +79,7 @@ def bridge_service(settings: Settings, chat: Service, wiki: Service) -> Service:
     wiki.shutdown.insert(0, stop_feed)
     list_rules, add_rule, remove_rule = rule_views(db, running_wiki)
     get_settings, update_settings = settings_views(db)
+    get_notifications, update_notifications = notification_views(db)
     api: list[BaseRoute] = [
         rest(chat_runtime, "/atrium/search", GET=search_view(running_wiki)),
         rest(chat_runtime, "/atrium/wiki_titles", GET=titles_view(running_wiki)),
@@ -81,6 +87,12 @@ def bridge_service(settings: Settings, chat: Service, wiki: Service) -> Service:
         rest(chat_runtime, "/atrium/wiki_feed/rules", GET=list_rules, POST=add_rule),
         rest(chat_runtime, "/atrium/wiki_feed/rules/{rule_id:int}", DELETE=remove_rule),
         rest(chat_runtime, "/atrium/workspace_settings", GET=get_settings, PATCH=update_settings),
+        rest(
+            chat_runtime,
+            "/atrium/notification_settings",
+            GET=get_notifications,
+            PATCH=update_notifications,
+        ),
     ]
     routes = with_json_twins(chat_runtime, api)
     routes.append(

@@ -151,3 +151,37 @@ def set_setting(conn: Conn, name: str, value: str | None) -> None:
     conn.execute(sa.delete(schema.workspace_setting).where(S.name == name))
     if value is not None:
         conn.execute(sa.insert(schema.workspace_setting).values(name=name, value=value))
+
+
+def person_setting(conn: Conn, chat_user_id: int, name: str) -> str | None:
+    PS = schema.person_setting.c
+    value = conn.scalar(sa.select(PS.value).where(PS.chat_user_id == chat_user_id, PS.name == name))
+    return None if value is None else str(value)
+
+
+def set_person_setting(conn: Conn, chat_user_id: int, name: str, value: str | None) -> None:
+    PS = schema.person_setting.c
+    conn.execute(
+        sa.delete(schema.person_setting).where(PS.chat_user_id == chat_user_id, PS.name == name)
+    )
+    if value is not None:
+        conn.execute(
+            sa.insert(schema.person_setting).values(
+                chat_user_id=chat_user_id, name=name, value=value
+            )
+        )
+
+
+def people_with(conn: Conn, chat_user_ids: Sequence[int], name: str, value: str) -> set[int]:
+    """Which of these people have set `name` to `value`."""
+    if not chat_user_ids:
+        return set()
+    PS = schema.person_setting.c
+    return {
+        int(u)
+        for u in conn.scalars(
+            sa.select(PS.chat_user_id).where(
+                PS.chat_user_id.in_(list(chat_user_ids)), PS.name == name, PS.value == value
+            )
+        )
+    }

@@ -1,6 +1,6 @@
 """`GET /api/v1/atrium/wiki_titles?prefix=…` (and `/json`): page titles for the compose box's
-`[[` completion, for a reader of the wiki only (the browser session's wiki user, or an anonymous
-reader for an API client), as the wiki's own `list=prefixsearch` finds them."""
+`[[` completion, for a reader of the wiki only (the caller's own wiki user, whether the chat's
+browser client or an API client asks), as the wiki's own `list=prefixsearch` finds them."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from collections.abc import Callable
 from typing import Any
 
 from atrium.chat.errors import ChatError
-from atrium.chat.http import JSON_PREFIX, ApiRequest, ViewSpec
+from atrium.chat.http import ApiRequest, ViewSpec
 from atrium.chat.typed_endpoint import Json, typed_endpoint
 from atrium.core.db import Conn
 from atrium.wiki.reads.prefix_search import prefix_matches
 from atrium.wiki.runtime import WikiRuntime
 from atrium.wiki.titles import NS_MAIN
+from atrium.workspace.bridge.people import wiki_user_of
 from atrium.workspace.bridge.search import may_read_wiki
-from atrium.workspace.bridge.sessions import browser_session, wiki_reader_of
 
 MAX_PREFIX_CHARS = 255
 MAX_TITLES = 20
@@ -42,9 +42,7 @@ def titles_view(wiki: Callable[[], WikiRuntime | None]) -> ViewSpec:
         runtime = wiki()
         if runtime is None:
             raise ChatError("The wiki is not running", "BAD_REQUEST", 503)
-        reader = None
-        if req.http.url.path.startswith(JSON_PREFIX + "/"):
-            reader = wiki_reader_of(await browser_session(req.runtime.sessions, req.http))
+        reader = await wiki_user_of(req.runtime, req.me)
         titles = await runtime.db.read(_titles, runtime, reader, prefix, limit)
         return {"titles": titles}
 

@@ -1,10 +1,8 @@
 """Each wiki page's chat topic: in the stream the organization chose for discussing pages
 (the `discussion_stream_id` workspace setting), the topic named after the page.
 
-The Chat tab shows its message count only to someone who may read that stream. Until one
-identity links a chat user and a wiki user, the only chat user a wiki reader can be is the one
-their browser session is also signed in as (`chat_user_of`); `chat_user_may_read_stream` is
-the one check, by chat user id, that a linked identity will reuse.
+The Chat tab shows its message count only to someone who may read that stream: the wiki viewer's
+chat user, found through the workspace identity (`people.chat_user_of`).
 """
 
 from __future__ import annotations
@@ -17,12 +15,11 @@ from atrium.chat.models import User
 from atrium.chat.queries.streams import active_subscription, can_read_stream
 from atrium.chat.runtime import ChatRuntime
 from atrium.core.db import Conn, Database
-from atrium.core.sessions import BrowserSession
 from atrium.wiki.titles import Title
 from atrium.wiki.web.neighbours import ChatTopic, ChatTopicLink
 from atrium.workspace.bridge import store
 from atrium.workspace.bridge.feed_messages import MAX_TOPIC_CHARS
-from atrium.workspace.bridge.sessions import chat_user_of
+from atrium.workspace.bridge.people import chat_user_of
 
 DISCUSSION_STREAM = "discussion_stream_id"
 M = chat_schema.message.c
@@ -74,14 +71,14 @@ def chat_topic_for_wiki(chat: ChatRuntime, bridge_db: Database) -> ChatTopic:
     """What the wiki's skin asks for each page's Chat tab."""
 
     async def topic_of(
-        session: BrowserSession | None, page_title: str, title: Title
+        wiki_user_id: int | None, page_title: str, title: Title
     ) -> ChatTopicLink | None:
         setting = await bridge_db.read(store.setting, DISCUSSION_STREAM)
         if setting is None or not setting.isdigit():
             return None
         stream_id = int(setting)
         topic = page_topic(page_title)
-        user = await chat_user_of(chat, session)
+        user = await chat_user_of(chat, wiki_user_id)
         count = None
         if user is not None:
             count = await chat_user_may_read_stream(chat, user, stream_id, topic)

@@ -1,5 +1,6 @@
 """What the wiki feed reads of the wiki: its new recent changes, the log entries that hide
-something, whether a revision or log entry is hidden now, and a page's categories."""
+something, whether a revision or log entry is hidden now, a page's categories, and whom a
+change concerns (the page's watchers, the users a talk page or summary mentions)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn
 from atrium.wiki import schema
+from atrium.wiki.reads.revisions import revision_text
 
 RC = schema.recentchanges.c
 LG = schema.logging.c
@@ -28,6 +30,9 @@ HIDING = (
     ("suppress", "revision"),
     ("suppress", "event"),
 )
+# A block that hides the user's name (`hidename`) hides it on every revision, deleted revision,
+# file version and log entry of theirs.
+HIDING_USER = (("suppress", "block"), ("suppress", "reblock"))
 # Changes read per pass: a burst (an import) is worked through over several passes.
 BATCH = 200
 
@@ -117,13 +122,19 @@ class Hidings:
 
 def hiding_after(conn: Conn, log_id: int) -> Hidings:
     rows = conn.all(
-        sa.select(LG.log_id, LG.log_type, LG.log_action, LG.log_page, LG.log_params)
+        sa.select(
+            LG.log_id, LG.log_type, LG.log_action, LG.log_page, LG.log_params, LG.log_namespace,
+            LG.log_title,
+        )
         .where(LG.log_id > log_id)
         .order_by(LG.log_id)
         .limit(BATCH)
-    )
+    )  # fmt: skip
     found = Hidings(int(rows[-1]["log_id"]) if rows else log_id, set(), set(), set())
     for row in rows:
+        if (row["log_type"], row["log_action"]) in HIDING_USER:
+            _add_users_rows(conn, str(row["log_title"]).replace("_", " "), found)
+            continue
         if (row["log_type"], row["log_action"]) not in HIDING:
             continue
         if row["log_page"]:
@@ -138,9 +149,51 @@ def hiding_after(conn: Conn, log_id: int) -> Hidings:
         }
         if params.get("type") == "revision":
             found.revisions |= numbers
+        elif params.get("type") == "archive":
+            # A deleted page's revisions, named by timestamp.
+            stamps = [str(i) for i in ids if isinstance(i, (int, str)) and len(str(i)) == 14]
+            found.revisions |= _archived_revisions(
+                conn, int(row["log_namespace"]), str(row["log_title"]), stamps
+            )
         elif params.get("type") == "logging":
             found.log_entries |= numbers
     return found
+
+
+def _archived_revisions(conn: Conn, ns: int, dbkey: str, stamps: Sequence[str]) -> set[int]:
+    if not stamps:
+        return set()
+    AR = schema.archive.c
+    return {
+        int(r)
+        for r in conn.scalars(
+            sa.select(AR.ar_rev_id).where(
+                AR.ar_namespace == ns, AR.ar_title == dbkey, AR.ar_timestamp.in_(list(stamps))
+            )
+        )
+    }
+
+
+def _add_users_rows(conn: Conn, name: str, found: Hidings) -> None:
+    """Every revision (deleted or not) and log entry of the user, whose name is now hidden on
+    them (their uploads' notifications are their log entries')."""
+    actor = conn.scalar(
+        sa.select(A.actor_id)
+        .join(schema.user, schema.user.c.user_id == A.actor_user)
+        .where(schema.user.c.user_name == name)
+    )
+    if actor is None:
+        return
+    AR = schema.archive.c
+    found.revisions |= {
+        int(r) for r in conn.scalars(sa.select(REV.rev_id).where(REV.rev_actor == actor))
+    }
+    found.revisions |= {
+        int(r) for r in conn.scalars(sa.select(AR.ar_rev_id).where(AR.ar_actor == actor))
+    }
+    found.log_entries |= {
+        int(r) for r in conn.scalars(sa.select(LG.log_id).where(LG.log_actor == actor))
+    }
 
 
 def hidden_revisions(conn: Conn, rev_ids: Sequence[int]) -> set[int]:
@@ -171,3 +224,33 @@ def hidden_log_entries(conn: Conn, log_ids: Sequence[int]) -> set[int]:
 
 def categories_of(conn: Conn, page_id: int) -> set[str]:
     return {str(c) for c in conn.scalars(sa.select(CL.cl_to).where(CL.cl_from == page_id))}
+
+
+def watchers(conn: Conn, ns: int, dbkey: str) -> dict[int, str]:
+    """The wiki users watching a page (its subject or talk page: one watch covers both), by id,
+    with their names."""
+    WL, U = schema.watchlist.c, schema.user.c
+    rows = conn.all(
+        sa.select(U.user_id, U.user_name)
+        .join(schema.watchlist, WL.wl_user == U.user_id)
+        .where(WL.wl_namespace.in_((ns & ~1, ns | 1)), WL.wl_title == dbkey)
+    )
+    return {int(r["user_id"]): str(r["user_name"]) for r in rows}
+
+
+def users_named(conn: Conn, names: Sequence[str]) -> dict[int, str]:
+    """The wiki users of these names, by id."""
+    if not names:
+        return {}
+    U = schema.user.c
+    rows = conn.all(sa.select(U.user_id, U.user_name).where(U.user_name.in_(list(names))))
+    return {int(r["user_id"]): str(r["user_name"]) for r in rows}
+
+
+def texts(conn: Conn, rev_id: int, parent_id: int) -> tuple[str, str]:
+    """A revision's text and its parent's ("" for none)."""
+    found = {}
+    for wanted in (rev_id, parent_id):
+        row = revision_text(conn, wanted) if wanted else None
+        found[wanted] = str(row["old_text"]) if row is not None else ""
+    return found.get(rev_id, ""), found.get(parent_id, "")

@@ -9,6 +9,7 @@ import { inView } from "./feed.js";
 import { toHash } from "./narrow.js";
 import { field, openDialog } from "./overlay.js";
 import { bus, desktopNotifications, isAdmin, state, theme } from "./state.js";
+import { WIKI, watchlistSetting } from "./wiki_settings.js";
 
 // One setting changed here: shown at once, then stored on the server (whose `user_settings`
 // event brings it to this person's other browsers).
@@ -129,6 +130,7 @@ function notificationsPage() {
     { class: "dialog-form" },
     el("label", { class: "check" }, box, " Desktop notifications for direct messages and mentions"),
     supported ? null : el("p", { text: "This browser has no notifications." }),
+    WIKI ? watchlistSetting() : null,
   );
 }
 

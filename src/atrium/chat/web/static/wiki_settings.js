@@ -129,3 +129,21 @@ export function wikiPage() {
     ruleForm(redraw),
   );
 }
+
+// Each person's own: a direct message when a page on their wiki watchlist changes (off until
+// they turn it on, as MediaWiki's e-mail notification of watched pages).
+export function watchlistSetting() {
+  const box = el("input", { type: "checkbox", id: "setting-wiki-watchlist", disabled: true });
+  get("/atrium/notification_settings").then(
+    (body) => {
+      box.checked = body.wiki_watchlist_pages;
+      box.disabled = false;
+    },
+    (error) => toast(error.message),
+  );
+  box.addEventListener("change", async () => {
+    const saved = await attempt(patch("/atrium/notification_settings", { wiki_watchlist_pages: box.checked }), "Saved");
+    if (!saved) box.checked = !box.checked;
+  });
+  return el("label", { class: "check" }, box, " A direct message when a page on my wiki watchlist changes");
+}

@@ -10,6 +10,7 @@ from starlette.responses import Response
 from atrium.core.db import Database
 from atrium.wiki.site import Site
 from atrium.wiki.titles import Title
+from atrium.wiki.web import neighbours
 from atrium.wiki.web import specialpages as skin_table
 from atrium.wiki.web.special import (
     allpages,
@@ -39,6 +40,7 @@ from atrium.wiki.web.special import (
     version,
     watchlist,
     whatlinkshere,
+    workspace_settings,
 )
 from atrium.wiki.web.special.context import SpecialContext, discard_files, load_context
 from atrium.wiki.web.special.page import SpecialPage
@@ -47,7 +49,11 @@ from atrium.wiki.web.specialpages import Handler
 
 async def _specialpages(ctx: SpecialContext) -> Response:
     titles = {page.name: page.title for page in PAGES}
-    return await specialpages.listing(ctx, skin_table.all_pages(), titles)
+    listed = skin_table.all_pages()
+    if neighbours.workspace_settings(ctx.db) is None:
+        # The wiki alone: no workspace to set.
+        listed = [p for p in listed if p.name != workspace_settings.PAGE.name]
+    return await specialpages.listing(ctx, listed, titles)
 
 
 PAGES: tuple[SpecialPage, ...] = (
@@ -79,6 +85,7 @@ PAGES: tuple[SpecialPage, ...] = (
     watchlist.PAGE,
     watchlist.EDIT_PAGE,
     whatlinkshere.PAGE,
+    workspace_settings.PAGE,
 )
 # index.php actions served by a Special page's handler, with the page as its target.
 # Rollback has no Special page of its own in MediaWiki: only the action.
