@@ -31,3 +31,4 @@ class SpecialPage:
     group: str
     handler: Callable[[SpecialContext], Awaitable[Response]]
     restricted: str | None = None  # the right it needs; listed in bold, only to holders
+    listed: bool = True  # shown on Special:SpecialPages (SpecialPage::isListed)

@@ -27,10 +27,12 @@ from atrium.wiki.web.special import (
     protect,
     random,
     recentchanges,
+    redirect_action,
     rollback,
     specialpages,
     statistics,
     unblock,
+    undelete,
     upload,
     userrights,
     version,
@@ -44,7 +46,9 @@ from atrium.wiki.web.specialpages import Handler
 
 async def _specialpages(ctx: SpecialContext) -> Response:
     titles = {page.name: page.title for page in PAGES}
-    return await specialpages.listing(ctx, skin_table.all_pages(), titles)
+    unlisted = {page.name for page in PAGES if not page.listed}
+    table = [page for page in skin_table.all_pages() if page.name not in unlisted]
+    return await specialpages.listing(ctx, table, titles)
 
 
 PAGES: tuple[SpecialPage, ...] = (
@@ -54,17 +58,18 @@ PAGES: tuple[SpecialPage, ...] = (
     blocklist.PAGE,
     categories.PAGE,
     contributions.PAGE,
-    delete.PAGE,
+    redirect_action.DELETE_PAGE,
     listfiles.PAGE,
     log.PAGE,
     movepage.PAGE,
     newpages.PAGE,
     prefixindex.PAGE,
     preferences.PAGE,
-    protect.PAGE,
+    redirect_action.PROTECT_PAGE,
     random.PAGE,
     recentchanges.PAGE,
     statistics.PAGE,
+    undelete.PAGE,
     unblock.PAGE,
     upload.PAGE,
     userrights.PAGE,
