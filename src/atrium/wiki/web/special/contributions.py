@@ -10,6 +10,7 @@ from atrium.wiki.reads.contributions import contributions
 from atrium.wiki.reads.users import account_by_name, is_hidden
 from atrium.wiki.timestamps import formatted
 from atrium.wiki.titles import Title
+from atrium.wiki.web.comments import with_comment_html
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.recentchanges import namespace_filter
@@ -49,6 +50,7 @@ async def handle(ctx: SpecialContext) -> Response:
                     ),
                 }
             )
+    entries = await with_comment_html(ctx.db, ctx.site, entries)
     return await render(
         ctx,
         "contributions.html",

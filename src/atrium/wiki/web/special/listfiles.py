@@ -10,6 +10,7 @@ from atrium.wiki.files.paths import hash_path, url_name
 from atrium.wiki.reads.file_list import list_files
 from atrium.wiki.timestamps import formatted
 from atrium.wiki.titles import NS_FILE, Title
+from atrium.wiki.web.comments import with_comment_html
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import render
@@ -49,6 +50,7 @@ async def handle(ctx: SpecialContext) -> Response:
                 "comment": str(row["comment_text"] or ""),
             }
         )
+    entries = await with_comment_html(ctx.db, ctx.site, entries)
     return await render(
         ctx, "listfiles.html", "File list", uploader=uploader, limit=limit, entries=entries
     )

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from starlette.responses import Response
 
 from atrium.wiki.reads.recent_changes import recent_changes
-from atrium.wiki.web.special.changelines import change_lines
+from atrium.wiki.web.special.changelines import change_lines, finished
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import render
@@ -61,7 +61,7 @@ async def handle(ctx: SpecialContext) -> Response:
         ctx,
         "recentchanges.html",
         "Recent changes",
-        lines=change_lines(ctx.reader, rows, prefixes),
+        lines=await finished(ctx.db, ctx.site, change_lines(ctx.reader, rows, prefixes)),
         options=options,
         namespace=namespace,
         limits=LIMITS,

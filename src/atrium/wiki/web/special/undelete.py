@@ -16,6 +16,7 @@ from atrium.wiki.changes.protection import badaccess
 from atrium.wiki.reads.deleted_pages import archived_revisions, archived_titles
 from atrium.wiki.timestamps import formatted
 from atrium.wiki.titles import Title
+from atrium.wiki.web.comments import with_comment_html
 from atrium.wiki.web.special.blocknotice import block_notice, block_of
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
@@ -40,6 +41,7 @@ class DeletedRevision:
     comment: str | None  # None: "(edit summary removed)"
     size: int
     minor: bool
+    title: Title
 
 
 async def _search(ctx: SpecialContext) -> Response:
@@ -56,7 +58,7 @@ async def _search(ctx: SpecialContext) -> Response:
 
 async def _revisions(ctx: SpecialContext, title: Title) -> list[DeletedRevision]:
     rows = await ctx.db.read(archived_revisions, title, LIMIT)
-    return [
+    lines = [
         DeletedRevision(
             timestamp=str(r["ar_timestamp"]),
             time=formatted(str(r["ar_timestamp"])),
@@ -64,9 +66,11 @@ async def _revisions(ctx: SpecialContext, title: Title) -> list[DeletedRevision]
             comment=shown_comment(ctx.reader, int(r["ar_deleted"]), str(r["comment_text"])),
             size=int(r["ar_len"] or 0),
             minor=bool(r["ar_minor_edit"]),
+            title=title,
         )
         for r in rows
     ]
+    return await with_comment_html(ctx.db, ctx.site, lines)
 
 
 async def _history(

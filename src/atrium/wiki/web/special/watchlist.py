@@ -9,7 +9,7 @@ from starlette.responses import RedirectResponse, Response
 from atrium.wiki.changes.watching import set_watch
 from atrium.wiki.reads.watchlist import watched_changes, watched_titles
 from atrium.wiki.titles import Title
-from atrium.wiki.web.special.changelines import change_lines
+from atrium.wiki.web.special.changelines import change_lines, finished
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.recentchanges import DAYS, since
@@ -31,7 +31,7 @@ async def handle(ctx: SpecialContext) -> Response:
         ctx,
         "watchlist.html",
         "Watchlist",
-        lines=change_lines(ctx.reader, rows, prefixes),
+        lines=await finished(ctx.db, ctx.site, change_lines(ctx.reader, rows, prefixes)),
         count=len(titles),
         days=days,
         day_choices=DAYS,
