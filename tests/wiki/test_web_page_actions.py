@@ -127,7 +127,7 @@ async def test_undelete_tab_search_and_partial_restore(
         rest = (await admin.get("/wiki/Special:Undelete?target=Gone_page")).text
         assert len(re.findall(r'name="ts(\d{14})"', rest)) == 2
         log = (await admin.get("/wiki/Special:Log/delete")).text
-        assert "restored" in log
+        assert "undeleted page" in log and "(1 revision)" in log
 
 
 async def test_delete_and_protect_pages_redirect_to_the_actions(

@@ -17,8 +17,9 @@ from atrium.core.db import Database
 from atrium.wiki.messages.store import CORE_MESSAGES
 from atrium.wiki.reads.page_view import link_states
 from atrium.wiki.site import Site
-from atrium.wiki.timestamps import formatted, from_iso
+from atrium.wiki.timestamps import from_iso
 from atrium.wiki.titles import NS_USER, Title
+from atrium.wiki.web.dates import local_time
 from atrium.wiki.wikitext.escaping import escape_wikitext
 from atrium.wiki.wikitext.html.message import MessageHtml, link_targets
 
@@ -131,7 +132,7 @@ def _block(p: dict[str, Any]) -> tuple[str, str]:
     duration = str(p.get("duration") or "infinity")
     shown = "infinite" if duration in ("infinity", "infinite", "indefinite") else duration
     if p.get("expiry") and shown != "infinite":
-        shown = f"{duration} (ends {formatted(from_iso(str(p['expiry'])))})"
+        shown = f"{duration} (ends {local_time(from_iso(str(p['expiry'])))})"
     flags = [message(f"block-log-flags-{f}") for f in _BLOCK_FLAGS if f in (p.get("flags") or [])]
     return escape_wikitext(shown), escape_wikitext(f"({', '.join(flags)})") if flags else ""
 
@@ -194,7 +195,7 @@ def wikitext(site: Site, line: LogLine) -> str:
         stamp = str(p.get("mergepoint") or "")
         extra = [
             _link(site, Title(dest.ns, dest.dbkey)) if dest else "",
-            formatted(from_iso(stamp)) if stamp else "",
+            local_time(from_iso(stamp)) if stamp else "",
         ]
     elif kind == "managetags":
         extra = [escape_wikitext(str(p.get("tag") or "")), int(p.get("count") or 0)]

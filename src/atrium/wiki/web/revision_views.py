@@ -19,10 +19,10 @@ from atrium.wiki.reads import article, comparing
 from atrium.wiki.reads import page_view as reading
 from atrium.wiki.reads.users import Account
 from atrium.wiki.site import Site
-from atrium.wiki.timestamps import formatted
 from atrium.wiki.titles import Title
 from atrium.wiki.web import links, rollback_links
 from atrium.wiki.web.comments import with_comment_html
+from atrium.wiki.web.dates import local_time
 from atrium.wiki.web.edit_permission import may_edit
 from atrium.wiki.web.skin import render_page, trusted
 from atrium.wiki.web.viewer import current_viewer
@@ -47,7 +47,7 @@ def _shown(site: Site, account: Account, rev: comparing.Revision, latest: int) -
     return Shown(
         rev.rev_id,
         links.index_href(site, rev.title, oldid=str(rev.rev_id)),
-        formatted(rev.timestamp),
+        local_time(rev.timestamp),
         rev.user if can_see(account, rev.deleted, DELETED_USER) else None,
         rev.comment if can_see(account, rev.deleted, DELETED_COMMENT) else None,
         rev.title,

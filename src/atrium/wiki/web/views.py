@@ -30,7 +30,6 @@ from atrium.wiki.reads import article as article_view
 from atrium.wiki.reads import comparing
 from atrium.wiki.reads import page_view as reading
 from atrium.wiki.site import MAIN_PAGE, Site
-from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_SPECIAL, InvalidTitle, Title
 from atrium.wiki.web import (
     account_pages,
@@ -46,6 +45,7 @@ from atrium.wiki.web import (
     watch_pages,
 )
 from atrium.wiki.web.comments import comment_html
+from atrium.wiki.web.dates import local_time
 from atrium.wiki.web.edit_permission import may_edit
 from atrium.wiki.web.skin import render_page, trusted
 from atrium.wiki.web.special import category_page, file_page
@@ -347,7 +347,7 @@ async def history(request: Request, site: Site, db: Database, title: Title, limi
             _HistoryLine(
                 oldid,
                 links.index_href(site, title, oldid=str(oldid)),
-                iso(str(row["rev_timestamp"])),
+                local_time(str(row["rev_timestamp"])),
                 shown_user(reader, deleted, str(row["actor_name"])),
                 comments[index],
                 bool(row["rev_minor_edit"]),

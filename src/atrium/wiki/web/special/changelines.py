@@ -11,9 +11,9 @@ from markupsafe import Markup
 from atrium.core.db import Database, Row
 from atrium.wiki.reads.users import Account
 from atrium.wiki.site import Site
-from atrium.wiki.timestamps import formatted
 from atrium.wiki.titles import Title
 from atrium.wiki.web.comments import with_comment_html
+from atrium.wiki.web.dates import local_time
 from atrium.wiki.web.log_lines import LOG_NAMES, LogLine, log_html
 from atrium.wiki.web.visibility import shown_comment, shown_user
 
@@ -58,7 +58,7 @@ def change_lines(reader: Account, rows: list[Row], prefixed: dict[int, str]) -> 
             ChangeLine(
                 title=Title(int(row["rc_namespace"]), key),
                 name=prefixed.get(int(row["rc_namespace"]), "") + key.replace("_", " "),
-                time=formatted(str(row["rc_timestamp"])),
+                time=local_time(str(row["rc_timestamp"])),
                 kind="log" if rc_type == RC_LOG else "new" if rc_type == RC_NEW else "edit",
                 minor=bool(row["rc_minor"]),
                 bot=bool(row["rc_bot"]),

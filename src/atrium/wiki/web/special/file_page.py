@@ -15,9 +15,9 @@ from atrium.wiki.files.paths import archive_path, hash_path, url_name
 from atrium.wiki.reads.file_page import file_page
 from atrium.wiki.reads.users import Account
 from atrium.wiki.site import Site
-from atrium.wiki.timestamps import formatted
 from atrium.wiki.titles import NS_FILE, Title
 from atrium.wiki.web.comments import with_comment_html
+from atrium.wiki.web.dates import local_time
 from atrium.wiki.web.special.render import Links, template
 from atrium.wiki.web.visibility import (
     DELETED_RESTRICTED,
@@ -73,7 +73,7 @@ def _version(
         thumb_cache.record(site.files_dir, name, shown)
     return Version(
         current=current,
-        time=formatted(str(row[f"{prefix}_timestamp"])),
+        time=local_time(str(row[f"{prefix}_timestamp"])),
         url=url,
         thumb=thumb if shown and shown < width else url,
         width=width,

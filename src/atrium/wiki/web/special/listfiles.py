@@ -8,9 +8,9 @@ from starlette.responses import Response
 
 from atrium.wiki.files.paths import hash_path, url_name
 from atrium.wiki.reads.file_list import list_files
-from atrium.wiki.timestamps import formatted
 from atrium.wiki.titles import NS_FILE, Title
 from atrium.wiki.web.comments import with_comment_html
+from atrium.wiki.web.dates import local_time
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import render
@@ -38,7 +38,7 @@ async def handle(ctx: SpecialContext) -> Response:
             {
                 "title": Title(NS_FILE, name),
                 "name": name.replace("_", " "),
-                "time": formatted(str(row["img_timestamp"])),
+                "time": local_time(str(row["img_timestamp"])),
                 "url": f"{images}{hash_path(name)}{safe}",
                 "thumb": (
                     f"{images}thumb/{hash_path(name)}{safe}/{THUMB}px-{safe}"

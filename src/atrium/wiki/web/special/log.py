@@ -7,9 +7,9 @@ from __future__ import annotations
 from starlette.responses import Response
 
 from atrium.wiki.reads.log_entries import log_entries
-from atrium.wiki.timestamps import formatted
 from atrium.wiki.titles import Title
 from atrium.wiki.web.comments import with_comment_html
+from atrium.wiki.web.dates import local_time
 from atrium.wiki.web.log_lines import LOG_NAMES, LogLine, log_html
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
@@ -62,7 +62,7 @@ async def handle(ctx: SpecialContext) -> Response:
                 "type": kind,
                 "action": action,
                 "params": row["log_params"],
-                "time": formatted(str(row["log_timestamp"])),
+                "time": local_time(str(row["log_timestamp"])),
                 "user": shown_user(reader, deleted, str(row["actor_name"])),
                 "title": Title(ns, key) if can_see(reader, deleted, DELETED_ACTION) else None,
                 "name": ctx.site.parser.prefixed_text(ns, key),

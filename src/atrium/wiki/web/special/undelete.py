@@ -14,9 +14,9 @@ from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.pageops import undelete_page
 from atrium.wiki.changes.protection import badaccess
 from atrium.wiki.reads.deleted_pages import archived_revisions, archived_titles
-from atrium.wiki.timestamps import formatted
 from atrium.wiki.titles import Title
 from atrium.wiki.web.comments import with_comment_html
+from atrium.wiki.web.dates import local_time
 from atrium.wiki.web.special.blocknotice import block_notice, block_of
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
@@ -61,7 +61,7 @@ async def _revisions(ctx: SpecialContext, title: Title) -> list[DeletedRevision]
     lines = [
         DeletedRevision(
             timestamp=str(r["ar_timestamp"]),
-            time=formatted(str(r["ar_timestamp"])),
+            time=local_time(str(r["ar_timestamp"])),
             user=shown_user(ctx.reader, int(r["ar_deleted"]), str(r["actor_name"])),
             comment=shown_comment(ctx.reader, int(r["ar_deleted"]), str(r["comment_text"])),
             size=int(r["ar_len"] or 0),
