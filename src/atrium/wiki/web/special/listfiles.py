@@ -4,6 +4,8 @@ and read "(username removed)" to readers who may not see them."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.responses import Response
 
 from atrium.wiki.files.paths import hash_path, url_name
@@ -19,9 +21,8 @@ from atrium.wiki.web.visibility import DELETED_RESTRICTED, DELETED_USER, shown_u
 THUMB = 120
 
 
-async def handle(ctx: SpecialContext) -> Response:
-    uploader = (ctx.param("user") or ctx.subpage).strip().replace("_", " ")
-    limit = ctx.int_param("limit", 50, 1, 500)
+async def file_entries(ctx: SpecialContext, uploader: str, limit: int) -> list[dict[str, Any]]:
+    """The newest files (of one uploader), as the file lists and the gallery show them."""
     rows, hidden = await ctx.db.read(list_files, uploader or None, limit)
     entries = []
     images = ctx.site.images_path
@@ -50,7 +51,13 @@ async def handle(ctx: SpecialContext) -> Response:
                 "comment": str(row["comment_text"] or ""),
             }
         )
-    entries = await with_comment_html(ctx.db, ctx.site, entries)
+    return await with_comment_html(ctx.db, ctx.site, entries)
+
+
+async def handle(ctx: SpecialContext) -> Response:
+    uploader = (ctx.param("user") or ctx.subpage).strip().replace("_", " ")
+    limit = ctx.int_param("limit", 50, 1, 500)
+    entries = await file_entries(ctx, uploader, limit)
     return await render(
         ctx, "listfiles.html", "File list", uploader=uploader, limit=limit, entries=entries
     )

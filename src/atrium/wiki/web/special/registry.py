@@ -12,15 +12,21 @@ from atrium.wiki.site import Site
 from atrium.wiki.titles import Title
 from atrium.wiki.web import specialpages as skin_table
 from atrium.wiki.web.special import (
+    activeusers,
     allpages,
     block,
     blocklist,
     categories,
     contributions,
     delete,
+    fileduplicatesearch,
     listfiles,
+    listgrouprights,
+    listusers,
     log,
+    mimesearch,
     movepage,
+    newfiles,
     newpages,
     preferences,
     prefixindex,
@@ -28,6 +34,7 @@ from atrium.wiki.web.special import (
     random,
     recentchanges,
     redirect_action,
+    reports,
     rollback,
     specialpages,
     statistics,
@@ -53,7 +60,13 @@ async def _specialpages(ctx: SpecialContext) -> Response:
 
 PAGES: tuple[SpecialPage, ...] = (
     SpecialPage("SpecialPages", "Special pages", "wiki", _specialpages),
+    activeusers.PAGE,
     allpages.PAGE,
+    fileduplicatesearch.PAGE,
+    listgrouprights.PAGE,
+    listusers.PAGE,
+    mimesearch.PAGE,
+    newfiles.PAGE,
     block.PAGE,
     blocklist.PAGE,
     categories.PAGE,
@@ -77,6 +90,7 @@ PAGES: tuple[SpecialPage, ...] = (
     watchlist.PAGE,
     watchlist.EDIT_PAGE,
     whatlinkshere.PAGE,
+    *reports.PAGES,
 )
 # index.php actions served by a Special page's handler, with the page as its target.
 # Rollback has no Special page of its own in MediaWiki: only the action.
@@ -95,9 +109,10 @@ def _adapter(page: SpecialPage) -> Handler:
 
 
 for _page in PAGES:
-    skin_table.special_page(_page.name, group=_page.group, restriction=_page.restricted, post=True)(
-        _adapter(_page)
-    )
+    skin_table.special_page(
+        _page.name, aliases=_page.aliases, group=_page.group, restriction=_page.restricted,
+        post=True,
+    )(_adapter(_page))  # fmt: skip
 
 
 async def page_action(

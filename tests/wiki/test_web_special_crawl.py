@@ -1,0 +1,125 @@
+"""Every link on every Special page, followed in-process as an administrator and as an anonymous
+reader: no server error and no 400, on a wiki seeded with what the reports list (redirects,
+double and broken redirects, wanted pages, files, hostile titles and summaries). Each Special
+page is also opened with hostile and malformed parameters, and the report pages' empty state
+and paging are checked."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from urllib.parse import urlsplit
+
+import httpx
+import pytest
+from tests.wiki.conftest import WikiHarness
+from tests.wiki.web_special_seed import edit, sign_in
+
+pytestmark = pytest.mark.anyio
+
+HOSTILE = '<script>alert("x")</script>'
+LINK = re.compile(r'href="([^"]+)"')
+BAD_PARAMS = (
+    "?limit=abc&offset=-5&username=%3Cscript%3E&mime=%3Cscript%3E&target=%3Cscript%3E"
+    "&prefix=%3Cscript%3E&filename=%3Cscript%3E&group=%3Cscript%3E&user=%3Cscript%3E"
+    "&page=%3Cscript%3E&days=-1&namespace=zz"
+)
+
+
+async def _seed(wiki: WikiHarness) -> None:
+    await edit(wiki, "Hub", "Links to [[Spoke]], [[Missing page]] and [[File:Nowhere.png]].")
+    await edit(wiki, "Spoke", "Back to [[Hub]]. {{Boilerplate}} [[Category:Wheels]]")
+    await edit(wiki, "Template:Boilerplate", "boiler")
+    await edit(wiki, "Lonely", "Nobody links here and it has no links.")
+    await edit(wiki, "Hop one", "#REDIRECT [[Hop two]]")
+    await edit(wiki, "Hop two", "#REDIRECT [[Hub]]")
+    await edit(wiki, "Broken", "#REDIRECT [[Nothing here]]")
+    await edit(wiki, 'Quote"&amp', "hostile title", summary=f"/* {HOSTILE} */ {HOSTILE}")
+
+
+def _internal(href: str) -> str | None:
+    url = unescape(href)
+    parts = urlsplit(url)
+    if parts.scheme or parts.netloc or not parts.path.startswith(("/wiki/", "/w/index.php")):
+        return None
+    if "action=delete" in url or "action=rollback" in url or "UserLogout" in url:
+        return None  # their GET is a form, but leave the session and pages alone
+    return url
+
+
+async def _crawl(client: httpx.AsyncClient) -> dict[str, int]:
+    listing = await client.get("/wiki/Special:SpecialPages")
+    assert listing.status_code == 200
+    specials = sorted(
+        {u for h in LINK.findall(listing.text) if (u := _internal(h)) and "Special:" in u}
+    )
+    assert len(specials) > 50
+    seen: dict[str, int] = {}
+    for special in specials:
+        page = await client.get(special)
+        seen[special] = page.status_code
+        for href in LINK.findall(page.text):
+            url = _internal(href)
+            if url is None or url in seen:
+                continue
+            seen[url] = (await client.get(url)).status_code
+    return seen
+
+
+async def test_crawl_as_administrator_and_anonymous(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    await _seed(wiki)
+    anonymous = await _crawl(client)
+    async with wiki.client() as admin:
+        await sign_in(wiki, admin, "Admin")
+        administrator = await _crawl(admin)
+    for who, seen in (("anonymous", anonymous), ("admin", administrator)):
+        bad = {url: code for url, code in seen.items() if code >= 500 or code == 400}
+        assert bad == {}, who
+    assert "/wiki/Special:Undelete" in administrator and "/wiki/Special:Undelete" not in anonymous
+    assert administrator["/wiki/Special:Unwatchedpages"] == 200
+
+
+async def test_hostile_and_malformed_parameters(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    await _seed(wiki)
+    await sign_in(wiki, client, "Admin")
+    listing = (await client.get("/wiki/Special:SpecialPages")).text
+    specials = sorted({u for h in LINK.findall(listing) if (u := _internal(h)) and "Special:" in u})
+    for special in specials:
+        page = await client.get(special + BAD_PARAMS)
+        assert page.status_code < 500 and page.status_code != 400, special
+        assert "<script>alert" not in page.text, special
+
+
+async def test_reports_list_paging_and_empty_state(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    empty = await client.get("/wiki/Special:DoubleRedirects")
+    assert empty.status_code == 200 and "There are no results for this report." in empty.text
+    await _seed(wiki)
+    double = (await client.get("/wiki/Special:DoubleRedirects")).text
+    assert re.search(r">Hop one</a> \u2192 <a[^>]*>Hop two</a> \u2192 <a[^>]*>Hub</a>", double)
+    broken = (await client.get("/wiki/Special:BrokenRedirects")).text
+    assert 'class="new" title="Nothing here (page does not exist)"' in broken
+    wanted = (await client.get("/wiki/Special:WantedPages")).text
+    assert "Missing page" in wanted and "(1 link)" in wanted
+    lonely = (await client.get("/wiki/Special:LonelyPages")).text
+    assert ">Lonely</a>" in lonely
+    short = await client.get("/wiki/Special:ShortPages?limit=1")
+    assert 'class="mw-nextlink"' in short.text and short.text.count("bytes]") == 1
+    second = await client.get("/wiki/Special:ShortPages?limit=1&offset=1")
+    assert 'class="mw-prevlink"' in second.text and '<ol start="2"' in second.text
+    refused = await client.get("/wiki/Special:UnwatchedPages")
+    assert refused.status_code == 403
+    users = (await client.get("/wiki/Special:ListUsers?group=sysop")).text
+    assert ">Admin</bdi>" in users and ">Alice</bdi>" not in users
+    rights = (await client.get("/wiki/Special:ListGroupRights")).text
+    assert "<code>protect</code>" in rights
+    active = (await client.get("/wiki/Special:ActiveUsers")).text
+    assert ">Admin</bdi>" in active
+    mime = await client.get("/wiki/Special:MIMESearch?mime=image/*")
+    assert mime.status_code == 200 and "There are no results" in mime.text
+    assert (await client.get("/wiki/Special:Newimages")).status_code == 200
