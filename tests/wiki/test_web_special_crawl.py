@@ -123,3 +123,25 @@ async def test_reports_list_paging_and_empty_state(
     mime = await client.get("/wiki/Special:MIMESearch?mime=image/*")
     assert mime.status_code == 200 and "There are no results" in mime.text
     assert (await client.get("/wiki/Special:Newimages")).status_code == 200
+
+
+async def test_export_and_allmessages(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    await edit(wiki, "Exported", f"text {HOSTILE}")
+    form = await client.get("/wiki/Special:Export")
+    assert form.status_code == 200 and 'name="pages"' in form.text
+    empty = await client.post("/w/index.php?title=Special:Export", data={"pages": "\n"})
+    assert empty.status_code == 200 and "No pages to export" in empty.text
+    xml = await client.post(
+        "/w/index.php?title=Special:Export",
+        data={"pages": "Exported\n<bad>\nMissing one", "wpDownload": "1"},
+    )
+    assert xml.headers["content-type"].startswith("application/xml")
+    assert "attachment" in xml.headers["content-disposition"]
+    assert xml.text.count("<page>") == 1 and "&lt;script&gt;" in xml.text
+    assert "<script>" not in xml.text
+    messages = (await client.get("/wiki/Special:AllMessages?prefix=logentry-move&limit=2")).text
+    assert 'id="msg_logentry-move-move"' in messages and 'class="mw-nextlink"' in messages
+    await edit(wiki, "MediaWiki:Mainpage", "Home <b>")
+    modified = (await client.get("/wiki/Special:AllMessages?filter=modified")).text
+    assert 'id="msg_mainpage"' in modified and "Home &lt;b&gt;" in modified
+    assert 'id="msg_edit"' not in modified

@@ -13,12 +13,14 @@ from atrium.wiki.titles import Title
 from atrium.wiki.web import specialpages as skin_table
 from atrium.wiki.web.special import (
     activeusers,
+    allmessages,
     allpages,
     block,
     blocklist,
     categories,
     contributions,
     delete,
+    export,
     fileduplicatesearch,
     listfiles,
     listgrouprights,
@@ -61,7 +63,9 @@ async def _specialpages(ctx: SpecialContext) -> Response:
 PAGES: tuple[SpecialPage, ...] = (
     SpecialPage("SpecialPages", "Special pages", "wiki", _specialpages),
     activeusers.PAGE,
+    allmessages.PAGE,
     allpages.PAGE,
+    export.PAGE,
     fileduplicatesearch.PAGE,
     listgrouprights.PAGE,
     listusers.PAGE,
