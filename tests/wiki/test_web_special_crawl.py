@@ -145,3 +145,27 @@ async def test_export_and_allmessages(wiki: WikiHarness, client: httpx.AsyncClie
     modified = (await client.get("/wiki/Special:AllMessages?filter=modified")).text
     assert 'id="msg_mainpage"' in modified and "Home &lt;b&gt;" in modified
     assert 'id="msg_edit"' not in modified
+
+
+async def test_redirecting_special_pages(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    await edit(wiki, "Versions", "one")
+    await edit(wiki, "Versions", "two")
+    await sign_in(wiki, client, "Alice")
+    expected = {
+        "MyPage": "/wiki/User:Alice",
+        "MyPage/Notes": "/wiki/User:Alice/Notes",
+        "MyTalk": "/wiki/User_talk:Alice",
+        "MyContributions": "/wiki/Special:Contributions/Alice",
+        "MyUploads": "/wiki/Special:ListFiles/Alice",
+        "ListAdmins": "/wiki/Special:ListUsers/sysop",
+        "ListBots": "/wiki/Special:ListUsers/bot",
+    }
+    for name, where in expected.items():
+        moved = await client.get(f"/wiki/Special:{name}")
+        assert moved.status_code == 302 and moved.headers["location"] == where, name
+    link = await client.get("/wiki/Special:PermanentLink/1", follow_redirects=True)
+    assert link.status_code == 200 and "one" in link.text
+    diff = await client.get("/wiki/Special:Diff/2", follow_redirects=True)
+    assert diff.status_code == 200 and 'class="diff' in diff.text
+    form = await client.get("/wiki/Special:Diff?revid=abc")
+    assert form.status_code == 200 and "must be a number" in form.text

@@ -36,6 +36,7 @@ from atrium.wiki.web.special import (
     random,
     recentchanges,
     redirect_action,
+    redirects,
     reports,
     rollback,
     specialpages,
@@ -95,6 +96,7 @@ PAGES: tuple[SpecialPage, ...] = (
     watchlist.EDIT_PAGE,
     whatlinkshere.PAGE,
     *reports.PAGES,
+    *redirects.PAGES,
 )
 # index.php actions served by a Special page's handler, with the page as its target.
 # Rollback has no Special page of its own in MediaWiki: only the action.
