@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 from tests.wiki.conftest import WikiHarness
-from tests.wiki.web_special_seed import edit, sign_in
+from tests.wiki.web_special_seed import edit, page_token, sign_in
 
 pytestmark = pytest.mark.anyio
 
@@ -35,6 +35,15 @@ async def _seed(wiki: WikiHarness) -> None:
     await edit(wiki, "Hop two", "#REDIRECT [[Hub]]")
     await edit(wiki, "Broken", "#REDIRECT [[Nothing here]]")
     await edit(wiki, 'Quote"&amp', "hostile title", summary=f"/* {HOSTILE} */ {HOSTILE}")
+    async with wiki.client() as admin:
+        await sign_in(wiki, admin, "Admin")
+        token = await page_token(admin)
+        for title, field in (("Hub", "edit"), ("Wanted_title", "create")):
+            await admin.post(
+                f"/w/index.php?title={title}&action=protect",
+                data={f"mwProtect-level-{field}": "sysop", "mwProtect-level-move": "sysop",
+                      "mwProtect-reason": HOSTILE, "wpEditToken": token},
+            )  # fmt: skip
 
 
 def _internal(href: str) -> str | None:
@@ -169,3 +178,30 @@ async def test_redirecting_special_pages(wiki: WikiHarness, client: httpx.AsyncC
     assert diff.status_code == 200 and 'class="diff' in diff.text
     form = await client.get("/wiki/Special:Diff?revid=abc")
     assert form.status_code == 200 and "must be a number" in form.text
+
+
+async def test_protected_pages_titles_and_tags(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    empty = (await client.get("/wiki/Special:ProtectedPages")).text
+    assert "There are currently no pages protected" in empty
+    await edit(wiki, "Fortress", "walls")
+    async with wiki.client() as admin:
+        await sign_in(wiki, admin, "Admin")
+        token = await page_token(admin)
+        for title, field in (("Fortress", "edit"), ("Not_yet", "create")):
+            done = await admin.post(
+                f"/w/index.php?title={title}&action=protect",
+                data={f"mwProtect-level-{field}": "sysop", "mwProtect-level-move": "sysop",
+                      "mwProtect-reason": HOSTILE, "wpEditToken": token},
+            )  # fmt: skip
+            assert done.status_code == 303, done.text
+    pages = (await client.get("/wiki/Special:ProtectedPages?type=edit&level=sysop")).text
+    assert ">Fortress</a>" in pages and "Administrators" in pages and "infinite" in pages
+    moved = (await client.get("/wiki/Special:ProtectedPages?type=upload")).text
+    assert ">Fortress</a>" not in moved
+    titles = (await client.get("/wiki/Special:ProtectedTitles")).text
+    assert ">Not yet</a>" in titles and ">Admin</a>" in titles
+    assert "<script>alert" not in titles and "&lt;script&gt;" in titles
+    tags = await client.get("/wiki/Special:Tags")
+    assert (tags.status_code == 200 and "<code>mw-" in tags.text) or "No tags" in tags.text
