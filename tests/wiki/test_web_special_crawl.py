@@ -205,3 +205,27 @@ async def test_protected_pages_titles_and_tags(
     assert "<script>alert" not in titles and "&lt;script&gt;" in titles
     tags = await client.get("/wiki/Special:Tags")
     assert (tags.status_code == 200 and "<code>mw-" in tags.text) or "No tags" in tags.text
+
+
+async def test_related_changes_and_compare_pages(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    await edit(wiki, "Source page", "See [[Linked page]].")
+    await edit(wiki, "Linked page", "first", summary="linked edit")
+    await edit(wiki, "Unrelated", "other", summary="unrelated edit")
+    related = (await client.get("/wiki/Special:RecentChangesLinked/Source_page")).text
+    assert "linked edit" in related and "unrelated edit" not in related
+    back = (
+        await client.get("/wiki/Special:RecentChangesLinked?target=Linked+page&showlinkedto=1")
+    ).text
+    assert ">Source page</a>" in back and "unrelated edit" not in back
+    bad = await client.get("/wiki/Special:RecentChangesLinked?target=%3Cx%3E")
+    assert bad.status_code == 200 and "empty or invalid" in bad.text
+    compared = await client.get(
+        "/wiki/Special:ComparePages?page1=Source+page&page2=Linked+page", follow_redirects=True
+    )
+    assert compared.status_code == 200 and "Linked page" in compared.text
+    assert 'class="diff' in compared.text
+    missing = await client.get("/wiki/Special:ComparePages?page1=Nope&rev2=abc")
+    assert missing.status_code == 200 and "First: no such page" in missing.text
+    assert "Second: not a revision id" in missing.text
