@@ -175,7 +175,9 @@ LISTS = ("ListUsers?username=%3Cscript%3E", "ActiveUsers?limit=abc", "NewFiles?u
          "MIMESearch?mime=%3Cscript%3E", "FileDuplicateSearch?filename=%3Cx%3E",
          "AllMessages?prefix=zzz-none", "Undelete?prefix=%3Cx%3E", "Export",
          "ListGroupRights", "ShortPages?limit=-3&offset=abc",
-         "DeletePage?target=%3Cx%3E")  # fmt: skip
+         "DeletePage?target=%3Cx%3E", "ProtectedPages?type=%3Cx%3E&namespace=zz",
+         "ProtectedTitles?level=%3Cx%3E", "Tags", "RecentChangesLinked?target=%3Cx%3E",
+         "ComparePages?page1=%3Cx%3E&rev2=abc", "PermanentLink?revid=%3Cx%3E")  # fmt: skip
 
 
 def test_special_pages_empty_state_and_bad_input(people: Any, wiki: Wiki) -> None:
