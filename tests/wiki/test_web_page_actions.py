@@ -12,7 +12,7 @@ import httpx
 import pytest
 import sqlalchemy as sa
 from tests.wiki.conftest import WikiHarness
-from tests.wiki.web_special_seed import edit, page_token, sign_in
+from tests.wiki.web_special_seed import edit, page_token, png, sign_in
 
 from atrium.wiki import schema
 from atrium.wiki.reads.page_view import raw_text
@@ -159,3 +159,29 @@ async def test_hostile_title_in_the_action_menu_stays_text(
     page = (await client.get("/wiki/Quote%22onmouseover%3Dx")).text
     assert _actions(page) == ["ca-delete", "ca-move", "ca-protect"]
     assert '"onmouseover=x' not in page.split('id="p-cactions"')[1].split("</nav>")[0]
+
+
+async def test_undelete_picks_file_versions(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    await sign_in(wiki, client, "Admin")
+    uploaded = await client.post(
+        "/w/index.php?title=Special:Upload",
+        data={"wpDestFile": "Gone.png", "wpUploadDescription": f"/* x */ {HOSTILE}",
+              "wpEditToken": await page_token(client)},
+        files={"wpUploadFile": ("Gone.png", png(40, 30), "image/png")},
+    )  # fmt: skip
+    assert uploaded.status_code == 303
+    await _delete(wiki, "File:Gone.png")
+    listing = (await client.get("/wiki/Special:Undelete?target=File:Gone.png")).text
+    ids = re.findall(r'name="fileid(\d+)"', listing)
+    assert len(ids) == 1 and "40 × 30" in listing and HOSTILE not in listing
+    stamps = re.findall(r'name="ts(\d{14})"', listing)
+    done = await client.post(
+        "/w/index.php?title=Special:Undelete",
+        data={"target": "File:Gone.png", f"fileid{ids[0]}": "1", f"ts{stamps[0]}": "1",
+              "wpEditToken": await page_token(client)},
+    )  # fmt: skip
+    assert done.status_code == 200 and "1 revision and 1 file restored" in done.text
+    page = (await client.get("/wiki/File:Gone.png")).text
+    assert 'id="file"' in page
+    rest = (await client.get("/wiki/Special:Undelete?target=File:Gone.png")).text
+    assert "fileid" not in rest

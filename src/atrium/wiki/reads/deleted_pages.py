@@ -87,3 +87,26 @@ def is_protected(conn: Conn, title: Title) -> bool:
             .where(live(pt.c.pt_expiry))
         )
     )
+
+
+def archived_files(conn: Conn, name: str, limit: int) -> list[Row]:
+    """The deleted versions of a file (`filearchive`), newest first, with uploader and
+    description and their deletion bits."""
+    fa, actor, comment = schema.filearchive, schema.actor, schema.comment
+    return conn.all(
+        sa.select(
+            fa.c.fa_id,
+            fa.c.fa_timestamp,
+            fa.c.fa_size,
+            fa.c.fa_width,
+            fa.c.fa_height,
+            fa.c.fa_deleted,
+            actor.c.actor_name,
+            comment.c.comment_text,
+        )
+        .join(actor, actor.c.actor_id == fa.c.fa_actor)
+        .join(comment, comment.c.comment_id == fa.c.fa_description_id)
+        .where(fa.c.fa_name == name)
+        .order_by(fa.c.fa_timestamp.desc(), fa.c.fa_id.desc())
+        .limit(limit)
+    )

@@ -13,8 +13,8 @@ from starlette.responses import Response
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.pageops import undelete_page
 from atrium.wiki.changes.protection import badaccess
-from atrium.wiki.reads.deleted_pages import archived_revisions, archived_titles
-from atrium.wiki.titles import Title
+from atrium.wiki.reads.deleted_pages import archived_files, archived_revisions, archived_titles
+from atrium.wiki.titles import NS_FILE, Title
 from atrium.wiki.web.comments import with_comment_html
 from atrium.wiki.web.dates import local_time
 from atrium.wiki.web.special.blocknotice import block_notice, block_of
@@ -73,14 +73,47 @@ async def _revisions(ctx: SpecialContext, title: Title) -> list[DeletedRevision]
     return await with_comment_html(ctx.db, ctx.site, lines)
 
 
+@dataclass(frozen=True)
+class DeletedFile:
+    file_id: int
+    time: str
+    size: int
+    width: int
+    height: int
+    user: str | None
+    comment: str | None
+    title: Title
+
+
+async def _files(ctx: SpecialContext, title: Title) -> list[DeletedFile]:
+    if title.ns != NS_FILE:
+        return []
+    rows = await ctx.db.read(archived_files, title.dbkey, LIMIT)
+    files = [
+        DeletedFile(
+            file_id=int(r["fa_id"]),
+            time=local_time(str(r["fa_timestamp"])),
+            size=int(r["fa_size"] or 0),
+            width=int(r["fa_width"] or 0),
+            height=int(r["fa_height"] or 0),
+            user=shown_user(ctx.reader, int(r["fa_deleted"]), str(r["actor_name"])),
+            comment=shown_comment(ctx.reader, int(r["fa_deleted"]), str(r["comment_text"])),
+            title=title,
+        )
+        for r in rows
+    ]
+    return await with_comment_html(ctx.db, ctx.site, files)
+
+
 async def _history(
     ctx: SpecialContext, title: Title, error: str = "", status: int = 200
 ) -> Response:
     revisions = await _revisions(ctx, title)
+    files = await _files(ctx, title)
     name = Links(ctx.site).name(title)
     return await render(
         ctx, "undelete.html", f"Undelete {name}", status, title=title, name=name,
-        revisions=revisions, may_restore=ctx.reader.allowed("undelete"), error=error,
+        revisions=revisions, files=files, may_restore=ctx.reader.allowed("undelete"), error=error,
         comment=ctx.param("wpComment"),
     )  # fmt: skip
 
@@ -110,18 +143,23 @@ async def handle(ctx: SpecialContext) -> Response:
         return await block_notice(ctx, block)
     chosen = [k[2:] for k, v in ctx.request_form_items() if k.startswith("ts") and v]
     chosen = [ts for ts in chosen if len(ts) == 14 and ts.isdigit()]
+    file_ids = [
+        int(k[6:]) for k, v in ctx.request_form_items()
+        if k.startswith("fileid") and v and k[6:].isdigit() and len(k) < 18
+    ]  # fmt: skip
     reason = ctx.param("wpComment")[:500]
     try:
         restored = await ctx.db.write(
-            undelete_page, ctx.site, ctx.performer(), title, reason, chosen
+            undelete_page, ctx.site, ctx.performer(), title, reason, chosen, file_ids
         )
     except ChangeError as exc:
         return await _history(ctx, title, exc.text, 400)
     name = escape_wikitext(Links(ctx.site).name(title))
-    count = restored.revisions
+    count, files = restored.revisions, restored.files
+    restored_files = f" and {files} {'file' if files == 1 else 'files'}" if files else ""
     text = await wikitext_html(
         ctx,
-        f"{count} {'revision' if count == 1 else 'revisions'} restored.\n\n"
+        f"{count} {'revision' if count == 1 else 'revisions'}{restored_files} restored.\n\n"
         f"'''[[:{name}]] has been undeleted'''\n\nConsult the "
         "[[Special:Log/delete|deletion log]] for a record of recent deletions and restorations.",
     )
