@@ -229,3 +229,39 @@ async def test_related_changes_and_compare_pages(
     missing = await client.get("/wiki/Special:ComparePages?page1=Nope&rev2=abc")
     assert missing.status_code == 200 and "First: no such page" in missing.text
     assert "Second: not a revision id" in missing.text
+
+
+async def test_expand_templates(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    await edit(wiki, "Template:Greet", "Hello {{{1}}}<!-- note -->!")
+    form = await client.get("/wiki/Special:ExpandTemplates")
+    assert form.status_code == 200 and 'name="wpInput"' in form.text
+    done = await client.post(
+        "/w/index.php?title=Special:ExpandTemplates",
+        data={"wpInput": "{{Greet|<b>world</b>}} {{PAGENAME}}", "wpContextTitle": "Sandbox",
+              "wpRemoveComments": "1"},
+    )  # fmt: skip
+    assert done.status_code == 200
+    assert "Hello &lt;b&gt;world&lt;/b&gt;! Sandbox</textarea>" in done.text
+    assert "<b>world</b>" in done.text  # the preview renders it
+    kept = await client.post(
+        "/w/index.php?title=Special:ExpandTemplates",
+        data={"wpInput": "{{Greet|x}}", "wpRemoveComments": "0"},
+    )
+    assert "&lt;!-- note --&gt;" in kept.text
+    hostile = await client.post(
+        "/w/index.php?title=Special:ExpandTemplates",
+        data={"wpInput": f"{HOSTILE}", "wpContextTitle": "<bad>"},
+    )
+    assert hostile.status_code == 200 and "empty or invalid" in hostile.text
+    assert "<script>alert" not in hostile.text
+
+
+async def test_expand_templates_keeps_script_inert(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    done = await client.post(
+        "/w/index.php?title=Special:ExpandTemplates",
+        data={"wpInput": f"{HOSTILE} <img src=x onerror=alert(2)>", "wpContextTitle": "Sandbox"},
+    )
+    assert done.status_code == 200 and "<script>alert" not in done.text
+    assert "onerror=alert(2)>" not in done.text.replace("&lt;img src=x onerror=alert(2)&gt;", "")
