@@ -287,7 +287,10 @@ def test_search_suggests_goes_and_finds(people: Any, wiki: Wiki) -> None:
     page = reader.page
     page.goto(wiki.url + "/wiki/Apple")
     page.fill("#searchInput", "Quin")
-    page.wait_for_selector("#searchSuggestions option[value='Quince']", state="attached")
+    page.wait_for_selector("#searchSuggestionsList .suggestion-title:text-is('Quince')")
+    # Each suggestion shows the page's first sentence under its title.
+    description = page.inner_text("#searchSuggestionsList .suggestion-description")
+    assert description == "A quince is a yellow fruit, close to the pear."
     page.fill("#searchInput", "quince")
     page.press("#searchInput", "Enter")
     page.wait_for_url("**/wiki/Quince")
@@ -347,3 +350,31 @@ def test_api_login_and_page_login_are_one_session(people: Any, wiki: Wiki) -> No
         api, params={"action": "query", "meta": "userinfo", "format": "json"}
     ).json()
     assert info["query"]["userinfo"]["name"] == "Carol"
+
+
+def test_wikitext_toolbar_wraps_and_links(people: Any, wiki: Wiki) -> None:
+    wiki.admin.pages["Quince"].edit("A quince is a yellow fruit, close to the pear.", summary="q")
+    alice = people("Alice")
+    page = alice.page
+    page.goto(wiki.url + "/w/index.php?title=Toolbar_test&action=edit")
+    page.wait_for_selector(".wikiEditor-ui-toolbar")
+    tools = page.eval_on_selector_all(
+        ".wikiEditor-ui-toolbar > button", "b => b.map(x => x.dataset.tool)"
+    )
+    assert tools == ["bold", "italic", "link", "heading", "ulist", "file", "reference",
+                     "signature", "table"]  # fmt: skip
+    page.fill("#wpTextbox1", "plain word")
+    page.eval_on_selector("#wpTextbox1", "t => t.setSelectionRange(6, 10)")
+    page.click(".tool-bold")
+    assert page.input_value("#wpTextbox1") == "plain '''word'''"
+    page.eval_on_selector("#wpTextbox1", "t => t.setSelectionRange(0, 5)")
+    page.click(".tool-link")
+    page.fill("#wikieditor-toolbar-link-int-target", "Quin")
+    page.wait_for_selector("#wikieditor-link-titles option[value='Quince']", state="attached")
+    page.fill("#wikieditor-toolbar-link-int-target", "Quince")
+    page.click(".tool-link-insert")
+    assert page.input_value("#wpTextbox1") == "[[Quince|plain]] '''word'''"
+    page.eval_on_selector("#wpTextbox1", "t => t.setSelectionRange(t.value.length, t.value.length)")
+    page.click(".tool-reference")
+    assert page.input_value("#wpTextbox1").endswith("<ref>Insert footnote text here</ref>")
+    shot(alice, "edit-toolbar")

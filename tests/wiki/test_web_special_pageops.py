@@ -48,8 +48,11 @@ async def test_delete_refusals(wiki: WikiHarness, client: httpx.AsyncClient) -> 
             refused = await admin.post(DELETE, data={"wpEditToken": token})
             assert refused.status_code == 400 and "session hijacking" in refused.text
     assert await _text(wiki, "Doomed") == "still here"
-    bad = await client.get("/w/index.php?title=Special:Delete")
-    assert bad.status_code == 400
+    # MediaWiki has no Special:Delete; Special:DeletePage asks for the page.
+    gone = await client.get("/w/index.php?title=Special:Delete")
+    assert gone.status_code == 404
+    asks = await client.get("/w/index.php?title=Special:DeletePage")
+    assert asks.status_code == 200 and 'name="target"' in asks.text
 
 
 async def test_member_moves_a_page_with_its_talk_page(

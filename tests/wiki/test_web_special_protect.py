@@ -120,15 +120,15 @@ async def test_bad_input_shows_the_form_again(
         assert await _level(wiki) is None
 
 
-async def test_missing_page_gets_create_protection_and_bad_titles_a_400(
+async def test_missing_page_gets_create_protection_and_bad_titles_an_error(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
     await sign_in(wiki, client, "Admin")
     page = await client.get("/w/index.php?title=Not_yet&action=protect")
     assert 'name="mwProtect-level-create"' in page.text
     assert 'name="mwProtect-level-edit"' not in page.text
-    response = await client.get("/wiki/Special:Protect/<bad>")
-    assert response.status_code == 400
+    response = await client.get("/wiki/Special:ProtectPage?target=<bad>")
+    assert response.status_code == 200 and "empty or invalid" in response.text
     assert "<bad>" not in response.text
 
 

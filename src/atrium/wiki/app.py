@@ -27,7 +27,7 @@ from atrium.wiki.site import (
     load_site,
     settle_audience,
 )
-from atrium.wiki.web import file_access, views
+from atrium.wiki.web import file_access, rest_search, views
 from atrium.wiki.web.assets import ASSETS, STATIC_PREFIX
 from atrium.wiki.wikitext import expand
 
@@ -79,6 +79,10 @@ def create_service(settings: Settings, sessions: SessionStore | None = None) -> 
         request = rt.admit(request, reads_body=True)
         return await views.guarded(request, rt.site, rt.db, views.index(request, rt.site, rt.db))
 
+    async def title_search(request: Request) -> Response:
+        rt = ready()
+        return await rest_search.title_search(rt.admit(request), rt.site, rt.db)
+
     async def image(request: Request) -> Response:
         rt = ready()
         request = rt.admit(request)
@@ -105,6 +109,7 @@ def create_service(settings: Settings, sessions: SessionStore | None = None) -> 
         Route("/wiki/{title:path}", article, methods=["GET", "HEAD"]),
         Route("/wiki/", article, methods=["GET", "HEAD"]),
         Route("/images/{path:path}", image, methods=["GET", "HEAD"]),
+        Route("/w/rest.php/v1/search/title", title_search, methods=["GET", "HEAD"]),
         Route(STATIC_PREFIX + "{name}", ASSETS.response, methods=["GET", "HEAD"]),
     ]
     service = Service("wiki", routes, [startup], [shutdown], root_head=discovery_head(settings))

@@ -47,7 +47,9 @@ def _load(conn: Conn, site: Site, rev_id: int) -> Revision | None:
         str(row["actor_name"]),
         int(row["actor_user"] or 0),
         comment,
-        format_comment(conn, site, comment),
+        format_comment(
+            conn, site, comment, Title(int(page[0]["page_namespace"]), str(page[0]["page_title"]))
+        ),
         int(row["rev_deleted"]),
     )
 

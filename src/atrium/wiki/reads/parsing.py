@@ -15,8 +15,6 @@ are not kept there. Texts that read the clock are never kept.
 
 from __future__ import annotations
 
-import html
-import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -28,17 +26,16 @@ from atrium.core.bounded_cache import BoundedCache
 from atrium.core.db import Conn, Prepared
 from atrium.wiki import schema
 from atrium.wiki.reads import pages as page_reads
+from atrium.wiki.reads.comments import format_comments
 from atrium.wiki.reads.page_view import category_flags, current_text, link_states, render_text
 from atrium.wiki.reads.tracking import BROKEN_FILE, add_tracking_categories
 from atrium.wiki.reads.visibility import DELETED_USER
 from atrium.wiki.site import Site
 from atrium.wiki.timestamps import now14
-from atrium.wiki.titles import InvalidTitle, Title
+from atrium.wiki.titles import Title
 from atrium.wiki.wikitext.expand import Expander
 from atrium.wiki.wikitext.html.page import REDIRECT_LINE, Rendered
 from atrium.wiki.wikitext.links import Links, extract_links, redirect_target
-
-_COMMENT_LINK = re.compile(r"\[\[:?([^\[\]|]+)(?:\|([^\[\]]*))?\]\]")
 
 
 @dataclass
@@ -246,33 +243,9 @@ def current_revision_id(conn: Conn, title: Title) -> int | None:
     return found[1] if found else None
 
 
-def format_comment(conn: Conn, site: Site, comment: str) -> str:
-    """Linker::formatComment for an edit summary: escaped text, `[[links]]` as links (red
-    when the page is missing)."""
-    escaped = html.escape(comment, quote=False)
-    wanted: dict[str, Title] = {}
-    for match in _COMMENT_LINK.finditer(escaped):
-        try:
-            title = site.parser.parse(html.unescape(match.group(1)).strip())
-        except InvalidTitle:
-            continue
-        if title.dbkey and not title.interwiki:
-            wanted[match.group(1)] = title
-    existing, _ = link_states(conn, {(t.ns, t.dbkey) for t in wanted.values()})
-
-    def link(match: re.Match[str]) -> str:
-        title = wanted.get(match.group(1))
-        if title is None:
-            return match.group(0)
-        label = match.group(2) if match.group(2) is not None else match.group(1)
-        name = html.escape(site.parser.prefixed_text(title.ns, title.dbkey))
-        key = site.parser.prefixed_dbkey(title.ns, title.dbkey)
-        if (title.ns, title.dbkey) in existing:
-            return f'<a href="/wiki/{html.escape(key)}" title="{name}">{label}</a>'
-        href = f"/w/index.php?title={html.escape(key)}&amp;action=edit&amp;redlink=1"
-        return f'<a href="{href}" class="new" title="{name} (page does not exist)">{label}</a>'
-
-    return _COMMENT_LINK.sub(link, escaped)
+def format_comment(conn: Conn, site: Site, comment: str, page: Title | None = None) -> str:
+    """Linker::formatComment for an edit summary (see `reads.comments`)."""
+    return format_comments(conn, site, [(comment, page)])[0]
 
 
 @dataclass(frozen=True)

@@ -38,3 +38,21 @@ def prefix_matches(
         .limit(limit + 1)
         .offset(offset)
     )
+
+
+def current_texts(conn: Conn, page_ids: list[int]) -> dict[int, str]:
+    """The current text of each page whose text is visible to everyone (a revision deletion
+    hides it from suggestions as from every reader)."""
+    if not page_ids:
+        return {}
+    rev, text = schema.revision, schema.text
+    rows = conn.all(
+        sa.select(P.c.page_id, text.c.old_text)
+        .select_from(
+            P.join(rev, rev.c.rev_id == P.c.page_latest).join(
+                text, text.c.old_id == rev.c.rev_text_id
+            )
+        )
+        .where(P.c.page_id.in_(page_ids), rev.c.rev_deleted.op("&")(1) == 0)
+    )
+    return {int(r["page_id"]): str(r["old_text"]) for r in rows}

@@ -35,9 +35,10 @@ from atrium.wiki.reads import comparing
 from atrium.wiki.reads import page_view as reading
 from atrium.wiki.reads.users import options
 from atrium.wiki.site import Site
-from atrium.wiki.timestamps import formatted, now14
+from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import Title
 from atrium.wiki.web import links
+from atrium.wiki.web.dates import local_time
 from atrium.wiki.web.edit_permission import Refusal, edit_refusal
 from atrium.wiki.web.skin import render_page, trusted
 from atrium.wiki.web.texts import text
@@ -133,9 +134,9 @@ async def _view_source(
     context: dict[str, Any] = {
         "reason": refusal.reason,
         "block": block,
-        "block_start": formatted(block.timestamp) if block else "",
+        "block_start": local_time(block.timestamp) if block else "",
         "block_expiry": (
-            "infinite" if block and block.expiry == "infinity" else formatted(block.expiry)
+            "infinite" if block and block.expiry == "infinity" else local_time(block.expiry)
         )
         if block
         else "",

@@ -13,9 +13,9 @@ from atrium.wiki.changes.protection import restriction_of
 from atrium.wiki.reads import pages as page_reads
 from atrium.wiki.reads.users import Account
 from atrium.wiki.site import Site
-from atrium.wiki.timestamps import formatted
 from atrium.wiki.titles import Title
 from atrium.wiki.web import links
+from atrium.wiki.web.dates import local_time
 from atrium.wiki.web.skin import render_page
 from atrium.wiki.web.viewer import current_viewer
 from atrium.wiki.web.visibility import DELETED_USER, can_see
@@ -48,7 +48,7 @@ def _edit(site: Site, viewer: Account, title: Title, r: Row) -> Edit:
     return Edit(
         int(r["rev_id"]),
         str(r["actor_name"]) if can_see(viewer, deleted, DELETED_USER) else None,
-        formatted(str(r["rev_timestamp"])),
+        local_time(str(r["rev_timestamp"])),
         links.index_href(site, title, oldid=str(r["rev_id"])),
     )
 

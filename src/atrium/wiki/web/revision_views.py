@@ -19,9 +19,10 @@ from atrium.wiki.reads import article, comparing
 from atrium.wiki.reads import page_view as reading
 from atrium.wiki.reads.users import Account
 from atrium.wiki.site import Site
-from atrium.wiki.timestamps import formatted
 from atrium.wiki.titles import Title
 from atrium.wiki.web import links, rollback_links
+from atrium.wiki.web.comments import with_comment_html
+from atrium.wiki.web.dates import local_time
 from atrium.wiki.web.edit_permission import may_edit
 from atrium.wiki.web.skin import render_page, trusted
 from atrium.wiki.web.viewer import current_viewer
@@ -37,6 +38,7 @@ class Shown:
     timestamp: str
     user: str | None  # None: hidden
     comment: str | None  # None: hidden
+    title: Title
     text_hidden: bool
     latest: bool
 
@@ -45,9 +47,10 @@ def _shown(site: Site, account: Account, rev: comparing.Revision, latest: int) -
     return Shown(
         rev.rev_id,
         links.index_href(site, rev.title, oldid=str(rev.rev_id)),
-        formatted(rev.timestamp),
+        local_time(rev.timestamp),
         rev.user if can_see(account, rev.deleted, DELETED_USER) else None,
         rev.comment if can_see(account, rev.deleted, DELETED_COMMENT) else None,
+        rev.title,
         not can_see(account, rev.deleted, DELETED_TEXT),
         rev.rev_id == latest,
     )
@@ -85,7 +88,7 @@ async def old_revision(
     if rev is None:
         return await _missing(request, site, db, title, oldid)
     latest = await db.read(_latest_id, rev.title)
-    shown = _shown(site, viewer.account, rev, latest)
+    shown = (await with_comment_html(db, site, [_shown(site, viewer.account, rev, latest)]))[0]
     content = ""
     if not shown.text_hidden:
         rendered = await db.read_rendering(reading.render_text, site, rev.title, rev.text)
@@ -152,6 +155,10 @@ async def diff_page(
     account = viewer.account
     old_shown = _shown(site, account, old, latest) if old is not None else None
     new_shown = _shown(site, account, new, latest) if new is not None else None
+    if old_shown is not None:
+        old_shown = (await with_comment_html(db, site, [old_shown]))[0]
+    if new_shown is not None:
+        new_shown = (await with_comment_html(db, site, [new_shown]))[0]
     hidden = bool(
         (old_shown is not None and old_shown.text_hidden)
         or (new_shown is not None and new_shown.text_hidden)

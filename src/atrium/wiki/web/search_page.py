@@ -15,9 +15,9 @@ from atrium.wiki.reads import comparing
 from atrium.wiki.reads import page_view as reading
 from atrium.wiki.reads import revisions as revision_reads
 from atrium.wiki.site import Site
-from atrium.wiki.timestamps import formatted
 from atrium.wiki.titles import NS_SPECIAL, InvalidTitle, Title
 from atrium.wiki.web import links, neighbours
+from atrium.wiki.web.dates import local_time
 from atrium.wiki.web.skin import render_page, trusted
 from atrium.wiki.web.specialpages import special_page
 from atrium.wiki.web.viewer import current_viewer
@@ -83,7 +83,7 @@ def _results(
 
 def _timestamp(conn: Conn, site: Site, rev_id: int) -> str:
     rev = comparing.revision(conn, site, rev_id)
-    return formatted(rev.timestamp) if rev is not None else ""
+    return local_time(rev.timestamp) if rev is not None else ""
 
 
 @special_page("Search", group="redirects")

@@ -27,6 +27,7 @@ from atrium.wiki.titles import NS_SPECIAL, Title
 from atrium.wiki.web import links, neighbours
 from atrium.wiki.web.assets import ASSETS
 from atrium.wiki.web.edit_permission import may_edit
+from atrium.wiki.web.page_actions import PageAction, page_actions
 from atrium.wiki.web.viewer import Viewer, current_viewer, remember_anon_token
 
 TEMPLATES = jinja2.Environment(
@@ -184,6 +185,7 @@ async def render_page(
     shown = site.parser.prefixed_text(title.ns, title.dbkey) if title is not None else ""
     associated: list[Tab] = []
     views: list[Tab] = []
+    more: list[PageAction] = []
     if title is not None:
         exists: set[tuple[int, str]] = set()
         watched = editable = False
@@ -194,6 +196,7 @@ async def render_page(
                 watched = await db.read(is_watched, viewer.account.id, title)
             here = (title.ns, title.dbkey) in exists
             editable = await may_edit(request, site, db, viewer, title, here)
+            more = await page_actions(site, db, viewer, title, here, action)
         adding_topic = action == "edit" and request.query_params.get("section") == "new"
         associated, views = _tabs(
             site, title, action, exists, viewer, watched, editable, adding_topic
@@ -213,6 +216,7 @@ async def render_page(
         associated_tabs=associated,
         view_tabs=views,
         chat_home=neighbours.chat_home(db),
+        action_menu=more,
         **(context or {}),
     )
     response = HTMLResponse(

@@ -27,8 +27,10 @@ from atrium.core.sessions import BrowserSession, SessionStore
 from atrium.wiki.accounts.audience import anonymous_rights
 from atrium.wiki.reads.linked import as_member
 from atrium.wiki.reads.sessions import BROWSER_SERVICE
-from atrium.wiki.reads.users import Account, account_by_id, anonymous
+from atrium.wiki.reads.users import Account, account_by_id, anonymous, options
 from atrium.wiki.site import Site
+from atrium.wiki.web import dates as date_style
+from atrium.wiki.web.dates import DEFAULT_STYLE, DateStyle
 
 SERVICE = BROWSER_SERVICE
 # The anonymous form token only has to outlive someone filling in a form.
@@ -42,6 +44,8 @@ class Viewer:
     csrf_token: str
     # True when the anonymous token is new and the response must set its cookie.
     new_anon_token: bool = False
+    dates: DateStyle = DEFAULT_STYLE  # how the viewer reads times
+    responsive: bool = True  # the `skin-responsive` preference: fit narrow screens
 
     @property
     def signed_in(self) -> bool:
@@ -69,6 +73,7 @@ async def current_viewer(request: Request, db: Database) -> Viewer:
     """The viewer of this request, looked up once per request."""
     cached = getattr(request.state, "wiki_viewer", None)
     if isinstance(cached, Viewer):
+        date_style.use(cached.dates)
         return cached
     session: BrowserSession | None = None
     account: Account | None = None
@@ -80,7 +85,11 @@ async def current_viewer(request: Request, db: Database) -> Viewer:
         account = await db.read(account_by_id, user_id)
         account = await as_member(account_links(request), account) if account else None
     if account is not None and session is not None:
-        viewer = Viewer(account, session, session.csrf_token)
+        prefs = await db.read(options, account.id)
+        viewer = Viewer(
+            account, session, session.csrf_token, dates=date_style.style_of(prefs),
+            responsive=str(prefs.get("skin-responsive", 1)) not in ("0", "", "False"),
+        )  # fmt: skip
     else:
         token = read_cookie(request, LOGIN_CSRF_COOKIE)
         fresh = not token or len(token) > 100
@@ -94,6 +103,7 @@ async def current_viewer(request: Request, db: Database) -> Viewer:
             new_anon_token=fresh,
         )
     request.state.wiki_viewer = viewer
+    date_style.use(viewer.dates)
     return viewer
 
 

@@ -30,7 +30,6 @@ from atrium.wiki.reads import article as article_view
 from atrium.wiki.reads import comparing
 from atrium.wiki.reads import page_view as reading
 from atrium.wiki.site import MAIN_PAGE, Site
-from atrium.wiki.timestamps import iso
 from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_SPECIAL, InvalidTitle, Title
 from atrium.wiki.web import (
     account_pages,
@@ -46,6 +45,8 @@ from atrium.wiki.web import (
     talkseen,
     watch_pages,
 )
+from atrium.wiki.web.comments import comment_html
+from atrium.wiki.web.dates import local_time
 from atrium.wiki.web.edit_permission import may_edit
 from atrium.wiki.web.skin import render_page, trusted
 from atrium.wiki.web.special import category_page, file_page
@@ -257,9 +258,10 @@ class _HistoryLine:
     href: str
     timestamp: str
     user: str | None  # None: removed
-    comment: str | None  # None: removed
+    comment: Markup | None  # None: removed
     minor: bool
     size: int
+    size_change: int | None  # None: the older revision is beyond the list
     # HistoryPager's tools: rollback on the latest line, undo where the viewer may edit.
     tools: tuple[Markup, ...] = ()
 
@@ -328,8 +330,21 @@ async def history(request: Request, site: Site, db: Database, title: Title, limi
     rollback = await rollback_links.rollback_link(request, site, db, viewer, title, found[0])
     can_edit = await may_edit(request, site, db, viewer, title, True)
     lines = []
+    comments = await comment_html(
+        db,
+        site,
+        [
+            (shown_comment(reader, int(r["rev_deleted"] or 0), str(r["comment_text"])), title)
+            for r in rows
+        ],
+    )
     for index, row in enumerate(rows):
         oldid = int(row["rev_id"])
+        older_len: int | None = 0
+        if index + 1 < len(rows):
+            older_len = int(rows[index + 1]["rev_len"])
+        elif int(row["rev_parent_id"] or 0):
+            older_len = None
         # A deleted user or summary is shown only to those with the right (HistoryPager with
         # Linker::revUserTools and Linker::revComment).
         deleted = int(row["rev_deleted"] or 0)
@@ -337,11 +352,12 @@ async def history(request: Request, site: Site, db: Database, title: Title, limi
             _HistoryLine(
                 oldid,
                 links.index_href(site, title, oldid=str(oldid)),
-                iso(str(row["rev_timestamp"])),
+                local_time(str(row["rev_timestamp"])),
                 shown_user(reader, deleted, str(row["actor_name"])),
-                shown_comment(reader, deleted, str(row["comment_text"])),
+                comments[index],
                 bool(row["rev_minor_edit"]),
                 int(row["rev_len"]),
+                None if older_len is None else int(row["rev_len"]) - older_len,
                 _history_tools(
                     site,
                     title,

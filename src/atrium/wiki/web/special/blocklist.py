@@ -8,7 +8,7 @@ from starlette.responses import Response
 
 from atrium.wiki.changes.expiry import INFINITY
 from atrium.wiki.reads.block_list import active_blocks
-from atrium.wiki.timestamps import formatted
+from atrium.wiki.web.dates import local_time
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import render
@@ -40,10 +40,10 @@ async def handle(ctx: SpecialContext) -> Response:
             "id": int(row["ipb_id"]),
             "target": str(row["ipb_address"]),
             "by": str(row["actor_name"]),
-            "time": formatted(str(row["ipb_timestamp"])),
+            "time": local_time(str(row["ipb_timestamp"])),
             "expiry": "infinite"
             if row["ipb_expiry"] == INFINITY
-            else formatted(str(row["ipb_expiry"])),
+            else local_time(str(row["ipb_expiry"])),
             "parameters": _parameters(dict(row)),
             "reason": str(row["comment_text"] or ""),
             "hidden": bool(row["ipb_deleted"]),

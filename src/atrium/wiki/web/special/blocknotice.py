@@ -8,8 +8,8 @@ from starlette.responses import Response
 
 from atrium.wiki.changes.blocks import ActiveBlock, blocking
 from atrium.wiki.changes.expiry import INFINITY
-from atrium.wiki.timestamps import formatted
 from atrium.wiki.titles import Title
+from atrium.wiki.web.dates import local_time
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.render import render
 
@@ -21,14 +21,14 @@ async def block_of(ctx: SpecialContext, title: Title | None) -> ActiveBlock | No
 
 
 async def block_notice(ctx: SpecialContext, block: ActiveBlock) -> Response:
-    expiry = "infinite" if block.expiry == INFINITY else formatted(block.expiry)
+    expiry = "infinite" if block.expiry == INFINITY else local_time(block.expiry)
     return await render(
         ctx,
         "blocked.html",
         "You are blocked from editing" if block.sitewide else "You are blocked from this page",
         403,
         block=block,
-        start=formatted(block.timestamp),
+        start=local_time(block.timestamp),
         expiry=expiry,
         ip=ctx.client_ip,
     )

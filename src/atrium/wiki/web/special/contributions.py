@@ -8,8 +8,9 @@ from starlette.responses import Response
 
 from atrium.wiki.reads.contributions import contributions
 from atrium.wiki.reads.users import account_by_name, is_hidden
-from atrium.wiki.timestamps import formatted
 from atrium.wiki.titles import Title
+from atrium.wiki.web.comments import with_comment_html
+from atrium.wiki.web.dates import local_time
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.recentchanges import namespace_filter
@@ -40,7 +41,7 @@ async def handle(ctx: SpecialContext) -> Response:
                     "name": prefixes.get(ns, "") + key.replace("_", " "),
                     "rev_id": int(row["rev_id"]),
                     "parent": int(row["rev_parent_id"] or 0),
-                    "time": formatted(str(row["rev_timestamp"])),
+                    "time": local_time(str(row["rev_timestamp"])),
                     "minor": bool(row["rev_minor_edit"]),
                     "size": int(row["rev_len"] or 0),
                     "current": int(row["page_latest"]) == int(row["rev_id"]),
@@ -49,6 +50,7 @@ async def handle(ctx: SpecialContext) -> Response:
                     ),
                 }
             )
+    entries = await with_comment_html(ctx.db, ctx.site, entries)
     return await render(
         ctx,
         "contributions.html",

@@ -15,8 +15,9 @@ from atrium.wiki.files.paths import archive_path, hash_path, url_name
 from atrium.wiki.reads.file_page import file_page
 from atrium.wiki.reads.users import Account
 from atrium.wiki.site import Site
-from atrium.wiki.timestamps import formatted
-from atrium.wiki.titles import Title
+from atrium.wiki.titles import NS_FILE, Title
+from atrium.wiki.web.comments import with_comment_html
+from atrium.wiki.web.dates import local_time
 from atrium.wiki.web.special.render import Links, template
 from atrium.wiki.web.visibility import (
     DELETED_RESTRICTED,
@@ -40,6 +41,7 @@ class Version:
     size: int
     user: str | None
     comment: str | None
+    title: Title
 
 
 def _fit(width: int, height: int, max_width: int, max_height: int) -> int:
@@ -71,7 +73,7 @@ def _version(
         thumb_cache.record(site.files_dir, name, shown)
     return Version(
         current=current,
-        time=formatted(str(row[f"{prefix}_timestamp"])),
+        time=local_time(str(row[f"{prefix}_timestamp"])),
         url=url,
         thumb=thumb if shown and shown < width else url,
         width=width,
@@ -79,6 +81,7 @@ def _version(
         size=int(row[f"{prefix}_size"] or 0),
         user=shown_user(reader, deleted, str(row["actor_name"])),
         comment=shown_comment(reader, deleted, str(row["comment_text"] or "")),
+        title=Title(NS_FILE, name),
     )
 
 
@@ -90,6 +93,7 @@ async def sections_html(site: Site, db: Database, reader: Account, title: Title)
     versions += [
         _version(site, reader, row, "oi", found.hidden_users, False) for row in found.older
     ]
+    versions = await with_comment_html(db, site, versions)
     display = None
     if found.current is not None:
         latest = versions[0]

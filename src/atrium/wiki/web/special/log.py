@@ -7,43 +7,20 @@ from __future__ import annotations
 from starlette.responses import Response
 
 from atrium.wiki.reads.log_entries import log_entries
-from atrium.wiki.timestamps import formatted
 from atrium.wiki.titles import Title
+from atrium.wiki.web.comments import with_comment_html
+from atrium.wiki.web.dates import local_time
+from atrium.wiki.web.log_lines import LOG_NAMES, LogLine, log_html
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import render
 from atrium.wiki.web.visibility import can_see, shown_comment, shown_user
 
-TYPES = {
-    "": "All public logs",
-    "block": "Block log",
-    "create": "Page creation log",
-    "delete": "Deletion log",
-    "move": "Move log",
-    "newusers": "User creation log",
-    "protect": "Protection log",
-    "rights": "User rights log",
-    "upload": "Upload log",
-}
-# What the performer did, for the common actions (MediaWiki's logentry-* messages, shortened).
-VERBS = {
-    ("block", "block"): "blocked",
-    ("block", "reblock"): "changed block settings for",
-    ("block", "unblock"): "unblocked",
-    ("create", "create"): "created page",
-    ("delete", "delete"): "deleted page",
-    ("delete", "restore"): "restored page",
-    ("move", "move"): "moved page",
-    ("move", "move_redir"): "moved page",
-    ("newusers", "create"): "created the user account",
-    ("newusers", "create2"): "created the user account",
-    ("newusers", "autocreate"): "was automatically created as",
-    ("protect", "protect"): "protected",
-    ("protect", "modify"): "changed protection settings for",
-    ("protect", "unprotect"): "removed protection from",
-    ("rights", "rights"): "changed group membership for",
-    ("upload", "upload"): "uploaded",
-    ("upload", "overwrite"): "uploaded a new version of",
+# Every public log, by name; the suppression log only for those who may read it.
+TYPES = {"": "All public logs"} | {
+    kind: name
+    for kind, name in sorted(LOG_NAMES.items(), key=lambda kv: kv[1])
+    if kind != "suppress"
 }
 DELETED_ACTION = 1
 
@@ -83,18 +60,27 @@ async def handle(ctx: SpecialContext) -> Response:
             {
                 "id": int(row["log_id"]),
                 "type": kind,
-                "time": formatted(str(row["log_timestamp"])),
+                "action": action,
+                "params": row["log_params"],
+                "time": local_time(str(row["log_timestamp"])),
                 "user": shown_user(reader, deleted, str(row["actor_name"])),
-                "verb": VERBS.get((kind, action), f"performed {kind}/{action} on"),
                 "title": Title(ns, key) if can_see(reader, deleted, DELETED_ACTION) else None,
                 "name": ctx.site.parser.prefixed_text(ns, key),
                 "comment": shown_comment(reader, deleted, str(row["comment_text"] or "")),
             }
         )
+    entries = await with_comment_html(ctx.db, ctx.site, entries)
+    sentences = await log_html(
+        ctx.db,
+        ctx.site,
+        [LogLine(e["type"], e["action"], e["params"], e["user"], e["title"]) for e in entries],
+    )
+    for entry, sentence in zip(entries, sentences, strict=True):
+        entry["sentence"] = sentence
     return await render(
         ctx,
         "log.html",
-        TYPES.get(log_type, "Suppression log"),
+        TYPES.get(log_type, LOG_NAMES["suppress"]),
         types=TYPES,
         log_type=log_type,
         performer=performer or "",

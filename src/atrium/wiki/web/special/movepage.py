@@ -62,9 +62,11 @@ async def _move(ctx: SpecialContext, source: Title, target: Title) -> None:
 async def handle(ctx: SpecialContext) -> Response:
     source = ctx.title_of(ctx.param("target") or ctx.subpage)
     if source is None:
+        # SpecialMovePage's ErrorPageError (`notargettitle`), a page, not a client error.
         return await message_page(
-            ctx, "Bad title", "The requested page title is empty or invalid.", 400
-        )
+            ctx, "No target",
+            "You have not specified a target page or user to perform this function on.", 200,
+        )  # fmt: skip
     if not ctx.reader.registered:
         return await not_logged_in(ctx, "move pages")
     if not ctx.reader.allowed("move"):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from starlette.responses import Response
 
 from atrium.wiki.reads.recent_changes import recent_changes
-from atrium.wiki.web.special.changelines import change_lines
+from atrium.wiki.web.special.changelines import change_lines, finished
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.recentchanges import namespace_filter, since
@@ -34,7 +34,7 @@ async def handle(ctx: SpecialContext) -> Response:
         ctx,
         "newpages.html",
         "New pages",
-        lines=change_lines(ctx.reader, rows, prefixes),
+        lines=await finished(ctx.db, ctx.site, change_lines(ctx.reader, rows, prefixes)),
         namespace=namespace,
         limit=limit,
         hide_bots=hide_bots,

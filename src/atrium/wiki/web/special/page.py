@@ -13,9 +13,11 @@ from atrium.wiki.web.special.context import SpecialContext
 # Special:SpecialPages's sections, in its order (specialpages-group-*).
 GROUPS = {
     "changes": "Recent changes and logs",
+    "maintenance": "Maintenance reports",
     "pages": "Lists of pages",
     "login": "Login / create account",
     "users": "Users and rights",
+    "highuse": "High use pages",
     "media": "Media reports and uploads",
     "wiki": "Wiki data and tools",
     "redirects": "Redirecting special pages",
@@ -31,3 +33,5 @@ class SpecialPage:
     group: str
     handler: Callable[[SpecialContext], Awaitable[Response]]
     restricted: str | None = None  # the right it needs; listed in bold, only to holders
+    listed: bool = True  # shown on Special:SpecialPages (SpecialPage::isListed)
+    aliases: tuple[str, ...] = ()  # other names it answers to (SpecialPageFactory's aliases)

@@ -1,6 +1,7 @@
-"""`Special:Preferences`, minimal: the account's facts, a link to change the password, the email
-address (changing it asks for the password, as Special:ChangeEmail does) and the time zone (the
-`timecorrection` option the API's `action=options` sets too)."""
+"""`Special:Preferences`: the account's facts, a link to change the password, the email address
+(changing it asks for the password, as Special:ChangeEmail does), the date format and time zone
+every page shows times in, the responsive skin, and the defaults of the watchlist and of recent
+changes; the same options the API's `action=options` reads and sets."""
 
 from __future__ import annotations
 
@@ -16,12 +17,32 @@ from atrium.wiki.changes.email_confirmation import mail_confirmation
 from atrium.wiki.limits import duration, wiki_limits
 from atrium.wiki.reads.password_check import password_ok
 from atrium.wiki.reads.users import options, password_hash
+from atrium.wiki.web.dates import DATE_FORMATS
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import Links, bad_token, not_logged_in, render
 from atrium.wiki.web.texts import text
 
 DEFAULT_ZONE = "System|0"
+# Check boxes (HTMLCheckField): absent from a posted form means off.
+TOGGLES = {
+    "skin-responsive": "Enable responsive mode",
+    "watchdefault": "Add pages and files I edit to my watchlist",
+    "watchcreations": "Add pages I create and files I upload to my watchlist",
+    "watchmoves": "Add pages and files I move to my watchlist",
+    "watchdeletion": "Add pages and files I delete to my watchlist",
+    "watchuploads": "Add new files I upload to my watchlist",
+    "watchlisthideminor": "Hide minor edits from the watchlist",
+    "watchlisthidebots": "Hide bot edits from the watchlist",
+    "hideminor": "Hide minor edits from recent changes",
+}
+# Numbers (HTMLIntField): the option, its label and its bounds.
+NUMBERS = {
+    "watchlistdays": ("Days to show in the watchlist:", 1, 90),
+    "wllimit": ("Maximum number of changes to show in the watchlist:", 1, 1000),
+    "rcdays": ("Days to show in recent changes:", 1, 90),
+    "rclimit": ("Number of edits to show in recent changes by default:", 1, 1000),
+}
 # Sanitizer::validateEmail's shape: something@something, no spaces.
 EMAIL = re.compile(r"[^\s@]+@[^\s@]+")
 
@@ -52,6 +73,10 @@ async def _page(ctx: SpecialContext, error: str = "", status: int = 200) -> Resp
         account=ctx.reader,
         zones=zones(),
         zone=zone,
+        prefs=prefs,
+        date_formats=DATE_FORMATS,
+        toggles=TOGGLES,
+        numbers=NUMBERS,
         saved=ctx.flag("success"),
         error=error,
     )
@@ -85,8 +110,25 @@ async def handle(ctx: SpecialContext) -> Response:
         if email:
             reason = "changed" if ctx.reader.email else "set"
             await ctx.db.write(mail_confirmation, ctx.site, ctx.reader.id, ctx.client_ip, reason)
-    value = zone_value(zone) if zone else None
-    await ctx.db.write(set_options, ctx.reader.id, {"timecorrection": value}, False)
+    # Only what the form holds changes: its check boxes when it is the whole form.
+    changes: dict[str, str | None] = {"timecorrection": zone_value(zone) if zone else None}
+    if "wpdate" in ctx.form:
+        if ctx.form["wpdate"] not in DATE_FORMATS:
+            return await _page(ctx, "The date format is not valid.", 400)
+        changes["date"] = ctx.form["wpdate"]
+    if ctx.param("wpFormIdentifier") == "preferences":
+        for name in TOGGLES:
+            changes[name] = "1" if ctx.flag(f"wp{name}") else "0"
+    for name, (label, low, high) in NUMBERS.items():
+        if f"wp{name}" not in ctx.form:
+            continue
+        typed = ctx.form[f"wp{name}"].strip()
+        if not typed.isdigit() or len(typed) > 6 or not low <= int(typed) <= high:
+            return await _page(
+                ctx, f"{label} the value must be a number from {low} to {high}.", 400
+            )
+        changes[name] = str(int(typed))
+    await ctx.db.write(set_options, ctx.reader.id, changes, False)
     return RedirectResponse(Links(ctx.site).special("Preferences", success="1"), status_code=303)
 
 

@@ -9,7 +9,8 @@ from datetime import UTC, datetime, timedelta
 from starlette.responses import Response
 
 from atrium.wiki.reads.recent_changes import recent_changes
-from atrium.wiki.web.special.changelines import change_lines
+from atrium.wiki.reads.users import options as user_options
+from atrium.wiki.web.special.changelines import change_lines, finished
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import render
@@ -30,11 +31,20 @@ def namespace_filter(ctx: SpecialContext) -> int | None:
     return ns if ns in ctx.site.namespaces.by_id else None
 
 
+def number(value: object, default: int) -> int:
+    """A numeric preference (stored as text), or the default."""
+    text = str(value if value is not None else "")
+    return int(text) if text.isdigit() and len(text) < 7 else default
+
+
 async def handle(ctx: SpecialContext) -> Response:
     namespace = namespace_filter(ctx)
-    days = ctx.int_param("days", 7, 1, 90)
-    limit = ctx.int_param("limit", 50, 1, 5000)
-    hide_minor = ctx.flag("hideminor")
+    prefs = await ctx.db.read(user_options, ctx.reader.id) if ctx.reader.registered else {}
+    days = ctx.int_param("days", number(prefs.get("rcdays"), 7), 1, 90)
+    limit = ctx.int_param("limit", number(prefs.get("rclimit"), 50), 1, 5000)
+    hide_minor = ctx.flag("hideminor") or (
+        "hideminor" not in ctx.request.query_params and number(prefs.get("hideminor"), 0) > 0
+    )
     hide_bots = ctx.param("hidebots", "1") not in ("", "0")
     hide_mine = ctx.flag("hidemyself") and ctx.reader.registered
     rows = await ctx.db.read(
@@ -61,7 +71,7 @@ async def handle(ctx: SpecialContext) -> Response:
         ctx,
         "recentchanges.html",
         "Recent changes",
-        lines=change_lines(ctx.reader, rows, prefixes),
+        lines=await finished(ctx.db, ctx.site, change_lines(ctx.reader, rows, prefixes)),
         options=options,
         namespace=namespace,
         limits=LIMITS,

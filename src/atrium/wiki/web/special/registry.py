@@ -13,28 +13,45 @@ from atrium.wiki.titles import Title
 from atrium.wiki.web import neighbours
 from atrium.wiki.web import specialpages as skin_table
 from atrium.wiki.web.special import (
+    activeusers,
+    allmessages,
     allpages,
     block,
     blocklist,
     categories,
     changeemail,
+    comparepages,
     confirmemail,
     contributions,
     delete,
     emailuser,
+    expandtemplates,
+    export,
+    fileduplicatesearch,
     listfiles,
+    listgrouprights,
+    listusers,
     log,
+    mimesearch,
     movepage,
+    newfiles,
     newpages,
     preferences,
     prefixindex,
     protect,
+    protectedpages,
     random,
     recentchanges,
+    recentchangeslinked,
+    redirect_action,
+    redirects,
+    reports,
     rollback,
     specialpages,
     statistics,
+    tags,
     unblock,
+    undelete,
     upload,
     userrights,
     version,
@@ -49,21 +66,31 @@ from atrium.wiki.web.specialpages import Handler
 
 async def _specialpages(ctx: SpecialContext) -> Response:
     titles = {page.name: page.title for page in PAGES}
-    listed = skin_table.all_pages()
+    unlisted = {page.name for page in PAGES if not page.listed}
     if neighbours.workspace_settings(ctx.db) is None:
         # The wiki alone: no workspace to set.
-        listed = [p for p in listed if p.name != workspace_settings.PAGE.name]
-    return await specialpages.listing(ctx, listed, titles)
+        unlisted.add(workspace_settings.PAGE.name)
+    table = [page for page in skin_table.all_pages() if page.name not in unlisted]
+    return await specialpages.listing(ctx, table, titles)
 
 
 PAGES: tuple[SpecialPage, ...] = (
     SpecialPage("SpecialPages", "Special pages", "wiki", _specialpages),
+    activeusers.PAGE,
+    allmessages.PAGE,
     allpages.PAGE,
+    expandtemplates.PAGE,
+    export.PAGE,
+    fileduplicatesearch.PAGE,
+    listgrouprights.PAGE,
+    listusers.PAGE,
+    mimesearch.PAGE,
+    newfiles.PAGE,
     block.PAGE,
     blocklist.PAGE,
     categories.PAGE,
     contributions.PAGE,
-    delete.PAGE,
+    redirect_action.DELETE_PAGE,
     listfiles.PAGE,
     log.PAGE,
     movepage.PAGE,
@@ -74,10 +101,11 @@ PAGES: tuple[SpecialPage, ...] = (
     newpages.PAGE,
     prefixindex.PAGE,
     preferences.PAGE,
-    protect.PAGE,
+    redirect_action.PROTECT_PAGE,
     random.PAGE,
     recentchanges.PAGE,
     statistics.PAGE,
+    undelete.PAGE,
     unblock.PAGE,
     upload.PAGE,
     userrights.PAGE,
@@ -86,6 +114,13 @@ PAGES: tuple[SpecialPage, ...] = (
     watchlist.EDIT_PAGE,
     whatlinkshere.PAGE,
     workspace_settings.PAGE,
+    protectedpages.PAGE,
+    protectedpages.TITLES_PAGE,
+    tags.PAGE,
+    comparepages.PAGE,
+    recentchangeslinked.PAGE,
+    *reports.PAGES,
+    *redirects.PAGES,
 )
 # index.php actions served by a Special page's handler, with the page as its target.
 # Rollback has no Special page of its own in MediaWiki: only the action.
@@ -104,9 +139,10 @@ def _adapter(page: SpecialPage) -> Handler:
 
 
 for _page in PAGES:
-    skin_table.special_page(_page.name, group=_page.group, restriction=_page.restricted, post=True)(
-        _adapter(_page)
-    )
+    skin_table.special_page(
+        _page.name, aliases=_page.aliases, group=_page.group, restriction=_page.restricted,
+        post=True,
+    )(_adapter(_page))  # fmt: skip
 
 
 async def page_action(

@@ -19,7 +19,7 @@ from atrium.wiki.diff import table_rows
 from atrium.wiki.reads import comparing
 from atrium.wiki.reads import page_view as reading
 from atrium.wiki.reads.sessions import TOKEN_SALTS, check_token
-from atrium.wiki.timestamps import formatted
+from atrium.wiki.web.dates import local_time
 from atrium.wiki.web.edit_permission import edit_refusal
 from atrium.wiki.web.special.blocknotice import block_notice
 from atrium.wiki.web.special.context import SpecialContext
@@ -144,8 +144,8 @@ async def _success(ctx: SpecialContext, done: RolledBack, user: str) -> Response
         diff_rows=Markup(table_rows(old.text, new.text) if show_diff else ""),
         old=old,
         new=new,
-        old_time=formatted(old.timestamp),
-        new_time=formatted(new.timestamp),
+        old_time=local_time(old.timestamp),
+        new_time=local_time(new.timestamp),
     )
 
 
