@@ -18,17 +18,18 @@ from atrium.wiki.web.texts import text
 
 
 async def confirm(ctx: SpecialContext) -> Response:
+    # SpecialConfirmEmail answers its messages (bad code, no address) as pages, with 200.
     if ctx.subpage:
         user_id = await ctx.db.write(confirm_email, ctx.subpage)
         if user_id is None:
-            return await message_page(ctx, text("confirmemail"), text("confirmemail_invalid"), 404)
+            return await message_page(ctx, text("confirmemail"), text("confirmemail_invalid"), 200)
         key = "confirmemail_loggedin" if ctx.reader.id == user_id else "confirmemail_success"
         return await message_page(ctx, text("confirmemail"), text(key), 200, box="successbox")
     if not ctx.reader.registered:
         return await not_logged_in(ctx, "confirm your email address")
     account = ctx.reader
     if not account.email:
-        return await message_page(ctx, text("confirmemail"), text("confirmemail_noemail"), 400)
+        return await message_page(ctx, text("confirmemail"), text("confirmemail_noemail"), 200)
     if ctx.method != "POST":
         return await render(
             ctx,
@@ -49,7 +50,7 @@ async def confirm(ctx: SpecialContext) -> Response:
 async def invalidate(ctx: SpecialContext) -> Response:
     user_id = await ctx.db.write(invalidate_email, ctx.subpage) if ctx.subpage else None
     if user_id is None:
-        return await message_page(ctx, text("invalidateemail"), text("confirmemail_invalid"), 404)
+        return await message_page(ctx, text("invalidateemail"), text("confirmemail_invalid"), 200)
     return await message_page(
         ctx, text("invalidateemail"), text("confirmemail_invalidated"), 200, box="successbox"
     )
