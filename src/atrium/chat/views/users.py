@@ -12,7 +12,8 @@ from atrium.chat.actions.user_admin import (
     reactivate_user,
 )
 from atrium.chat.actions.user_settings import change_settings
-from atrium.chat.actions.users import NewUser, add_user
+from atrium.chat.actions.users import NewUser
+from atrium.chat.actions.welcome_bot import add_welcomed_user
 from atrium.chat.auth import end_browser_sessions
 from atrium.chat.errors import ChatError, no_such_user
 from atrium.chat.guards import realm_admin
@@ -104,7 +105,7 @@ async def create(req: ApiRequest, *, email: str, password: str, full_name: str) 
         password_hash=await workers.run(hash_password, password),
         email_domain=user_queries.fake_email_domain(req.runtime.settings.base_url),
     )
-    user_id = await req.runtime.write(add_user, req.me.realm_id, new)
+    user_id = await req.runtime.write(add_welcomed_user, req.me.realm_id, new)
     return {"user_id": user_id}
 
 

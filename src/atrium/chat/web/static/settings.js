@@ -5,6 +5,10 @@
 import { patch, post } from "./api.js";
 import { avatar, clear, el, toast } from "./dom.js";
 import { adminPages } from "./admin.js";
+import { botsPage } from "./bots.js";
+import { customEmojiPage } from "./custom_emoji.js";
+import { invitationsPage } from "./invites.js";
+import { canInvite, isGuest } from "./permissions.js";
 import { inView } from "./feed.js";
 import { toHash } from "./narrow.js";
 import { field, openDialog } from "./overlay.js";
@@ -138,6 +142,9 @@ export function openSettings(page = "profile", options = {}) {
   // Everyone may look at a stream's settings (the server decides what they may change).
   if (isAdmin()) Object.assign(pages, admin);
   else pages.streams = admin.streams;
+  if (canInvite()) pages.invitations = ["Invitations", invitationsPage];
+  if (!isGuest()) pages.bots = ["Bots", botsPage];
+  pages.emoji = ["Custom emoji", customEmojiPage];
   const content = el("div", { class: "settings-content", role: "tabpanel" });
   const tabs = el("div", { class: "settings-tabs", role: "tablist", "aria-label": "Settings pages" });
   const show = (key) => {
