@@ -45,6 +45,18 @@ def _env_list(name: str) -> tuple[str, ...]:
     return tuple(item.strip() for item in raw.split(",") if item.strip())
 
 
+# Where Debian's fonts-noto-color-emoji puts its font.
+DEBIAN_EMOJI_FONT = Path("/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf")
+
+
+def _env_path(name: str, default: Path) -> Path | None:
+    """A file path; set but empty means none."""
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    return Path(raw) if raw.strip() else None
+
+
 KNOWN_SERVICES = ("chat", "wiki")
 
 # Who may use the wiki without signing in, as MediaWiki's `$wgGroupPermissions['*']`: nobody
@@ -161,6 +173,8 @@ class Settings:
     # allowed although not public, and a proxy to send them through instead (core/egress.py).
     egress_allow: tuple[str, ...] = ()
     egress_proxy: str | None = None
+    # The emoji font the chat client is given (Debian's fonts-noto-color-emoji); None: none.
+    chat_emoji_font: Path | None = DEBIAN_EMOJI_FONT
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -203,6 +217,7 @@ class Settings:
             camo_key=os.environ.get("ATRIUM_CAMO_KEY") or None,
             egress_allow=_env_list("ATRIUM_EGRESS_ALLOW"),
             egress_proxy=os.environ.get("ATRIUM_EGRESS_PROXY") or None,
+            chat_emoji_font=_env_path("ATRIUM_CHAT_EMOJI_FONT", DEBIAN_EMOJI_FONT),
         )
 
     def with_(self, **changes: object) -> Settings:
