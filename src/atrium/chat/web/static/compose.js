@@ -220,6 +220,9 @@ export function closeCompose() {
   compose.draftId = null;
 }
 
+// Where the open compose box sends to (null when closed).
+export const composeTarget = () => (compose.open ? target() : null);
+
 export function isComposeOpen() {
   return compose.open;
 }

@@ -74,7 +74,7 @@ export function reactionButtons(message) {
   return box;
 }
 
-function reactionPicker(message) {
+export function reactionPicker(message) {
   const input = el("input", { type: "search", autocomplete: "off", "aria-label": "Find an emoji" });
   const list = el("div", { class: "emoji-list", role: "listbox", "aria-label": "Emoji" });
   const show = () => {
@@ -101,7 +101,7 @@ function reactionPicker(message) {
   openDialog("Add a reaction", el("div", {}, input, list));
 }
 
-function editMessage(message, article) {
+export function editMessage(message, article) {
   rawContent(message).then((raw) => {
     const content = article.querySelector(".message-content");
     const textarea = el("textarea", { class: "edit-box", "aria-label": "Edit message", rows: "4" });
@@ -130,7 +130,7 @@ function editMessage(message, article) {
   });
 }
 
-function moveTopic(message) {
+export function moveTopic(message) {
   const topic = el("input", { type: "text", value: message.subject, maxlength: String(state.realm.max_topic_length ?? 60) });
   const stream = el("select", {});
   for (const sub of [...state.subs.values()].sort((a, b) => a.name.localeCompare(b.name)))
@@ -174,7 +174,7 @@ function resolveTopic(message) {
   return run(patch(`/messages/${message.id}`, { topic, propagate_mode: "change_all" }));
 }
 
-async function showHistory(message) {
+export async function showHistory(message) {
   const body = await run(get(`/messages/${message.id}/history`));
   if (!body) return;
   const list = el("ol", { class: "history" });
@@ -194,7 +194,7 @@ async function showHistory(message) {
   openDialog("Message edit history", list, { wide: true });
 }
 
-async function showSource(message) {
+export async function showSource(message) {
   const raw = await run(rawContent(message));
   if (raw === null) return;
   openDialog("Message source", el("pre", { class: "source", text: raw }), { wide: true });
