@@ -14,15 +14,24 @@ from pygments.formatters import HtmlFormatter
 
 from atrium.chat.markdown.emoji import emoji_table
 from atrium.chat.web.emoji_font import EmojiFont
+from atrium.chat.web.readable_colors import readable_css
 from atrium.core.static_assets import StaticAssets
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 STATIC_PREFIX = "/static/chat/"
 
 
+# The code backgrounds each theme draws highlighted code on: the client's (app.css --code-bg)
+# and the Pygments style's own.
+LIGHT_CODE_BACKGROUNDS = ["#f3f4f6", "#f8f8f8"]
+DARK_CODE_BACKGROUNDS = ["#272b33", "#272822"]
+
+
 def _pygments_css() -> str:
     light = HtmlFormatter(style="default").get_style_defs(".codehilite")
     dark = HtmlFormatter(style="monokai").get_style_defs('[data-theme="dark"] .codehilite')
+    light = readable_css(light, LIGHT_CODE_BACKGROUNDS)
+    dark = readable_css(dark, DARK_CODE_BACKGROUNDS)
     return f"{light}\n{dark}\n"
 
 
