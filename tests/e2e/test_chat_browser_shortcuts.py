@@ -118,6 +118,7 @@ def test_help_lists_every_section(people: Any, site: Site) -> None:
         "Composing messages",
         "In the compose box",
         "Message actions",
+        "Stream browser",
         "Menus",
     ]
     text = dialog.inner_text()
@@ -316,3 +317,33 @@ def test_compose_box_keys(people: Any, site: Site) -> None:
             d["content"] == "keep me" for d in site.api["mo"].call("GET", "/drafts")["drafts"]
         )
     )
+
+
+def test_stream_browser_keys(people: Any, site: Site) -> None:
+    site.stream("extra keys")
+    extra = stream_id(site, "extra keys")
+    mo = people("mo")
+    page = mo.page
+    page.click("#browse-streams")
+    page.fill("#stream-filter", "keys")
+    page.press("#stream-filter", "ArrowDown")
+    names = page.locator(".stream-browser-name")
+    first = page.evaluate("() => document.activeElement.textContent")
+    assert first == names.first.inner_text() == "extra keys"
+    # Shift+S subscribes; the focus stays on the stream.
+    page.keyboard.press("Shift+S")
+    row = page.locator(f'.stream-browser-row[data-stream-id="{extra}"]')
+    row.get_by_role("button", name="Unsubscribe from extra keys").wait_for()
+    wait_until(lambda: page.evaluate("() => document.activeElement.textContent") == "extra keys")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("() => document.activeElement.textContent") == "keys"
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate("() => document.activeElement.id") == "stream-filter"
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowRight")
+    assert page.locator("#stream-browser-show").input_value() == "subscribed"
+    page.locator(".stream-browser-name", has_text="extra keys").focus()
+    page.keyboard.press("Shift+V")
+    wait_until(lambda: hash_of(mo).startswith(f"#narrow/stream/{extra}-"))
+    assert page.get_by_role("dialog").count() == 0

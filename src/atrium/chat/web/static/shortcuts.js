@@ -101,6 +101,15 @@ export const HELP = [
     ],
   ],
   [
+    "Stream browser",
+    [
+      ["↑ and ↓", "Through the streams (↑ from the first: the filter)"],
+      ["← and →", "All, subscribed or other streams"],
+      ["Shift + S", "Subscribe to or unsubscribe from the stream"],
+      ["Shift + V", "The stream's messages"],
+    ],
+  ],
+  [
     "Menus",
     [
       ["?", "Keyboard shortcuts"],

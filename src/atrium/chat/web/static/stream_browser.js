@@ -55,14 +55,40 @@ export function openStreamBrowser() {
       .filter((s) => !words || s.name.toLowerCase().includes(words) || (s.description ?? "").toLowerCase().includes(words))
       .filter((s) => only.value === "all" || (only.value === "subscribed") === state.subs.has(s.stream_id))
       .sort((a, b) => a.name.localeCompare(b.name));
+    // A redraw (a subscription changed) keeps the focus on the same control of the same stream.
+    const focused = document.activeElement?.closest?.(".stream-browser-row");
+    const control = document.activeElement?.classList.contains("subscribe-button") ? ".subscribe-button" : ".stream-browser-name";
     clear(list).append(...shown.map(row));
     if (!shown.length) list.append(el("li", { class: "empty", text: "No streams match." }));
+    if (focused) list.querySelector(`.stream-browser-row[data-stream-id="${focused.dataset.streamId}"] ${control}`)?.focus();
   };
   filter.addEventListener("input", draw);
   only.addEventListener("change", draw);
   draw();
   redraw = () => list.isConnected && draw();
-  openDialog("Streams", el("div", { class: "stream-browser" }, el("div", { class: "row" }, filter, only), list), { wide: true });
+  const dialog = openDialog("Streams", el("div", { class: "stream-browser" }, el("div", { class: "row" }, filter, only), list), { wide: true });
+  dialog.addEventListener("keydown", (event) => browserKeys(event, { filter, only, list, draw }));
+}
+
+// Zulip's keys in the stream browser: ↑ and ↓ through the streams (↑ from the first goes back
+// to the filter), ← and → between which streams are shown, and for the stream with the focus
+// Shift+S to subscribe or unsubscribe and Shift+V to see its messages.
+function browserKeys(event, { filter, only, list, draw }) {
+  const links = [...list.querySelectorAll(".stream-browser-name")];
+  const row = event.target.closest?.(".stream-browser-row");
+  const index = links.indexOf(row?.querySelector(".stream-browser-name"));
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.key === "ArrowDown" && (event.target === filter || row)) links[Math.min(index + 1, links.length - 1)]?.focus();
+  else if (event.key === "ArrowUp" && row) (index > 0 ? links[index - 1] : filter).focus();
+  else if ((event.key === "ArrowLeft" || event.key === "ArrowRight") && event.target !== filter && event.target !== only) {
+    const step = event.key === "ArrowRight" ? 1 : -1;
+    only.selectedIndex = (only.selectedIndex + step + only.options.length) % only.options.length;
+    draw();
+    only.focus();
+  } else if (event.key === "S" && row) row.querySelector(".subscribe-button").click();
+  else if (event.key === "V" && row) row.querySelector(".stream-browser-name").click();
+  else return;
+  event.preventDefault();
 }
 
 export function initStreamBrowser() {
