@@ -295,3 +295,33 @@ def test_members_see_only_the_controls_they_may_use(people: Any, site: Site) -> 
     olive.page.get_by_role("tab", name="Streams", exact=True).click()
     olive.page.locator(".admin-list").get_by_role("button", name="ruled").click()
     olive.page.get_by_role("button", name="Archive stream").wait_for()
+    # Where only administrators may rename topics or move messages, a member's message menu
+    # offers neither; the organization's change reaches the open page live.
+    ruled = site.api["olive"].call("GET", "/get_stream_id", stream="ruled")["stream_id"]
+    site.api["olive"].call("POST", "/messages", type="stream", to=ruled, topic="t", content="rules")
+    page.keyboard.press("Escape")
+    mo.go(f"#narrow/stream/{ruled}-ruled")
+    item = page.locator("article.message", has_text="rules")
+    site.api["olive"].call(
+        "PATCH", "/realm", edit_topic_policy=2, move_messages_between_streams_policy=2
+    )
+    try:
+        wait_until(lambda: "Move message or rename topic" not in menu_items(item))
+        items = menu_items(item)
+        assert "Move message or rename topic" not in items
+        assert "Mark topic as resolved" not in items
+        assert "Quote and reply" in items
+    finally:
+        site.api["olive"].call(
+            "PATCH", "/realm", edit_topic_policy=5, move_messages_between_streams_policy=1
+        )
+    wait_until(lambda: "Move message or rename topic" in menu_items(item))
+
+
+def menu_items(article: Any) -> list[str]:
+    article.hover()
+    article.locator(".actions-button").click()
+    menu = article.page.get_by_role("menu", name="Message actions")
+    items = menu.get_by_role("menuitem").all_inner_texts()
+    article.page.keyboard.press("Escape")
+    return list(items)

@@ -7,6 +7,7 @@ import { clear, el, setServerHtml, toast } from "./dom.js";
 import { emojiByName, emojiChar, POPULAR, searchEmoji } from "./emoji.js";
 import { toHash } from "./narrow.js";
 import { closeOverlay, field, openDialog, openMenu } from "./overlay.js";
+import { canEditTopics, canMoveBetweenStreams } from "./permissions.js";
 import { bus, isAdmin, state, userName } from "./state.js";
 import { formatDateTime } from "./time.js";
 
@@ -131,8 +132,8 @@ export function editMessage(message, article) {
 }
 
 export function moveTopic(message) {
-  const topic = el("input", { type: "text", value: message.subject, maxlength: String(state.realm.max_topic_length ?? 60) });
-  const stream = el("select", {});
+  const topic = el("input", { type: "text", value: message.subject, maxlength: String(state.realm.max_topic_length ?? 60), readonly: !canEditTopics() });
+  const stream = el("select", { disabled: !canMoveBetweenStreams() });
   for (const sub of [...state.subs.values()].sort((a, b) => a.name.localeCompare(b.name)))
     stream.append(el("option", { value: String(sub.stream_id), selected: sub.stream_id === message.stream_id, text: sub.name }));
   const mode = el(
@@ -240,8 +241,8 @@ export function openActions(message, article) {
       { label: "Quote and reply", action: () => quoteAndReply(message) },
       state.features.has("reactions") && { label: "Add a reaction", action: () => reactionPicker(message) },
       mine && { label: "Edit message", action: () => editMessage(message, article) },
-      isStream && { label: "Move message or rename topic", action: () => moveTopic(message) },
-      isStream && {
+      isStream && (canEditTopics() || canMoveBetweenStreams()) && { label: "Move message or rename topic", action: () => moveTopic(message) },
+      isStream && canEditTopics() && {
         label: message.subject.startsWith(RESOLVED) ? "Mark topic as unresolved" : "Mark topic as resolved",
         action: () => resolveTopic(message),
       },

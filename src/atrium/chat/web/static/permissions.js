@@ -70,3 +70,6 @@ export function invitableRoles() {
   return roles.filter(([role]) => (role === ROLE_OWNER ? mine === ROLE_OWNER : role === ROLE_ADMIN ? mine <= ROLE_ADMIN : true));
 }
 export const canCreateStreams = () => satisfies(state.realm.realm_create_public_stream_policy ?? MEMBERS) || satisfies(state.realm.realm_create_private_stream_policy ?? MEMBERS);
+// Renaming a topic (also resolving it), and moving messages to another stream.
+export const canEditTopics = () => satisfies(state.realm.realm_edit_topic_policy ?? EVERYONE);
+export const canMoveBetweenStreams = () => satisfies(state.realm.realm_move_messages_between_streams_policy ?? MEMBERS);

@@ -9,6 +9,7 @@ import { moveSelection, select, selectedMessage, shownMessages } from "./feed.js
 import { editMessage, moveTopic, openActions, quoteAndReply, reactionPicker, showHistory, showSource } from "./message_actions.js";
 import { fromHash, toHash } from "./narrow.js";
 import { closeOverlay, isOverlayOpen } from "./overlay.js";
+import { canEditTopics, canMoveBetweenStreams } from "./permissions.js";
 import { focusSearch } from "./search.js";
 import { toast } from "./dom.js";
 import { bus, state, topicKey } from "./state.js";
@@ -218,7 +219,7 @@ const ON_MESSAGE = {
   z: (m) => go([...conversationNarrow(m), { operator: "near", operand: m.id }]),
   e: (m) => (m.sender_id === state.me && articleOf(m) ? editMessage(m, articleOf(m)) : showSource(m)),
   u: (m) => bus.emit("user-card", { userId: m.sender_id, anchor: articleOf(m) }),
-  m: (m) => m.type === "stream" && moveTopic(m),
+  m: (m) => m.type === "stream" && (canEditTopics() || canMoveBetweenStreams()) && moveTopic(m),
   H: (m) => m.last_edit_timestamp && showHistory(m),
   "+": (m) => state.features.has("reactions") && react(m, { emoji_name: "+1", emoji_code: "1f44d", reaction_type: "unicode_emoji" }),
   "=": (m) => m.reactions?.length && react(m, m.reactions[0]),
