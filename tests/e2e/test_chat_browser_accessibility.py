@@ -20,6 +20,7 @@ from tests.e2e.chat_browser import (
     Site,
     chromium_or_skip,
     start_site,
+    wait_until,
 )
 
 pytestmark = pytest.mark.e2e
@@ -95,7 +96,10 @@ def set_theme(person: Person, theme: str) -> None:
         }""",
         scheme,
     )
-    person.page.wait_for_function(f"document.documentElement.dataset.theme === '{theme}'")
+    # Polled from here: the page's CSP allows no eval, which a polled predicate would need.
+    wait_until(
+        lambda: person.page.evaluate("() => document.documentElement.dataset.theme") == theme
+    )
 
 
 # The dialogs to check: how to open each, and its name.
