@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast bench fuzz lint venv clean browser conformance screenshots
+.PHONY: run test test-fast bench fuzz lint venv clean browser emoji-font conformance screenshots
 
 # Test workers: one per core, at most 2 (each worker pays a few seconds of templates and imports,
 # which more workers than cores do not win back). `make test WORKERS=1` runs serially.
@@ -23,6 +23,16 @@ browser:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	else echo "chromium is not installed; the wiki browser test will say so (apt-get install chromium)."; fi
 
+# The chat client's emoji font: Debian's fonts-noto-color-emoji (SIL Open Font License 1.1),
+# served to browsers so that emoji do not depend on the reader's fonts. Installed where we may
+# (root with apt-get), as `browser` does; otherwise emoji use the readers' own fonts.
+emoji-font:
+	@if [ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing Debian's fonts-noto-color-emoji for the chat's emoji (once)..."; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-color-emoji >/dev/null; \
+	else echo "fonts-noto-color-emoji is not installed: chat emoji use the readers' own fonts."; fi
+
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
@@ -37,13 +47,13 @@ $(STAMP): $(BIN)/python pyproject.toml
 
 venv: $(STAMP)
 
-run: $(RUN_STAMP)
+run: $(RUN_STAMP) emoji-font
 	ATRIUM_DATA_DIR=$${ATRIUM_DATA_DIR:-./atrium-data} $(BIN)/atrium demo --if-empty
 	ATRIUM_DATA_DIR=$${ATRIUM_DATA_DIR:-./atrium-data} $(BIN)/atrium serve
 
 # The whole suite, as CI runs it; `make test T=tests/chat/test_drafts.py` (or a node id) runs
 # just that, serially, for the inner loop.
-test: $(STAMP) browser
+test: $(STAMP) browser emoji-font
 ifdef T
 	$(BIN)/python -m pytest $(T)
 else

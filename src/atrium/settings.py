@@ -45,6 +45,18 @@ def _env_list(name: str) -> tuple[str, ...]:
     return tuple(item.strip() for item in raw.split(",") if item.strip())
 
 
+# Where Debian's fonts-noto-color-emoji puts its font.
+DEBIAN_EMOJI_FONT = Path("/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf")
+
+
+def _env_path(name: str, default: Path) -> Path | None:
+    """A file path; set but empty means none."""
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    return Path(raw) if raw.strip() else None
+
+
 KNOWN_SERVICES = ("chat", "wiki")
 
 # Who may use the wiki without signing in, as MediaWiki's `$wgGroupPermissions['*']`: nobody
@@ -215,6 +227,8 @@ class Settings:
     metrics_token: str | None = None
     # `json`: one JSON access-log line per request on standard error, with its request id.
     log_format: str = "text"
+    # The emoji font the chat client is given (Debian's fonts-noto-color-emoji); None: none.
+    chat_emoji_font: Path | None = DEBIAN_EMOJI_FONT
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -275,6 +289,7 @@ class Settings:
             backup_keep=max(1, _env_int("ATRIUM_BACKUP_KEEP", 7)),
             metrics_token=os.environ.get("ATRIUM_METRICS_TOKEN") or None,
             log_format=_env_log_format(),
+            chat_emoji_font=_env_path("ATRIUM_CHAT_EMOJI_FONT", DEBIAN_EMOJI_FONT),
         )
 
     def with_(self, **changes: object) -> Settings:

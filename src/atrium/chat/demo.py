@@ -5,11 +5,13 @@ from __future__ import annotations
 import sqlalchemy as sa
 
 from atrium.chat import schema
+from atrium.chat.actions.default_streams import add_default_stream
 from atrium.chat.actions.messages import SendRequest, send_message
 from atrium.chat.actions.realm import create_realm
 from atrium.chat.actions.streams import StreamOptions, subscribe
 from atrium.chat.actions.users import NewUser, create_user
 from atrium.chat.models import ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_MEMBER, ROLE_OWNER, User
+from atrium.chat.queries.streams import stream_by_name
 from atrium.core.db import Conn
 
 DEMO_PASSWORD = "atrium-demo"
@@ -64,6 +66,9 @@ def create_demo(conn: Conn, if_empty: bool) -> list[tuple[str, str, str]] | None
         StreamOptions(),
         True,
     )
+    # Someone who joins later (an invitation, a new account) starts in these two.
+    for name in ("general", "random"):
+        add_default_stream(conn, owner, stream_by_name(conn, realm_id, name)["id"])
     subscribe(
         conn,
         owner,

@@ -28,6 +28,12 @@ BOT_OUTGOING_WEBHOOK = 3
 BOT_EMBEDDED = 4
 
 # Zulip's policy codes (create_*_stream_policy, edit_topic_policy, …).
+# The server's own bots, in the internal realm: every organization's people may talk to them.
+SYSTEM_BOT_NAMES = {
+    "notification-bot@zulip.com": "Notification Bot",
+    "welcome-bot@zulip.com": "Welcome Bot",
+}
+
 POLICY_MEMBERS_ONLY = 1
 POLICY_ADMINS_ONLY = 2
 POLICY_FULL_MEMBERS_ONLY = 3

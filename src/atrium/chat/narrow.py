@@ -30,7 +30,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from atrium.chat import flags, schema, search
 from atrium.chat.errors import ChatError
-from atrium.chat.models import User
+from atrium.chat.models import SYSTEM_BOT_NAMES, User
 from atrium.chat.params import INT_MAX, digits_id
 from atrium.chat.queries import streams as stream_queries
 from atrium.chat.queries.user_topics import muted_topics_condition
@@ -246,13 +246,13 @@ class _Compiler:
         if isinstance(operand, str):
             as_id = digits_id(operand)
         if as_id is not None:
-            found = self.conn.scalar(
-                sa.select(U.id).where(U.id == as_id, U.realm_id == self.user.realm_id)
-            )
+            # The server's own bots (Welcome Bot…) are in no organization, yet write to people.
+            in_reach = sa.or_(U.realm_id == self.user.realm_id, U.email.in_(SYSTEM_BOT_NAMES))
+            found = self.conn.scalar(sa.select(U.id).where(U.id == as_id, in_reach))
         if found is None and isinstance(operand, str):
             found = self.conn.scalar(
                 sa.select(U.id).where(
-                    U.realm_id == self.user.realm_id,
+                    sa.or_(U.realm_id == self.user.realm_id, U.email.in_(SYSTEM_BOT_NAMES)),
                     sa.func.lower(U.email) == operand.strip().lower(),
                 )
             )

@@ -22,6 +22,7 @@ import sqlalchemy as sa
 from atrium.chat import schema
 from atrium.chat.actions.streams import STREAM_COLORS
 from atrium.chat.actions.users import EMAIL_RE, NewUser, add_user
+from atrium.chat.actions.welcome_bot import welcome_new_user
 from atrium.chat.errors import ChatError, must_be_admin, must_be_owner
 from atrium.chat.events import Notice, Outcome
 from atrium.chat.models import (
@@ -341,4 +342,5 @@ def accept_invitation(
     if row["email"] is not None:
         conn.execute(sa.update(schema.invitation).where(I.id == row["id"]).values(status=USED))
     outcome.notices.append(_notice(conn, row["realm_id"], row["invited_by_id"]))
+    outcome.notices.extend(welcome_new_user(conn, row["realm_id"], user_id))
     return outcome

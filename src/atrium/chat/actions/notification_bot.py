@@ -25,12 +25,11 @@ from atrium.chat.markdown import render_markdown
 from atrium.chat.models import BOT_DEFAULT, User
 from atrium.chat.queries import streams as stream_queries
 from atrium.chat.queries.messages import message_payload
+from atrium.chat.queries.system_bots import NOTIFICATION_BOT_EMAIL, SYSTEM_BOTS
 from atrium.chat.rendering import group_member_ids, render_context
 from atrium.core.db import Conn
 
 INTERNAL_REALM = "zulipinternal"
-NOTIFICATION_BOT_EMAIL = "notification-bot@zulip.com"
-NOTIFICATION_BOT_NAME = "Notification Bot"
 
 U = schema.user.c
 M = schema.message.c
@@ -38,7 +37,12 @@ M = schema.message.c
 
 def notification_bot(conn: Conn) -> User:
     """The bot, created with its internal realm on first use."""
-    row = conn.one(sa.select(schema.user).where(U.email == NOTIFICATION_BOT_EMAIL))
+    return system_bot(conn, NOTIFICATION_BOT_EMAIL)
+
+
+def system_bot(conn: Conn, email: str) -> User:
+    """One of the server's own bots, created with their internal realm on first use."""
+    row = conn.one(sa.select(schema.user).where(U.email == email))
     if row is None:
         realm_id = conn.scalar(
             sa.select(schema.realm.c.id).where(schema.realm.c.string_id == INTERNAL_REALM)
@@ -48,7 +52,7 @@ def notification_bot(conn: Conn) -> User:
         bot_id = create_user(
             conn,
             int(realm_id),
-            NewUser(NOTIFICATION_BOT_EMAIL, NOTIFICATION_BOT_NAME, bot_type=BOT_DEFAULT),
+            NewUser(email, SYSTEM_BOTS[email], bot_type=BOT_DEFAULT),
         )
         row = conn.one(sa.select(schema.user).where(U.id == bot_id))
     return User.from_row(row)
@@ -151,16 +155,19 @@ def send_to_stream(
     )
 
 
-def send_direct(conn: Conn, realm_id: int, to_user_id: int, content: str) -> list[Notice]:
-    """A direct message from the Notification Bot to one user; its events."""
-    return send_direct_message(conn, realm_id, to_user_id, content)[1]
+def send_direct(
+    conn: Conn, realm_id: int, to_user_id: int, content: str, bot: User | None = None
+) -> list[Notice]:
+    """A direct message from the Notification Bot (or another system bot) to one user; its
+    events."""
+    return send_direct_message(conn, realm_id, to_user_id, content, bot)[1]
 
 
 def send_direct_message(
-    conn: Conn, realm_id: int, to_user_id: int, content: str
+    conn: Conn, realm_id: int, to_user_id: int, content: str, bot: User | None = None
 ) -> tuple[int, list[Notice]]:
     """`send_direct`, also answering the message's id (for a sender that may withdraw it)."""
-    bot = notification_bot(conn)
+    bot = bot or notification_bot(conn)
     recipient_id = conn.scalar(sa.select(U.recipient_id).where(U.id == to_user_id))
     return _store(
         conn,

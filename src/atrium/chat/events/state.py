@@ -42,6 +42,7 @@ from atrium.chat.queries.presence import (
 )
 from atrium.chat.queries.realm import load_realm
 from atrium.chat.queries.scheduled_messages import user_scheduled_messages
+from atrium.chat.queries.system_bots import cross_realm_bot_dicts
 from atrium.chat.queries.user_settings import (
     LEGACY_DISPLAY_SETTINGS,
     LEGACY_NOTIFICATION_SETTINGS,
@@ -223,7 +224,7 @@ def realm_user_state(conn: Conn, req: StateRequest) -> dict[str, Any]:
     return {
         "realm_users": [u for u in users if u["is_active"]],
         "realm_non_active_users": [u for u in users if not u["is_active"]],
-        "cross_realm_bots": [],
+        "cross_realm_bots": cross_realm_bot_dicts(conn, req.client_gravatar),
         **_identity(req.user, realm, me),
     }
 

@@ -12,7 +12,8 @@ from atrium.chat.actions.user_admin import (
     deactivate_user,
     reactivate_user,
 )
-from atrium.chat.actions.users import NewUser, add_user
+from atrium.chat.actions.users import NewUser
+from atrium.chat.actions.welcome_bot import add_welcomed_user
 from atrium.chat.auth import end_browser_sessions
 from atrium.chat.errors import ChatError, no_such_user
 from atrium.chat.guards import realm_admin
@@ -107,7 +108,7 @@ async def create(req: ApiRequest, *, email: str, password: str, full_name: str) 
     if req.runtime.accounts is not None:
         # The person's identity first; their chat user, then their wiki user, follow.
         await req.runtime.accounts.reserve(email, new.password_hash)
-    user_id = await req.runtime.write(add_user, req.me.realm_id, new)
+    user_id = await req.runtime.write(add_welcomed_user, req.me.realm_id, new)
     return {"user_id": user_id}
 
 

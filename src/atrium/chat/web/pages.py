@@ -26,6 +26,7 @@ from atrium.chat.queries.realm import default_realm
 from atrium.chat.runtime import ChatRuntime
 from atrium.chat.views.server import password_login
 from atrium.chat.web.assets import STATIC_PREFIX, Assets
+from atrium.chat.web.emoji_font import FONT_PREFIX, EmojiFont
 from atrium.chat.web.neighbours import wiki_home
 from atrium.core.body_limit import bounded
 from atrium.core.db import Conn
@@ -220,7 +221,8 @@ def web_routes(runtime: ChatRuntime, api_paths: set[str]) -> list[BaseRoute]:
     chat API's routes, from which the client learns which optional features exist."""
     if runtime.sessions is None:
         return []
-    pages = ChatPages(runtime, Assets(), api_paths)
+    font = EmojiFont(runtime.settings.chat_emoji_font)
+    pages = ChatPages(runtime, Assets(emoji_font=font), api_paths)
     limit = runtime.settings.max_body_bytes
     return [
         Route("/", pages.home, methods=["GET", "HEAD"]),
@@ -228,4 +230,5 @@ def web_routes(runtime: ChatRuntime, api_paths: set[str]) -> list[BaseRoute]:
         Route("/login", bounded(pages.login, limit), methods=["POST"]),
         Route("/logout", bounded(pages.logout, limit), methods=["POST"]),
         Route(STATIC_PREFIX + "{name}", pages.static, methods=["GET", "HEAD"]),
+        Route(FONT_PREFIX + "{version}/{name}", font.response, methods=["GET", "HEAD"]),
     ]

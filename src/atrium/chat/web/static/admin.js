@@ -6,6 +6,7 @@
 import { del, get, patch, post } from "./api.js";
 import { clear, el, toast } from "./dom.js";
 import { field } from "./overlay.js";
+import { canCreateStreams, canEditStreams, canSubscribeOthers } from "./permissions.js";
 import { bus, state, userName } from "./state.js";
 import { WIKI, wikiPage } from "./wiki_settings.js";
 
@@ -116,10 +117,10 @@ function streamEditor(stream) {
           {},
           userName(id),
           " ",
-          el("button", {
+          (id === state.me || canEditStreams()) && el("button", {
             type: "button",
             class: "link-button",
-            text: "remove",
+            text: id === state.me ? "unsubscribe" : "remove",
             onclick: async () => {
               await attempt(del("/users/me/subscriptions", { subscriptions: [stream.name], principals: [id] }));
               loadMembers();
@@ -140,7 +141,9 @@ function streamEditor(stream) {
   });
   loadMembers();
   const archive = el("button", { type: "button", class: "danger", text: "Archive stream", onclick: () => attempt(del(`/streams/${stream.stream_id}`), "Stream archived") });
-  return el("div", { class: "stream-editor" }, el("h3", { text: "#" + stream.name }), form, el("h4", { text: "Subscribers" }), members, addForm, archive);
+  // Only the controls this person may use: others see the stream's description and members.
+  const about = el("p", { class: "stream-description", text: stream.description || "No description." });
+  return el("div", { class: "stream-editor" }, el("h3", { text: "#" + stream.name }), canEditStreams() ? form : about, el("h4", { text: "Subscribers" }), members, canSubscribeOthers() && addForm, canEditStreams() && archive);
 }
 
 function streamsPage({ streamId } = {}) {
@@ -161,7 +164,7 @@ function streamsPage({ streamId } = {}) {
   for (const stream of [...state.streams.values()].sort((a, b) => a.name.localeCompare(b.name)))
     list.append(el("li", {}, el("button", { type: "button", class: "link-button", text: stream.name, onclick: () => clear(detail).append(streamEditor(stream)) })));
   if (streamId && state.streams.has(streamId)) detail.append(streamEditor(state.streams.get(streamId)));
-  return el("div", {}, create, el("div", { class: "split" }, list, detail));
+  return el("div", {}, canCreateStreams() && create, el("div", { class: "split" }, list, detail));
 }
 
 function groupsPage() {

@@ -10,6 +10,7 @@ import { closeOverlay, field, openDialog } from "./overlay.js";
 import { loadOutbox, sendMessage } from "./outbox.js";
 import { bus, state, userName } from "./state.js";
 import { attachTypeahead } from "./typeahead.js";
+import { attachCompletion, peopleMatching, topicsMatching } from "./compose_completion.js";
 import { typingActivity, typingStopped } from "./typing.js";
 
 const compose = {
@@ -32,13 +33,12 @@ function build() {
   const streamSelect = el("select", { id: "compose-stream", "aria-label": "Stream" });
   const topicInput = el("input", { id: "compose-topic", type: "text", placeholder: "Topic", "aria-label": "Topic", autocomplete: "off" });
   const chips = el("span", { class: "chips" });
-  const dmInput = el("input", { id: "compose-dm", type: "text", placeholder: "Add a person", "aria-label": "Direct message recipients", autocomplete: "off", list: "compose-people" });
-  const people = el("datalist", { id: "compose-people" });
+  const dmInput = el("input", { id: "compose-dm", type: "text", placeholder: "Add a person", "aria-label": "Direct message recipients", autocomplete: "off" });
   const textarea = el("textarea", { id: "compose-textarea", rows: "3", placeholder: "Message (Enter to send, Shift+Enter for a new line)", "aria-label": "Message" });
   const preview = el("div", { class: "compose-preview rendered", hidden: true, "aria-label": "Preview", role: "region" });
   const fileInput = el("input", { type: "file", hidden: true, id: "compose-file" });
   const streamRow = el("div", { class: "recipient-row stream-row" }, streamSelect, el("span", { class: "bar-sep", text: "›" }), topicInput);
-  const dmRow = el("div", { class: "recipient-row dm-row", hidden: true }, el("span", { text: "To: " }), chips, dmInput, people);
+  const dmRow = el("div", { class: "recipient-row dm-row", hidden: true }, el("span", { text: "To: " }), chips, dmInput);
   const form = el(
     "form",
     { class: "compose-form", hidden: true },
@@ -71,8 +71,15 @@ function build() {
     el("button", { type: "button", id: "new-dm", text: "New direct message (x)", onclick: () => openCompose({ type: "private", user_ids: [] }) }),
   );
   clear(root).append(closed, form);
-  ui = { root, form, closed, streamSelect, topicInput, chips, dmInput, people, textarea, preview, fileInput, streamRow, dmRow };
+  ui = { root, form, closed, streamSelect, topicInput, chips, dmInput, textarea, preview, fileInput, streamRow, dmRow };
   const typeahead = attachTypeahead(textarea);
+  attachCompletion(dmInput, { id: "compose-dm-suggestions", source: (text) => peopleMatching(text, compose.recipients), render: (u) => [u.full_name, el("span", { class: "detail", text: " " + u.email })], pick: addRecipient });
+  const pickTopic = (topic) => {
+    topicInput.value = topic;
+    scheduleDraftSave();
+    textarea.focus();
+  };
+  attachCompletion(topicInput, { id: "compose-topic-suggestions", source: (text) => topicsMatching(Number(streamSelect.value), text), render: (t) => [t], pick: pickTopic });
 
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -114,18 +121,20 @@ function refreshStreams() {
   clear(ui.streamSelect);
   for (const sub of subscribedStreams()) ui.streamSelect.append(el("option", { value: String(sub.stream_id), text: sub.name }));
   if (current) ui.streamSelect.value = current;
-  clear(ui.people);
-  for (const user of state.users.values()) if (user.is_active !== false && user.user_id !== state.me) ui.people.append(el("option", { value: user.email, label: user.full_name }));
   document.getElementById("compose-attach").hidden = !state.features.has("uploads");
 }
 
 function addRecipientFrom(text) {
   const wanted = text.trim().toLowerCase();
   if (!wanted) return;
-  const user = [...state.users.values()].find(
-    (u) => u.is_active !== false && (u.email.toLowerCase() === wanted || u.full_name.toLowerCase() === wanted),
-  );
+  const user =
+    [...state.users.values()].find((u) => u.is_active !== false && (u.email.toLowerCase() === wanted || u.full_name.toLowerCase() === wanted)) ??
+    peopleMatching(wanted, compose.recipients)[0];
   if (!user) return toast(`No one called ${text.trim()}`);
+  addRecipient(user);
+}
+
+function addRecipient(user) {
   if (!compose.recipients.includes(user.user_id)) compose.recipients.push(user.user_id);
   ui.dmInput.value = "";
   renderRecipients();
@@ -213,6 +222,9 @@ export function closeCompose() {
   ui.textarea.value = "";
   compose.draftId = null;
 }
+
+// Where the open compose box sends to (null when closed).
+export const composeTarget = () => (compose.open ? target() : null);
 
 export function isComposeOpen() {
   return compose.open;

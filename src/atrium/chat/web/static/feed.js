@@ -326,6 +326,9 @@ function reveal(target) {
   requestAnimationFrame(() => requestAnimationFrame(() => nodes.forEach((node) => node.classList.remove("drawn"))));
 }
 
+// The messages the feed holds, oldest first (for the keyboard shortcuts).
+export const shownMessages = () => win.messages;
+
 export function selectedMessage() {
   return win.byId.get(feed.selectedId) ?? null;
 }

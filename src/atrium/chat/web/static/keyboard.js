@@ -1,5 +1,6 @@
 // Keyboard shortcuts: j/k (or arrows) move the selection, n the next unread topic, r reply,
-// c compose, x new direct message, / search, Esc closes, ? lists them.
+// c compose, x new direct message, / search, Esc closes, ? lists them all (the others are
+// in shortcuts.js).
 
 import { closeCompose, isComposeOpen, openCompose } from "./compose.js";
 import { el } from "./dom.js";
@@ -7,23 +8,19 @@ import { moveSelection, selectedMessage } from "./feed.js";
 import { toHash } from "./narrow.js";
 import { closeOverlay, isOverlayOpen, openDialog } from "./overlay.js";
 import { focusSearch } from "./search.js";
+import { HELP, initShortcuts } from "./shortcuts.js";
 import { bus, state } from "./state.js";
 
-const SHORTCUTS = [
-  ["j or ↓", "Next message"],
-  ["k or ↑", "Previous message"],
-  ["n", "Next unread topic"],
-  ["r or Enter", "Reply to the selected message"],
-  ["c", "New topic message"],
-  ["x", "New direct message"],
-  ["/", "Search"],
-  ["Esc", "Close the open box or dialog"],
-  ["?", "This list"],
-];
-
 function showHelp() {
-  const rows = SHORTCUTS.map(([keys, what]) => el("tr", {}, el("th", { scope: "row" }, el("kbd", { text: keys })), el("td", { text: what })));
-  openDialog("Keyboard shortcuts", el("table", { class: "shortcuts" }, el("tbody", {}, rows)));
+  const sections = HELP.map(([title, rows]) =>
+    el(
+      "section",
+      { class: "shortcut-section", "aria-label": title },
+      el("h3", { text: title }),
+      el("table", { class: "shortcuts" }, el("tbody", {}, rows.map(([keys, what]) => el("tr", {}, el("th", { scope: "row" }, el("kbd", { text: keys })), el("td", { text: what }))))),
+    ),
+  );
+  openDialog("Keyboard shortcuts", el("div", { class: "shortcut-help" }, sections), { wide: true });
 }
 
 function nextUnreadTopic() {
@@ -53,6 +50,7 @@ function typing(target) {
 }
 
 export function initKeyboard() {
+  initShortcuts();
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.key === "Escape") {
@@ -62,6 +60,8 @@ export function initKeyboard() {
         return event.preventDefault();
       }
       document.getElementById("feed").focus({ preventScroll: true });
+      // As in Zulip, Esc with nothing open goes back to the home view (All messages).
+      if (!typing(event.target) && location.hash && location.hash !== "#all_messages") location.hash = "#all_messages";
       return;
     }
     if (typing(event.target) || isOverlayOpen()) return;

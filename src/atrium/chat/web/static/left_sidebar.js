@@ -7,6 +7,7 @@ import { get, post } from "./api.js";
 import { clear, el, toast } from "./dom.js";
 import { describe, toHash } from "./narrow.js";
 import { openMenu } from "./overlay.js";
+import { canInvite } from "./permissions.js";
 import { bus, dmKey, state, topicKey, unreadCounts, userName } from "./state.js";
 
 const MUTED = 1;
@@ -163,10 +164,11 @@ export function render() {
   clear(node).append(
     el("h2", { class: "visually-hidden", text: "Views" }),
     views,
-    el("h2", { class: "sidebar-heading", text: "Streams" }),
+    el("h2", { class: "sidebar-heading" }, "Streams", el("button", { type: "button", class: "icon-button heading-action", id: "browse-streams", "aria-label": "Browse streams", text: "+", onclick: () => bus.emit("streams:browse") })),
     streams,
     el("h2", { class: "sidebar-heading", text: "Direct messages" }),
     dmConversations(counts),
+    canInvite() ? el("button", { type: "button", class: "link-button sidebar-action", id: "invite-people", text: "Invite people", onclick: () => bus.emit("invite:open") }) : null,
   );
   const total = counts.total;
   document.title = `${total ? `(${total}) ` : ""}${describe(currentNarrow)} - ${state.realm.realm_name ?? "Atrium"}`;

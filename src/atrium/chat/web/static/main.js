@@ -10,6 +10,7 @@ import { initLeftSidebar } from "./left_sidebar.js";
 import { hideList, initLists, showList } from "./lists.js";
 import { prefetchNarrow } from "./message_fetch.js";
 import { fromHash } from "./narrow.js";
+import { initOnboarding } from "./onboarding.js";
 import { closeOverlay } from "./overlay.js";
 import { initRightSidebar } from "./right_sidebar.js";
 import { initSearch } from "./search.js";
@@ -49,6 +50,7 @@ function toggle(side) {
 }
 
 async function boot() {
+  initOnboarding(); // first: it names the system bots before the views draw
   returnToPlace();
   initConnection();
   initFeed();

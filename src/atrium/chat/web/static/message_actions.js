@@ -8,6 +8,7 @@ import { emojiByName, emojiChar, POPULAR, searchEmoji } from "./emoji.js";
 import { markUnreadFromHere, showReadReceipts } from "./message_reading.js";
 import { toHash } from "./narrow.js";
 import { closeOverlay, field, openDialog, openMenu } from "./overlay.js";
+import { canEditTopics, canMoveBetweenStreams } from "./permissions.js";
 import { bus, isAdmin, state, userName } from "./state.js";
 import { formatDateTime } from "./time.js";
 
@@ -102,7 +103,7 @@ export function reactionPicker(message) {
   openDialog("Add a reaction", el("div", {}, input, list));
 }
 
-function editMessage(message, article) {
+export function editMessage(message, article) {
   rawContent(message).then((raw) => {
     const content = article.querySelector(".message-content");
     const textarea = el("textarea", { class: "edit-box", "aria-label": "Edit message", rows: "4" });
@@ -131,9 +132,9 @@ function editMessage(message, article) {
   });
 }
 
-function moveTopic(message) {
-  const topic = el("input", { type: "text", value: message.subject, maxlength: String(state.realm.max_topic_length ?? 60) });
-  const stream = el("select", {});
+export function moveTopic(message) {
+  const topic = el("input", { type: "text", value: message.subject, maxlength: String(state.realm.max_topic_length ?? 60), readonly: !canEditTopics() });
+  const stream = el("select", { disabled: !canMoveBetweenStreams() });
   for (const sub of [...state.subs.values()].sort((a, b) => a.name.localeCompare(b.name)))
     stream.append(el("option", { value: String(sub.stream_id), selected: sub.stream_id === message.stream_id, text: sub.name }));
   const mode = el(
@@ -175,7 +176,7 @@ function resolveTopic(message) {
   return run(patch(`/messages/${message.id}`, { topic, propagate_mode: "change_all" }));
 }
 
-async function showHistory(message) {
+export async function showHistory(message) {
   const body = await run(get(`/messages/${message.id}/history`));
   if (!body) return;
   const list = el("ol", { class: "history" });
@@ -196,7 +197,7 @@ async function showHistory(message) {
   openDialog("Message edit history", list, { wide: true });
 }
 
-async function showSource(message) {
+export async function showSource(message) {
   const raw = await run(rawContent(message));
   if (raw === null) return;
   openDialog("Message source", el("pre", { class: "source", text: raw }), { wide: true });
@@ -242,8 +243,8 @@ export function openActions(message, article, narrow = []) {
       { label: "Quote and reply", action: () => quoteAndReply(message) },
       state.features.has("reactions") && { label: "Add a reaction", action: () => reactionPicker(message) },
       mine && { label: "Edit message", action: () => editMessage(message, article) },
-      isStream && { label: "Move message or rename topic", action: () => moveTopic(message) },
-      isStream && {
+      isStream && (canEditTopics() || canMoveBetweenStreams()) && { label: "Move message or rename topic", action: () => moveTopic(message) },
+      isStream && canEditTopics() && {
         label: message.subject.startsWith(RESOLVED) ? "Mark topic as unresolved" : "Mark topic as resolved",
         action: () => resolveTopic(message),
       },

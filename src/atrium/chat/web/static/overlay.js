@@ -19,6 +19,19 @@ export function isOverlayOpen() {
   return current !== null;
 }
 
+const FOCUSABLE = "a[href], button:not([disabled]), input:not([disabled]):not([type=hidden]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex='-1'])";
+
+// A modal dialog keeps the focus: Tab from its last control goes to its first, and back.
+function keepFocusIn(dialog, event) {
+  const controls = [...dialog.querySelectorAll(FOCUSABLE)].filter((node) => node.checkVisibility?.() ?? node.offsetParent !== null);
+  if (!controls.length) return;
+  const [first, last] = [controls[0], controls[controls.length - 1]];
+  if (event.shiftKey && (document.activeElement === first || !dialog.contains(document.activeElement))) last.focus();
+  else if (!event.shiftKey && (document.activeElement === last || !dialog.contains(document.activeElement))) first.focus();
+  else return;
+  event.preventDefault();
+}
+
 export function openDialog(title, body, { onClose, wide = false } = {}) {
   closeOverlay();
   const heading = el("h2", { id: "dialog-title", text: title });
@@ -28,6 +41,7 @@ export function openDialog(title, body, { onClose, wide = false } = {}) {
   backdrop.addEventListener("mousedown", (event) => {
     if (event.target === backdrop) closeOverlay();
   });
+  dialog.addEventListener("keydown", (event) => event.key === "Tab" && keepFocusIn(dialog, event));
   current = { node: backdrop, restore: document.activeElement, onClose };
   clear(document.getElementById("overlay-root")).append(backdrop);
   (dialog.querySelector("input, textarea, select, button:not(.dialog-close)") ?? close).focus();

@@ -1,15 +1,18 @@
 // Personal settings: profile (name, time zone, avatar, status text), display (light or dark
-// theme, 24-hour time) and desktop notifications, all kept in the user's server-side settings;
+// theme, 24-hour time) and notifications (notification_settings.js), all kept in the user's server-side settings;
 // administrators also reach the organization pages (admin.js).
 
 import { patch, post } from "./api.js";
 import { avatar, clear, el, toast } from "./dom.js";
 import { adminPages } from "./admin.js";
-import { inView } from "./feed.js";
-import { toHash } from "./narrow.js";
+import { botsPage } from "./bots.js";
+import { customEmojiPage } from "./custom_emoji.js";
+import { invitationsPage } from "./invites.js";
+import { initNotificationSettings, notificationsPage } from "./notification_settings.js";
+import { initNotifications } from "./notifications.js";
+import { canInvite, isGuest } from "./permissions.js";
 import { field, openDialog } from "./overlay.js";
-import { bus, desktopNotifications, isAdmin, state, theme } from "./state.js";
-import { WIKI, watchlistSetting } from "./wiki_settings.js";
+import { bus, isAdmin, state, theme } from "./state.js";
 
 // One setting changed here: shown at once, then stored on the server (whose `user_settings`
 // event brings it to this person's other browsers).
@@ -111,35 +114,15 @@ function displayPage() {
   return el("div", { class: "dialog-form" }, field("Theme", select), el("label", { class: "check" }, clock, " Use 24-hour time"));
 }
 
-function notificationsPage() {
-  const supported = "Notification" in window;
-  const box = el("input", { type: "checkbox", id: "setting-desktop", checked: supported && desktopNotifications() && Notification.permission === "granted", disabled: !supported });
-  box.addEventListener("change", async () => {
-    if (box.checked && Notification.permission !== "granted") {
-      const answer = await Notification.requestPermission();
-      if (answer !== "granted") {
-        box.checked = false;
-        toast("The browser did not allow notifications.");
-        return;
-      }
-    }
-    changeSetting("enable_desktop_notifications", box.checked);
-  });
-  return el(
-    "div",
-    { class: "dialog-form" },
-    el("label", { class: "check" }, box, " Desktop notifications for direct messages and mentions"),
-    supported ? null : el("p", { text: "This browser has no notifications." }),
-    WIKI ? watchlistSetting() : null,
-  );
-}
-
 export function openSettings(page = "profile", options = {}) {
   const pages = { profile: ["Profile", profilePage], display: ["Display", displayPage], notifications: ["Notifications", notificationsPage] };
   const admin = adminPages();
   // Everyone may look at a stream's settings (the server decides what they may change).
   if (isAdmin()) Object.assign(pages, admin);
   else pages.streams = admin.streams;
+  if (canInvite()) pages.invitations = ["Invitations", invitationsPage];
+  if (!isGuest()) pages.bots = ["Bots", botsPage];
+  pages.emoji = ["Custom emoji", customEmojiPage];
   const content = el("div", { class: "settings-content", role: "tabpanel" });
   const tabs = el("div", { class: "settings-tabs", role: "tablist", "aria-label": "Settings pages" });
   const show = (key) => {
@@ -152,23 +135,6 @@ export function openSettings(page = "profile", options = {}) {
   show(pages[page] ? page : "profile");
 }
 
-// Desktop notifications for DMs and mentions that the person is not looking at: the page is
-// hidden or unfocused, or the message is outside the narrow in view.
-async function notify(event) {
-  if (!desktopNotifications() || !("Notification" in window) || Notification.permission !== "granted") return;
-  const message = event.message;
-  const flags = event.flags ?? [];
-  if (message.sender_id === state.me) return;
-  if (message.type !== "private" && !flags.includes("mentioned") && !flags.includes("wildcard_mentioned")) return;
-  if (document.visibilityState === "visible" && document.hasFocus() && (await inView(message.id))) return;
-  const where = message.type === "private" ? "sent you a direct message" : `mentioned you in #${message.display_recipient} > ${message.subject}`;
-  const note = new Notification(message.sender_full_name, { body: where, tag: String(message.id) });
-  note.onclick = () => {
-    window.focus();
-    location.hash = toHash([{ operator: "near", operand: message.id }]);
-  };
-}
-
 export function initSettings() {
   document.getElementById("open-settings").addEventListener("click", () => openSettings());
   bus.on("settings:open", ({ page, streamId }) => openSettings(page, { streamId }));
@@ -179,5 +145,6 @@ export function initSettings() {
     if (event.property === "twenty_four_hour_time") bus.emit("feed:rerender");
   });
   window.matchMedia?.("(prefers-color-scheme: dark)").addEventListener?.("change", applyTheme);
-  bus.on("event:message", notify);
+  initNotifications();
+  initNotificationSettings();
 }
