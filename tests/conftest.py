@@ -71,6 +71,14 @@ def _postgres_url(dbname: str) -> str:
     return f"{base}/{dbname}"
 
 
+def schemas_of(service: str) -> tuple[str, ...]:
+    """The schemas a test database of `service` holds: its own and core's; the workspace's
+    tests run both services and the bridge between them on one database."""
+    if service == "workspace":
+        return ("chat", "wiki", "bridge", "core")
+    return (service, "core")
+
+
 class PostgresServer:
     """Creates databases from a migrated template (the service's schema and core's), and drops
     them; and keeps one reusable database per service, emptied before each test."""
@@ -86,8 +94,8 @@ class PostgresServer:
             with _admin_connect() as conn:  # type: ignore[attr-defined]
                 conn.execute(f'CREATE DATABASE "{name}"')
             self.templates[service] = name
-            migrations.upgrade(service, _postgres_url(name), Path("/nonexistent"))
-            migrations.upgrade("core", _postgres_url(name), Path("/nonexistent"))
+            for schema in schemas_of(service):
+                migrations.upgrade(schema, _postgres_url(name), Path("/nonexistent"))
         return self.templates[service]
 
     def empty_database(self, service: str) -> str:
@@ -143,7 +151,7 @@ class ReusableDatabase:
 
         self.url = url
         self.conn = psycopg.connect(url, autocommit=True)
-        schemas = (service, "core")
+        schemas = schemas_of(service)
         self.tables = [
             row[0]
             for row in self.conn.execute(

@@ -1,8 +1,6 @@
-"""The workspace harness: one app with both services over fresh SQLite databases, the chat's
-named users (tests/chat/conftest.py) and the wiki's (tests/wiki/conftest.py), and page factories.
-
-SQLite only: what the bridge adds reads both services through their own read functions, which
-each service's suite already runs on both backends.
+"""The workspace harness: one app with both services and the bridge over fresh databases
+(SQLite, and one PostgreSQL database holding every schema), the chat's named users
+(tests/chat/conftest.py) and the wiki's (tests/wiki/conftest.py), and page factories.
 """
 
 from __future__ import annotations
@@ -99,15 +97,22 @@ def bridge_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
+def service_under_test() -> str:
+    """The PostgreSQL database these tests get holds both services' schemas and the bridge's."""
+    return "workspace"
+
+
+@pytest.fixture
 async def workspace(
-    data_dir: Path, sqlite_templates: Path, bridge_template: Path
+    data_dir: Path, database_url: str | None, sqlite_templates: Path, bridge_template: Path
 ) -> AsyncIterator[WorkspaceHarness]:
-    copy_sqlite_templates(sqlite_templates, data_dir)
-    shutil.copyfile(bridge_template, data_dir / "bridge.sqlite3")
+    if database_url is None:
+        copy_sqlite_templates(sqlite_templates, data_dir)
+        shutil.copyfile(bridge_template, data_dir / "bridge.sqlite3")
     # The feed is run by the tests, pass by pass (`WorkspaceHarness.feed`).
     settings = chat_settings(
         data_dir,
-        None,
+        database_url,
         migrate_on_start=False,
         wiki_main_page=False,
         wiki_audience="edit",
