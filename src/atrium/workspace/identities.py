@@ -99,6 +99,10 @@ def set_password(conn: Conn, identity_id: int, password_hash: str) -> None:
     conn.execute(sa.update(I).where(I.c.id == identity_id).values(password_hash=password_hash))
 
 
+def set_email(conn: Conn, identity_id: int, email: str) -> None:
+    conn.execute(sa.update(I).where(I.c.id == identity_id).values(email=email.lower()))
+
+
 def set_active(conn: Conn, identity_id: int, active: bool) -> None:
     conn.execute(sa.update(I).where(I.c.id == identity_id).values(active=active))
 

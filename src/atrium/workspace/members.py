@@ -24,6 +24,7 @@ from atrium.core.secrets import hash_password
 from atrium.wiki.accounts.usernames import normalize_username
 from atrium.wiki.changes.accounts import set_password as set_wiki_password
 from atrium.wiki.changes.accounts import set_role_groups
+from atrium.wiki.changes.email_confirmation import set_confirmed_email
 from atrium.wiki.changes.registration import autocreate
 from atrium.wiki.reads.users import (
     account_by_id,
@@ -266,8 +267,9 @@ class Members:
         return await self.adopt(identity_id, row)
 
     async def sync_chat_user(self, chat_user_id: int) -> None:
-        """Role and activation follow the chat user at once: the wiki groups its role implies,
-        and the identity's right to sign in."""
+        """Role, activation and address follow the chat user at once: the wiki groups its role
+        implies, the identity's right to sign in, and the one address (confirmed by the chat's
+        link, so confirmed for the wiki too)."""
         row = await self._chat().read(_chat_user_by_id, chat_user_id)
         identity = await self.core_db.read(identities.by_account, CHAT, chat_user_id)
         if row is None or identity is None:
@@ -276,6 +278,11 @@ class Members:
             await self.core_db.write(identities.set_active, int(identity["id"]), row["is_active"])
         wiki = self._wiki()
         wiki_account = (await self.core_db.read(identities.accounts, int(identity["id"]))).get(WIKI)
+        email = str(row["delivery_email"])
+        if email.lower() != str(identity["email"]).lower():
+            await self.core_db.write(identities.set_email, int(identity["id"]), email)
+            if wiki is not None and wiki_account is not None and wiki_account["user_id"]:
+                await wiki.write(set_confirmed_email, int(wiki_account["user_id"]), email)
         if wiki is not None and wiki_account is not None and wiki_account["user_id"] is not None:
             await wiki.write(
                 set_role_groups,

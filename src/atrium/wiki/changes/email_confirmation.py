@@ -85,6 +85,21 @@ def confirm_email(conn: Conn, code: str) -> int | None:
     return user_id
 
 
+def set_confirmed_email(conn: Conn, user_id: int, email: str) -> None:
+    """An address confirmed elsewhere (the chat's invitation or change link, for a workspace
+    member): stored as confirmed, so one confirmation serves both services."""
+    conn.execute(
+        sa.update(schema.user)
+        .where(U.user_id == user_id)
+        .values(
+            user_email=email,
+            user_email_authenticated=now14(),
+            user_email_token=None,
+            user_email_token_expires=None,
+        )
+    )
+
+
 def invalidate_email(conn: Conn, code: str) -> int | None:
     """Withdraw the confirmation the code was mailed for; the account's id, None for a bad
     code."""
