@@ -5,6 +5,7 @@ of a deleted page or a user's name withdraws the notices that showed them too.""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -281,3 +282,57 @@ async def test_upload_by_a_hidden_user_is_withdrawn(workspace: WorkspaceHarness)
     await workspace.feed.run_once()
     [left] = await bot_messages(workspace)
     assert "by Admin" in left["content"]
+
+
+async def test_an_old_file_version_hidden_withdraws_its_upload(
+    workspace: WorkspaceHarness,
+) -> None:
+    """`revisiondelete` of an old version (`type=oldimage`): its upload's notice goes, the
+    current version's stays."""
+    import io
+
+    from PIL import Image
+
+    await workspace.make_stream("files", [workspace.hamlet])
+    await add_rule(workspace, "files", events=("upload",))
+    async with wiki_client(workspace, "Admin", "admin-password-1") as admin:
+        for colour, comment in (((200, 10, 10), "first"), ((10, 200, 10), "second")):
+            picture = io.BytesIO()
+            Image.new("RGB", (8, 8), colour).save(picture, "PNG")
+            tokens = (
+                await admin.get(
+                    "/w/api.php", params={"action": "query", "meta": "tokens", "format": "json"}
+                )
+            ).json()
+            done = (
+                await admin.post(
+                    "/w/api.php",
+                    data={
+                        "action": "upload", "filename": "Green.png", "comment": comment,
+                        "ignorewarnings": "1", "token": tokens["query"]["tokens"]["csrftoken"],
+                        "format": "json",
+                    },
+                    files={"file": ("Green.png", picture.getvalue(), "application/octet-stream")},
+                )
+            ).json()  # fmt: skip
+            assert done["upload"]["result"] == "Success", done
+            # Two uploads in one second would share a timestamp, and so an archive name.
+            await asyncio.sleep(1.1)
+    await workspace.feed.run_once()
+    assert len(await bot_messages(workspace)) == 2
+    async with await oversight(workspace) as client:
+        info = await client.get(
+            "/w/api.php",
+            params={"action": "query", "titles": "File:Green.png", "prop": "imageinfo",
+                    "iiprop": "archivename", "iilimit": "2", "format": "json",
+                    "formatversion": "2"},
+        )  # fmt: skip
+        old = info.json()["query"]["pages"][0]["imageinfo"][1]["archivename"]
+        done = await wiki_post(
+            client, action="revisiondelete", type="oldimage", target="File:Green.png",
+            ids=old.split("!", 1)[0], hide="comment", reason="x",
+        )  # fmt: skip
+        assert done.get("revisiondelete", {}).get("status") == "Success", done
+    await workspace.feed.run_once()
+    [left] = await bot_messages(workspace)
+    assert "second" in left["content"]

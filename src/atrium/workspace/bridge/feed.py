@@ -215,6 +215,7 @@ class WikiFeed:
         logs = [int(p["log_id"]) for p in posts if p["log_id"] is not None]
         hidden_revs = await wiki.db.read(wiki_changes.hidden_revisions, revs)
         hidden_logs = await wiki.db.read(wiki_changes.hidden_log_entries, logs)
+        hidden_logs |= hidings.hidden_uploads
         gone = [
             p
             for p in posts
@@ -234,7 +235,7 @@ class WikiFeed:
         pages, revs, logs = (
             sorted(hidings.pages),
             sorted(hidings.revisions),
-            sorted(hidings.log_entries),
+            sorted(hidings.log_entries | hidings.hidden_uploads),
         )
         for start in range(0, max(len(pages), len(revs), len(logs), 1), POSTS_CHUNK):
             chunk = slice(start, start + POSTS_CHUNK)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
@@ -14,6 +14,7 @@ import sqlalchemy as sa
 from atrium.core.db import Conn
 from atrium.wiki import schema
 from atrium.wiki.reads.revisions import revision_text
+from atrium.wiki.titles import NS_FILE
 
 RC = schema.recentchanges.c
 LG = schema.logging.c
@@ -118,6 +119,8 @@ class Hidings:
     revisions: set[int]
     log_entries: set[int]
     pages: set[int]
+    # Upload log entries whose file version is now hidden (the entry itself is not).
+    hidden_uploads: set[int] = field(default_factory=set)
 
 
 def hiding_after(conn: Conn, log_id: int) -> Hidings:
@@ -157,7 +160,47 @@ def hiding_after(conn: Conn, log_id: int) -> Hidings:
             )
         elif params.get("type") == "logging":
             found.log_entries |= numbers
+        elif params.get("type") in ("oldimage", "filearchive"):
+            found.hidden_uploads |= _uploads_of_hidden_versions(
+                conn, str(params["type"]), str(row["log_title"]), numbers
+            )
     return found
+
+
+def _uploads_of_hidden_versions(conn: Conn, kind: str, dbkey: str, ids: set[int]) -> set[int]:
+    """The upload log entries of a file's versions that now hide something: old versions are
+    named by their timestamp, deleted ones by `fa_id`; an upload's entry has its timestamp."""
+    if not ids:
+        return set()
+    if kind == "oldimage":
+        OI = schema.oldimage.c
+        names = [f"{i}!{dbkey}" for i in ids if len(str(i)) == 14]
+        stamps = conn.scalars(
+            sa.select(OI.oi_timestamp).where(
+                OI.oi_name == dbkey, OI.oi_archive_name.in_(names), OI.oi_deleted != 0
+            )
+        )
+    else:
+        FA = schema.filearchive.c
+        stamps = conn.scalars(
+            sa.select(FA.fa_timestamp).where(
+                FA.fa_name == dbkey, FA.fa_id.in_(sorted(ids)), FA.fa_deleted != 0
+            )
+        )
+    found = [str(s) for s in stamps]
+    if not found:
+        return set()
+    return {
+        int(r)
+        for r in conn.scalars(
+            sa.select(LG.log_id).where(
+                LG.log_type == "upload",
+                LG.log_namespace == NS_FILE,
+                LG.log_title == dbkey,
+                LG.log_timestamp.in_(found),
+            )
+        )
+    }
 
 
 def _archived_revisions(conn: Conn, ns: int, dbkey: str, stamps: Sequence[str]) -> set[int]:
