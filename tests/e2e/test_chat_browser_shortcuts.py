@@ -193,6 +193,30 @@ def test_navigation_keys(people: Any, site: Site) -> None:
     assert page.evaluate("() => window.pwned") is None
 
 
+def test_triage_and_reading_keys(people: Any, site: Site) -> None:
+    mo = people("mo")
+    page = mo.page
+    open_stream(mo, site, "keys")
+    page.locator("article.message").first.wait_for()
+    page.locator("#feed").focus()
+    page.keyboard.press("Shift+I")
+    wait_until(lambda: hash_of(mo) == "#inbox")
+    page.locator("#triage").wait_for()
+    page.keyboard.press("t")
+    wait_until(lambda: hash_of(mo) == "#recent")
+    # Shift+U: the selected message (the last) is unread again, after all were read.
+    site.api["mo"].call("POST", "/mark_all_as_read")
+    open_stream(mo, site, "keys")
+    page.locator("article.message").first.wait_for()
+    wait_until(lambda: page.locator("#nav-all .unread-count").count() == 0)
+    page.locator("#feed").focus()
+    page.keyboard.press("End")
+    page.keyboard.press("Shift+U")
+    wait_until(lambda: page.locator("#nav-all .unread-count").count() == 1)
+    assert page.locator("#nav-all .unread-count").inner_text() == "1"
+    assert page.evaluate("() => window.pwned") is None
+
+
 def test_message_actions_and_replies(people: Any, site: Site) -> None:
     mo, olive = people("mo"), people("olive")
     page = mo.page

@@ -8,6 +8,8 @@ import { closeCompose, composeTarget, isComposeOpen, openCompose } from "./compo
 import { moveSelection, select, selectedMessage, shownMessages } from "./feed.js";
 import { editMessage, moveTopic, openActions, quoteAndReply, reactionPicker, showHistory, showSource } from "./message_actions.js";
 import { fromHash, toHash } from "./narrow.js";
+import { openLightbox } from "./lightbox.js";
+import { markUnreadFromHere, showReadReceipts } from "./message_reading.js";
 import { closeOverlay, isOverlayOpen } from "./overlay.js";
 import { canEditTopics, canMoveBetweenStreams } from "./permissions.js";
 import { focusSearch } from "./search.js";
@@ -60,6 +62,8 @@ export const HELP = [
       ["Z", "The selected message in its conversation"],
       ["Shift + A / Shift + D", "Previous / next stream"],
       ["A", "All messages"],
+      ["Shift + I", "Inbox"],
+      ["T", "Recent conversations"],
       ["*", "Starred messages"],
       ["Ctrl + .", "The conversation you are writing to"],
     ],
@@ -95,6 +99,9 @@ export const HELP = [
       ["U", "The sender's user card"],
       ["M", "Move the message or rename its topic"],
       ["Shift + H", "Edit history"],
+      ["Shift + U", "Mark as unread from the selected message"],
+      ["Shift + V", "Read receipts"],
+      ["V", "Show the selected message's images"],
       ["Ctrl + S", "Star or unstar"],
       ["+", "React with 👍"],
       ["=", "Toggle the first reaction"],
@@ -226,7 +233,17 @@ const ON_MESSAGE = {
   M: toggleMute,
   ":": (m) => state.features.has("reactions") && reactionPicker(m),
   i: (m) => articleOf(m) && openActions(m, articleOf(m)),
+  U: (m) => attempt(markUnreadFromHere(m, fromHash(location.hash))),
+  V: (m) => state.realm.realm_enable_read_receipts && showReadReceipts(m),
+  v: showImages,
 };
+
+// `v`: the selected message's first image in the viewer (its others are a click away there).
+function showImages(message) {
+  const preview = articleOf(message)?.querySelector(".message_inline_image img");
+  const link = preview?.closest("a");
+  if (link) openLightbox(preview, link);
+}
 
 const PLAIN = {
   End: () => moveSelection(shownMessages().length),
@@ -248,6 +265,12 @@ const PLAIN = {
   D: () => cycleStreams(1),
   a: () => {
     location.hash = "#all_messages";
+  },
+  I: () => {
+    location.hash = "#inbox";
+  },
+  t: () => {
+    location.hash = "#recent";
   },
   "*": () => go([{ operator: "is", operand: "starred" }]),
   d: () => {
