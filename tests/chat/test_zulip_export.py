@@ -29,6 +29,9 @@ pytestmark = pytest.mark.anyio
 def invoke(monkeypatch: pytest.MonkeyPatch, data_dir: Path, *args: str) -> Any:
     monkeypatch.setenv("ATRIUM_DATA_DIR", str(data_dir))
     monkeypatch.delenv("ATRIUM_DATABASE_URL", raising=False)
+    # The chat alone: importing and exporting are the chat's; the workspace's linking of the
+    # people imported is tested with both services in tests/e2e/test_chat_zulip_import.py.
+    monkeypatch.setenv("ATRIUM_SERVICES", "chat")
     return CliRunner().invoke(main, ["chat", *args])
 
 

@@ -114,7 +114,9 @@ def delete_page(
     page_id = int(page["page_id"])
     if reason is None or reason == "":
         reason = auto_delete_reason(conn, page)
-    revisions = conn.all(sa.select(REV).where(REV.c.rev_page == page_id))
+    # In revision order, so that `ar_id` orders revisions saved within one second as
+    # their ids do (PostgreSQL returns rows in no order unless asked).
+    revisions = conn.all(sa.select(REV).where(REV.c.rev_page == page_id).order_by(REV.c.rev_id))
     if revisions:
         conn.executemany(
             sa.insert(AR),
@@ -518,7 +520,7 @@ def _purge_page(conn: Conn, page_id: int) -> None:
     into the archive; its single revision is archived here too)."""
     page = conn.one(sa.select(P).where(P.c.page_id == page_id))
     assert page is not None
-    for r in conn.all(sa.select(REV).where(REV.c.rev_page == page_id)):
+    for r in conn.all(sa.select(REV).where(REV.c.rev_page == page_id).order_by(REV.c.rev_id)):
         conn.execute(
             sa.insert(AR).values(
                 ar_namespace=page["page_namespace"],

@@ -200,7 +200,7 @@ export function messageNode(message, continued) {
       el("time", { datetime: isoTime(message.timestamp), title: formatDateTime(message.timestamp), text: formatTime(message.timestamp) }),
       editMarker(message),
       star,
-      state.features.has("reactions") && el("button", { type: "button", class: "quick-react", "aria-label": "Add emoji reaction", title: "Add emoji reaction", text: "☺" }),
+      state.features.has("reactions") && el("button", { type: "button", class: "quick-react", "aria-label": "Add emoji reaction", title: "Add emoji reaction" }),
       el("button", { type: "button", class: "actions-button", "aria-haspopup": "menu", "aria-label": "Message actions", text: "⋯" }),
     ),
     content,
