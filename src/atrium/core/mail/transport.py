@@ -7,6 +7,7 @@ back the others.
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import logging
 import os
@@ -25,11 +26,11 @@ SMTP_TIMEOUT = 30.0
 _UNSAFE_FILE_CHARS = re.compile(r"[^A-Za-z0-9._-]+")
 
 
-class Transport:
+class Transport(abc.ABC):
     """Sends a batch; returns an error text per mail that was not accepted (by outbox id)."""
 
-    def send_batch(self, batch: list[Claimed]) -> dict[int, str]:
-        raise NotImplementedError
+    @abc.abstractmethod
+    def send_batch(self, batch: list[Claimed]) -> dict[int, str]: ...
 
     async def deliver(self, batch: list[Claimed]) -> dict[int, str]:
         return await asyncio.to_thread(self.send_batch, batch)

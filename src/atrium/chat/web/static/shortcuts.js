@@ -302,11 +302,11 @@ function withControl(event) {
 }
 
 // Markdown around the selection in the compose box, as Zulip's formatting keys insert it.
-function wrap(textarea, before, after, placeholder = "") {
+function wrap(textarea, before, after, sample = "") {
   const { selectionStart: start, selectionEnd: end, value } = textarea;
-  const chosen = value.slice(start, end) || placeholder;
+  const chosen = value.slice(start, end) || sample;
   textarea.setRangeText(before + chosen + after, start, end, "end");
-  if (!value.slice(start, end) && placeholder) textarea.setSelectionRange(start + before.length, start + before.length + chosen.length);
+  if (!value.slice(start, end) && sample) textarea.setSelectionRange(start + before.length, start + before.length + chosen.length);
   textarea.dispatchEvent(new Event("input"));
 }
 
