@@ -242,8 +242,16 @@ def test_star_search_quote_and_keyboard(people: Any, site: Site) -> None:
     message(mo, "keyboard line 1").locator("button.star").click()
     message(mo, "keyboard line 1").locator("button.star.starred").wait_for()
     page.click("#nav-starred")
-    # The stream's feed also shows the message until the starred one replaces it.
-    wait_until(lambda: page.locator("article.message").count() == 1, timeout=15)
+    # The stream's feed also shows the message until the starred one replaces it: wait for
+    # the view to hold the starred message and none of the others.
+    feed = page.locator("article.message")
+    wait_until(
+        lambda: (
+            feed.filter(has_text="keyboard line").count() == 1
+            and feed.filter(has_text="keyboard line 1").count() == 1
+        ),
+        timeout=15,
+    )
     message(mo, "keyboard line 1").wait_for()
 
     page.click("#search-input")
