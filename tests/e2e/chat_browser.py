@@ -185,3 +185,41 @@ def wait_until(predicate: Any, timeout: float = 10.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError("condition not met in time")
         time.sleep(0.1)
+
+
+# --- the fixtures every chat browser module shares (each module defines its own `site`) --------
+
+
+@pytest.fixture(scope="module")
+def browser(site: Site) -> Iterator[Any]:
+    """One Chromium for the module's tests; each person gets a context of their own."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=chromium_or_skip(), args=CHROMIUM_ARGS, headless=True
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def people(browser: Any, site: Site) -> Iterator[Callable[..., Person]]:
+    """`people("mo")`: a browser context signed in as that demo user (`None`: signed out), at
+    the given viewport size."""
+    contexts: list[Any] = []
+
+    def open_person(short: str | None = None, width: int = 1280, height: int = 800) -> Person:
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, accept_downloads=True
+        )
+        contexts.append(context)
+        person = Person(context.new_page())
+        person.watch()
+        if short is not None:
+            person.sign_in(site.url, USERS[short][0], PASSWORD)
+        return person
+
+    yield open_person
+    for context in contexts:
+        context.close()

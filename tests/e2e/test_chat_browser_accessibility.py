@@ -13,17 +13,19 @@ import pytest
 
 from tests.e2e.accessibility import contrast_failures, tab_through, unnamed_controls
 from tests.e2e.chat_browser import (
-    CHROMIUM_ARGS,
     PASSWORD,
     USERS,
     Person,
     Site,
+    browser,
     chromium_or_skip,
     start_site,
     wait_until,
 )
 
 pytestmark = pytest.mark.e2e
+# Fixtures shared by the chat's browser modules.
+__all__ = ["browser"]
 
 HOSTILE = '<img src=x onerror="window.pwned=1">'
 
@@ -56,18 +58,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
             ],
         )
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser(site: Site) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=chromium_or_skip(), args=CHROMIUM_ARGS, headless=True
-        )
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

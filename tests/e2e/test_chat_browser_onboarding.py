@@ -14,17 +14,18 @@ import httpx
 import pytest
 
 from tests.e2e.chat_browser import (
-    CHROMIUM_ARGS,
-    PASSWORD,
-    USERS,
     Person,
     Site,
+    browser,
     chromium_or_skip,
+    people,
     start_site,
     wait_until,
 )
 
 pytestmark = pytest.mark.e2e
+# Fixtures shared by the chat's browser modules.
+__all__ = ["browser", "people"]
 
 HOSTILE = '<img src=x onerror="window.pwned=1"><script>window.pwned=1</script>'
 # Names may not hold `>`, `"` or `@` (as in Zulip): markup that would open a tag where the name
@@ -37,38 +38,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     chromium_or_skip()
     with start_site(tmp_path_factory.mktemp("chat-onboarding")) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser(site: Site) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=chromium_or_skip(), args=CHROMIUM_ARGS, headless=True
-        )
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def people(browser: Any, site: Site) -> Iterator[Any]:
-    contexts: list[Any] = []
-
-    def open_person(short: str | None = None) -> Person:
-        context = browser.new_context(
-            viewport={"width": 1280, "height": 800}, accept_downloads=True
-        )
-        contexts.append(context)
-        person = Person(context.new_page())
-        person.watch()
-        if short is not None:
-            person.sign_in(site.url, USERS[short][0], PASSWORD)
-        return person
-
-    yield open_person
-    for context in contexts:
-        context.close()
 
 
 def make_stream(

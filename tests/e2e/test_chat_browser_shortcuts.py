@@ -14,17 +14,18 @@ from urllib.parse import unquote
 import pytest
 
 from tests.e2e.chat_browser import (
-    CHROMIUM_ARGS,
-    PASSWORD,
-    USERS,
     Person,
     Site,
+    browser,
     chromium_or_skip,
+    people,
     start_site,
     wait_until,
 )
 
 pytestmark = pytest.mark.e2e
+# Fixtures shared by the chat's browser modules.
+__all__ = ["browser", "people"]
 
 HOSTILE_TOPIC = '<img src=x onerror="window.pwned=1">'
 
@@ -50,35 +51,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
             "POST", "/messages", type="stream", to=keys, topic="beta", content="mine"
         )
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser(site: Site) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=chromium_or_skip(), args=CHROMIUM_ARGS, headless=True
-        )
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def people(browser: Any, site: Site) -> Iterator[Any]:
-    contexts: list[Any] = []
-
-    def open_person(short: str) -> Person:
-        context = browser.new_context(viewport={"width": 1280, "height": 800})
-        contexts.append(context)
-        person = Person(context.new_page())
-        person.watch()
-        person.sign_in(site.url, USERS[short][0], PASSWORD)
-        return person
-
-    yield open_person
-    for context in contexts:
-        context.close()
 
 
 def stream_id(site: Site, name: str) -> int:

@@ -12,16 +12,17 @@ from typing import Any
 import pytest
 
 from tests.e2e.chat_browser import (
-    CHROMIUM_ARGS,
-    PASSWORD,
     USERS,
-    Person,
     Site,
+    browser,
     chromium_or_skip,
+    people,
     start_site,
 )
 
 pytestmark = pytest.mark.e2e
+# Fixtures shared by the chat's browser modules.
+__all__ = ["browser", "people"]
 
 
 @pytest.fixture(scope="module")
@@ -29,35 +30,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     chromium_or_skip()
     with start_site(tmp_path_factory.mktemp("chat-layout")) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser(site: Site) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=chromium_or_skip(), args=CHROMIUM_ARGS, headless=True
-        )
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def people(browser: Any, site: Site) -> Iterator[Any]:
-    contexts: list[Any] = []
-
-    def open_person(short: str, width: int = 1280, height: int = 800) -> Person:
-        context = browser.new_context(viewport={"width": width, "height": height})
-        contexts.append(context)
-        person = Person(context.new_page())
-        person.watch()
-        person.sign_in(site.url, USERS[short][0], PASSWORD)
-        return person
-
-    yield open_person
-    for context in contexts:
-        context.close()
 
 
 def test_admin_users_table_fits_its_dialog_at_1366(people: Any, site: Site) -> None:
@@ -82,6 +54,7 @@ def test_search_heading_names_the_sender(people: Any, site: Site) -> None:
     )
     mo = people("mo")
     page = mo.page
+    mo.wait_ready()  # the search box answers once the client has started
     page.fill("#search-input", f"sender:{USERS['olive'][0]} is:private")
     page.press("#search-input", "Enter")
     page.locator("article.message", has_text="a private hello").wait_for(timeout=10_000)

@@ -12,17 +12,18 @@ from typing import Any
 import pytest
 
 from tests.e2e.chat_browser import (
-    CHROMIUM_ARGS,
-    PASSWORD,
-    USERS,
     Person,
     Site,
+    browser,
     chromium_or_skip,
+    people,
     start_site,
     wait_until,
 )
 
 pytestmark = pytest.mark.e2e
+# Fixtures shared by the chat's browser modules.
+__all__ = ["browser", "people"]
 
 
 @pytest.fixture(scope="module")
@@ -30,35 +31,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     chromium_or_skip()
     with start_site(tmp_path_factory.mktemp("chat-triage")) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser(site: Site) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=chromium_or_skip(), args=CHROMIUM_ARGS, headless=True
-        )
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def people(browser: Any, site: Site) -> Iterator[Any]:
-    contexts: list[Any] = []
-
-    def open_person(short: str, width: int = 1280) -> Person:
-        context = browser.new_context(viewport={"width": width, "height": 800})
-        contexts.append(context)
-        person = Person(context.new_page())
-        person.watch()
-        person.sign_in(site.url, USERS[short][0], PASSWORD)
-        return person
-
-    yield open_person
-    for context in contexts:
-        context.close()
 
 
 def post(site: Site, who: str, stream_id: int, topic: str, content: str) -> int:
