@@ -1,4 +1,4 @@
-"""The fixed-window rate limiter, in-process and on Redis (shared by scale-out workers)."""
+"""The rate limiter, in-process and on Redis (shared by scale-out workers)."""
 
 from __future__ import annotations
 
@@ -71,3 +71,26 @@ async def test_two_redis_limiters_share_counts() -> None:
     finally:
         await worker_a.close()
         await worker_b.close()
+
+
+async def test_a_window_starts_at_the_first_hit(limiter: RateLimiter) -> None:
+    """A clock boundary does not reset a count: the window is the key's own, as MediaWiki's
+    throttles keep it, so five guesses just before a minute turns are still five after it."""
+    key = f"test:{uuid.uuid4()}"
+    first = await limiter.hit(key, 2, 300)
+    assert 299 < first.retry_after <= 300
+    await limiter.hit(key, 2, 300)
+    assert not (await limiter.peek(key, 2, 300)).allowed
+
+
+async def test_memory_windows_do_not_reset_on_a_clock_boundary(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = [299.5]
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+    limiter = MemoryRateLimiter()
+    assert (await limiter.hit("k", 1, 300)).allowed
+    clock[0] = 300.5  # past the epoch-aligned boundary, inside the key's own window
+    assert not (await limiter.hit("k", 1, 300)).allowed
+    clock[0] = 600.0  # the key's window has ended
+    assert (await limiter.hit("k", 1, 300)).allowed

@@ -1,6 +1,7 @@
-"""Fixed-window rate limiting, in-process (embedded mode) or in Redis (shared by every worker).
+"""Rate limiting, in-process (embedded mode) or in Redis (shared by every worker).
 
-A limit is `count` hits per `window` seconds for a key such as `api:user:42`. `hit()` records one
+A limit is `count` hits per `window` seconds for a key such as `api:user:42`; a key's window
+starts at its first hit, as MediaWiki's throttles do, so no clock boundary halves a count. `hit()` records one
 request and says whether it is allowed, how many remain, and when the window resets: exactly what
 the `X-RateLimit-*` headers and a 429's `Retry-After` need.
 """
@@ -48,27 +49,26 @@ class RateLimiter(abc.ABC):
 
 class MemoryRateLimiter(RateLimiter):
     def __init__(self) -> None:
-        self._windows: dict[str, tuple[int, int]] = {}  # key -> (window index, count)
+        self._windows: dict[str, tuple[float, int]] = {}  # key -> (window end, count)
+
+    def _current(self, key: str, window: int, now: float) -> tuple[float, int]:
+        reset_at, count = self._windows.get(key, (0.0, 0))
+        if reset_at <= now:
+            return now + window, 0
+        return reset_at, count
 
     async def hit(self, key: str, limit: int, window: int) -> Verdict:
         now = time.time()
-        index = int(now // window)
-        current, count = self._windows.get(key, (index, 0))
-        if current != index:
-            count = 0
-            if len(self._windows) > 100_000:  # drop stale windows now and then
-                self._windows = {k: v for k, v in self._windows.items() if v[0] >= index}
+        if key not in self._windows and len(self._windows) > 100_000:
+            # Drop ended windows now and then, so one-off keys cannot grow the map forever.
+            self._windows = {k: v for k, v in self._windows.items() if v[0] > now}
+        reset_at, count = self._current(key, window, now)
         count += 1
-        self._windows[key] = (index, count)
-        reset_at = float((index + 1) * window)
+        self._windows[key] = (reset_at, count)
         return Verdict(count <= limit, limit, max(0, limit - count), reset_at)
 
     async def peek(self, key: str, limit: int, window: int) -> Verdict:
-        index = int(time.time() // window)
-        current, count = self._windows.get(key, (index, 0))
-        if current != index:
-            count = 0
-        reset_at = float((index + 1) * window)
+        reset_at, count = self._current(key, window, time.time())
         return Verdict(count < limit, limit, max(0, limit - count), reset_at)
 
 
@@ -80,20 +80,23 @@ class RedisRateLimiter(RateLimiter):
         self._redis: Any = redis.Redis.from_url(url)
 
     async def hit(self, key: str, limit: int, window: int) -> Verdict:
-        now = time.time()
-        index = int(now // window)
-        redis_key = f"{self.namespace}:rl:{key}:{index}"
+        redis_key = f"{self.namespace}:rl:{key}"
         async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.set(redis_key, 0, ex=window, nx=True)  # the first hit starts the window
             pipe.incr(redis_key)
-            pipe.expire(redis_key, window + 1)
-            count, _ = await pipe.execute()
-        reset_at = float((index + 1) * window)
+            pipe.pttl(redis_key)
+            _, count, ttl_ms = await pipe.execute()
+        reset_at = time.time() + max(0, int(ttl_ms)) / 1000
         return Verdict(int(count) <= limit, limit, max(0, limit - int(count)), reset_at)
 
     async def peek(self, key: str, limit: int, window: int) -> Verdict:
-        index = int(time.time() // window)
-        count = int(await self._redis.get(f"{self.namespace}:rl:{key}:{index}") or 0)
-        reset_at = float((index + 1) * window)
+        redis_key = f"{self.namespace}:rl:{key}"
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.get(redis_key)
+            pipe.pttl(redis_key)
+            raw, ttl_ms = await pipe.execute()
+        count = int(raw or 0)
+        reset_at = time.time() + (int(ttl_ms) / 1000 if int(ttl_ms) > 0 else window)
         return Verdict(count < limit, limit, max(0, limit - count), reset_at)
 
     async def close(self) -> None:
