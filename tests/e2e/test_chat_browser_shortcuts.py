@@ -94,7 +94,7 @@ def test_help_lists_every_section(people: Any, site: Site) -> None:
         "Menus",
     ]
     text = dialog.inner_text()
-    for keys in ("Shift + P", "Ctrl + .", "Shift + A / Shift + D", "Ctrl + Shift + L", "Shift + M"):
+    for keys in ("Q", "Shift + P", "Ctrl + .", "Shift + A / Shift + D", "Ctrl + Shift + L", "Shift + M"):
         assert keys in text
     mo.shot("keyboard-shortcuts")
     mo.page.keyboard.press("Escape")
@@ -155,6 +155,24 @@ def test_navigation_keys(people: Any, site: Site) -> None:
         "Filter people"
     )
     page.keyboard.press("Escape")
+    # `q` filters the streams; Enter opens the first one shown, and the filter is gone.
+    page.locator("#feed").focus()
+    page.keyboard.press("q")
+    assert page.evaluate("() => document.activeElement.id") == "sidebar-stream-filter"
+    page.keyboard.type("other")
+    streams = page.locator("#left-sidebar .stream-list > li")
+    wait_until(lambda: streams.count() == 1)
+    assert streams.first.inner_text().startswith("other keys")
+    page.keyboard.press("Enter")
+    wait_until(lambda: hash_of(mo).startswith(f"#narrow/stream/{stream_id(site, 'other keys')}-"))
+    assert page.locator("#sidebar-stream-filter").input_value() == ""
+    wait_until(lambda: streams.count() == 2)
+    # Esc clears a filter without leaving the view.
+    page.keyboard.press("q")
+    page.keyboard.type("zzz-none")
+    wait_until(lambda: streams.count() == 0)
+    page.keyboard.press("Escape")
+    wait_until(lambda: streams.count() == 2)
     page.keyboard.press("Control+k")
     assert page.evaluate("() => document.activeElement.id") == "search-input"
     page.keyboard.press("Escape")

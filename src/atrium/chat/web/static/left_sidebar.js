@@ -15,6 +15,7 @@ const UNSHOWN_EVENTS = new Set(["typing", "presence", "reaction", "user_status"]
 let openStream = null;
 const topicsByStream = new Map(); // stream id -> [{name, max_id}]
 let currentHash = "#all_messages";
+let streamFilter = ""; // what the "Filter streams" box holds (`q` focuses it)
 
 function count(n) {
   return n ? el("span", { class: "unread-count", "aria-label": `${n} unread`, text: String(n) }) : null;
@@ -136,7 +137,10 @@ export function render() {
     el("li", {}, link("#drafts", "Drafts", state.drafts.size, { id: "nav-drafts" })),
     el("li", {}, link("#scheduled", "Scheduled messages", state.scheduled.size, { id: "nav-scheduled" })),
   );
-  const subs = [...state.subs.values()].sort((a, b) => (b.pin_to_top ? 1 : 0) - (a.pin_to_top ? 1 : 0) || a.name.localeCompare(b.name));
+  const wanted = streamFilter.trim().toLowerCase();
+  const subs = [...state.subs.values()]
+    .filter((s) => !wanted || s.name.toLowerCase().includes(wanted))
+    .sort((a, b) => (b.pin_to_top ? 1 : 0) - (a.pin_to_top ? 1 : 0) || a.name.localeCompare(b.name));
   const streams = el("ul", { class: "stream-list", "aria-label": "Streams" });
   for (const sub of subs) {
     const href = toHash([{ operator: "stream", operand: sub.stream_id }]);
@@ -161,17 +165,52 @@ export function render() {
     streams.append(item);
   }
   for (const swatch of streams.querySelectorAll(".swatch")) if (swatch.dataset.color) swatch.style.backgroundColor = swatch.dataset.color;
+  // The sidebar is rebuilt on events; a reader typing in the filter keeps focus and caret.
+  const typingInFilter = document.activeElement?.id === "sidebar-stream-filter";
+  const caret = typingInFilter ? document.activeElement.selectionStart : null;
+  const filterBox = streamFilterBox(subs);
   clear(node).append(
     el("h2", { class: "visually-hidden", text: "Views" }),
     views,
     el("h2", { class: "sidebar-heading" }, "Streams", el("button", { type: "button", class: "icon-button heading-action", id: "browse-streams", "aria-label": "Browse streams", text: "+", onclick: () => bus.emit("streams:browse") })),
+    filterBox,
     streams,
     el("h2", { class: "sidebar-heading", text: "Direct messages" }),
     dmConversations(counts),
     canInvite() ? el("button", { type: "button", class: "link-button sidebar-action", id: "invite-people", text: "Invite people", onclick: () => bus.emit("invite:open") }) : null,
   );
+  if (typingInFilter) {
+    filterBox.focus();
+    filterBox.setSelectionRange(caret, caret);
+  }
   const total = counts.total;
   document.title = `${total ? `(${total}) ` : ""}${describe(currentNarrow)} - ${state.realm.realm_name ?? "Atrium"}`;
+}
+
+// Zulip's stream search: typing filters the list, Enter opens the first stream shown and Esc
+// clears the filter and leaves it.
+function streamFilterBox(shown) {
+  const box = el("input", { type: "search", id: "sidebar-stream-filter", class: "stream-filter", placeholder: "Filter streams", "aria-label": "Filter streams", autocomplete: "off", value: streamFilter });
+  box.addEventListener("input", () => {
+    streamFilter = box.value;
+    render();
+  });
+  box.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && shown.length) {
+      event.preventDefault();
+      streamFilter = "";
+      location.hash = toHash([{ operator: "stream", operand: shown[0].stream_id }]);
+    } else if (event.key === "Escape" && streamFilter) {
+      streamFilter = "";
+      render();
+    }
+  });
+  return box;
+}
+
+export function focusStreamFilter() {
+  document.body.classList.add("show-left");
+  document.getElementById("sidebar-stream-filter")?.focus();
 }
 
 let currentNarrow = [];

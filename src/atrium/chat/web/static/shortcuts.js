@@ -8,6 +8,7 @@ import { closeCompose, composeTarget, isComposeOpen, openCompose } from "./compo
 import { moveSelection, select, selectedMessage, shownMessages } from "./feed.js";
 import { editMessage, moveTopic, openActions, quoteAndReply, reactionPicker, showHistory, showSource } from "./message_actions.js";
 import { fromHash, toHash } from "./narrow.js";
+import { focusStreamFilter } from "./left_sidebar.js";
 import { openLightbox } from "./lightbox.js";
 import { markUnreadFromHere, showReadReceipts } from "./message_reading.js";
 import { closeOverlay, isOverlayOpen } from "./overlay.js";
@@ -37,6 +38,7 @@ export const HELP = [
     "Search",
     [
       ["/ or Ctrl + K", "Search messages"],
+      ["Q", "Filter streams"],
       ["W", "Filter people"],
     ],
   ],
@@ -256,6 +258,7 @@ const PLAIN = {
   " ": () => scrollFeed(1),
   p: nextUnreadDm,
   P: () => go([{ operator: "is", operand: "dm" }]),
+  q: focusStreamFilter,
   w: () => {
     document.body.classList.add("show-right");
     document.querySelector("#right-sidebar input[type=search]")?.focus();
