@@ -8,7 +8,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from atrium.core.db import Conn
+from atrium.core.db import Conn, Prepared
 from atrium.wiki import schema
 from atrium.wiki.accounts.rights import GROUP_RIGHTS, IMPLICIT_GROUPS
 from atrium.wiki.changes import ChangeError
@@ -57,10 +57,29 @@ def require(site: Site, who: Performer, right: str) -> None:
         raise badaccess(site, right)
 
 
-def page_row(conn: Conn, title: Title) -> Any:
-    return conn.one(
-        sa.select(P).where(P.c.page_namespace == title.ns, P.c.page_title == title.dbkey)
+# Every page view asks whether its reader may edit (the Edit or View source tab): these three
+# lookups are compiled once, as building their expressions cost more than running them.
+_PAGE = Prepared(
+    sa.select(P).where(
+        P.c.page_namespace == sa.bindparam("ns"), P.c.page_title == sa.bindparam("title")
     )
+)
+_PROTECTED_TITLE = Prepared(
+    sa.select(schema.protected_titles).where(
+        schema.protected_titles.c.pt_namespace == sa.bindparam("ns"),
+        schema.protected_titles.c.pt_title == sa.bindparam("title"),
+    )
+)
+_RESTRICTION = Prepared(
+    sa.select(schema.page_restrictions).where(
+        schema.page_restrictions.c.pr_page == sa.bindparam("page"),
+        schema.page_restrictions.c.pr_type == sa.bindparam("action"),
+    )
+)
+
+
+def page_row(conn: Conn, title: Title) -> Any:
+    return conn.one(_PAGE, {"ns": title.ns, "title": title.dbkey})
 
 
 LEVELS = ("", "autoconfirmed", "sysop")
@@ -69,20 +88,19 @@ LEVEL_RIGHT = {"autoconfirmed": "editsemiprotected", "sysop": "editprotected"}
 
 def restriction_of(conn: Conn, title: Title, action: str) -> str | None:
     """The protection level that applies to `action` on `title` now, if any."""
+    return _level(conn, title, action, page_row(conn, title))
+
+
+def _level(conn: Conn, title: Title, action: str, page: Any | None) -> str | None:
     ts = now14()
-    page = page_row(conn, title)
     if page is None:
         if action not in ("create", "edit"):
             return None
-        pt = schema.protected_titles
-        row = conn.one(
-            sa.select(pt).where(pt.c.pt_namespace == title.ns, pt.c.pt_title == title.dbkey)
-        )
+        row = conn.one(_PROTECTED_TITLE, {"ns": title.ns, "title": title.dbkey})
         if row is None or (row["pt_expiry"] != INFINITY and row["pt_expiry"] <= ts):
             return None
         return str(row["pt_create_perm"])
-    pr = schema.page_restrictions
-    row = conn.one(sa.select(pr).where(pr.c.pr_page == page["page_id"], pr.c.pr_type == action))
+    row = conn.one(_RESTRICTION, {"page": page["page_id"], "action": action})
     if row is None or (row["pr_expiry"] not in (None, INFINITY) and row["pr_expiry"] <= ts):
         return None
     return str(row["pr_level"]) or None
@@ -90,8 +108,9 @@ def restriction_of(conn: Conn, title: Title, action: str) -> str | None:
 
 def check_protection(conn: Conn, title: Title, who: Performer, action: str) -> None:
     """Refuse `action` on a protected page (or creation of a protected title)."""
-    exists = page_row(conn, title) is not None
-    level = restriction_of(conn, title, action if exists else "create")
+    page = page_row(conn, title)
+    exists = page is not None
+    level = _level(conn, title, action if exists else "create", page)
     if not level:
         return
     right = LEVEL_RIGHT.get(level, level)
