@@ -282,10 +282,15 @@ def load_tables(mw_db: Path, atrium_db: Path, console: Console) -> None:
         console.print(f"  {name:<14} {count:>10,} rows  {time.monotonic() - started:6.1f} s")
     next_actor = conn.execute("SELECT coalesce(max(actor_id), 0) FROM main.actor").fetchone()[0]
     for offset, (user_id, user_name) in enumerate(users, start=1):
-        conn.execute(
-            "INSERT INTO main.actor (actor_id, actor_user, actor_name) VALUES (?, ?, ?)",
-            (next_actor + offset, user_id, user_name),
-        )
+        # A name the dump's revisions also carry (Admin) keeps the dump's actor, now the user's.
+        linked = conn.execute(
+            "UPDATE main.actor SET actor_user = ? WHERE actor_name = ?", (user_id, user_name)
+        ).rowcount
+        if not linked:
+            conn.execute(
+                "INSERT INTO main.actor (actor_id, actor_user, actor_name) VALUES (?, ?, ?)",
+                (next_actor + offset, user_id, user_name),
+            )
     started = time.monotonic()
     for _name, sql in indexes:
         conn.execute(sql)

@@ -139,7 +139,7 @@ def scenario_table(result: ScenarioResult, ceilings: Ceilings) -> list[str]:
     for row in result.rows:
         m = row.measurement
         lines.append(
-            f"| {m.label} | {m.rps:,.0f} | {_ms(m.p50_ms)} | {_ms(m.p99_ms)} | {_errors(m)} "
+            f"| {_cell(m.label)} | {m.rps:,.0f} | {_ms(m.p50_ms)} | {_ms(m.p99_ms)} | {_errors(m)} "
             f"| {', '.join(t.describe() for t in row.targets) or '—'} | {_result(row, ceilings)} "
             f"| {_ratio(ceilings, 'bare', m)} | {_ratio(ceilings, 'insert', m)} "
             f"| {_load(m)} |"
@@ -160,7 +160,7 @@ def ceiling_table(result: ScenarioResult) -> list[str]:
     for row in result.rows:
         m = row.measurement
         lines.append(
-            f"| {m.label} | {m.rps:,.0f} | {_ms(m.p50_ms)} | {_ms(m.p99_ms)} | {_errors(m)} "
+            f"| {_cell(m.label)} | {m.rps:,.0f} | {_ms(m.p50_ms)} | {_ms(m.p99_ms)} | {_errors(m)} "
             f"| {_load(m)} |"
         )
     return lines
@@ -175,7 +175,7 @@ def summary_table(results: Sequence[ScenarioResult], ceilings: Ceilings) -> list
         for row in result.rows:
             m = row.measurement
             lines.append(
-                f"| {result.family} / {result.key} | {m.label} | {m.rps:,.0f} | {_ms(m.p50_ms)} "
+                f"| {result.family} / {result.key} | {_cell(m.label)} | {m.rps:,.0f} | {_ms(m.p50_ms)} "
                 f"| {_ms(m.p99_ms)} | {', '.join(t.describe() for t in row.targets)} "
                 f"| {_result(row, ceilings)} |"
             )
@@ -248,6 +248,11 @@ def _row_json(row: Row) -> dict[str, object]:
 _KEPT = "_Kept from the run of "
 
 
+def _cell(text: str) -> str:
+    """A label as a table cell: a `|` of its own (`{{Arg|…}}`) would split the row."""
+    return text.replace("|", "\\|")
+
+
 def _split(text: str) -> tuple[list[str], list[tuple[str, list[str]]]]:
     """The lines before the first `## ` heading, and each `## ` section (heading, its lines)."""
     head: list[str] = []
@@ -283,8 +288,10 @@ def merge_previous(new: str, previous: str, ran: set[str], order: Sequence[str])
         for heading, lines in old_sections
         if " / " in heading and _family_of(heading) not in ran
     ]
+    # A before-and-after comparison (`bench.compare`) stays until a full run replaces it.
+    compared = [(h, lines) for h, lines in old_sections if h == "## Before and after"]
     if not kept:
-        return new
+        return new if not compared else _append_sections(new, compared)
     old_summary = dict(old_sections).get("## Summary", [])
     kept_rows = [
         line
@@ -331,4 +338,9 @@ def merge_previous(new: str, previous: str, ran: set[str], order: Sequence[str])
     body = [
         line for heading, lines in [*out_sections, *scenario_sections] for line in (heading, *lines)
     ]
-    return "\n".join([*head, *body]).rstrip() + "\n"
+    return _append_sections("\n".join([*head, *body]), compared)
+
+
+def _append_sections(text: str, sections: list[tuple[str, list[str]]]) -> str:
+    lines = [line for heading, body in sections for line in ("", heading, *body)]
+    return "\n".join([text.rstrip(), *lines]).rstrip() + "\n"
