@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from atrium.core.db import Conn
-from atrium.wiki.changes import ChangeError
+from atrium.wiki.changes import ChangeError, invalidation
 from atrium.wiki.changes.imports import ImportedPage, ImportOptions, import_pages, local_title
 from atrium.wiki.changes.journal import Performer, log_event
 from atrium.wiki.changes.pageops import null_revision
@@ -45,6 +45,11 @@ def import_uploaded_page(
     title = local_title(site, page, options.foreign_namespaces)
     if title is None:
         return PageReport(page.title, None, refused="import-error-invalid")
+    # WikiImporter imports only what the importer may edit: protected namespaces
+    # (MediaWiki:, `editinterface`) and protected pages.
+    protection = site.namespaces.by_id[title.ns].protection
+    if protection and not who.allowed(protection):
+        return PageReport(page.title, title, refused="import-error-edit")
     try:
         check_protection(conn, title, who, "edit")
     except ChangeError:
@@ -58,6 +63,8 @@ def import_uploaded_page(
     page_id = int(row["page_id"])
     detail = _detail(result.revisions, reason)
     rev_id = null_revision(conn, site, who, title, page_id, detail, minor=True)
+    # The page's latest revision changed again: what shows its history is stale.
+    invalidation.touch(conn, [title], invalidation.revision_change(rev_id), existence=False)
     log_event(
         conn, who, "import", "upload", title, page_id=page_id, reason=reason,
         params={"count": result.revisions}, rev_id=rev_id,

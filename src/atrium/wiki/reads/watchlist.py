@@ -50,14 +50,3 @@ def watched_changes(
     if hide_bots:
         query = query.where(RC.c.rc_bot == sa.false())
     return conn.all(query.order_by(RC.c.rc_timestamp.desc(), RC.c.rc_id.desc()).limit(limit))
-
-
-def watchlist_token_of(conn: Conn, user_id: int) -> str:
-    """The user's `watchlisttoken` preference as stored, "" when none was made yet."""
-    up = schema.user_properties
-    value = conn.scalar(
-        sa.select(up.c.up_value).where(
-            up.c.up_user == user_id, up.c.up_property == "watchlisttoken"
-        )
-    )
-    return str(value or "")

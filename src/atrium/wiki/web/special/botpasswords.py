@@ -90,7 +90,9 @@ async def _done(
     ctx: SpecialContext, app_id: str, operation: str, password: str | None
 ) -> Response:
     user = ctx.reader.name
-    body = await msg_html(ctx, f"botpasswords-{operation}-body", escape_wikitext(app_id), user)
+    body = await msg_html(
+        ctx, f"botpasswords-{operation}-body", escape_wikitext(app_id), escape_wikitext(user)
+    )
     shown = None
     if password is not None:
         shown = await msg_html(
@@ -113,9 +115,12 @@ async def _post(ctx: SpecialContext, app_id: str | None) -> Response:
         if op != "new":
             return await _list(ctx)
         wanted = ctx.param("appId").strip()
-        if not _valid_app_id(wanted):
+        # The bot name is the sub-page of the page that edits it: it must make a valid title.
+        page = ctx.site.parser.parse_or_none(f"Special:BotPasswords/{wanted}")
+        if not _valid_app_id(wanted) or page is None:
             return await _list(ctx, message("botpasswords-bad-appid", wanted), 400)
-        return RedirectResponse(links.special("BotPasswords/" + wanted), status_code=303)
+        target = links.special("BotPasswords/" + wanted.replace(" ", "_"))
+        return RedirectResponse(target, status_code=303)
     user_id = ctx.reader.id
     grants = [*HIDDEN_GRANTS, *_chosen(ctx)]
     try:

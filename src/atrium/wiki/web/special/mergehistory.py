@@ -71,7 +71,7 @@ async def _entries(ctx: SpecialContext, source: Title, rows: list[Row]) -> list[
 
 
 async def _show(
-    ctx: SpecialContext, errors: list[Markup | str], status: int = 200, done: Markup | None = None
+    ctx: SpecialContext, errors: list[Markup], status: int = 200, done: Markup | None = None
 ) -> Response:
     """The search form; with both pages valid and no errors, the mergeable revisions too."""
     target, dest = ctx.param("target"), ctx.param("dest")
@@ -138,8 +138,8 @@ async def _merge(ctx: SpecialContext) -> Response:
             merge_history, ctx.site, ctx.performer(), source[1], dest[1], point, reason
         )
     except ChangeError as exc:
-        errors: list[Markup | str] = [await msg_html(ctx, "mergehistory-fail")]
-        errors += [each.text for each in (exc, *exc.more)]
+        errors = [await msg_html(ctx, "mergehistory-fail")]
+        errors += [Markup("<p>{}</p>").format(each.text) for each in (exc, *exc.more)]
         return await _show(ctx, errors, 400)
     links = Links(ctx.site)
     done = await msg_html(

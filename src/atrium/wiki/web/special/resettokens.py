@@ -1,13 +1,13 @@
 """`Special:ResetTokens`: a signed-in user replaces the tokens that open private data without a
 session — MediaWiki's core has one, the watchlist feed's `watchlisttoken`. The form shows the
-current value; a post needs the session's token and at least one ticked token."""
+current value (made when first shown, as MediaWiki does) and is never cached; a post needs the
+session's token and at least one ticked token."""
 
 from __future__ import annotations
 
 from starlette.responses import Response
 
-from atrium.wiki.changes.watching import reset_watchlist_token
-from atrium.wiki.reads.watchlist import watchlist_token_of
+from atrium.wiki.changes.watching import reset_watchlist_token, watchlist_token
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.msg import msg_html, msg_inline
 from atrium.wiki.web.special.page import SpecialPage
@@ -32,12 +32,15 @@ async def handle(ctx: SpecialContext) -> Response:
                 done=await msg_html(ctx, "resettokens-done"), tokens=[], intro="",
             )  # fmt: skip
         # Nothing ticked: MediaWiki's form shows itself again, unchanged.
-    current = await ctx.db.read(watchlist_token_of, user_id)
+    # User::getTokenFromOption: an empty token is made (and saved) when it is shown.
+    current = await ctx.db.write(watchlist_token, user_id)
     tokens = [(pref, await msg_inline(ctx, label), current) for pref, label in TOKENS]
-    return await render(
+    response = await render(
         ctx, "resettokens.html", "Reset tokens", done="", tokens=tokens,
         intro=await msg_html(ctx, "resettokens-text"),
     )  # fmt: skip
+    response.headers["Cache-Control"] = "no-store, private"
+    return response
 
 
 PAGE = SpecialPage("ResetTokens", "Reset tokens", "users", handle)
