@@ -76,7 +76,11 @@ async def test_refusals_and_bad_files(wiki: WikiHarness, client: httpx.AsyncClie
         "Expected &lt;mediawiki&gt; tag, got &lt;html&gt;": (b"<html><script>x</script></html>", {}),
         "No pages to import.": (b"<mediawiki></mediawiki>", {}),
         "Unknown import source type": (_dump(), {"source": "interwiki"}),
-    }
+        "Wrong option: Given root page is an invalid title.": (
+            _dump(), {"mapping": "subpage", "rootpage": "Bad|root"}),
+        'Wrong option: Namespace "(Main)" of the root page does not allow subpages.': (
+            _dump(), {"mapping": "subpage", "rootpage": "Main Page"}),
+    }  # fmt: skip
     for text, (data, fields) in cases.items():
         answer = await _post(client, data, token, **fields)
         assert answer.status_code == 400, text
@@ -106,3 +110,14 @@ async def test_import_an_export(wiki: WikiHarness, client: httpx.AsyncClient) ->
     again = await _post(client, _dump(), token)
     assert again.status_code == 200
     assert "No revisions imported" in again.text and "(2 revisions)" not in again.text
+    # The same pages again, into one namespace and as subpages of a root page.
+    help_ns = await _post(client, _dump(), token, mapping="namespace", namespace="12")
+    assert help_ns.status_code == 200 and "Help:Nope" in help_ns.text
+    raw = await client.get('/w/index.php?title=Help:Imported_"quoted"_%26amp&action=raw')
+    assert raw.status_code == 200 and raw.text == "second text"
+    under = await _post(client, _dump(), token, mapping="subpage", rootpage="User:Admin/Imports/")
+    assert under.status_code == 200 and "(2 revisions)" in under.text
+    raw = await client.get(
+        '/w/index.php?title=User:Admin/Imports/Imported_"quoted"_%26amp&action=raw'
+    )
+    assert raw.status_code == 200 and raw.text == "second text"

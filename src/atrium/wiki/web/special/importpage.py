@@ -5,9 +5,9 @@ upload needs `importupload`, the session's token and no block, and is no larger 
 
 The file is read page by page in a worker thread, each page written in a transaction of its own,
 so memory stays flat and the wiki keeps serving; a file that stops parsing keeps the pages
-before the error, as MediaWiki's importer does. No other wiki is configured as an import source
-(`$wgImportSources` is empty), so there is no interwiki form; MediaWiki's "import to a
-namespace" and "as subpages" mappings are not offered."""
+before the error, as MediaWiki's importer does. The pages keep their namespace, all go to one
+namespace, or become subpages of a root page. No other wiki is configured as an import source
+(`$wgImportSources` is empty), so there is no interwiki form."""
 
 from __future__ import annotations
 
@@ -20,13 +20,14 @@ from starlette.responses import Response
 
 from atrium.core import workers
 from atrium.core.db import Database
-from atrium.wiki.changes.import_upload import PageReport, import_uploaded_page
+from atrium.wiki.changes.import_upload import Mapping, PageReport, import_uploaded_page
 from atrium.wiki.changes.imports import ImportOptions
 from atrium.wiki.changes.journal import Performer
 from atrium.wiki.changes.protection import badaccess
 from atrium.wiki.changes.uploads import MAX_SIZE
 from atrium.wiki.dump import read_dump
 from atrium.wiki.site import Site
+from atrium.wiki.titles import Title
 from atrium.wiki.web.log_lines import message
 from atrium.wiki.web.special.blocknotice import block_notice, block_of
 from atrium.wiki.web.special.context import SpecialContext
@@ -59,7 +60,13 @@ def _root_name(path: Path) -> str:
 
 
 def run_import(
-    db: Database, site: Site, who: Performer, path: Path, options: ImportOptions, reason: str
+    db: Database,
+    site: Site,
+    who: Performer,
+    path: Path,
+    options: ImportOptions,
+    reason: str,
+    mapping: Mapping,
 ) -> ImportRun:
     """Import every page of the file (in a worker thread: each page is one `write_sync`)."""
     run = ImportRun()
@@ -73,7 +80,9 @@ def run_import(
                 if isinstance(item, dict):
                     options.foreign_namespaces = item
                     continue
-                report = db.write_sync(import_uploaded_page, site, who, item, options, reason)
+                report = db.write_sync(
+                    import_uploaded_page, site, who, item, options, reason, mapping
+                )
                 run.reports.append(report)
     except ET.ParseError as exc:
         run.failure = f"XML import parse failure: {exc}"
@@ -84,7 +93,12 @@ def run_import(
 
 
 async def _form(
-    ctx: SpecialContext, status: int = 200, *, failure: str = "", run: ImportRun | None = None
+    ctx: SpecialContext,
+    status: int = 200,
+    *,
+    failure: str = "",
+    run: ImportRun | None = None,
+    wrong: Markup | None = None,
 ) -> Response:
     failed = await wikitext_html(ctx, message("importfailed", failure)) if failure else ""
     lines = []
@@ -111,12 +125,35 @@ async def _form(
         intro=await msg_html(ctx, "importtext"),
         no_sources=await msg_html(ctx, "importnosources"),
         failed=Markup(failed),
+        wrong=wrong,
+        mapping=ctx.param("mapping") or "default",
+        namespace=ctx.int_param("namespace", 0, 0, 10**5),
+        rootpage=ctx.param("rootpage"),
         lines=lines,
         done=run is not None and not failure,
         prefix=ctx.param("usernamePrefix"),
         assign=ctx.flag("assignKnownUsers"),
         comment=ctx.param("log-comment"),
     )
+
+
+def _mapping(ctx: SpecialContext) -> Mapping | str:
+    """The form's mapping, or why its root page cannot be one (setTargetRootPage's errors)."""
+    chosen = ctx.param("mapping")
+    if chosen == "namespace":
+        text = ctx.param("namespace").strip()
+        ns = int(text) if text.isdigit() and len(text) < 6 else -1
+        # WikiImporter::setTargetNamespace ignores a namespace that does not exist.
+        return Mapping(namespace=ns) if ns in ctx.site.namespaces.by_id else Mapping()
+    if chosen == "subpage" and ctx.param("rootpage").strip():
+        root = ctx.site.parser.parse_or_none(ctx.param("rootpage").strip().rstrip("/"))
+        if root is None or root.interwiki or root.ns < 0 or not root.dbkey:
+            return message("import-rootpage-invalid")
+        if not ctx.site.namespaces.by_id[root.ns].subpages:
+            shown = ctx.site.namespaces.name(root.ns) or message("blanknamespace")
+            return message("import-rootpage-nosubpage", shown)
+        return Mapping(root=Title(root.ns, root.dbkey))
+    return Mapping()
 
 
 async def _import(ctx: SpecialContext) -> Response:
@@ -139,10 +176,14 @@ async def _import(ctx: SpecialContext) -> Response:
         return await _form(ctx, 400, failure="No interwiki prefix was supplied")
     if len(prefix) > MAX_PREFIX or ">" in prefix:
         return await _form(ctx, 400, failure="The interwiki prefix is not valid.")
+    mapping = _mapping(ctx)
+    if isinstance(mapping, str):
+        wrong = await wikitext_html(ctx, message("import-options-wrong", mapping, 1))
+        return await _form(ctx, 400, wrong=Markup(wrong))
     options = ImportOptions(username_prefix=prefix, assign_known_users=ctx.flag("assignKnownUsers"))
     reason = ctx.param("log-comment")[:500]
     run = await workers.run(
-        run_import, ctx.db, ctx.site, ctx.performer(), upload.path, options, reason
+        run_import, ctx.db, ctx.site, ctx.performer(), upload.path, options, reason, mapping
     )
     if run.failure:
         return await _form(ctx, 400, failure=run.failure, run=run)
