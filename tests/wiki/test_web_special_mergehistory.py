@@ -14,6 +14,7 @@ import sqlalchemy as sa
 from tests.wiki.conftest import WikiHarness
 from tests.wiki.web_special_seed import page_token, sign_in
 
+from atrium.core.db import Conn
 from atrium.wiki import schema
 from atrium.wiki.changes.pages import Editor, save_revision
 from atrium.wiki.reads.users import account_by_name
@@ -37,9 +38,9 @@ async def _save(wiki: WikiHarness, title: str, text: str, ts: str, summary: str 
 
 
 async def _page_revisions(wiki: WikiHarness, title: str) -> list[int]:
-    def read(conn: object) -> list[int]:
+    def read(conn: Conn) -> list[int]:
         R, P = schema.revision, schema.page
-        rows = conn.all(  # type: ignore[attr-defined]
+        rows = conn.all(
             sa.select(R.c.rev_id).join(P, P.c.page_id == R.c.rev_page)
             .where(P.c.page_namespace == 0, P.c.page_title == title.replace(" ", "_"))
             .order_by(R.c.rev_id)
@@ -98,9 +99,9 @@ async def test_merge_up_to_a_point_then_the_rest(
     second = await _save(wiki, "Old draft", "two", "20200102000000", summary="second")
     await _save(wiki, "New page", "three", "20210101000000")
 
-    def hide_author(conn: object) -> None:
+    def hide_author(conn: Conn) -> None:
         R = schema.revision
-        conn.execute(sa.update(R).where(R.c.rev_id == second).values(rev_deleted=4 | 8))  # type: ignore[attr-defined]
+        conn.execute(sa.update(R).where(R.c.rev_id == second).values(rev_deleted=4 | 8))
 
     await wiki.db.write(hide_author)
     await sign_in(wiki, client, "Admin")

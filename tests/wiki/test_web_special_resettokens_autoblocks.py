@@ -6,6 +6,7 @@ row is listed without its address."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import httpx
 import pytest
@@ -31,12 +32,12 @@ def _current(page: str) -> str:
     return found.group(1)
 
 
-async def _watchlist(wiki: WikiHarness, token: str) -> dict[str, object]:
+async def _watchlist(wiki: WikiHarness, token: str) -> Any:
+    """Alice's watchlist as someone without her session reads it, by her token."""
     async with wiki.client() as stranger:
-        answer: dict[str, object] = await wiki.api(
+        return await wiki.api(
             stranger, action="query", list="watchlist", wlowner="Alice", wltoken=token
         )
-    return answer
 
 
 async def test_reset_tokens(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
@@ -63,7 +64,7 @@ async def test_reset_tokens(wiki: WikiHarness, client: httpx.AsyncClient) -> Non
     assert len(new) == 40 and new != old
     assert (await _watchlist(wiki, new)).get("error") is None
     stale = await _watchlist(wiki, old)
-    assert stale["error"]["code"] == "bad_wltoken"  # type: ignore[index]
+    assert stale["error"]["code"] == "bad_wltoken"
 
 
 async def test_autoblock_list(wiki: WikiHarness, client: httpx.AsyncClient) -> None:

@@ -97,7 +97,7 @@ def import_uploaded_page(
     mapping: Mapping,
 ) -> PageReport:
     title = mapped_title(site, page, options.foreign_namespaces, mapping)
-    if title is None:
+    if title is None or title.ns < 0:
         return PageReport(page.title, None, refused="import-error-invalid")
     # WikiImporter imports only what the importer may edit: protected namespaces
     # (MediaWiki:, `editinterface`) and protected pages.

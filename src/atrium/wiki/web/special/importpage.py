@@ -31,7 +31,7 @@ from atrium.wiki.titles import Title
 from atrium.wiki.web.log_lines import message
 from atrium.wiki.web.special.blocknotice import block_notice, block_of
 from atrium.wiki.web.special.context import SpecialContext
-from atrium.wiki.web.special.msg import msg_html
+from atrium.wiki.web.special.msg import inline_html, msg_html
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import (
     Links,
@@ -107,7 +107,7 @@ async def _form(
         for report in run.reports:
             if report.refused:
                 text = message(report.refused, escape_wikitext(report.foreign))
-                lines.append(Markup(await wikitext_html(ctx, text)))
+                lines.append(await inline_html(ctx, text))
             elif report.title is not None:
                 name = escape_wikitext(links.name(report.title))
                 count = (
@@ -115,7 +115,7 @@ async def _form(
                     if report.revisions
                     else message("import-nonewrevisions")
                 )
-                lines.append(Markup(await wikitext_html(ctx, f"[[:{name}]] {count}")))
+                lines.append(await inline_html(ctx, f"[[:{name}]] {count}"))
     return await render(
         ctx,
         "import.html",
@@ -144,7 +144,7 @@ def _mapping(ctx: SpecialContext) -> Mapping | str:
         text = ctx.param("namespace").strip()
         ns = int(text) if text.isdigit() and len(text) < 6 else -1
         # WikiImporter::setTargetNamespace ignores a namespace that does not exist.
-        return Mapping(namespace=ns) if ns in ctx.site.namespaces.by_id else Mapping()
+        return Mapping(namespace=ns) if 0 <= ns and ns in ctx.site.namespaces.by_id else Mapping()
     if chosen == "subpage" and ctx.param("rootpage").strip():
         root = ctx.site.parser.parse_or_none(ctx.param("rootpage").strip().rstrip("/"))
         if root is None or root.interwiki or root.ns < 0 or not root.dbkey:

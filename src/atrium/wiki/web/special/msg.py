@@ -18,7 +18,12 @@ async def msg_html(ctx: SpecialContext, key: str, *params: str | int) -> Markup:
 
 async def msg_inline(ctx: SpecialContext, key: str, *params: str | int) -> Markup:
     """A one-line message as inline HTML (a label), without the paragraph around it."""
-    html = (await wikitext_html(ctx, message(key, *params))).strip()
+    return await inline_html(ctx, message(key, *params))
+
+
+async def inline_html(ctx: SpecialContext, wikitext: str) -> Markup:
+    """One line of wikitext as inline HTML, without the paragraph around it."""
+    html = (await wikitext_html(ctx, wikitext)).strip()
     if html.startswith("<p>") and html.endswith("</p>") and html.count("<p>") == 1:
         html = html[3:-4].strip()
     return Markup(html)
