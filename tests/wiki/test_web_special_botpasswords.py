@@ -35,6 +35,12 @@ async def _user_name(wiki: WikiHarness, client: httpx.AsyncClient) -> str:
 
 
 async def test_refusals_and_bad_names(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    # The grants the form offers, each with its rights, for anyone to read.
+    grants = await client.get("/wiki/Special:ListGrants")
+    assert grants.status_code == 200
+    assert '<tr id="editpage"><td>Edit existing pages <code>' in grants.text
+    assert '<span class="mw-listgrants-right-name">minoredit</span>' in grants.text
+    assert "Special:Tags" in grants.text  # a right's description, its link rendered
     anonymous = await client.get("/wiki/Special:BotPasswords")
     assert anonymous.status_code == 401 and "Not logged in" in anonymous.text
     posted = await client.post(URL, data={"op": "new", "appId": "x"})

@@ -34,6 +34,7 @@ from atrium.wiki.web.special import (
     fileduplicatesearch,
     importpage,
     listfiles,
+    listgrants,
     listgrouprights,
     listusers,
     log,
@@ -133,6 +134,7 @@ PAGES: tuple[SpecialPage, ...] = (
     deletedcontributions.PAGE,
     edittags.PAGE,
     importpage.PAGE,
+    listgrants.PAGE,
     mergehistory.PAGE,
     resettokens.PAGE,
 )
