@@ -135,6 +135,14 @@ async def test_merge_up_to_a_point_then_the_rest(
     assert await _page_revisions(wiki, "Old draft") == [second]
     log = (await client.get("/wiki/Special:Log/merge")).text
     assert "merged" in log and "<script>alert(2)" not in log
+    # The source's merge log is shown under its (now empty) list.
+    after = await client.get(
+        "/wiki/Special:MergeHistory",
+        params={"submitted": "1", "target": "Old draft", "dest": "New page"},
+    )
+    assert "No revisions can be merged." in after.text
+    assert "<h2>Merge log</h2>" in after.text and 'class="mw-logline-merge"' in after.text
+    assert "<script>alert(2)" not in after.text
 
 
 async def test_merge_everything_older_leaves_a_redirect(

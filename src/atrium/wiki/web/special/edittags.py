@@ -31,6 +31,7 @@ from atrium.wiki.web.dates import local_time
 from atrium.wiki.web.log_lines import LogLine, log_html, message
 from atrium.wiki.web.special.blocknotice import block_notice, block_of
 from atrium.wiki.web.special.context import SpecialContext
+from atrium.wiki.web.special.log_extract import log_extract
 from atrium.wiki.web.special.msg import msg_inline
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import (
@@ -174,6 +175,7 @@ async def _form(
         reason="" if done else ctx.param("wpReason"),
         done=done,
         failure=failure,
+        log=await log_extract(ctx, "tag", items.target),
     )
 
 

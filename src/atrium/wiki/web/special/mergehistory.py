@@ -24,6 +24,7 @@ from atrium.wiki.web.comments import with_comment_html
 from atrium.wiki.web.dates import local_time
 from atrium.wiki.web.special.blocknotice import block_notice, block_of
 from atrium.wiki.web.special.context import SpecialContext
+from atrium.wiki.web.special.log_extract import log_extract
 from atrium.wiki.web.special.msg import msg_html, msg_inline
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import Links, bad_token, permission_error, render
@@ -113,6 +114,7 @@ async def _show(
                 "entries": entries,
                 "next": entries[-1]["timestamp"] if len(rows) > LIMIT else "",
                 "reason": ctx.param("wpComment"),
+                "log": await log_extract(ctx, "merge", source[1]),
             }  # fmt: skip
     return await render(ctx, "mergehistory.html", "Merge page histories", status, **values)
 
