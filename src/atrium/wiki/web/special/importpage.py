@@ -101,7 +101,7 @@ async def _form(
     wrong: Markup | None = None,
 ) -> Response:
     failed = await wikitext_html(ctx, message("importfailed", failure)) if failure else ""
-    lines = []
+    lines: list[Markup] = []
     if run is not None:
         links = Links(ctx.site)
         for report in run.reports:

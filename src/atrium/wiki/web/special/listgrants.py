@@ -21,7 +21,7 @@ RIGHT = Markup(
 
 
 async def handle(ctx: SpecialContext) -> Response:
-    grants = []
+    grants: list[tuple[str, str, list[Markup]]] = []
     for grant, rights in GRANT_RIGHTS.items():
         # Each right: its description, then its name (listgrouprights-right-display), sorted.
         shown: list[Markup] = []

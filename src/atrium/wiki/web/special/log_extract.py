@@ -34,7 +34,7 @@ async def log_extract(
             limit=limit,
         )
     )
-    entries = []
+    entries: list[dict[str, Any]] = []
     for row in rows:
         deleted = int(row["log_deleted"] or 0)
         ns, key = int(row["log_namespace"]), str(row["log_title"])
