@@ -71,7 +71,7 @@ def _ids(ctx: SpecialContext) -> list[int]:
     else:
         parts = [k[4:-1] for k, _ in ctx.request_form_items() if k.startswith("ids[")]
         parts += [k[4:-1] for k in ctx.request.query_params if k.startswith("ids[")]
-    ids = [int(p) for p in parts if _ID.fullmatch(p.strip() or "x") and int(p) > 0]
+    ids = [int(p) for p in parts if _ID.fullmatch(p.strip() or "x") and 0 < int(p) < 2**31]
     return list(dict.fromkeys(ids))[:MAX_IDS]
 
 
