@@ -64,7 +64,8 @@ async def test_refusals_and_bad_names(wiki: WikiHarness, client: httpx.AsyncClie
     other = await client.get("/wiki/Special:BotPasswords/tests")
     assert "Create a new bot password" in other.text and "Alice@tests" in other.text
     await client.post(
-        URL.replace("BotPasswords", "BotPasswords/tests"), data={"op": "delete", "wpEditToken": token}
+        URL.replace("BotPasswords", "BotPasswords/tests"),
+        data={"op": "delete", "wpEditToken": token},
     )
     assert await wiki.db.read(bot_password, robot.id, "tests") is not None
 

@@ -108,7 +108,10 @@ async def test_add_and_remove_tags(wiki: WikiHarness, client: httpx.AsyncClient)
     kept = await client.post(
         URL, data={"type": "revision", "ids": str(second), "wpSubmit": "1", "wpEditToken": token}
     )
-    assert kept.status_code == 400 and 'The tag "mw-reverted" is not allowed to be removed.' in kept.text
+    assert (
+        kept.status_code == 400
+        and 'The tag "mw-reverted" is not allowed to be removed.' in kept.text
+    )
     assert await _tags(wiki, second) == ["mw-reverted"]
     # A log entry: the tag log's own entry.
     ids = re.findall(r'data-mw-logid="(\d+)"', log)

@@ -74,7 +74,8 @@ async def test_bad_input_and_empty_states(wiki: WikiHarness, client: httpx.Async
     assert "Destination page must be a valid title." in bad.text and "<x>" not in bad.text
     await _save(wiki, "Lonely", "text", "20200101000000")
     same = await client.get(
-        "/wiki/Special:MergeHistory", params={"submitted": "1", "target": "Lonely", "dest": "Lonely"}
+        "/wiki/Special:MergeHistory",
+        params={"submitted": "1", "target": "Lonely", "dest": "Lonely"},
     )
     assert "Source and destination pages cannot be the same" in same.text
     missing = await client.get(
@@ -85,7 +86,9 @@ async def test_bad_input_and_empty_states(wiki: WikiHarness, client: httpx.Async
     none = await client.get(
         "/wiki/Special:MergeHistory", params={"submitted": "1", "target": "Lonely", "dest": "Older"}
     )
-    assert "No revisions can be merged." in none.text and 'name="mergepoint" value="2' not in none.text
+    assert (
+        "No revisions can be merged." in none.text and 'name="mergepoint" value="2' not in none.text
+    )
     forged = await client.post(
         URL, data={"targetID": "999999", "destID": "abc", "wpEditToken": await page_token(client)}
     )

@@ -26,7 +26,9 @@ def _grants(grants: Iterable[str]) -> str:
 
 
 def _exists(conn: Conn, user_id: int, app_id: str) -> bool:
-    found = conn.scalar(sa.select(BP.c.bp_app_id).where(BP.c.bp_user == user_id, BP.c.bp_app_id == app_id))
+    found = conn.scalar(
+        sa.select(BP.c.bp_app_id).where(BP.c.bp_user == user_id, BP.c.bp_app_id == app_id)
+    )
     return found is not None
 
 
@@ -85,4 +87,3 @@ def delete_bot_password(conn: Conn, user_id: int, app_id: str) -> bool:
     gone = conn.execute(sa.delete(BP).where(BP.c.bp_user == user_id, BP.c.bp_app_id == app_id))
     _end_sessions(conn, user_id, app_id)
     return bool(gone.rowcount)
-

@@ -47,7 +47,9 @@ class Mapping:
     root: Title | None = None
 
 
-def _foreign_parts(site: Site, page: ImportedPage, foreign: dict[int, str] | None) -> tuple[str, str]:
+def _foreign_parts(
+    site: Site, page: ImportedPage, foreign: dict[int, str] | None
+) -> tuple[str, str]:
     """(namespace name, text) of the dump title (ForeignTitle's)."""
     if foreign is None:
         # NaiveForeignTitleFactory: the title read as a local one.

@@ -85,9 +85,7 @@ def reset_watchlist_token(conn: Conn, user_id: int) -> str:
     watchlist feed."""
     up = schema.user_properties
     token = secrets.token_hex(20)
-    conn.execute(
-        sa.delete(up).where(up.c.up_user == user_id, up.c.up_property == "watchlisttoken")
-    )
+    conn.execute(sa.delete(up).where(up.c.up_user == user_id, up.c.up_property == "watchlisttoken"))
     conn.execute(
         sa.insert(up).values(up_user=user_id, up_property="watchlisttoken", up_value=token)
     )

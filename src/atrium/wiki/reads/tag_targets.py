@@ -33,9 +33,15 @@ def revisions_of_page(conn: Conn, page_id: int, ids: Sequence[int]) -> list[Row]
     """The revisions among `ids` that belong to the page, newest first."""
     return conn.all(
         sa.select(
-            R.c.rev_id, R.c.rev_parent_id, R.c.rev_timestamp, R.c.rev_minor_edit, R.c.rev_len,
-            R.c.rev_deleted, A.c.actor_name, C.c.comment_text,
-        )  # fmt: skip
+            R.c.rev_id,
+            R.c.rev_parent_id,
+            R.c.rev_timestamp,
+            R.c.rev_minor_edit,
+            R.c.rev_len,
+            R.c.rev_deleted,
+            A.c.actor_name,
+            C.c.comment_text,
+        )
         .join(A, A.c.actor_id == R.c.rev_actor)
         .join(C, C.c.comment_id == R.c.rev_comment_id)
         .where(R.c.rev_page == page_id, R.c.rev_id.in_(list(ids)))

@@ -58,10 +58,16 @@ async def _list(ctx: SpecialContext, error: str = "", status: int = 200) -> Resp
     names = await ctx.db.read(bot_password_names, ctx.reader.id)
     return _no_store(
         await render(
-            ctx, "botpasswords.html", "Bot passwords", status, app_id=None, names=names,
-            summary=await msg_html(ctx, "botpasswords-summary"), error=error,
+            ctx,
+            "botpasswords.html",
+            "Bot passwords",
+            status,
+            app_id=None,
+            names=names,
+            summary=await msg_html(ctx, "botpasswords-summary"),
+            error=error,
             new_app_id=ctx.param("appId"),
-        )  # fmt: skip
+        )
     )
 
 
@@ -73,11 +79,18 @@ async def _edit(ctx: SpecialContext, app_id: str, error: str = "", status: int =
     grants = [(g, message(f"grant-{g}"), g in granted) for g in SHOWN_GRANTS]
     return _no_store(
         await render(
-            ctx, "botpasswords.html", "Bot passwords", status, app_id=app_id, saved=saved,
-            login_name=f"{ctx.reader.name}{SEPARATOR}{app_id}", grants=grants,
-            summary=await msg_html(ctx, "botpasswords-summary"), error=error,
+            ctx,
+            "botpasswords.html",
+            "Bot passwords",
+            status,
+            app_id=app_id,
+            saved=saved,
+            login_name=f"{ctx.reader.name}{SEPARATOR}{app_id}",
+            grants=grants,
+            summary=await msg_html(ctx, "botpasswords-summary"),
+            error=error,
             help=await msg_html(ctx, "botpasswords-help-grants"),
-        )  # fmt: skip
+        )
     )
 
 
@@ -86,9 +99,7 @@ def _chosen(ctx: SpecialContext) -> list[str]:
     return [g for g in SHOWN_GRANTS if g in wanted]
 
 
-async def _done(
-    ctx: SpecialContext, app_id: str, operation: str, password: str | None
-) -> Response:
+async def _done(ctx: SpecialContext, app_id: str, operation: str, password: str | None) -> Response:
     user = ctx.reader.name
     body = await msg_html(
         ctx, f"botpasswords-{operation}-body", escape_wikitext(app_id), escape_wikitext(user)
@@ -102,9 +113,12 @@ async def _done(
         )  # fmt: skip
     return _no_store(
         await render(
-            ctx, "botpasswords_done.html", message(f"botpasswords-{operation}-title"),
-            body=body, password=shown,
-        )  # fmt: skip
+            ctx,
+            "botpasswords_done.html",
+            message(f"botpasswords-{operation}-title"),
+            body=body,
+            password=shown,
+        )
     )
 
 

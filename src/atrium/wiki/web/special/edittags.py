@@ -135,7 +135,10 @@ async def _log_entries(ctx: SpecialContext, ids: list[int]) -> Items:
     sentences = await log_html(
         ctx.db,
         ctx.site,
-        [LogLine(e["type"], e["action"], e["params"], e["user"], e["title"]) for e in items.entries],
+        [
+            LogLine(e["type"], e["action"], e["params"], e["user"], e["title"])
+            for e in items.entries
+        ],
     )
     for entry, sentence in zip(items.entries, sentences, strict=True):
         entry["sentence"] = sentence
@@ -164,7 +167,10 @@ async def _form(
         target_name=links.name(items.target),
         is_page=items.target.ns >= 0,
         selected=await msg_inline(
-            ctx, f"tags-edit-{items.kind}-selected", count, escape_wikitext(links.name(items.target))
+            ctx,
+            f"tags-edit-{items.kind}-selected",
+            count,
+            escape_wikitext(links.name(items.target)),
         ),
         legend=message(f"tags-edit-{items.kind}-legend", count),
         submit=message(f"tags-edit-{items.kind}-submit", count),

@@ -55,7 +55,7 @@ def _root_name(path: Path) -> str:
     """The document element's local name, read from the first tag only."""
     with path.open("rb") as source:
         for _event, elem in ET.iterparse(source, events=("start",)):
-            return elem.tag.rsplit("}", 1)[-1]
+            return str(elem.tag).rsplit("}", 1)[-1]
     return ""
 
 
@@ -144,7 +144,7 @@ def _mapping(ctx: SpecialContext) -> Mapping | str:
         text = ctx.param("namespace").strip()
         ns = int(text) if text.isdigit() and len(text) < 6 else -1
         # WikiImporter::setTargetNamespace ignores a namespace that does not exist.
-        return Mapping(namespace=ns) if 0 <= ns and ns in ctx.site.namespaces.by_id else Mapping()
+        return Mapping(namespace=ns) if ns >= 0 and ns in ctx.site.namespaces.by_id else Mapping()
     if chosen == "subpage" and ctx.param("rootpage").strip():
         root = ctx.site.parser.parse_or_none(ctx.param("rootpage").strip().rstrip("/"))
         if root is None or root.interwiki or root.ns < 0 or not root.dbkey:
@@ -165,7 +165,7 @@ async def _import(ctx: SpecialContext) -> Response:
         )
     prefix = ctx.param("usernamePrefix").strip()
     upload = ctx.files.get("xmlimport")
-    if upload is None or not upload.name and upload.size == 0:
+    if upload is None or (not upload.name and upload.size == 0):
         return await _form(ctx, 400, failure="No import file was uploaded.")
     if upload.size > MAX_SIZE:
         return await _form(

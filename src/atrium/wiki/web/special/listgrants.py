@@ -13,7 +13,6 @@ from atrium.wiki.web.special.msg import inline_html
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import render, wikitext_html
 
-
 RIGHT = Markup(
     '<span class="listgrouprights-granted">{} <code>(<span class="mw-listgrants-right-name">{}'
     "</span>)</code></span>"
