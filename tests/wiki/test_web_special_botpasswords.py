@@ -52,7 +52,7 @@ async def test_refusals_and_bad_names(wiki: WikiHarness, client: httpx.AsyncClie
     refused = await client.post(URL, data={"op": "new", "appId": "mybot"})
     assert refused.status_code == 400 and "location" not in refused.headers
     token = await page_token(client)
-    for bad in ("", "x" * 33, "a@b", "<script>alert(1)</script>", "a|b"):
+    for bad in ("", "x" * 33, "a@b", "<script>alert(1)</script>", "a|b", "a &amp b"):
         answer = await client.post(URL, data={"op": "new", "appId": bad, "wpEditToken": token})
         assert answer.status_code == 400, bad
         assert "is not valid" in answer.text and "<script>alert" not in answer.text
@@ -73,14 +73,14 @@ async def test_refusals_and_bad_names(wiki: WikiHarness, client: httpx.AsyncClie
 async def test_create_use_reset_and_delete(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
     await sign_in(wiki, client, "Alice")
     token = await page_token(client)
-    name = 'Bot "q" &amp'
+    name = 'Bot "q" & co'
     moved = await client.post(URL, data={"op": "new", "appId": f"  {name} ", "wpEditToken": token})
     assert moved.status_code == 303
     edit_url = moved.headers["location"]
     assert edit_url.startswith("/wiki/Special:BotPasswords/Bot")
     form = await client.get(edit_url)
     assert form.status_code == 200 and "Create a new bot password" in form.text
-    assert "Alice@Bot &#34;q&#34; &amp;amp" in form.text
+    assert "Alice@Bot &#34;q&#34; &amp; co" in form.text
     assert 'value="grant-editpage"' in form.text and 'value="grant-basic"' not in form.text
     action = "/w/index.php?" + urlencode({"title": f"Special:BotPasswords/{name}"})
     made = await client.post(
@@ -97,7 +97,7 @@ async def test_create_use_reset_and_delete(wiki: WikiHarness, client: httpx.Asyn
     assert alice is not None
     assert await wiki.db.read(bot_password_grants, alice.id, name) == ["basic", "editpage"]
     listing = await client.get("/wiki/Special:BotPasswords")
-    assert "Bot &#34;q&#34; &amp;amp</a>" in listing.text and password not in listing.text
+    assert "Bot &#34;q&#34; &amp; co</a>" in listing.text and password not in listing.text
     again = await client.post(action, data={"op": "create", "wpEditToken": token})
     assert again.status_code == 400 and "Was it already added?" in again.text
     async with wiki.client() as bot:

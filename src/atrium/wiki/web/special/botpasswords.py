@@ -129,9 +129,11 @@ async def _post(ctx: SpecialContext, app_id: str | None) -> Response:
         if op != "new":
             return await _list(ctx)
         wanted = ctx.param("appId").strip()
-        # The bot name is the sub-page of the page that edits it: it must make a valid title.
+        # The bot name is the sub-page of the page that edits it: it must come back from the
+        # title unchanged.
         page = ctx.site.parser.parse_or_none(f"Special:BotPasswords/{wanted}")
-        if not _valid_app_id(wanted) or page is None:
+        kept = page is not None and page.dbkey.partition("/")[2] == wanted.replace(" ", "_")
+        if not _valid_app_id(wanted) or not kept:
             return await _list(ctx, message("botpasswords-bad-appid", wanted), 400)
         target = links.special("BotPasswords/" + wanted.replace(" ", "_"))
         return RedirectResponse(target, status_code=303)
