@@ -36,7 +36,8 @@ async def _tags(wiki: WikiHarness, rev_id: int) -> list[str]:
 
 
 async def test_refusals_and_bad_input(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
-    rev = await wiki.edit_page("Tagged", "text", user="Alice", summary=HOSTILE)
+    title = 'Tagged "x" & y'  # a title with what HTML and wikitext escape
+    rev = await wiki.edit_page(title, "text", user="Alice", summary=HOSTILE)
     anonymous = await client.get(f"/wiki/Special:EditTags?type=revision&ids={rev}")
     assert anonymous.status_code == 403 and "Permission error" in anonymous.text
     await sign_in(wiki, client, "Alice")
@@ -45,8 +46,11 @@ async def test_refusals_and_bad_input(wiki: WikiHarness, client: httpx.AsyncClie
         assert missing.status_code == 200, query
         assert "You have either not specified any target revision" in missing.text
     await _define_tag(wiki, "reviewed")
-    form = await client.get(f"/wiki/Special:EditTags?type=revision&target=Tagged&ids={rev}")
+    form = await client.get(
+        "/wiki/Special:EditTags", params={"type": "revision", "target": title, "ids": str(rev)}
+    )
     assert form.status_code == 200
+    assert ">Tagged &#34;x&#34; &amp; y</a>:" in form.text
     assert "<script>alert(2)" not in form.text and "&lt;script&gt;alert(2)" in form.text
     assert '<option value="reviewed">reviewed</option>' in form.text
     assert "Apply changes to this revision" in form.text

@@ -96,7 +96,10 @@ async def test_import_an_export(wiki: WikiHarness, client: httpx.AsyncClient) ->
     assert done.status_code == 200, done.text
     text = done.text
     assert "Importing pages..." in text and "Import finished!" in text
-    assert "</a> 2 revisions</li>" in text
+    assert (
+        'title="Imported &#34;quoted&#34; &amp;">Imported &#34;quoted&#34; &amp;</a> 2 revisions</li>'
+        in text
+    )
     assert "was not imported because the name to which it would be imported is invalid" in text
     assert "<script>alert(2)" not in text
     history = (await client.get('/w/index.php?title=Imported_"quoted"_%26amp&action=history')).text

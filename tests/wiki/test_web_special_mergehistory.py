@@ -23,6 +23,7 @@ pytestmark = pytest.mark.anyio
 
 URL = "/w/index.php?title=Special:MergeHistory"
 HOSTILE = '"><img src=x onerror=alert(1)><script>alert(2)</script>'
+SOURCE = 'Old "draft" & co'  # a title with what HTML and wikitext escape
 
 
 async def _save(wiki: WikiHarness, title: str, text: str, ts: str, summary: str = "") -> int:
@@ -98,8 +99,8 @@ async def test_bad_input_and_empty_states(wiki: WikiHarness, client: httpx.Async
 async def test_merge_up_to_a_point_then_the_rest(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
-    first = await _save(wiki, "Old draft", "one", "20200101000000", summary=HOSTILE)
-    second = await _save(wiki, "Old draft", "two", "20200102000000", summary="second")
+    first = await _save(wiki, SOURCE, "one", "20200101000000", summary=HOSTILE)
+    second = await _save(wiki, SOURCE, "two", "20200102000000", summary="second")
     await _save(wiki, "New page", "three", "20210101000000")
 
     def hide_author(conn: Conn) -> None:
@@ -110,9 +111,10 @@ async def test_merge_up_to_a_point_then_the_rest(
     await sign_in(wiki, client, "Admin")
     listed = await client.get(
         "/wiki/Special:MergeHistory",
-        params={"submitted": "1", "target": "Old draft", "dest": "New page"},
+        params={"submitted": "1", "target": SOURCE, "dest": "New page"},
     )
     assert listed.status_code == 200
+    assert ">Old &#34;draft&#34; &amp; co</a> can be merged into" in listed.text
     assert listed.text.count('name="mergepoint" value="2020') == 2
     assert "<script>alert(2)" not in listed.text and "&lt;script&gt;alert(2)" in listed.text
     assert "(username removed)" in listed.text  # suppressed: a sysop may not see it
@@ -122,7 +124,7 @@ async def test_merge_up_to_a_point_then_the_rest(
     # No token: refused, nothing moves.
     refused = await client.post(URL, data={**fields, "mergepoint": "20200101000000"})
     assert refused.status_code == 400
-    assert await _page_revisions(wiki, "Old draft") == [first, second]
+    assert await _page_revisions(wiki, SOURCE) == [first, second]
     token = await page_token(client)
     done = await client.post(
         URL, data={**fields, "mergepoint": "20200101000000", "wpComment": HOSTILE,
@@ -130,18 +132,19 @@ async def test_merge_up_to_a_point_then_the_rest(
     )  # fmt: skip
     assert done.status_code == 200, done.text
     assert "1 revision of" in done.text and "was merged into" in done.text
+    assert ">Old &#34;draft&#34; &amp; co</a> was merged" in done.text
     assert first in await _page_revisions(wiki, "New page")
-    assert await _page_revisions(wiki, "Old draft") == [second]
+    assert await _page_revisions(wiki, SOURCE) == [second]
     # What is left is newer than the destination's history now: nothing can be merged.
     overlap = await client.post(URL, data={**fields, "wpEditToken": token})
     assert overlap.status_code == 400 and "Unable to perform history merge" in overlap.text
-    assert await _page_revisions(wiki, "Old draft") == [second]
+    assert await _page_revisions(wiki, SOURCE) == [second]
     log = (await client.get("/wiki/Special:Log/merge")).text
     assert "merged" in log and "<script>alert(2)" not in log
     # The source's merge log is shown under its (now empty) list.
     after = await client.get(
         "/wiki/Special:MergeHistory",
-        params={"submitted": "1", "target": "Old draft", "dest": "New page"},
+        params={"submitted": "1", "target": SOURCE, "dest": "New page"},
     )
     assert "No revisions can be merged." in after.text
     assert "<h2>Merge log</h2>" in after.text and 'class="mw-logline-merge"' in after.text

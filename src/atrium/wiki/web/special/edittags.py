@@ -32,7 +32,7 @@ from atrium.wiki.web.log_lines import LogLine, log_html, message
 from atrium.wiki.web.special.blocknotice import block_notice, block_of
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.log_extract import log_extract
-from atrium.wiki.web.special.msg import msg_inline
+from atrium.wiki.web.special.msg import msg_links
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import (
     Links,
@@ -166,12 +166,7 @@ async def _form(
         items=items,
         target_name=links.name(items.target),
         is_page=items.target.ns >= 0,
-        selected=await msg_inline(
-            ctx,
-            f"tags-edit-{items.kind}-selected",
-            count,
-            escape_wikitext(links.name(items.target)),
-        ),
+        selected=await msg_links(ctx, f"tags-edit-{items.kind}-selected", count, items.target),
         legend=message(f"tags-edit-{items.kind}-legend", count),
         submit=message(f"tags-edit-{items.kind}-submit", count),
         existing=existing,

@@ -43,6 +43,7 @@ from atrium.wiki.web.special.render import (
 from atrium.wiki.wikitext.escaping import escape_wikitext
 
 MAX_PREFIX = 100  # characters of the interwiki prefix
+LINK = Markup('<a href="{}" title="{}">{}</a>')
 
 
 @dataclass
@@ -109,13 +110,14 @@ async def _form(
                 text = message(report.refused, escape_wikitext(report.foreign))
                 lines.append(await inline_html(ctx, text))
             elif report.title is not None:
-                name = escape_wikitext(links.name(report.title))
+                name = links.name(report.title)
                 count = (
                     message("import-revision-count", report.revisions)
                     if report.revisions
                     else message("import-nonewrevisions")
                 )
-                lines.append(await inline_html(ctx, f"[[:{name}]] {count}"))
+                link = LINK.format(links.page(report.title), name, name)
+                lines.append(Markup("{} {}").format(link, count))
     return await render(
         ctx,
         "import.html",

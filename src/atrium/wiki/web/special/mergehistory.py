@@ -25,7 +25,7 @@ from atrium.wiki.web.dates import local_time
 from atrium.wiki.web.special.blocknotice import block_notice, block_of
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.log_extract import log_extract
-from atrium.wiki.web.special.msg import msg_html, msg_inline
+from atrium.wiki.web.special.msg import msg_html, msg_links
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import Links, bad_token, permission_error, render
 from atrium.wiki.web.visibility import DELETED_TEXT, can_see, shown_comment, shown_user
@@ -107,10 +107,7 @@ async def _show(
             values["listing"] = {
                 "source_id": source[0],
                 "dest_id": destination[0],
-                "intro": await msg_inline(
-                    ctx, "mergehistory-merge", escape_wikitext(links.name(source[1])),
-                    escape_wikitext(links.name(destination[1])),
-                ),
+                "intro": await msg_links(ctx, "mergehistory-merge", source[1], destination[1]),
                 "entries": entries,
                 "next": entries[-1]["timestamp"] if len(rows) > LIMIT else "",
                 "reason": ctx.param("wpComment"),
@@ -143,15 +140,7 @@ async def _merge(ctx: SpecialContext) -> Response:
         errors = [await msg_html(ctx, "mergehistory-fail")]
         errors += [Markup("<p>{}</p>").format(each.text) for each in (exc, *exc.more)]
         return await _show(ctx, errors, 400)
-    links = Links(ctx.site)
-    done = await msg_html(
-        ctx,
-        "mergehistory-done",
-        f"[[:{escape_wikitext(links.name(source[1]))}]]",
-        escape_wikitext(links.name(dest[1])),
-        "",
-        merged.revisions,
-    )
+    done = await msg_links(ctx, "mergehistory-done", source[1], dest[1], "", merged.revisions)
     return await _show(ctx, [], 200, done)
 
 
