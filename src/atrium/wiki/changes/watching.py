@@ -78,3 +78,15 @@ def watchlist_token(conn: Conn, user_id: int) -> str:
         sa.insert(up).values(up_user=user_id, up_property="watchlisttoken", up_value=token)
     )
     return token
+
+
+def reset_watchlist_token(conn: Conn, user_id: int) -> str:
+    """A new `watchlisttoken` (User::resetTokenFromOption): the old one stops opening the
+    watchlist feed."""
+    up = schema.user_properties
+    token = secrets.token_hex(20)
+    conn.execute(sa.delete(up).where(up.c.up_user == user_id, up.c.up_property == "watchlisttoken"))
+    conn.execute(
+        sa.insert(up).values(up_user=user_id, up_property="watchlisttoken", up_value=token)
+    )
+    return token

@@ -14,7 +14,7 @@ from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import render
 
 
-def _parameters(row: dict[str, object]) -> list[str]:
+def block_parameters(row: dict[str, object]) -> list[str]:
     shown = []
     if not row["ipb_sitewide"]:
         shown.append("partial block")
@@ -44,7 +44,7 @@ async def handle(ctx: SpecialContext) -> Response:
             "expiry": "infinite"
             if row["ipb_expiry"] == INFINITY
             else local_time(str(row["ipb_expiry"])),
-            "parameters": _parameters(dict(row)),
+            "parameters": block_parameters(dict(row)),
             "reason": str(row["comment_text"] or ""),
             "hidden": bool(row["ipb_deleted"]),
         }

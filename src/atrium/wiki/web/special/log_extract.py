@@ -1,0 +1,57 @@
+"""The lines of one log about one page that a Special page shows under its form
+(LogEventsList::showLogExtract): the merge log under Special:MergeHistory, the tag log under
+Special:EditTags. What the reader may not see stays out or reads as removed, as on Special:Log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from atrium.wiki.reads.log_entries import log_entries
+from atrium.wiki.titles import Title
+from atrium.wiki.web.comments import with_comment_html
+from atrium.wiki.web.dates import local_time
+from atrium.wiki.web.log_lines import LogLine, log_html
+from atrium.wiki.web.special.context import SpecialContext
+from atrium.wiki.web.visibility import can_see, shown_comment, shown_user
+
+DELETED_ACTION = 1
+
+
+async def log_extract(
+    ctx: SpecialContext, log_type: str, title: Title | None, limit: int = 25
+) -> list[dict[str, Any]]:
+    """The newest `limit` entries of `log_type` (about `title`, when given)."""
+    reader = ctx.reader
+    rows = await ctx.db.read(
+        lambda conn: log_entries(
+            conn,
+            log_type=log_type,
+            performer=None,
+            page=(title.ns, title.dbkey) if title is not None else None,
+            see_deleted=reader.allowed("deletedhistory"),
+            see_suppressed=reader.allowed("viewsuppressed"),
+            suppression_log=reader.allowed("suppressionlog"),
+            limit=limit,
+        )
+    )
+    entries: list[dict[str, Any]] = []
+    for row in rows:
+        deleted = int(row["log_deleted"] or 0)
+        ns, key = int(row["log_namespace"]), str(row["log_title"])
+        entries.append(
+            {
+                "id": int(row["log_id"]),
+                "type": str(row["log_type"]),
+                "action": str(row["log_action"]),
+                "params": row["log_params"],
+                "time": local_time(str(row["log_timestamp"])),
+                "user": shown_user(reader, deleted, str(row["actor_name"])),
+                "title": Title(ns, key) if can_see(reader, deleted, DELETED_ACTION) else None,
+                "comment": shown_comment(reader, deleted, str(row["comment_text"] or "")),
+            }
+        )
+    entries = await with_comment_html(ctx.db, ctx.site, entries)
+    lines = [LogLine(e["type"], e["action"], e["params"], e["user"], e["title"]) for e in entries]
+    for entry, sentence in zip(entries, await log_html(ctx.db, ctx.site, lines), strict=True):
+        entry["sentence"] = sentence
+    return entries
