@@ -40,7 +40,9 @@ def _value(value: str) -> dict[str, str]:
     return {"shown": value}
 
 
-def _namespace(ctx: SpecialContext) -> int | None:
+def namespace_or_all(ctx: SpecialContext) -> int | None:
+    """The form's `namespace` (WebRequest::getIntOrNull), None for all or for one that does not
+    exist."""
     text = ctx.param("namespace").strip()
     if not text.lstrip("-").isdigit() or len(text) > 9:
         return None
@@ -50,7 +52,7 @@ def _namespace(ctx: SpecialContext) -> int | None:
 
 async def handle(ctx: SpecialContext) -> Response:
     name = (ctx.param("propname") or ctx.subpage).strip()[:MAX_NAME]
-    ns = _namespace(ctx)
+    ns = namespace_or_all(ctx)
     reverse, by_value = ctx.flag("reverse"), ctx.flag("sortbyvalue")
     limit = ctx.int_param("limit", 50, 1, 5000)
     offset = ctx.int_param("offset", 0, 0, MAX_OFFSET)
