@@ -5,6 +5,7 @@ Special:SpecialPages lists them; and a private wiki's anonymous visitor refused 
 
 from __future__ import annotations
 
+import asyncio
 import re
 from urllib.parse import urlsplit
 
@@ -23,7 +24,7 @@ NEW_PAGES = (
     "BookSources", "PagesWithProp", "TrackingCategories", "RandomRedirect", "RandomRootpage",
     "RandomInCategory", "Redirect", "Interwiki", "ListGrants", "PasswordPolicies", "EditPage",
     "PageHistory", "PageInfo", "NewSection", "BlankPage", "ApiHelp", "GoToInterwiki", "Filepath",
-    "AllMyUploads", "MyLanguage",
+    "AllMyUploads", "MyLanguage", "LinkSearch", "Purge",
 )  # fmt: skip
 
 
@@ -38,9 +39,9 @@ async def test_special_pages_lists_them_in_mediawikis_groups(
 ) -> None:
     listing = (await client.get("/wiki/Special:SpecialPages")).text
     expected = {
-        "pages": ("PagesWithProp", "TrackingCategories"),
+        "pages": ("PagesWithProp", "TrackingCategories", "LinkSearch"),
         "redirects": ("RandomRedirect", "RandomRootpage", "RandomInCategory", "Redirect",
-                      "EditPage", "PageHistory", "PageInfo", "NewSection"),
+                      "EditPage", "PageHistory", "PageInfo", "NewSection", "Purge"),
         "wiki": ("BookSources", "Interwiki"),
         "users": ("ListGrants", "PasswordPolicies"),
     }  # fmt: skip
@@ -159,6 +160,7 @@ async def test_private_wiki_refuses_anonymous_visitors(
         "/wiki/Special:RandomInCategory/Plans",
         "/wiki/Special:Random",
         "/w/index.php?title=Special:Log&logid=1",
+        "/w/index.php?title=Secret_plan&action=purge",
     ]
     for path in paths:
         response = await private_client.get(path)
@@ -167,3 +169,36 @@ async def test_private_wiki_refuses_anonymous_visitors(
     assert (await form_sign_in(private_client, "Alice")).status_code == 302
     shown = await private_client.get("/wiki/Special:PagesWithProp/defaultsort")
     assert shown.status_code == 200 and "Secret plan" in shown.text
+
+
+async def test_purge_action_asks_then_purges(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    await edit(wiki, "Cached", "text")
+    before = await wiki.api(client, action="query", titles="Cached", prop="info")
+    touched = before["query"]["pages"][0]["touched"]
+    moved = await client.get("/wiki/Special:Purge/Cached")
+    assert moved.status_code == 302
+    assert moved.headers["location"].endswith("index.php?title=Cached&action=purge")
+    form = await client.get("/w/index.php?title=Cached&action=purge")
+    assert form.status_code == 200 and "Purge the cache of this page?" in form.text
+    token = re.search(r'name="wpEditToken" value="([^"]*)"', form.text)
+    assert token is not None
+    refused = await client.post("/w/index.php?title=Cached&action=purge", data={})
+    assert refused.status_code == 400
+    forged = await client.post(
+        "/w/index.php?title=Cached&action=purge",
+        data={"wpEditToken": token.group(1)}, headers={"Origin": "https://evil.example"},
+    )
+    assert forged.status_code == 400
+    await asyncio.sleep(1.1)  # timestamps have whole seconds
+    done = await client.post(
+        "/w/index.php?title=Cached&action=purge", data={"wpEditToken": token.group(1)}
+    )
+    assert done.status_code == 303 and done.headers["location"] == "/wiki/Cached"
+    after = await wiki.api(client, action="query", titles="Cached", prop="info")
+    assert after["query"]["pages"][0]["touched"] > touched
+    missing = await client.post(
+        "/w/index.php?title=No_such_page&action=purge", data={"wpEditToken": token.group(1)}
+    )
+    assert missing.status_code == 303

@@ -1,6 +1,6 @@
 """Special pages that send the browser to an index.php action on a page
 (SpecialRedirectWithAction, SpecialNewSection): `Special:EditPage/<page>`, `PageHistory`,
-`PageInfo` and `NewSection` (listed among the redirecting pages, as 1.39 lists them), and the
+`PageInfo`, `Purge` and `NewSection` (listed among the redirecting pages, as 1.39 lists them), and the
 unlisted `Special:DeletePage` and `Special:ProtectPage`; without a page, a form asks for one. The
 action itself checks the rights."""
 
@@ -55,3 +55,4 @@ EDIT_PAGE = _listed("EditPage", "Edit a page", "edit")
 HISTORY_PAGE = _listed("PageHistory", "Page history", "history")
 INFO_PAGE = _listed("PageInfo", "Page info", "info")
 NEW_SECTION_PAGE = _listed("NewSection", "New section", "edit", section="new")
+PURGE_PAGE = _listed("Purge", "Purge", "purge")

@@ -49,6 +49,7 @@ from atrium.wiki.web.special import (
     prefixindex,
     protect,
     protectedpages,
+    purge,
     random,
     recentchanges,
     recentchangeslinked,
@@ -149,12 +150,19 @@ PAGES: tuple[SpecialPage, ...] = (
     redirect_action.HISTORY_PAGE,
     redirect_action.INFO_PAGE,
     redirect_action.NEW_SECTION_PAGE,
+    redirect_action.PURGE_PAGE,
     *reports.PAGES,
     *redirects.PAGES,
 )
 # index.php actions served by a Special page's handler, with the page as its target.
-# Rollback has no Special page of its own in MediaWiki: only the action.
-PAGE_ACTIONS = {"protect": protect.PAGE, "delete": delete.PAGE, "rollback": rollback.PAGE}
+# Rollback and purge have no Special page of their own in MediaWiki: only the action
+# (Special:Purge leads to it).
+PAGE_ACTIONS = {
+    "protect": protect.PAGE,
+    "delete": delete.PAGE,
+    "rollback": rollback.PAGE,
+    "purge": purge.PAGE,
+}
 
 
 def _adapter(page: SpecialPage) -> Handler:
