@@ -44,8 +44,9 @@ async def test_random_redirect_and_root_page(wiki: WikiHarness, client: httpx.As
     carried = await _target(client, "/wiki/Special:RandomPage?action=edit&self=1&title=x")
     assert carried.startswith("/wiki/Root") and "action=edit&self=1" in carried
     assert "title=" not in carried
-    hostile = await client.get("/wiki/Special:RandomRedirect/%3Cscript%3E")
+    hostile = await client.get("/wiki/Special:RandomRedirect?x=%3Cscript%3E%22")
     assert hostile.status_code == 302
+    assert '<' not in hostile.headers["location"] and '"' not in hostile.headers["location"]
 
 
 async def test_random_in_category(wiki: WikiHarness, client: httpx.AsyncClient) -> None:

@@ -84,21 +84,22 @@ async def test_log_id_leads_to_that_entry(wiki: WikiHarness, client: httpx.Async
 @pytest.mark.parametrize(
     ("path", "error"),
     [
-        ("user/abc", "Value not numeric"),
-        ("page/0", "Value not found"),
-        ("page/999999", "Value not found"),
-        ("user/99999999999999999999999", "Value not found"),
-        ("revision/-4", "Value not numeric"),
-        ("logid/%E2%91%A0", "Value not numeric"),
-        ("file/Nothing.png", "Value not found"),
-        ("file/%3Cscript%3Ealert(1)%3C%2Fscript%3E", "invalid characters"),
-        ("nosuchtype/12", ""),
+        ("/user/abc", "Value not numeric"),
+        ("/page/0", "Value not found"),
+        ("/page/999999", "Value not found"),
+        ("/user/99999999999999999999999", "Value not found"),
+        ("/revision/-4", "Value not numeric"),
+        ("/logid/%E2%91%A0", "Value not numeric"),
+        ("/file/Nothing.png", "Value not found"),
+        ("?wptype=file&wpvalue=%3Cscript%3Ealert(1)%3C%2Fscript%3E", "invalid characters"),
+        ("?wptype=user&wpvalue=%3Cscript%3Ealert(1)%3C%2Fscript%3E", "Value not numeric"),
+        ("/nosuchtype/12", ""),
     ],
 )
 async def test_values_that_name_nothing_are_404(
     wiki: WikiHarness, client: httpx.AsyncClient, path: str, error: str
 ) -> None:
-    response = await client.get(f"/wiki/Special:Redirect/{path}")
+    response = await client.get(f"/wiki/Special:Redirect{path}")
     assert response.status_code == 404
     assert 'name="wpvalue"' in response.text and error in response.text
     assert "<script>alert" not in response.text

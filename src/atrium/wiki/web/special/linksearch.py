@@ -5,6 +5,8 @@ wildcard elsewhere than at the start of the host finds nothing and says why."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.responses import Response
 
 from atrium.wiki.reads.link_search import linked_urls
@@ -42,7 +44,7 @@ async def handle(ctx: SpecialContext) -> Response:
     limit = ctx.int_param("limit", 50, 1, 5000)
     offset = ctx.int_param("offset", 0, 0, MAX_OFFSET)
     prefix = index_prefix(target) if target else None
-    rows = []
+    rows: list[Any] = []
     if prefix is not None:
         rows = await ctx.db.read(linked_urls, prefix, ns, offset, limit)
     more = len(rows) > limit

@@ -4,6 +4,8 @@ it, how many members it has, and what earns it (the message's `-desc` text)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from markupsafe import Markup
 from starlette.responses import Response
 
@@ -20,7 +22,7 @@ HEADING = "Tracking categories"
 
 
 async def handle(ctx: SpecialContext) -> Response:
-    rows = []
+    rows: list[dict[str, Any]] = []
     for key in TRACKING_MESSAGES:
         name = CORE_MESSAGES[key]
         rows.append(
