@@ -24,7 +24,7 @@ NEW_PAGES = (
     "BookSources", "PagesWithProp", "TrackingCategories", "RandomRedirect", "RandomRootpage",
     "RandomInCategory", "Redirect", "Interwiki", "ListGrants", "PasswordPolicies", "EditPage",
     "PageHistory", "PageInfo", "NewSection", "BlankPage", "ApiHelp", "GoToInterwiki", "Filepath",
-    "AllMyUploads", "MyLanguage", "LinkSearch", "Purge",
+    "AllMyUploads", "MyLanguage", "LinkSearch", "Purge", "PageData",
 )  # fmt: skip
 
 
@@ -204,3 +204,31 @@ async def test_purge_action_asks_then_purges(
         "/w/index.php?title=No_such_page&action=purge", data={"wpEditToken": token.group(1)}
     )
     assert missing.status_code == 303
+
+
+async def test_page_data_negotiates_the_format(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    form = await client.get("/wiki/Special:PageData")
+    assert form.status_code == 200 and "This page provides a data interface" in form.text
+    raw = await client.get("/wiki/Special:PageData/main/Some_page")
+    assert raw.status_code == 303 and raw.headers["access-control-allow-origin"] == "*"
+    assert raw.headers["location"].endswith("/w/index.php?title=Some_page&action=raw")
+    old = await client.get("/wiki/Special:PageData/main/Some_page?oldid=7&revision=8")
+    assert old.headers["location"].endswith("title=Some_page&oldid=8&action=raw")
+    html = await client.get(
+        "/wiki/Special:PageData/main/Some_page", headers={"Accept": "text/html"}
+    )
+    assert html.status_code == 303 and html.headers["location"].endswith("/wiki/Some_page")
+    browser = await client.get(
+        "/wiki/Special:PageData?target=Some_page",
+        headers={"Accept": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8"},
+    )
+    assert browser.headers["location"].endswith("action=raw")
+    refused = await client.get(
+        "/wiki/Special:PageData/main/Some_page", headers={"Accept": "application/json"}
+    )
+    assert refused.status_code == 406 and "Supported MIME types: text/x-wiki" in refused.text
+    bad = await client.get("/wiki/Special:PageData", params={"target": "<script>x"})
+    assert bad.status_code == 400 and bad.headers["content-type"].startswith("text/plain")
+    assert (await client.get("/wiki/Special:PageData/other/Some_page")).status_code == 200
