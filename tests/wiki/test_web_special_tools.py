@@ -177,7 +177,7 @@ async def test_purge_action_asks_then_purges(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
     await edit(wiki, "Cached", "text")
-    before = await wiki.api(client, action="query", titles="Cached", prop="info")
+    before = await wiki.api(client, action="query", titles="Cached", prop="info", formatversion=2)
     touched = before["query"]["pages"][0]["touched"]
     moved = await client.get("/wiki/Special:Purge/Cached")
     assert moved.status_code == 302
@@ -198,7 +198,7 @@ async def test_purge_action_asks_then_purges(
         "/w/index.php?title=Cached&action=purge", data={"wpEditToken": token.group(1)}
     )
     assert done.status_code == 303 and done.headers["location"] == "/wiki/Cached"
-    after = await wiki.api(client, action="query", titles="Cached", prop="info")
+    after = await wiki.api(client, action="query", titles="Cached", prop="info", formatversion=2)
     assert after["query"]["pages"][0]["touched"] > touched
     missing = await client.post(
         "/w/index.php?title=No_such_page&action=purge", data={"wpEditToken": token.group(1)}
