@@ -25,18 +25,27 @@ async def test_link_search(wiki: WikiHarness, client: httpx.AsyncClient) -> None
     form = await client.get("/wiki/Special:LinkSearch")
     assert form.status_code == 200 and 'name="target"' in form.text
     assert "There are no results" not in form.text
-    await edit(wiki, "Guide", "See [https://docs.example.org/guide the guide] and "
-               "[http://www.example.org/ home] and [mailto:team@example.org mail].")
+    await edit(
+        wiki,
+        "Guide",
+        "See [https://docs.example.org/guide the guide] and "
+        "[http://www.example.org/ home] and [mailto:team@example.org mail].",
+    )
     await edit(wiki, "Talk:Guide", "Also http://docs.example.org/talk here.")
     await edit(wiki, 'Quote"&amp', "Link https://example.org/a?b=%3Cscript%3E&c=1 here.")
     docs = (await client.get("/wiki/Special:LinkSearch/*.example.org")).text
     assert _lines(docs) == [
-        ("http://docs.example.org/talk", "Talk:Guide"), ("http://www.example.org/", "Guide"),
+        ("http://docs.example.org/talk", "Talk:Guide"),
+        ("http://www.example.org/", "Guide"),
     ]
-    secure = (await client.get("/wiki/Special:LinkSearch", params={"target": "https://*.example.org"})).text
+    secure = (
+        await client.get("/wiki/Special:LinkSearch", params={"target": "https://*.example.org"})
+    ).text
     assert ("https://docs.example.org/guide", "Guide") in _lines(secure)
-    assert ("https://example.org/a?b=%3Cscript%3E&amp;c=1", 'Quote&#34;&amp;') in _lines(secure)
-    mail = (await client.get("/wiki/Special:LinkSearch", params={"target": "mailto:*@example.org"})).text
+    assert ("https://example.org/a?b=%3Cscript%3E&amp;c=1", "Quote&#34;&amp;") in _lines(secure)
+    mail = (
+        await client.get("/wiki/Special:LinkSearch", params={"target": "mailto:*@example.org"})
+    ).text
     assert _lines(mail) == [("mailto:team@example.org", "Guide")]
     main_only = await client.get(
         "/wiki/Special:LinkSearch", params={"target": "*.example.org", "namespace": "0"}

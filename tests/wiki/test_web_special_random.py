@@ -46,7 +46,7 @@ async def test_random_redirect_and_root_page(wiki: WikiHarness, client: httpx.As
     assert "title=" not in carried
     hostile = await client.get("/wiki/Special:RandomRedirect?x=%3Cscript%3E%22")
     assert hostile.status_code == 302
-    assert '<' not in hostile.headers["location"] and '"' not in hostile.headers["location"]
+    assert "<" not in hostile.headers["location"] and '"' not in hostile.headers["location"]
 
 
 async def test_random_in_category(wiki: WikiHarness, client: httpx.AsyncClient) -> None:

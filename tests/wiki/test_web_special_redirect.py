@@ -27,7 +27,9 @@ async def _location(client: httpx.AsyncClient, path: str, status: int = 301) -> 
 
 async def test_lookups_redirect(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
     page_id = await edit(wiki, "Target page", "text")
-    info = await wiki.api(client, action="query", titles="Target page", prop="revisions", formatversion=2)
+    info = await wiki.api(
+        client, action="query", titles="Target page", prop="revisions", formatversion=2
+    )
     revid = info["query"]["pages"][0]["revisions"][0]["revid"]
     assert await _location(client, f"/wiki/Special:Redirect/page/{page_id}", 302) == (
         "/wiki/Target_page"
@@ -57,9 +59,7 @@ async def test_lookups_redirect(wiki: WikiHarness, client: httpx.AsyncClient) ->
     assert await _location(client, "/wiki/Special:Filepath/Shown.png", 302) == (
         "/wiki/Special:Redirect/file/Shown.png"
     )
-    assert await _location(client, "/wiki/Special:Filepath", 302) == (
-        "/wiki/Special:Redirect/file"
-    )
+    assert await _location(client, "/wiki/Special:Filepath", 302) == ("/wiki/Special:Redirect/file")
 
 
 async def test_log_id_leads_to_that_entry(wiki: WikiHarness, client: httpx.AsyncClient) -> None:

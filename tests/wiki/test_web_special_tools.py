@@ -173,9 +173,7 @@ async def test_private_wiki_refuses_anonymous_visitors(
     assert shown.status_code == 200 and "Secret plan" in shown.text
 
 
-async def test_purge_action_asks_then_purges(
-    wiki: WikiHarness, client: httpx.AsyncClient
-) -> None:
+async def test_purge_action_asks_then_purges(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
     await edit(wiki, "Cached", "text")
     before = await wiki.api(client, action="query", titles="Cached", prop="info", formatversion=2)
     touched = before["query"]["pages"][0]["touched"]
@@ -190,7 +188,8 @@ async def test_purge_action_asks_then_purges(
     assert refused.status_code == 400
     forged = await client.post(
         "/w/index.php?title=Cached&action=purge",
-        data={"wpEditToken": token.group(1)}, headers={"Origin": "https://evil.example"},
+        data={"wpEditToken": token.group(1)},
+        headers={"Origin": "https://evil.example"},
     )
     assert forged.status_code == 400
     await asyncio.sleep(1.1)  # timestamps have whole seconds

@@ -14,7 +14,11 @@ pytestmark = pytest.mark.anyio
 
 
 def _row(text: str, category: str) -> str:
-    found = re.search(rf"<tr><td class=\"mw-trackingcategories-name\">(?:(?!</tr>).)*{category}(?:(?!</tr>).)*</tr>", text, re.S)
+    found = re.search(
+        rf"<tr><td class=\"mw-trackingcategories-name\">(?:(?!</tr>).)*{category}(?:(?!</tr>).)*</tr>",
+        text,
+        re.S,
+    )
     assert found is not None, category
     return found.group(0)
 

@@ -69,7 +69,9 @@ def member_counts(conn: Conn, categories: list[str]) -> dict[str, int]:
     if not categories:
         return {}
     query = (
-        sa.select(CL.c.cl_to, sa.func.count()).where(CL.c.cl_to.in_(categories)).group_by(CL.c.cl_to)
+        sa.select(CL.c.cl_to, sa.func.count())
+        .where(CL.c.cl_to.in_(categories))
+        .group_by(CL.c.cl_to)
     )
     return {str(name): int(count) for name, count in conn.tuples(query)}
 

@@ -71,4 +71,6 @@ def random_member(
         row = conn.one(query.order_by(order, CL.c.cl_from).offset(offset).limit(1))
         return None if row is None else (int(row["page_namespace"]), str(row["page_title"]))
 
-    return pick(True, skip, up) or pick(False, skip, up) or pick(True, 0, up) or pick(False, 0, True)
+    return (
+        pick(True, skip, up) or pick(False, skip, up) or pick(True, 0, up) or pick(False, 0, True)
+    )

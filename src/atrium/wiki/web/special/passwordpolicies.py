@@ -42,9 +42,7 @@ async def handle(ctx: SpecialContext) -> Response:
         }
         for key in sorted(k for k in GROUP_RIGHTS if k != "*")
     ]
-    return await render(
-        ctx, "passwordpolicies.html", HEADING, groups=groups, policies=policies
-    )
+    return await render(ctx, "passwordpolicies.html", HEADING, groups=groups, policies=policies)
 
 
 PAGE = SpecialPage("PasswordPolicies", HEADING, "users", handle)

@@ -34,7 +34,9 @@ async def handle(ctx: SpecialContext) -> Response:
     if found is not None:
         await ctx.db.write(pageops.purge, found[0])
     # The request's own parameters go back to the page (PurgeAction's redirectParams).
-    kept = [(k, v) for k, v in ctx.request.query_params.multi_items() if k not in ("title", "action")]
+    kept = [
+        (k, v) for k, v in ctx.request.query_params.multi_items() if k not in ("title", "action")
+    ]
     href = links.page(title) + (f"?{urlencode(kept)}" if kept else "")
     return RedirectResponse(href, status_code=303)
 
