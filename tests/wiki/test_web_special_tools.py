@@ -23,7 +23,7 @@ __all__ = ["private_client"]
 NEW_PAGES = (
     "BookSources", "PagesWithProp", "TrackingCategories", "RandomRedirect", "RandomRootpage",
     "RandomInCategory", "Redirect", "Interwiki", "ListGrants", "PasswordPolicies", "EditPage",
-    "PageHistory", "PageInfo", "NewSection", "BlankPage", "ApiHelp", "GoToInterwiki", "Filepath",
+    "PageHistory", "PageInfo", "NewSection", "BlankPage", "ApiHelp", "GoToInterwiki", "FilePath",
     "AllMyUploads", "MyLanguage", "LinkSearch", "Purge", "PageData",
 )  # fmt: skip
 
@@ -49,7 +49,7 @@ async def test_special_pages_lists_them_in_mediawikis_groups(
         section = _group(listing, key)
         for name in names:
             assert f'href="/wiki/Special:{name}"' in section, (key, name)
-    for unlisted in ("BlankPage", "ApiHelp", "GoToInterwiki", "Filepath", "AllMyUploads",
+    for unlisted in ("BlankPage", "ApiHelp", "GoToInterwiki", "FilePath", "AllMyUploads",
                      "MyLanguage"):  # fmt: skip
         assert f'href="/wiki/Special:{unlisted}"' not in listing, unlisted
 

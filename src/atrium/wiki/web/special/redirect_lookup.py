@@ -1,7 +1,7 @@
 """`Special:Redirect` (`Special:Redirect/<type>/<value>`): a lookup by file name, page id,
 revision id, user id or log id that redirects to the file, the page, the revision, the user's
 page or the log entry, or answers 404 with the form and why ("Value not found"); and
-`Special:Filepath/<file>`, which hands a file name to it (a thumbnail's `width` is not
+`Special:FilePath/<file>`, which hands a file name to it (a thumbnail's `width` is not
 offered: the original is the answer). A hidden user's id is refused to those
 who may not see hidden users."""
 
@@ -88,23 +88,22 @@ async def handle(ctx: SpecialContext) -> Response:
     kind, value = kind.strip().lower(), value.strip()[:MAX_VALUE]
     error = ""
     status = 200
-    if value:
-        status = 404
-        if kind in TYPES:
-            try:
-                found = await _target(ctx, kind, value)
-            except _Refused:
-                return await permission_error(
-                    ctx, "use this special page",
-                    ChangeError(
-                        "badaccess-group0",
-                        "You are not allowed to execute the action you have requested.",
-                        "badaccess-group0",
-                    ),
-                )  # fmt: skip
-            if isinstance(found, tuple):
-                return RedirectResponse(found[0], status_code=found[1])
-            error = found
+    if value and kind in TYPES:
+        # A value of an unknown type is only shown in the form, as MediaWiki shows it (200).
+        try:
+            found = await _target(ctx, kind, value)
+        except _Refused:
+            return await permission_error(
+                ctx, "use this special page",
+                ChangeError(
+                    "badaccess-group0",
+                    "You are not allowed to execute the action you have requested.",
+                    "badaccess-group0",
+                ),
+            )  # fmt: skip
+        if isinstance(found, tuple):
+            return RedirectResponse(found[0], status_code=found[1])
+        error, status = found, 404
     return await render(
         ctx, "redirect_lookup.html", HEADING, status, types=TYPES,
         kind=kind if kind in TYPES else "user", value=value, error=error,
@@ -125,4 +124,4 @@ async def filepath(ctx: SpecialContext) -> Response:
 
 
 PAGE = SpecialPage("Redirect", HEADING, "redirects", handle)
-FILEPATH_PAGE = SpecialPage("Filepath", "File path", "media", filepath, listed=False)
+FILEPATH_PAGE = SpecialPage("FilePath", "File path", "media", filepath, listed=False)
