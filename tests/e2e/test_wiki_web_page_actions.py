@@ -195,3 +195,47 @@ def test_special_pages_empty_state_and_bad_input(people: Any, wiki: Wiki) -> Non
     for shown in ("Orphaned pages", "Users list", "All messages", "View deleted pages"):
         assert shown in listing
     assert "DeletePage" not in listing
+
+
+# More core pages: each empty or given bad input answers 200 with the page's own words.
+MORE = (
+    ("BookSources?isbn=%3Cx%3E123", "The given ISBN does not appear to be valid"),
+    ("PagesWithProp?propname=%3Cx%3E&namespace=zz", "There are no results for this report."),
+    ("TrackingCategories", "Pages with broken file links"),
+    ("LinkSearch?target=www.*.example.org", "Wildcards may appear only at the start"),
+    ("RandomRootpage/Help", "There are no pages in the following namespace: Help."),
+    ("RandomInCategory?wpcategory=%3Cx%3E", "is not a valid category name."),
+    ("Redirect", "Lookup:"),
+    ("Interwiki", "Interlanguage prefixes"),
+    ("ListGrants", "Basic rights"),
+    ("PasswordPolicies", "Password must be at least 1 character long"),
+    ("EditPage?page=%3Cx%3E", "empty or invalid"),
+    ("BlankPage", "This page is intentionally left blank."),
+)
+
+
+def test_more_special_pages_empty_state_bad_input_and_forms(people: Any, wiki: Wiki) -> None:
+    reader = people()
+    page = reader.page
+    for path, shown in MORE:
+        response = page.goto(f"{wiki.url}/wiki/Special:{path}")
+        assert response is not None and response.status == 200, path
+        assert shown in page.inner_text("#mw-content-text"), path
+        assert page.locator("#mw-content-text script").count() == 0, path
+    page.goto(wiki.url + "/wiki/Special:BookSources")
+    page.fill("#mw-input-isbn", "978-0-306-40615-7")
+    page.click("#mw-special-booksources button")
+    page.wait_for_selector("text=OpenLibrary")
+    page.goto(wiki.url + "/wiki/Special:RandomInCategory")
+    page.fill("#mw-input-wpcategory", "Nothing here")
+    page.click("#mw-special-randomincategory button")
+    page.wait_for_selector("text=There are no pages in the")
+    page.goto(wiki.url + "/wiki/Special:Redirect")
+    page.select_option("#mw-input-wptype", "page")
+    page.fill("#mw-input-wpvalue", "999999")
+    page.click("#mw-special-redirect button")
+    page.wait_for_selector("text=Value not found")
+    _expect_status(reader, 404)
+    page.fill("#mw-input-wpvalue", str(wiki.admin.pages["Main Page"].pageid))
+    page.click("#mw-special-redirect button")
+    page.wait_for_url("**/wiki/Main_Page")

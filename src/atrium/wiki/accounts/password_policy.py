@@ -18,6 +18,15 @@ from atrium.wiki.accounts.common_passwords import is_common
 from atrium.wiki.messages.messages import Message
 
 MAX_PASSWORD_BYTES = 4096
+# The policy as Special:PasswordPolicies lists it: each check's name and value, in order. It is
+# every group's: no group has a stricter one here.
+POLICY: tuple[tuple[str, int | bool], ...] = (
+    ("MinimalPasswordLength", 1),
+    ("PasswordCannotBeSubstringInUsername", True),
+    ("PasswordCannotMatchDefaults", True),
+    ("MaximalPasswordLength", MAX_PASSWORD_BYTES),
+    ("PasswordNotInCommonList", True),
+)
 
 # checkPasswordCannotMatchDefaults: names with the passwords they may not use.
 _BLOCKED_LOGINS = {

@@ -64,6 +64,18 @@ def member_count(conn: Conn, category: str, kind: str) -> int:
     return int(conn.scalar(query) or 0)
 
 
+def member_counts(conn: Conn, categories: list[str]) -> dict[str, int]:
+    """How many members each of these categories (dbkeys) has; those without any are absent."""
+    if not categories:
+        return {}
+    query = (
+        sa.select(CL.c.cl_to, sa.func.count())
+        .where(CL.c.cl_to.in_(categories))
+        .group_by(CL.c.cl_to)
+    )
+    return {str(name): int(count) for name, count in conn.tuples(query)}
+
+
 def all_categories(conn: Conn, start: str | None, limit: int) -> list[tuple[str, int]]:
     """Categories that have members, in name order from `start`, with their member counts."""
     query = sa.select(CL.c.cl_to, sa.func.count()).group_by(CL.c.cl_to).order_by(CL.c.cl_to)

@@ -27,14 +27,17 @@ def log_entries(
     see_suppressed: bool,
     suppression_log: bool,
     limit: int,
+    log_id: int | None = None,
 ) -> list[Row]:
     """`see_deleted`: the reader has `deletedhistory`; `see_suppressed`: `viewsuppressed`;
-    `suppression_log`: `suppressionlog`."""
+    `suppression_log`: `suppressionlog`; `log_id`: that entry alone (`Special:Log?logid=`)."""
     query = sa.select(L, A.c.actor_name, C.c.comment_text).select_from(
         L.join(A, A.c.actor_id == L.c.log_actor).join(C, C.c.comment_id == L.c.log_comment_id)
     )
     if log_type:
         query = query.where(L.c.log_type == log_type)
+    if log_id is not None:
+        query = query.where(L.c.log_id == log_id)
     if not suppression_log:
         query = query.where(L.c.log_type != "suppress")
     if performer is not None:

@@ -16,6 +16,16 @@ from atrium.wiki.messages.store import CORE_MESSAGES
 from atrium.wiki.titles import NS_CATEGORY, Title
 from atrium.wiki.wikitext.links import Links
 
+# The message keys of the tracking categories pages can earn here, in the order of MediaWiki's
+# TrackingCategories::CORE_TRACKING_CATEGORIES (Special:TrackingCategories lists them).
+TRACKING_MESSAGES = (
+    "broken-file-category",
+    "expansion-depth-exceeded-category",
+    "hidden-category-category",
+    "node-count-exceeded-category",
+    "post-expand-template-argument-category",
+    "post-expand-template-inclusion-category",
+)
 BROKEN_FILE = CORE_MESSAGES["broken-file-category"].replace(" ", "_")
 HIDDEN_CATEGORY = CORE_MESSAGES["hidden-category-category"].replace(" ", "_")
 

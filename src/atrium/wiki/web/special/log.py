@@ -1,5 +1,5 @@
 """`Special:Log` (`Special:Log/<type>`): the logs, newest first, filtered by type, performer
-(`user`) and target page (`page`). What a reader may not see stays out or reads as removed: a
+(`user`), target page (`page`) and entry (`logid`). What a reader may not see stays out or reads as removed: a
 deleted action or performer, a hidden user, the suppression log."""
 
 from __future__ import annotations
@@ -36,6 +36,8 @@ async def handle(ctx: SpecialContext) -> Response:
     page_text = ctx.param("page").strip()
     page = ctx.title_of(page_text) if page_text else None
     limit = ctx.int_param("limit", 50, 1, 500)
+    # `logid`: one entry (where Special:Redirect/logid/N leads); ids are 32-bit.
+    log_id = ctx.int_param("logid", 0, 0, 2**31 - 1) or None
     rows = []
     if not page_text or page is not None:
         rows = await ctx.db.read(
@@ -48,6 +50,7 @@ async def handle(ctx: SpecialContext) -> Response:
                 see_suppressed=ctx.reader.allowed("viewsuppressed"),
                 suppression_log=see_suppressed,
                 limit=limit,
+                log_id=log_id,
             )
         )
     reader = ctx.reader

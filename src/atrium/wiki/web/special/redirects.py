@@ -1,5 +1,6 @@
-"""MediaWiki's redirecting Special pages (RedirectSpecialPage): MyPage, MyTalk, MyContributions
-and MyUploads lead to the reader's own pages (an anonymous reader's are their address's),
+"""MediaWiki's redirecting Special pages (RedirectSpecialPage): MyPage, MyTalk, MyContributions,
+MyUploads and AllMyUploads lead to the reader's own pages (an anonymous reader's are their
+address's), MyLanguage/<page> to the page in the reader's language (the wiki's: the page itself),
 ListAdmins and ListBots to the user list of that group, and Diff and PermanentLink to a
 revision by its id (without one, a form asks for it)."""
 
@@ -9,6 +10,7 @@ from collections.abc import Awaitable, Callable
 
 from starlette.responses import RedirectResponse, Response
 
+from atrium.wiki.site import MAIN_PAGE
 from atrium.wiki.titles import NS_USER, NS_USER_TALK, Title
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
@@ -34,6 +36,18 @@ def _own(ns: int) -> Callable[[SpecialContext, Links], str]:
     return where
 
 
+def _my_language(ctx: SpecialContext, links: Links) -> str:
+    """SpecialMyLanguage for a reader whose language is the wiki's: the page without a
+    language code at its end (`Help:Intro/de` is `Help:Intro`), or the Main Page when it is not
+    a page title."""
+    text = ctx.subpage
+    base, _, code = text.rpartition("/")
+    if base and code in ctx.site.languages:
+        text = base
+    title = ctx.title_of(text) if text else None
+    return links.page(title or Title(0, MAIN_PAGE.replace(" ", "_")))
+
+
 def _revision(name: str, heading: str, param: str) -> SpecialPage:
     async def handle(ctx: SpecialContext) -> Response:
         text = (ctx.subpage or ctx.param("revid")).strip()
@@ -54,8 +68,13 @@ def _revision(name: str, heading: str, param: str) -> SpecialPage:
     return SpecialPage(name, heading, "redirects", handle)
 
 
-def _page(name: str, heading: str, where: Callable[[SpecialContext, Links], str]) -> SpecialPage:
-    return SpecialPage(name, heading, "redirects", _to(where))
+def _page(
+    name: str,
+    heading: str,
+    where: Callable[[SpecialContext, Links], str],
+    listed: bool = True,
+) -> SpecialPage:
+    return SpecialPage(name, heading, "redirects", _to(where), listed=listed)
 
 
 PAGES: tuple[SpecialPage, ...] = (
@@ -69,6 +88,12 @@ PAGES: tuple[SpecialPage, ...] = (
         "MyUploads", "My uploaded files",
         lambda ctx, links: links.special("ListFiles/" + ctx.reader.name),
     ),
+    _page(
+        "AllMyUploads", "All my uploaded files",
+        lambda ctx, links: links.special("ListFiles/" + ctx.reader.name, ilshowall=1),
+        listed=False,
+    ),
+    _page("MyLanguage", "My language", _my_language, listed=False),
     _page("ListAdmins", "List of administrators",
           lambda ctx, links: links.special("ListUsers/sysop")),
     _page("ListBots", "List of bots", lambda ctx, links: links.special("ListUsers/bot")),
