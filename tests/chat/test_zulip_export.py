@@ -4,6 +4,7 @@ organization through the Zulip API."""
 
 from __future__ import annotations
 
+import io
 import stat
 import tarfile
 import tempfile
@@ -15,6 +16,7 @@ import orjson
 import pytest
 import sqlalchemy as sa
 from click.testing import CliRunner
+from PIL import Image
 
 from atrium.chat import schema
 from atrium.chat.runtime import ChatRuntime
@@ -156,6 +158,21 @@ async def test_export_then_import_gives_the_same_organization(
         chunk = orjson.loads(member.read())
         assert all("flags_mask" in um for um in chunk["zerver_usermessage"])
         assert all(stat.S_IMODE(m.mode) in (0o600, 0o700) for m in tar.getmembers())
+        # What Zulip's import_realm needs of the images (read in its code, 7.x to 9.x): the
+        # avatar's original with the flag that makes it resize it, and the organization
+        # icon's resized `.png` beside its original, since the import only copies that one.
+        avatars = _json_member(tar, f"{top}/avatars/records.json")
+        assert avatars and all(
+            r["path"].endswith(".original") and r["importer_should_thumbnail"] is True
+            for r in avatars
+        )
+        icons = _json_member(tar, f"{top}/realm_icons/records.json")
+        paths = sorted(r["path"] for r in icons)
+        assert [p.split("/", 1)[1] for p in paths] == ["icon.original", "icon.png"]
+        png = tar.extractfile(f"{top}/realm_icons/{paths[1]}")
+        assert png is not None
+        with Image.open(io.BytesIO(png.read())) as image:
+            assert image.format == "PNG" and max(image.size) <= 100
 
     result = invoke(monkeypatch, second, "import-zulip", str(out))
     assert result.exit_code == 0, result.output
@@ -167,6 +184,12 @@ async def test_export_then_import_gives_the_same_organization(
     assert before["profile_fields"] == ["Phone", "Mentor"]
     assert before["realm"]["realm_icon_source"] == "U"
     assert after == before
+
+
+def _json_member(tar: tarfile.TarFile, name: str) -> Any:
+    member = tar.extractfile(name)
+    assert member is not None, name
+    return orjson.loads(member.read())
 
 
 def test_import_refuses_a_second_organization_and_export_needs_one(

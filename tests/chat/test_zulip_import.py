@@ -25,8 +25,12 @@ from atrium.server import create_app
 from atrium.settings import Settings
 from tests.chat.conftest import ChatHarness, Member, assert_json_success
 from tests.chat.zulip_export_builder import (
+    CORDELIA,
+    HAMLET,
+    IAGO,
     UPLOAD_PATH,
     ZulipExportBuilder,
+    message,
     png_bytes,
     standard_export,
 )
@@ -400,3 +404,57 @@ async def test_hostile_rows_are_refused_or_left_out(
     assert hamlet["full_name"] == "Hamlet"
     own = assert_json_success(await chat.post("/register", chat.hamlet))
     assert own["user_settings"]["default_language"] == "en"
+
+
+async def test_group_mentions_and_status_emoji_follow_their_new_ids(
+    empty_chat: ChatHarness, tmp_path: Path
+) -> None:
+    """Zulip's import_realm rewrites `data-user-group-id` in stored HTML and the custom emoji of
+    user statuses, as it does user and stream ids; so does this import."""
+    chat = empty_chat
+    export = standard_export()
+    group_mention = (
+        '<p><span class="user-group-mention" data-user-group-id="91">@designers</span> '
+        "review</p>"
+    )
+    export.messages.append(
+        message(109, IAGO, 40, "hello", "@*designers* review", group_mention)
+    )
+    export.user_messages.append(
+        {"id": 999, "user_profile": HAMLET, "message": 109, "flags_mask": 0}
+    )
+    export.realm["zerver_userstatus"] = [
+        {"id": 1, "user_profile": HAMLET, "status_text": "drawing", "emoji_name": "party",
+         "emoji_code": "70", "reaction_type": "realm_emoji", "timestamp": 1_690_000_000},
+        {"id": 2, "user_profile": CORDELIA, "status_text": "away", "emoji_name": "gone",
+         "emoji_code": "999", "reaction_type": "realm_emoji", "timestamp": 1_690_000_000},
+    ]  # fmt: skip
+    result = await run_import(chat.runtime, export.write(tmp_path / "ids.tar.gz"))
+    chat.users.update(await members(chat.runtime))
+    state = assert_json_success(await chat.post("/register", chat.hamlet))
+    designers = next(g for g in state["realm_user_groups"] if g["name"] == "designers")
+    shown = assert_json_success(
+        await chat.get("/messages", chat.hamlet, anchor="newest", num_before=1, num_after=0)
+    )["messages"][0]["content"]
+    assert f'data-user-group-id="{designers["id"]}"' in shown
+
+    party = next(
+        code for code, emoji in state["realm_emoji"].items() if emoji["name"] == "party"
+    )
+    statuses = {
+        row["user_id"]: row
+        for row in await chat.runtime.db.read(
+            lambda conn: conn.all(sa.select(schema.user_status))
+        )
+    }
+    assert (statuses[chat.hamlet.id]["emoji_code"], statuses[chat.hamlet.id]["emoji_name"]) == (
+        party,
+        "party",
+    )
+    assert statuses[chat.hamlet.id]["reaction_type"] == "realm_emoji"
+    # An emoji the export did not carry leaves the status without one, not a stranger's.
+    gone = statuses[chat.cordelia.id]
+    assert (gone["status_text"], gone["emoji_code"], gone["emoji_name"]) == ("away", "", "")
+    # The report says which messages keep the HTML Zulip stored.
+    report = "\n".join(result.not_carried)
+    assert "10 messages keep the HTML their Zulip server rendered" in report

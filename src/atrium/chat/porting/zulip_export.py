@@ -17,6 +17,7 @@ from typing import Any
 
 import orjson
 import sqlalchemy as sa
+from PIL import Image, UnidentifiedImageError
 
 from atrium.chat import schema
 from atrium.chat.porting import zulip_format as fmt
@@ -24,6 +25,10 @@ from atrium.core.blobs import BlobStore
 from atrium.core.db import Conn
 
 Row = dict[str, Any]
+
+# The sizes of the resized copies Zulip serves beside an organization image's `.original`: the
+# icon a square, the logos a banner (Zulip's upload code makes the same).
+REALM_IMAGE_SIZES = {"icon": (100, 100), "logo": (800, 100), "night_logo": (800, 100)}
 
 # Atrium column -> Zulip field where the names differ.
 _RENAMED = {
@@ -387,6 +392,9 @@ def write_export(
                     "user_profile_id": row["user_id"],
                     "path": path,
                     "s3_path": path,
+                    # Only the original is written: Zulip's import_realm makes the resized
+                    # avatar from it when asked by this flag (it makes the medium one anyway).
+                    "importer_should_thumbnail": True,
                 }
             )
     (out_dir / "avatars").mkdir(exist_ok=True, mode=0o700)
@@ -418,10 +426,30 @@ def write_export(
             blobs, row["sha256"], out_dir / "realm_icons" / path, out_dir
         ):
             icon_records.append({"realm_id": realm_id, "path": path, "s3_path": path})
+            # Zulip serves `<kind>.png` and its import copies the files as they are: the
+            # resized copy has to be in the export, as Zulip's own exports have it.
+            png = f"{realm_id}/{row['kind']}.png"
+            size = REALM_IMAGE_SIZES.get(row["kind"], (100, 100))
+            if _resized_png(out_dir / "realm_icons" / path, out_dir / "realm_icons" / png, size):
+                icon_records.append({"realm_id": realm_id, "path": png, "s3_path": png})
     (out_dir / "realm_icons").mkdir(exist_ok=True, mode=0o700)
     _write_json(out_dir / "realm_icons" / "records.json", icon_records)
     _write_stats(out_dir, counts, len(upload_records), len(avatar_records))
     return counts
+
+
+def _resized_png(source: Path, dest: Path, size: tuple[int, int]) -> bool:
+    """A PNG copy of the image `source`, shrunk to fit `size`; False if it is no image."""
+    try:
+        with Image.open(source) as image:
+            image.thumbnail(size)
+            fd = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "wb") as out:
+                image.convert("RGBA").save(out, "PNG")
+    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, ValueError):
+        dest.unlink(missing_ok=True)
+        return False
+    return True
 
 
 def _numbered(rows: list[Row]) -> list[Row]:

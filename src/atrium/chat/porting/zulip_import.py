@@ -54,6 +54,7 @@ from atrium.core.secrets import new_api_key
 _ROLES = frozenset(ROLE_NAMES.values())
 _USER_ID_ATTR = re.compile(r'(data-user-id=")(\d+)(")')
 _STREAM_ID_ATTR = re.compile(r'(data-stream-id=")(\d+)(")')
+_GROUP_ID_ATTR = re.compile(r'(data-user-group-id=")(\d+)(")')
 _UPLOAD_PATH = re.compile(r"(/user_uploads/)(\d+/[0-9a-f]{1,2}/[A-Za-z0-9_-]+/[^\s)\]>\"'`]+)")
 _PATH_ID = re.compile(r"\d+/([0-9a-f]{1,2})/([A-Za-z0-9_-]+)/([^/\s]+)")
 
@@ -570,6 +571,10 @@ class _Importer:
             text = _STREAM_ID_ATTR.sub(
                 lambda m: f"{m[1]}{self.streams.get(int(m[2]), 0)}{m[3]}", text
             )
+            # Group mentions too, as Zulip's import_realm does (7.x to 9.x alike).
+            text = _GROUP_ID_ATTR.sub(
+                lambda m: f"{m[1]}{self.groups.get(int(m[2]), 0)}{m[3]}", text
+            )
         return text
 
     def attachments(self, realm_id: int) -> list[tuple[int, list[int]]]:
@@ -611,7 +616,7 @@ class _Importer:
             int(r["id"]): str(r.get("name") or "")[:30] for r in self.export.table("zerver_client")
         }
         senders: dict[int, User] = {}
-        rerendered = 0
+        rerendered = kept = 0
         for chunk, user_messages in self.export.message_chunks():
             new_ids: list[int] = []
             for row in sorted(chunk, key=lambda r: int(r["id"])):
@@ -632,6 +637,8 @@ class _Importer:
                         senders[sender] = User.from_row(user_row)
                     rendered = render_message(self.conn, senders[sender], content).html
                     rerendered += 1
+                else:
+                    kept += 1
                 topic = str(row.get("subject", row.get("topic")) or "")[:60]
                 history = self._edit_history(row.get("edit_history"), realm_id)
                 fields = {
@@ -660,6 +667,11 @@ class _Importer:
             index_messages(self.conn, new_ids)
             self.count("messages", len(new_ids))
             self.progress(f"imported {len(self.message_ids)} messages")
+        if kept:
+            self.skip(
+                f"{kept} messages keep the HTML their Zulip server rendered: syntax of a later "
+                "Zulip than this server shows as that server showed it"
+            )
         if rerendered:
             self.skip(
                 f"{rerendered} messages had no stored HTML or HTML outside what this server "
@@ -948,14 +960,25 @@ class _Importer:
             user = self.users.get(_fk(row, "user_profile") or 0)
             text = row.get("status_text")
             if user and isinstance(text, str) and len(text) <= 60:
+                name = str(row.get("emoji_name") or "")[:60]
+                code = str(row.get("emoji_code") or "")
+                kind = str(row.get("reaction_type") or schema.REACTION_UNICODE)
+                if kind == schema.REACTION_REALM:
+                    # A custom emoji's code is its id, remapped like the reactions' (Zulip's
+                    # import does the same); one that did not come over leaves no emoji.
+                    new_emoji = self.emoji.get(int(code)) if code.isdigit() else None
+                    if new_emoji is None:
+                        name, code, kind = "", "", schema.REACTION_UNICODE
+                    else:
+                        code = str(new_emoji)
                 self.conn.execute(
                     sa.insert(schema.user_status).values(
                         user_id=user,
                         realm_id=realm_id,
                         status_text=text,
-                        emoji_name=str(row.get("emoji_name") or "")[:60],
-                        emoji_code=str(row.get("emoji_code") or ""),
-                        reaction_type=str(row.get("reaction_type") or schema.REACTION_UNICODE),
+                        emoji_name=name,
+                        emoji_code=code,
+                        reaction_type=kind,
                         timestamp=float(row.get("timestamp") or time.time()),
                     )
                 )
