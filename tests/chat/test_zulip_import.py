@@ -353,6 +353,48 @@ def zulip_9_layout(export: ZulipExportBuilder) -> ZulipExportBuilder:
     return export
 
 
+def zulip_8_layout(export: ZulipExportBuilder) -> ZulipExportBuilder:
+    """The same organization as Zulip 8.x writes it: system groups named without the "@" (8.0's
+    models name `role:administrators`), a `can_mention_group` on every group, playground URL
+    templates and linkifier `order`; the announcement streams keep their 7.x names."""
+    realm = export.realm
+    for group in realm["zerver_usergroup"]:
+        group["name"] = group["name"].lstrip("@")
+        group.setdefault("can_mention_group", 92)
+    for playground in realm["zerver_realmplayground"]:
+        playground["url_template"] = playground.pop("url_prefix") + "{code}"
+    realm["zerver_realmfilter"][0]["order"] = 1
+    realm["zerver_realmfilter"].append(
+        {"id": 2, "realm": 2, "pattern": "PR(?P<id>[0-9]+)", "order": 0,
+         "url_template": "https://code.acme.test/pulls/{id}"}
+    )  # fmt: skip
+    return export
+
+
+async def test_zulip_8_layout(empty_chat: ChatHarness, tmp_path: Path) -> None:
+    chat = empty_chat
+    export = zulip_8_layout(standard_export())
+    result = await run_import(chat.runtime, export.write(tmp_path / "eight.tar.gz"))
+    chat.users.update(await members(chat.runtime))
+    assert result.counts["messages"] == 9 and result.counts["user groups"] == 1
+    state = assert_json_success(await chat.post("/register", chat.iago))
+    groups = {g["name"]: g for g in state["realm_user_groups"]}
+    assert sorted(groups["designers"]["members"]) == sorted([chat.hamlet.id, chat.cordelia.id])
+    # The unprefixed system groups are this server's own, with their members by role.
+    assert chat.iago.id in groups["@role:owners"]["members"]
+    assert not any(name.startswith("role:") for name in groups)
+    # Linkifiers in the export's order, not their ids'.
+    assert [f["pattern"] for f in state["realm_linkifiers"]] == [
+        "PR(?P<id>[0-9]+)",
+        "#(?P<id>[0-9]+)",
+    ]
+    assert [p["url_prefix"] for p in state["realm_playgrounds"]] == [
+        "https://play.rust-lang.org/?code="
+    ]
+    general = next(s["stream_id"] for s in state["subscriptions"] if s["name"] == "general")
+    assert state["realm_notifications_stream_id"] == general
+
+
 async def test_zulip_9_layout(empty_chat: ChatHarness, tmp_path: Path) -> None:
     chat = empty_chat
     export = zulip_9_layout(standard_export())
