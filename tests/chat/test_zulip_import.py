@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import orjson
 import pytest
 import sqlalchemy as sa
 
@@ -350,6 +351,11 @@ def zulip_9_layout(export: ZulipExportBuilder) -> ZulipExportBuilder:
         playground["url_template"] = playground.pop("url_prefix") + "{code}"
     for n, linkifier in enumerate(realm["zerver_realmfilter"]):
         linkifier["order"] = n
+    # Settings under the names 8.0 gave them.
+    hamlet = next(u for u in realm["zerver_userprofile"] if u["id"] == HAMLET)
+    hamlet["web_home_view"] = "all_messages"
+    hamlet["web_escape_navigates_to_home_view"] = False
+    realm["zerver_realmuserdefault"][0]["web_home_view"] = "all_messages"
     return export
 
 
@@ -411,6 +417,14 @@ async def test_zulip_9_layout(empty_chat: ChatHarness, tmp_path: Path) -> None:
     ]
     assert result.person_ids and chat.hamlet.id in result.person_ids
     assert len(result.person_ids) == 4  # iago, hamlet, cordelia, othello; not the bots
+    # Renamed settings land on the names of feature level 185.
+    own = assert_json_success(await chat.post("/register", chat.hamlet))["user_settings"]
+    assert own["default_view"] == "all_messages"
+    assert own["escape_navigates_to_default_view"] is False
+    defaults = await chat.runtime.db.read(
+        lambda conn: conn.scalar(sa.select(schema.realm.c.user_settings_defaults))
+    )
+    assert orjson.loads(defaults)["default_view"] == "all_messages"
 
 
 async def test_hostile_rows_are_refused_or_left_out(

@@ -134,6 +134,19 @@ def _full_name(raw: Any, email: str) -> str:
         return cleaned if len(cleaned) >= 2 else email.split("@")[0][:100].ljust(2, "_")
 
 
+# User settings that Zulip 8.0 renamed (feature level 219), under the names of level 185.
+_RENAMED_SETTINGS = {
+    "web_home_view": "default_view",
+    "web_escape_navigates_to_home_view": "escape_navigates_to_default_view",
+}
+
+
+def _settings_row(row: Row) -> Row:
+    """A user or user-default row with 8.x and 9.x setting names read as 7.x's."""
+    renamed = {ours: row[theirs] for theirs, ours in _RENAMED_SETTINGS.items() if theirs in row}
+    return {**renamed, **row} if renamed else row
+
+
 def _fk(row: Row, name: str) -> Any:
     """A foreign key as model_to_dict writes it (`sender`), or as a column (`sender_id`)."""
     return row.get(name, row.get(f"{name}_id"))
@@ -186,10 +199,12 @@ class _Importer:
         values["deactivated"] = False
         defaults = self.export.table("zerver_realmuserdefault")
         if defaults:
-            chosen = _copy_columns(
-                schema.user,
-                defaults[0],
-                {*schema.USER_SETTING_DEFAULTS, "enable_drafts_synchronization"},
+            chosen = _checked_settings(
+                _copy_columns(
+                    schema.user,
+                    _settings_row(defaults[0]),
+                    {*schema.USER_SETTING_DEFAULTS, "enable_drafts_synchronization"},
+                )
             )
             values["user_settings_defaults"] = orjson.dumps(chosen).decode()
             # Since Zulip 7.0 the organization's email visibility is its new users' default.
@@ -247,7 +262,9 @@ class _Importer:
             is_bot = bool(row.get("is_bot")) or kind == "zerver_userprofile_crossrealm"
             avatar = self.files.avatars.get(old_id)
             values: dict[str, Any] = {
-                **_checked_settings(_copy_columns(U, row, settings | {"timezone"})),
+                **_checked_settings(
+                    _copy_columns(U, _settings_row(row), settings | {"timezone"})
+                ),
                 "is_billing_admin": row.get("is_billing_admin") is True,
                 "realm_id": realm_id,
                 "email": delivery,
