@@ -514,3 +514,23 @@ async def test_group_mentions_and_status_emoji_follow_their_new_ids(
     # The report says which messages keep the HTML Zulip stored.
     report = "\n".join(result.not_carried)
     assert "10 messages keep the HTML their Zulip server rendered" in report
+
+
+async def test_direct_messages_to_the_servers_bots_come_over(
+    empty_chat: ChatHarness, tmp_path: Path
+) -> None:
+    """Zulip's export leaves the personal recipients of its system bots out of zerver_recipient
+    and gives each in the bot's `zerver_userprofile_crossrealm` row: a reply to the
+    notification bot is addressed through it."""
+    chat = empty_chat
+    export = standard_export()
+    [bot] = export.realm["zerver_userprofile_crossrealm"]
+    bot["recipient_id"] = 36
+    export.messages.append(message(110, HAMLET, 36, "", "thanks, bot", "<p>thanks, bot</p>"))
+    export.user_messages.append({"id": 998, "user_profile": HAMLET, "message": 110, "flags_mask": 1})
+    result = await run_import(chat.runtime, export.write(tmp_path / "bot.tar.gz"))
+    chat.users.update(await members(chat.runtime))
+    assert result.counts["messages"] == 10, result.counts
+    [reply] = [m for m in await all_messages(chat, chat.hamlet) if m["content"] == "thanks, bot"]
+    assert reply["type"] == "private"
+    assert {r["email"] for r in reply["display_recipient"]} >= {"notification-bot@zulip.com"}

@@ -514,6 +514,12 @@ class _Importer:
                 self.stream_of_recipient[old_id] = self.streams[type_id]
             elif kind == fmt.RECIPIENT_HUDDLE and len(set(huddle_members.get(old_id, []))) >= 2:
                 self.recipients[old_id] = self._huddle(huddle_members[old_id])
+        # The server's own bots' direct-message recipients are not in zerver_recipient: their
+        # rows carry them (Zulip's import maps them the same way).
+        for bot in self.export.table("zerver_userprofile_crossrealm"):
+            old_recipient, user = bot.get("recipient_id"), self.users.get(bot.get("id") or 0)
+            if isinstance(old_recipient, int) and user is not None:
+                self.recipients.setdefault(old_recipient, user_recipients[user])
         self.subscriptions(recipient_rows)
 
     def _huddle(self, members: list[int]) -> int:
