@@ -22,7 +22,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from tests.conftest import REDIS_URL, PostgresServer
 from tests.e2e.server import LiveServer, atrium_env, running_server
 
-pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
+# PostgreSQL is marked by tests/conftest.py (the `postgres_server` fixture).
+pytestmark = [pytest.mark.e2e, pytest.mark.redis]
 
 TOKEN = "metrics-token-for-two-workers-0123"
 ROUTE = "/api/v1/server_settings"
