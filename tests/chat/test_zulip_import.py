@@ -470,12 +470,9 @@ async def test_group_mentions_and_status_emoji_follow_their_new_ids(
     chat = empty_chat
     export = standard_export()
     group_mention = (
-        '<p><span class="user-group-mention" data-user-group-id="91">@designers</span> '
-        "review</p>"
+        '<p><span class="user-group-mention" data-user-group-id="91">@designers</span> review</p>'
     )
-    export.messages.append(
-        message(109, IAGO, 40, "hello", "@*designers* review", group_mention)
-    )
+    export.messages.append(message(109, IAGO, 40, "hello", "@*designers* review", group_mention))
     export.user_messages.append(
         {"id": 999, "user_profile": HAMLET, "message": 109, "flags_mask": 0}
     )
@@ -494,14 +491,10 @@ async def test_group_mentions_and_status_emoji_follow_their_new_ids(
     )["messages"][0]["content"]
     assert f'data-user-group-id="{designers["id"]}"' in shown
 
-    party = next(
-        code for code, emoji in state["realm_emoji"].items() if emoji["name"] == "party"
-    )
+    party = next(code for code, emoji in state["realm_emoji"].items() if emoji["name"] == "party")
     statuses = {
         row["user_id"]: row
-        for row in await chat.runtime.db.read(
-            lambda conn: conn.all(sa.select(schema.user_status))
-        )
+        for row in await chat.runtime.db.read(lambda conn: conn.all(sa.select(schema.user_status)))
     }
     assert (statuses[chat.hamlet.id]["emoji_code"], statuses[chat.hamlet.id]["emoji_name"]) == (
         party,
@@ -527,7 +520,9 @@ async def test_direct_messages_to_the_servers_bots_come_over(
     [bot] = export.realm["zerver_userprofile_crossrealm"]
     bot["recipient_id"] = 36
     export.messages.append(message(110, HAMLET, 36, "", "thanks, bot", "<p>thanks, bot</p>"))
-    export.user_messages.append({"id": 998, "user_profile": HAMLET, "message": 110, "flags_mask": 1})
+    export.user_messages.append(
+        {"id": 998, "user_profile": HAMLET, "message": 110, "flags_mask": 1}
+    )
     result = await run_import(chat.runtime, export.write(tmp_path / "bot.tar.gz"))
     chat.users.update(await members(chat.runtime))
     assert result.counts["messages"] == 10, result.counts

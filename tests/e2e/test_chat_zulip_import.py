@@ -166,8 +166,7 @@ def test_zulip_terminal_opens_the_imported_organization(
         assert key.status_code == 200, key.text
         rc = tmp_path / "hamlet.zuliprc"
         rc.write_text(
-            f"[api]\nemail={key.json()['email']}\nkey={key.json()['api_key']}\n"
-            f"site={server.url}\n"
+            f"[api]\nemail={key.json()['email']}\nkey={key.json()['api_key']}\nsite={server.url}\n"
         )
         rc.chmod(0o600)  # zulip-term refuses a zuliprc others can read
         name = f"atrium-zt-import-{time.monotonic_ns()}"

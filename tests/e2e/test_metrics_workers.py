@@ -12,7 +12,6 @@ import os
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import httpx
 import pytest
@@ -111,8 +110,8 @@ def test_every_scrape_counts_every_workers_requests(two_workers: LiveServer) -> 
         assert samples[("atrium_http_requests_in_progress", ())] == 1
         # The services' figures, summed over the workers: each has its own connection pool.
         assert ("atrium_worker_threads_busy", (("pool", "cpu"),)) in samples
-        pool = ("atrium_db_pool", (("figure", "pool_size"), ("service", "chat")))
-        assert samples[pool] >= 2
+        pool_size = ("atrium_db_pool", (("figure", "pool_size"), ("service", "chat")))
+        assert samples[pool_size] >= 2
         # The outbox is the shared database's: the same for every worker, not summed.
         assert samples[("atrium_mail_outbox_unsent", (("service", "chat"),))] == 0
 

@@ -22,7 +22,7 @@ import logging
 import os
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator
-from typing import Any
+from typing import Any, Literal
 
 from prometheus_client import (
     CollectorRegistry,
@@ -143,7 +143,8 @@ class Metrics:
             return generate_latest(self.registry)
         self.publish()
         registry = CollectorRegistry()
-        multiprocess.MultiProcessCollector(registry, path=self.folder)
+        collector = multiprocess.MultiProcessCollector
+        collector(registry, path=self.folder)  # type: ignore[no-untyped-call]
         return generate_latest(registry)
 
     async def start(self) -> None:
@@ -158,7 +159,8 @@ class Metrics:
             with contextlib.suppress(asyncio.CancelledError):
                 await self.publisher
         if self.folder is not None:
-            multiprocess.mark_process_dead(os.getpid(), self.folder)
+            dead = multiprocess.mark_process_dead
+            dead(os.getpid(), self.folder)  # type: ignore[no-untyped-call]
 
     async def _publish_loop(self) -> None:
         while True:
@@ -184,6 +186,7 @@ class Metrics:
 
     def _gauge(self, name: str, documentation: str, labels: tuple[str, ...]) -> Gauge | None:
         if name not in self.published:
+            mode: Literal["liveall", "livemax", "livesum"]
             if name.startswith(PER_WORKER_PREFIX):
                 mode = "liveall"
             elif name in LARGEST:

@@ -455,8 +455,8 @@ def write_export(
             # Zulip serves `<kind>.png` and its import copies the files as they are: the
             # resized copy has to be in the export, as Zulip's own exports have it.
             png = f"{realm_id}/{row['kind']}.png"
-            size = REALM_IMAGE_SIZES.get(row["kind"], (100, 100))
-            if _resized_png(out_dir / "realm_icons" / path, out_dir / "realm_icons" / png, size):
+            box = REALM_IMAGE_SIZES.get(row["kind"], (100, 100))
+            if _resized_png(out_dir / "realm_icons" / path, out_dir / "realm_icons" / png, box):
                 icon_records.append({"realm_id": realm_id, "path": png, "s3_path": png})
     (out_dir / "realm_icons").mkdir(exist_ok=True, mode=0o700)
     _write_json(out_dir / "realm_icons" / "records.json", icon_records)

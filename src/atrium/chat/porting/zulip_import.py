@@ -262,9 +262,7 @@ class _Importer:
             is_bot = bool(row.get("is_bot")) or kind == "zerver_userprofile_crossrealm"
             avatar = self.files.avatars.get(old_id)
             values: dict[str, Any] = {
-                **_checked_settings(
-                    _copy_columns(U, _settings_row(row), settings | {"timezone"})
-                ),
+                **_checked_settings(_copy_columns(U, _settings_row(row), settings | {"timezone"})),
                 "is_billing_admin": row.get("is_billing_admin") is True,
                 "realm_id": realm_id,
                 "email": delivery,

@@ -161,9 +161,9 @@ def backlog(conn: Conn, table: sa.Table) -> tuple[int, float | None]:
     none): what an operator watches to see mail stuck behind a failing mail server."""
     c = table.c
     row = conn.one(
-        sa.select(
-            sa.func.count().label("unsent"), sa.func.min(c.created).label("oldest")
-        ).where(c.sent.is_(None))
+        sa.select(sa.func.count().label("unsent"), sa.func.min(c.created).label("oldest")).where(
+            c.sent.is_(None)
+        )
     )
     if row is None:
         return 0, None
