@@ -10,8 +10,10 @@ One process (the embedded mode) keeps its figures in memory and reads the servic
 With several workers (see ops/metrics_dir.py) a scrape reaches one of them, so every figure goes
 through prometheus-client's multiprocess files: the request counters and histograms as they
 change, and each worker's service figures as gauges it rewrites every `PUBLISH_SECONDS` (and
-just before it answers a scrape). Summed over the live workers, except the process's own figures,
-which stay one series per worker (a `pid` label), and a failing backup, the largest.
+just before it answers a scrape). Those are summed over the live workers, except the process's
+own figures, which stay one series per worker (a `pid` label), and the figures every worker reads
+alike (the mail outbox's, in the shared database) or of which one worker's is the answer (a
+failing backup), of which the largest is shown.
 """
 
 from __future__ import annotations
