@@ -93,20 +93,23 @@ def create_app(
     workers.configure(settings.worker_threads)
     parts = build_services(settings, services or settings.services)
 
+    services_by_name = {part.name: part for part in parts}
+    metrics = Metrics()
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         for part in parts:
             for hook in part.startup:
                 await hook()
+        await metrics.start()
         try:
             yield
         finally:
+            await metrics.stop()
             for part in reversed(parts):
                 for hook in part.shutdown:
                     await hook()
 
-    services_by_name = {part.name: part for part in parts}
-    metrics = Metrics()
     metrics.services = services_by_name
     # The probes first: the services' catch-all routes would otherwise answer their paths.
     routes = probe_routes(settings, services_by_name, metrics) + setup_routes(settings)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 
 from atrium.core.listen import listen_problem
+from atrium.ops import metrics_dir
 from atrium.settings import Settings
 
 
@@ -34,15 +35,24 @@ def main(argv: list[str]) -> None:
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         sys.exit(1)
+    # Before granian, whose workers inherit the environment: see ops/metrics_dir.py.
+    figures = metrics_dir.prepare(int(workers))
+    try:
+        _serve(host, int(port), int(workers))
+    finally:
+        metrics_dir.remove(figures)
+
+
+def _serve(host: str, port: int, workers: int) -> None:
     from granian import Granian
     from granian.constants import Interfaces
 
     server = Granian(
         "atrium.server:app_from_env",
         address=host,
-        port=int(port),
+        port=port,
         interface=Interfaces.ASGI,
-        workers=int(workers),
+        workers=workers,
         factory=True,
         log_access=False,
     )

@@ -4,6 +4,7 @@ organization through the Zulip API."""
 
 from __future__ import annotations
 
+import io
 import stat
 import tarfile
 import tempfile
@@ -15,6 +16,7 @@ import orjson
 import pytest
 import sqlalchemy as sa
 from click.testing import CliRunner
+from PIL import Image
 
 from atrium.chat import schema
 from atrium.chat.runtime import ChatRuntime
@@ -156,6 +158,26 @@ async def test_export_then_import_gives_the_same_organization(
         chunk = orjson.loads(member.read())
         assert all("flags_mask" in um for um in chunk["zerver_usermessage"])
         assert all(stat.S_IMODE(m.mode) in (0o600, 0o700) for m in tar.getmembers())
+        _assert_zulip_7_rows(
+            _json_member(tar, f"{top}/realm.json"),
+            _json_member(tar, f"{top}/attachment.json")["zerver_attachment"],
+            chunk["zerver_message"],
+        )
+        # What Zulip's import_realm needs of the images (read in its code, 7.x to 9.x): the
+        # avatar's original with the flag that makes it resize it, and the organization
+        # icon's resized `.png` beside its original, since the import only copies that one.
+        avatars = _json_member(tar, f"{top}/avatars/records.json")
+        assert avatars and all(
+            r["path"].endswith(".original") and r["importer_should_thumbnail"] is True
+            for r in avatars
+        )
+        icons = _json_member(tar, f"{top}/realm_icons/records.json")
+        paths = sorted(r["path"] for r in icons)
+        assert [p.split("/", 1)[1] for p in paths] == ["icon.original", "icon.png"]
+        png = tar.extractfile(f"{top}/realm_icons/{paths[1]}")
+        assert png is not None
+        with Image.open(io.BytesIO(png.read())) as image:
+            assert image.format == "PNG" and max(image.size) <= 100
 
     result = invoke(monkeypatch, second, "import-zulip", str(out))
     assert result.exit_code == 0, result.output
@@ -167,6 +189,63 @@ async def test_export_then_import_gives_the_same_organization(
     assert before["profile_fields"] == ["Phone", "Mentor"]
     assert before["realm"]["realm_icon_source"] == "U"
     assert after == before
+
+
+# What Zulip 7.x's import_realm reads of a row (a missing key is a KeyError there) and the keys
+# its models lack (an unknown key is a TypeError when it builds the model), as read in its code.
+ZULIP_7_NEEDS = {
+    "zerver_userprofile": {"last_login", "last_reminder", "last_active_message_id", "date_joined",
+                           "bot_owner", "default_sending_stream", "default_events_register_stream",
+                           "user_permissions", "groups", "realm", "delivery_email", "email"},
+    "zerver_userstatus": {"user_profile", "client", "timestamp", "reaction_type", "emoji_code"},
+    "zerver_usergroup": {"realm", "name", "is_system_group"},
+    "zerver_realmfilter": {"realm", "pattern", "url_template"},
+    "zerver_stream": {"realm", "date_created", "can_remove_subscribers_group"},
+}  # fmt: skip
+ZULIP_7_LACKS = {
+    "zerver_userstatus": {"realm"},
+    "zerver_usergroup": {"can_mention_group", "direct_members", "direct_subgroups"},
+    "zerver_realmfilter": {"order"},
+    "zerver_realmplayground": {"url_template"},
+    "zerver_realm": {"email_address_visibility", "new_stream_announcements_stream"},
+}
+# Tables the import reads without looking whether they are there.
+ZULIP_7_TABLES = {
+    "zerver_realm", "zerver_userprofile", "zerver_userprofile_mirrordummy",
+    "zerver_userprofile_crossrealm", "zerver_client", "zerver_stream", "zerver_defaultstream",
+    "zerver_realmemoji", "zerver_realmdomain", "zerver_realmfilter", "zerver_realmplayground",
+    "zerver_recipient", "zerver_subscription", "zerver_userpresence", "zerver_useractivity",
+    "zerver_useractivityinterval", "zerver_customprofilefield",
+    "zerver_customprofilefieldvalue", "zerver_reaction",
+}  # fmt: skip
+
+
+def _assert_zulip_7_rows(
+    realm: dict[str, list[dict[str, Any]]],
+    attachments: list[dict[str, Any]],
+    messages: list[dict[str, Any]],
+) -> None:
+    assert set(realm) >= ZULIP_7_TABLES, ZULIP_7_TABLES - set(realm)
+    # Without an audit log the import writes the subscription events itself.
+    assert "zerver_realmauditlog" not in realm
+    for table, keys in ZULIP_7_NEEDS.items():
+        assert realm[table], table
+        for row in realm[table]:
+            assert keys <= set(row), (table, keys - set(row))
+    for table, keys in ZULIP_7_LACKS.items():
+        for row in realm[table]:
+            assert not keys & set(row), (table, keys & set(row))
+    clients = {c["id"] for c in realm["zerver_client"]}
+    assert all(s["client"] in clients for s in realm["zerver_userstatus"])
+    # Each attachment's messages are exported ones (the import looks every one up).
+    exported = {m["id"] for m in messages}
+    assert attachments and all(set(a["messages"]) <= exported for a in attachments)
+
+
+def _json_member(tar: tarfile.TarFile, name: str) -> Any:
+    member = tar.extractfile(name)
+    assert member is not None, name
+    return orjson.loads(member.read())
 
 
 def test_import_refuses_a_second_organization_and_export_needs_one(
@@ -217,4 +296,9 @@ def test_export_keeps_every_file_inside_the_archive(
     assert invoke(monkeypatch, data, "export", "--output", str(out)).exit_code == 0
     with tarfile.open(out) as tar:
         assert not any("escape" in name for name in tar.getnames())
+        top = tar.getnames()[0].split("/")[0]
+        # An attachment whose file did not go into the export is left out of attachment.json
+        # too: Zulip's import looks each attachment's file record up.
+        rows = _json_member(tar, f"{top}/attachment.json")["zerver_attachment"]
+        assert [r["file_name"] for r in rows] == ["notes.txt"]
     assert not list(tmp_path.rglob("escape"))

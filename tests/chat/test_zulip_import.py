@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import orjson
 import pytest
 import sqlalchemy as sa
 
@@ -25,8 +26,12 @@ from atrium.server import create_app
 from atrium.settings import Settings
 from tests.chat.conftest import ChatHarness, Member, assert_json_success
 from tests.chat.zulip_export_builder import (
+    CORDELIA,
+    HAMLET,
+    IAGO,
     UPLOAD_PATH,
     ZulipExportBuilder,
+    message,
     png_bytes,
     standard_export,
 )
@@ -346,7 +351,54 @@ def zulip_9_layout(export: ZulipExportBuilder) -> ZulipExportBuilder:
         playground["url_template"] = playground.pop("url_prefix") + "{code}"
     for n, linkifier in enumerate(realm["zerver_realmfilter"]):
         linkifier["order"] = n
+    # Settings under the names 8.0 gave them.
+    hamlet = next(u for u in realm["zerver_userprofile"] if u["id"] == HAMLET)
+    hamlet["web_home_view"] = "all_messages"
+    hamlet["web_escape_navigates_to_home_view"] = False
+    realm["zerver_realmuserdefault"][0]["web_home_view"] = "all_messages"
     return export
+
+
+def zulip_8_layout(export: ZulipExportBuilder) -> ZulipExportBuilder:
+    """The same organization as Zulip 8.x writes it: system groups named without the "@" (8.0's
+    models name `role:administrators`), a `can_mention_group` on every group, playground URL
+    templates and linkifier `order`; the announcement streams keep their 7.x names."""
+    realm = export.realm
+    for group in realm["zerver_usergroup"]:
+        group["name"] = group["name"].lstrip("@")
+        group.setdefault("can_mention_group", 92)
+    for playground in realm["zerver_realmplayground"]:
+        playground["url_template"] = playground.pop("url_prefix") + "{code}"
+    realm["zerver_realmfilter"][0]["order"] = 1
+    realm["zerver_realmfilter"].append(
+        {"id": 2, "realm": 2, "pattern": "PR(?P<id>[0-9]+)", "order": 0,
+         "url_template": "https://code.acme.test/pulls/{id}"}
+    )  # fmt: skip
+    return export
+
+
+async def test_zulip_8_layout(empty_chat: ChatHarness, tmp_path: Path) -> None:
+    chat = empty_chat
+    export = zulip_8_layout(standard_export())
+    result = await run_import(chat.runtime, export.write(tmp_path / "eight.tar.gz"))
+    chat.users.update(await members(chat.runtime))
+    assert result.counts["messages"] == 9 and result.counts["user groups"] == 1
+    state = assert_json_success(await chat.post("/register", chat.iago))
+    groups = {g["name"]: g for g in state["realm_user_groups"]}
+    assert sorted(groups["designers"]["members"]) == sorted([chat.hamlet.id, chat.cordelia.id])
+    # The unprefixed system groups are this server's own, with their members by role.
+    assert chat.iago.id in groups["@role:owners"]["members"]
+    assert not any(name.startswith("role:") for name in groups)
+    # Linkifiers in the export's order, not their ids'.
+    assert [f["pattern"] for f in state["realm_linkifiers"]] == [
+        "PR(?P<id>[0-9]+)",
+        "#(?P<id>[0-9]+)",
+    ]
+    assert [p["url_prefix"] for p in state["realm_playgrounds"]] == [
+        "https://play.rust-lang.org/?code="
+    ]
+    general = next(s["stream_id"] for s in state["subscriptions"] if s["name"] == "general")
+    assert state["realm_notifications_stream_id"] == general
 
 
 async def test_zulip_9_layout(empty_chat: ChatHarness, tmp_path: Path) -> None:
@@ -365,6 +417,14 @@ async def test_zulip_9_layout(empty_chat: ChatHarness, tmp_path: Path) -> None:
     ]
     assert result.person_ids and chat.hamlet.id in result.person_ids
     assert len(result.person_ids) == 4  # iago, hamlet, cordelia, othello; not the bots
+    # Renamed settings land on the names of feature level 185.
+    own = assert_json_success(await chat.post("/register", chat.hamlet))["user_settings"]
+    assert own["default_view"] == "all_messages"
+    assert own["escape_navigates_to_default_view"] is False
+    defaults = await chat.runtime.db.read(
+        lambda conn: conn.scalar(sa.select(schema.realm.c.user_settings_defaults))
+    )
+    assert orjson.loads(defaults)["default_view"] == "all_messages"
 
 
 async def test_hostile_rows_are_refused_or_left_out(
@@ -400,3 +460,72 @@ async def test_hostile_rows_are_refused_or_left_out(
     assert hamlet["full_name"] == "Hamlet"
     own = assert_json_success(await chat.post("/register", chat.hamlet))
     assert own["user_settings"]["default_language"] == "en"
+
+
+async def test_group_mentions_and_status_emoji_follow_their_new_ids(
+    empty_chat: ChatHarness, tmp_path: Path
+) -> None:
+    """Zulip's import_realm rewrites `data-user-group-id` in stored HTML and the custom emoji of
+    user statuses, as it does user and stream ids; so does this import."""
+    chat = empty_chat
+    export = standard_export()
+    group_mention = (
+        '<p><span class="user-group-mention" data-user-group-id="91">@designers</span> review</p>'
+    )
+    export.messages.append(message(109, IAGO, 40, "hello", "@*designers* review", group_mention))
+    export.user_messages.append(
+        {"id": 999, "user_profile": HAMLET, "message": 109, "flags_mask": 0}
+    )
+    export.realm["zerver_userstatus"] = [
+        {"id": 1, "user_profile": HAMLET, "status_text": "drawing", "emoji_name": "party",
+         "emoji_code": "70", "reaction_type": "realm_emoji", "timestamp": 1_690_000_000},
+        {"id": 2, "user_profile": CORDELIA, "status_text": "away", "emoji_name": "gone",
+         "emoji_code": "999", "reaction_type": "realm_emoji", "timestamp": 1_690_000_000},
+    ]  # fmt: skip
+    result = await run_import(chat.runtime, export.write(tmp_path / "ids.tar.gz"))
+    chat.users.update(await members(chat.runtime))
+    state = assert_json_success(await chat.post("/register", chat.hamlet))
+    designers = next(g for g in state["realm_user_groups"] if g["name"] == "designers")
+    shown = assert_json_success(
+        await chat.get("/messages", chat.hamlet, anchor="newest", num_before=1, num_after=0)
+    )["messages"][0]["content"]
+    assert f'data-user-group-id="{designers["id"]}"' in shown
+
+    party = next(code for code, emoji in state["realm_emoji"].items() if emoji["name"] == "party")
+    statuses = {
+        row["user_id"]: row
+        for row in await chat.runtime.db.read(lambda conn: conn.all(sa.select(schema.user_status)))
+    }
+    assert (statuses[chat.hamlet.id]["emoji_code"], statuses[chat.hamlet.id]["emoji_name"]) == (
+        party,
+        "party",
+    )
+    assert statuses[chat.hamlet.id]["reaction_type"] == "realm_emoji"
+    # An emoji the export did not carry leaves the status without one, not a stranger's.
+    gone = statuses[chat.cordelia.id]
+    assert (gone["status_text"], gone["emoji_code"], gone["emoji_name"]) == ("away", "", "")
+    # The report says which messages keep the HTML Zulip stored.
+    report = "\n".join(result.not_carried)
+    assert "10 messages keep the HTML their Zulip server rendered" in report
+
+
+async def test_direct_messages_to_the_servers_bots_come_over(
+    empty_chat: ChatHarness, tmp_path: Path
+) -> None:
+    """Zulip's export leaves the personal recipients of its system bots out of zerver_recipient
+    and gives each in the bot's `zerver_userprofile_crossrealm` row: a reply to the
+    notification bot is addressed through it."""
+    chat = empty_chat
+    export = standard_export()
+    [bot] = export.realm["zerver_userprofile_crossrealm"]
+    bot["recipient_id"] = 36
+    export.messages.append(message(110, HAMLET, 36, "", "thanks, bot", "<p>thanks, bot</p>"))
+    export.user_messages.append(
+        {"id": 998, "user_profile": HAMLET, "message": 110, "flags_mask": 1}
+    )
+    result = await run_import(chat.runtime, export.write(tmp_path / "bot.tar.gz"))
+    chat.users.update(await members(chat.runtime))
+    assert result.counts["messages"] == 10, result.counts
+    [reply] = [m for m in await all_messages(chat, chat.hamlet) if m["content"] == "thanks, bot"]
+    assert reply["type"] == "private"
+    assert {r["email"] for r in reply["display_recipient"]} >= {"notification-bot@zulip.com"}

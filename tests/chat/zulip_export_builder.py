@@ -5,7 +5,7 @@ model_to_dict rows (foreign keys without `_id`), dates as floats, `flags_mask` o
 files under their storage paths with records.json beside them. The organization: an owner, two
 members, a deactivated member, a bot, a server bot; two public streams and a private one; stream,
 direct and group messages, one edited; reactions (Unicode and custom); an upload; custom emoji;
-muted topics and users, alert words, custom profile fields.
+muted topics and users, alert words, a user status, custom profile fields.
 """
 
 from __future__ import annotations
@@ -292,6 +292,10 @@ def standard_export() -> ZulipExportBuilder:
         {"id": 1, "user_profile": CORDELIA, "muted_user": OTHELLO, "date_muted": T0}
     ]
     b.realm["zerver_alertword"] = [{"id": 1, "user_profile": IAGO, "realm": 2, "word": "plans"}]
+    b.realm["zerver_userstatus"] = [
+        {"id": 1, "user_profile": IAGO, "status_text": "on the road", "emoji_name": "car",
+         "emoji_code": "1f697", "reaction_type": "unicode_emoji", "timestamp": T0, "client": 1}
+    ]  # fmt: skip
     b.realm["zerver_customprofilefield"] = [
         {"id": 1, "realm": 2, "name": "Phone", "hint": "", "order": 1, "field_type": 1,
          "field_data": ""},

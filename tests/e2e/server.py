@@ -56,8 +56,11 @@ class LiveServer:
         self.process.wait()
 
 
-def start_server(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[bytes]:
-    """`atrium serve` on `port`, its output appended to `log`, in a process group of its own."""
+def start_server(
+    env: dict[str, str], port: int, log: Path, serve_args: tuple[str, ...] = ()
+) -> subprocess.Popen[bytes]:
+    """`atrium serve` on `port` (with `serve_args`, e.g. `--workers 2`), its output appended to
+    `log`, in a process group of its own."""
     with log.open("a") as log_file:
         return subprocess.Popen(
             [
@@ -69,6 +72,7 @@ def start_server(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[
                 "127.0.0.1",
                 "--port",
                 str(port),
+                *serve_args,
             ],
             env=env,
             stdout=log_file,
@@ -79,7 +83,10 @@ def start_server(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[
 
 @contextmanager
 def running_server(
-    env: dict[str, str], ready_path: str = "/api/v1/server_settings", log_name: str = "server.log"
+    env: dict[str, str],
+    ready_path: str = "/api/v1/server_settings",
+    log_name: str = "server.log",
+    serve_args: tuple[str, ...] = (),
 ) -> Iterator[LiveServer]:
     log = Path(env["ATRIUM_DATA_DIR"]) / log_name
     # free_port() lets the port go before the server binds it, and another xdist worker can take
@@ -87,7 +94,7 @@ def running_server(
     for attempt in (1, 2):
         port = free_port()
         log.write_text("")
-        process = start_server(env, port, log)
+        process = start_server(env, port, log, serve_args)
         base = f"http://127.0.0.1:{port}"
         try:
             _wait_ready(process, base + ready_path, log)

@@ -7,15 +7,19 @@ requests arrive from loopback), reading the deployment's insides without the tok
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
 import orjson
 import pytest
+import sqlalchemy as sa
 from prometheus_client.parser import text_string_to_metric_families
 
+from atrium.chat import schema as chat_schema
 from atrium.core import migrations
+from atrium.core.db import Conn
 from atrium.server import create_app
 from atrium.settings import Settings
 from tests.conftest import REDIS_URL, copy_sqlite_templates
@@ -158,3 +162,45 @@ async def test_json_access_log_carries_the_request_id(
     assert first["path"] == "/api/v1/server_settings" and "do-not-log" not in str(first)
     assert first["route"] == "/api/v1/server_settings"
     assert second["request_id"] == made.headers["x-request-id"] and second["route"] == "/health"
+
+
+async def test_metrics_show_the_mail_waiting_in_the_outbox(
+    clients: Clients, settings: Settings
+) -> None:
+    """A mail the mail server has not taken (due in an hour, so the sender leaves it) shows in
+    the outbox's figures with its age."""
+    runtime = clients.app.state.services["chat"].state["runtime"]  # type: ignore[attr-defined]
+    now = time.time()
+
+    def enqueue(conn: Conn) -> None:
+        conn.execute(
+            sa.insert(chat_schema.mail_outbox).values(
+                message_id="<stuck@atrium.test>",
+                sender="noreply@atrium.test",
+                recipient="someone@atrium.test",
+                message="Subject: stuck\r\n\r\nwaiting\r\n",
+                created=now - 120,
+                due=now + 3600,
+                attempts=3,
+            )
+        )
+
+    async with clients() as client:
+        before = _samples((await client.get("/metrics")).text)
+        await runtime.db.write(enqueue)
+        after = _samples((await client.get("/metrics")).text)
+    chat = (("service", "chat"),)
+    assert before[("atrium_mail_outbox_unsent", chat)] == 0
+    assert before[("atrium_mail_outbox_oldest_seconds", chat)] == 0
+    assert after[("atrium_mail_outbox_unsent", chat)] == 1
+    assert after[("atrium_mail_outbox_oldest_seconds", chat)] >= 120
+    if "wiki" in settings.services:
+        assert after[("atrium_mail_outbox_unsent", (("service", "wiki"),))] == 0
+
+
+def _samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+    }

@@ -14,7 +14,7 @@ import ipaddress
 from typing import Any
 
 import sqlalchemy as sa
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -118,7 +118,8 @@ def probe_routes(
     async def scrape(request: Request) -> Response:
         if not may_observe(request, settings.metrics_token):
             return _refused()
-        return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
+        await metrics.refresh()
+        return Response(metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
 
     return [
         Route("/health", health, methods=["GET", "HEAD"]),

@@ -113,7 +113,9 @@ def mail_sender_service(settings: Settings, parts: list[Service]) -> Service:
     tasks: list[asyncio.Task[None]] = []
 
     async def startup() -> None:
-        tasks.append(asyncio.create_task(sender.run(_outboxes(parts))))
+        boxes = _outboxes(parts)
+        service.state["outboxes"] = boxes  # read by the metrics
+        tasks.append(asyncio.create_task(sender.run(boxes)))
 
     async def shutdown() -> None:
         for task in tasks:

@@ -3,8 +3,12 @@
 The folder has the layout described in zulip_format: realm.json, messages-NNNNNN.json with
 `flags_mask`, attachment.json and the uploads, avatars and emoji folders with their
 records.json. Row fields carry Zulip's names (foreign keys without `_id`), ids are Atrium's own.
-Tables Atrium has no data for (analytics, audit log, activity) are written empty. The caller
-packs the folder with archive.write.
+The rows are Zulip 7.x's (feature level 185, the API Atrium speaks): Zulip's import_realm builds
+each model from a row's keys and refuses an unknown one, and it reads only exports of its own
+version, so fields of later versions are left out. Tables it reads unconditionally and Atrium
+has no data for (activity, presence, realm domains) are written empty; the audit log is left
+out, so that the import writes the subscription events it writes for exports without one. The
+caller packs the folder with archive.write.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import Any
 
 import orjson
 import sqlalchemy as sa
+from PIL import Image, UnidentifiedImageError
 
 from atrium.chat import schema
 from atrium.chat.porting import zulip_format as fmt
@@ -24,6 +29,10 @@ from atrium.core.blobs import BlobStore
 from atrium.core.db import Conn
 
 Row = dict[str, Any]
+
+# The sizes of the resized copies Zulip serves beside an organization image's `.original`: the
+# icon a square, the logos a banner (Zulip's upload code makes the same).
+REALM_IMAGE_SIZES = {"icon": (100, 100), "logo": (800, 100), "night_logo": (800, 100)}
 
 # Atrium column -> Zulip field where the names differ.
 _RENAMED = {
@@ -127,6 +136,11 @@ def write_export(
         )
         user["default_all_public_streams"] = bool(bot and bot["default_all_public_streams"])
         user["is_mirror_dummy"] = False
+        # Read by Zulip's import whatever their value: the dates it converts and the message
+        # id it remaps. Atrium keeps none of the three.
+        user["last_login"] = None
+        user["last_reminder"] = None
+        user["last_active_message_id"] = None
         # Zulip's import deletes these two many-to-many lists from every user row it reads.
         user["user_permissions"] = []
         user["groups"] = []
@@ -212,16 +226,26 @@ def write_export(
             1,
         )
     ]
-    data["zerver_realmfilter"] = _rows(
-        conn, sa.select(schema.realm_filter).where(schema.realm_filter.c.realm_id == realm_id)
+    # Zulip 7 orders linkifiers by id (`order` came in 8.0): numbered in Atrium's order.
+    RF = schema.realm_filter
+    data["zerver_realmfilter"] = _numbered(
+        _rows(
+            conn,
+            sa.select(RF).where(RF.c.realm_id == realm_id).order_by(RF.c.order, RF.c.id),
+            drop=("id", "order"),
+        )
     )
+    data["zerver_realmdomain"] = []
     data["zerver_realmplayground"] = _rows(
         conn,
         sa.select(schema.realm_playground).where(schema.realm_playground.c.realm_id == realm_id),
     )
     G = schema.user_group
+    # `can_mention_group` came in Zulip 8.0; Atrium's API (feature level 185) never sets it.
     data["zerver_usergroup"] = _rows(
-        conn, sa.select(G).where(G.c.realm_id == realm_id).order_by(G.c.id)
+        conn,
+        sa.select(G).where(G.c.realm_id == realm_id).order_by(G.c.id),
+        drop=("can_mention_group_id",),
     )
     group_ids = [g["id"] for g in data["zerver_usergroup"]]
     data["zerver_usergroupmembership"] = [
@@ -263,8 +287,8 @@ def write_export(
         for e in emoji_rows
     ]
     _personal_state(conn, data, user_ids, realm_id)
-    for table in fmt.IGNORED_TABLES:
-        data.setdefault(table, [])
+    for table in ("zerver_useractivity", "zerver_useractivityinterval", "zerver_userpresence"):
+        data[table] = []
 
     # Messages, in files of MESSAGE_CHUNK by ascending id.
     M = schema.message
@@ -319,6 +343,9 @@ def write_export(
         counts["zerver_message"] = counts.get("zerver_message", 0) + len(chunk)
         counts["zerver_usermessage"] = counts.get("zerver_usermessage", 0) + len(user_messages)
         progress(f"exported {len(message_ids)} messages")
+    # A status names the client that set it; Atrium keeps none, so the web client's.
+    for status in data["zerver_userstatus"]:
+        status["client"] = clients.setdefault("website", len(clients) + 1)
     data["zerver_client"] = [{"id": i, "name": name} for name, i in clients.items()]
 
     RX = schema.reaction
@@ -348,16 +375,20 @@ def write_export(
     for row in conn.all(sa.select(AM)):
         links.setdefault(row["attachment_id"], []).append(row["message_id"])
     upload_records = []
+    exported = set(message_ids)
+    written = []
     for attachment in attachments:
         sha256 = attachment.pop("sha256")
         attachment.pop("content_type", None)
-        attachment["messages"] = sorted(links.get(attachment["id"], []))
+        # Zulip's import looks each linked message up, and each attachment's file record.
+        attachment["messages"] = sorted(set(links.get(attachment["id"], [])) & exported)
         attachment["scheduled_messages"] = []
         attachment["is_realm_public"] = None
         attachment["is_web_public"] = None
         path = attachment["path_id"]
         size = _copy_blob(blobs, sha256, out_dir / "uploads" / path, out_dir / "uploads")
         if size is not None:
+            written.append(attachment)
             upload_records.append(
                 {
                     "realm_id": realm_id,
@@ -368,8 +399,8 @@ def write_export(
                     "content_type": None,
                 }
             )
-    _write_json(out_dir / "attachment.json", {"zerver_attachment": attachments})
-    counts["zerver_attachment"] = len(attachments)
+    _write_json(out_dir / "attachment.json", {"zerver_attachment": written})
+    counts["zerver_attachment"] = len(written)
     (out_dir / "uploads").mkdir(exist_ok=True, mode=0o700)
     _write_json(
         out_dir / "uploads" / "records.json", sorted(upload_records, key=lambda r: r["path"])
@@ -387,6 +418,9 @@ def write_export(
                     "user_profile_id": row["user_id"],
                     "path": path,
                     "s3_path": path,
+                    # Only the original is written: Zulip's import_realm makes the resized
+                    # avatar from it when asked by this flag (it makes the medium one anyway).
+                    "importer_should_thumbnail": True,
                 }
             )
     (out_dir / "avatars").mkdir(exist_ok=True, mode=0o700)
@@ -418,10 +452,30 @@ def write_export(
             blobs, row["sha256"], out_dir / "realm_icons" / path, out_dir
         ):
             icon_records.append({"realm_id": realm_id, "path": path, "s3_path": path})
+            # Zulip serves `<kind>.png` and its import copies the files as they are: the
+            # resized copy has to be in the export, as Zulip's own exports have it.
+            png = f"{realm_id}/{row['kind']}.png"
+            box = REALM_IMAGE_SIZES.get(row["kind"], (100, 100))
+            if _resized_png(out_dir / "realm_icons" / path, out_dir / "realm_icons" / png, box):
+                icon_records.append({"realm_id": realm_id, "path": png, "s3_path": png})
     (out_dir / "realm_icons").mkdir(exist_ok=True, mode=0o700)
     _write_json(out_dir / "realm_icons" / "records.json", icon_records)
     _write_stats(out_dir, counts, len(upload_records), len(avatar_records))
     return counts
+
+
+def _resized_png(source: Path, dest: Path, size: tuple[int, int]) -> bool:
+    """A PNG copy of the image `source`, shrunk to fit `size`; False if it is no image."""
+    try:
+        with Image.open(source) as image:
+            image.thumbnail(size)
+            fd = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "wb") as out:
+                image.convert("RGBA").save(out, "PNG")
+    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, ValueError):
+        dest.unlink(missing_ok=True)
+        return False
+    return True
 
 
 def _numbered(rows: list[Row]) -> list[Row]:
@@ -442,8 +496,13 @@ def _personal_state(
     data["zerver_alertword"] = _rows(
         conn, sa.select(schema.alert_word).where(schema.alert_word.c.user_id.in_(users))
     )
+    # Zulip's UserStatus has no realm; its client is set once the clients are known.
     data["zerver_userstatus"] = _numbered(
-        _rows(conn, sa.select(schema.user_status).where(schema.user_status.c.user_id.in_(users)))
+        _rows(
+            conn,
+            sa.select(schema.user_status).where(schema.user_status.c.user_id.in_(users)),
+            drop=("realm_id",),
+        )
     )
     F = schema.custom_profile_field
     data["zerver_customprofilefield"] = _rows(conn, sa.select(F).where(F.c.realm_id == realm_id))

@@ -54,6 +54,7 @@ from atrium.core.secrets import new_api_key
 _ROLES = frozenset(ROLE_NAMES.values())
 _USER_ID_ATTR = re.compile(r'(data-user-id=")(\d+)(")')
 _STREAM_ID_ATTR = re.compile(r'(data-stream-id=")(\d+)(")')
+_GROUP_ID_ATTR = re.compile(r'(data-user-group-id=")(\d+)(")')
 _UPLOAD_PATH = re.compile(r"(/user_uploads/)(\d+/[0-9a-f]{1,2}/[A-Za-z0-9_-]+/[^\s)\]>\"'`]+)")
 _PATH_ID = re.compile(r"\d+/([0-9a-f]{1,2})/([A-Za-z0-9_-]+)/([^/\s]+)")
 
@@ -133,6 +134,19 @@ def _full_name(raw: Any, email: str) -> str:
         return cleaned if len(cleaned) >= 2 else email.split("@")[0][:100].ljust(2, "_")
 
 
+# User settings that Zulip 8.0 renamed (feature level 219), under the names of level 185.
+_RENAMED_SETTINGS = {
+    "web_home_view": "default_view",
+    "web_escape_navigates_to_home_view": "escape_navigates_to_default_view",
+}
+
+
+def _settings_row(row: Row) -> Row:
+    """A user or user-default row with 8.x and 9.x setting names read as 7.x's."""
+    renamed = {ours: row[theirs] for theirs, ours in _RENAMED_SETTINGS.items() if theirs in row}
+    return {**renamed, **row} if renamed else row
+
+
 def _fk(row: Row, name: str) -> Any:
     """A foreign key as model_to_dict writes it (`sender`), or as a column (`sender_id`)."""
     return row.get(name, row.get(f"{name}_id"))
@@ -185,10 +199,12 @@ class _Importer:
         values["deactivated"] = False
         defaults = self.export.table("zerver_realmuserdefault")
         if defaults:
-            chosen = _copy_columns(
-                schema.user,
-                defaults[0],
-                {*schema.USER_SETTING_DEFAULTS, "enable_drafts_synchronization"},
+            chosen = _checked_settings(
+                _copy_columns(
+                    schema.user,
+                    _settings_row(defaults[0]),
+                    {*schema.USER_SETTING_DEFAULTS, "enable_drafts_synchronization"},
+                )
             )
             values["user_settings_defaults"] = orjson.dumps(chosen).decode()
             # Since Zulip 7.0 the organization's email visibility is its new users' default.
@@ -246,7 +262,7 @@ class _Importer:
             is_bot = bool(row.get("is_bot")) or kind == "zerver_userprofile_crossrealm"
             avatar = self.files.avatars.get(old_id)
             values: dict[str, Any] = {
-                **_checked_settings(_copy_columns(U, row, settings | {"timezone"})),
+                **_checked_settings(_copy_columns(U, _settings_row(row), settings | {"timezone"})),
                 "is_billing_admin": row.get("is_billing_admin") is True,
                 "realm_id": realm_id,
                 "email": delivery,
@@ -496,6 +512,12 @@ class _Importer:
                 self.stream_of_recipient[old_id] = self.streams[type_id]
             elif kind == fmt.RECIPIENT_HUDDLE and len(set(huddle_members.get(old_id, []))) >= 2:
                 self.recipients[old_id] = self._huddle(huddle_members[old_id])
+        # The server's own bots' direct-message recipients are not in zerver_recipient: their
+        # rows carry them (Zulip's import maps them the same way).
+        for bot in self.export.table("zerver_userprofile_crossrealm"):
+            old_recipient, user = bot.get("recipient_id"), self.users.get(bot.get("id") or 0)
+            if isinstance(old_recipient, int) and user is not None:
+                self.recipients.setdefault(old_recipient, user_recipients[user])
         self.subscriptions(recipient_rows)
 
     def _huddle(self, members: list[int]) -> int:
@@ -570,6 +592,10 @@ class _Importer:
             text = _STREAM_ID_ATTR.sub(
                 lambda m: f"{m[1]}{self.streams.get(int(m[2]), 0)}{m[3]}", text
             )
+            # Group mentions too, as Zulip's import_realm does (7.x to 9.x alike).
+            text = _GROUP_ID_ATTR.sub(
+                lambda m: f"{m[1]}{self.groups.get(int(m[2]), 0)}{m[3]}", text
+            )
         return text
 
     def attachments(self, realm_id: int) -> list[tuple[int, list[int]]]:
@@ -611,7 +637,7 @@ class _Importer:
             int(r["id"]): str(r.get("name") or "")[:30] for r in self.export.table("zerver_client")
         }
         senders: dict[int, User] = {}
-        rerendered = 0
+        rerendered = kept = 0
         for chunk, user_messages in self.export.message_chunks():
             new_ids: list[int] = []
             for row in sorted(chunk, key=lambda r: int(r["id"])):
@@ -632,6 +658,8 @@ class _Importer:
                         senders[sender] = User.from_row(user_row)
                     rendered = render_message(self.conn, senders[sender], content).html
                     rerendered += 1
+                else:
+                    kept += 1
                 topic = str(row.get("subject", row.get("topic")) or "")[:60]
                 history = self._edit_history(row.get("edit_history"), realm_id)
                 fields = {
@@ -660,6 +688,11 @@ class _Importer:
             index_messages(self.conn, new_ids)
             self.count("messages", len(new_ids))
             self.progress(f"imported {len(self.message_ids)} messages")
+        if kept:
+            self.skip(
+                f"{kept} messages keep the HTML their Zulip server rendered: syntax of a later "
+                "Zulip than this server shows as that server showed it"
+            )
         if rerendered:
             self.skip(
                 f"{rerendered} messages had no stored HTML or HTML outside what this server "
@@ -948,14 +981,25 @@ class _Importer:
             user = self.users.get(_fk(row, "user_profile") or 0)
             text = row.get("status_text")
             if user and isinstance(text, str) and len(text) <= 60:
+                name = str(row.get("emoji_name") or "")[:60]
+                code = str(row.get("emoji_code") or "")
+                kind = str(row.get("reaction_type") or schema.REACTION_UNICODE)
+                if kind == schema.REACTION_REALM:
+                    # A custom emoji's code is its id, remapped like the reactions' (Zulip's
+                    # import does the same); one that did not come over leaves no emoji.
+                    new_emoji = self.emoji.get(int(code)) if code.isdigit() else None
+                    if new_emoji is None:
+                        name, code, kind = "", "", schema.REACTION_UNICODE
+                    else:
+                        code = str(new_emoji)
                 self.conn.execute(
                     sa.insert(schema.user_status).values(
                         user_id=user,
                         realm_id=realm_id,
                         status_text=text,
-                        emoji_name=str(row.get("emoji_name") or "")[:60],
-                        emoji_code=str(row.get("emoji_code") or ""),
-                        reaction_type=str(row.get("reaction_type") or schema.REACTION_UNICODE),
+                        emoji_name=name,
+                        emoji_code=code,
+                        reaction_type=kind,
                         timestamp=float(row.get("timestamp") or time.time()),
                     )
                 )

@@ -154,3 +154,18 @@ def mark_failed(conn: Conn, table: sa.Table, failed: list[tuple[Claimed, str]], 
 def purge_sent(conn: Conn, table: sa.Table, now: float) -> None:
     c = table.c
     conn.execute(sa.delete(table).where(c.sent.is_not(None), c.sent < now - KEEP_SENT_SECONDS))
+
+
+def backlog(conn: Conn, table: sa.Table) -> tuple[int, float | None]:
+    """The mails not yet sent, and when the oldest of them was written (None if there are
+    none): what an operator watches to see mail stuck behind a failing mail server."""
+    c = table.c
+    row = conn.one(
+        sa.select(sa.func.count().label("unsent"), sa.func.min(c.created).label("oldest")).where(
+            c.sent.is_(None)
+        )
+    )
+    if row is None:
+        return 0, None
+    oldest = row["oldest"]
+    return int(row["unsent"] or 0), None if oldest is None else float(oldest)
