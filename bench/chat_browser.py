@@ -566,11 +566,18 @@ def _measure(
         console.print("[bold]chat_browser/live[/bold]")
         liveness = measure_runs(settings, pgid, "browser to browser", live)
         sender.context.close()
-        triage = (
-            _triage(settings, console, pgid, page, base, hashes)
-            if page.locator("#nav-inbox").count()
-            else None
-        )
+        triage: Triage | None = None
+        missing = ""
+        if not page.locator("#nav-inbox").count():
+            missing = (
+                "chat_browser/inbox and chat_browser/recent do not exist in this source (the "
+                "web client has no Inbox or Recent conversations view)"
+            )
+        else:
+            try:
+                triage = _triage(settings, console, pgid, page, base, hashes)
+            except Exception as exc:  # the figures above stand; say what went wrong here
+                missing = f"chat_browser/inbox and chat_browser/recent failed: {exc}"
     for m in (first, switching, liveness, *(triage.measurements() if triage else ())):
         console.print(
             f"  {m.label}: p50 {m.p50_ms:.1f} ms, p99 {m.p99_ms:.1f} ms "
@@ -660,9 +667,5 @@ def _measure(
         ),
     ]
     if triage is None:
-        raise BenchError(
-            "chat_browser/inbox and chat_browser/recent do not exist in this source (the web "
-            "client has no Inbox or Recent conversations view)",
-            results,
-        )
+        raise BenchError(missing, results)
     return [*results, *triage.results(common, timing)]

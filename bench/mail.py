@@ -13,7 +13,7 @@
   person and topic) fall due at once; the sender drains them to an SMTP server that takes 5 ms
   per message (`bench/smtp_sink.py`, aiosmtpd on 127.0.0.1), while the server's memory is
   sampled: the drain rate against the server's pace, and the peak growth against the outbox's
-  bound (the mails the sender holds at once).
+  bound (the mails the sender holds at once), reported without a verdict (see its notes).
 
 The SMTP server runs in the bench's process; Atrium reaches it with `ATRIUM_SMTP_SECURITY=none`.
 """
@@ -71,6 +71,8 @@ BURST_TOPICS = 25
 BURST = BURST_USERS * BURST_TOPICS
 BURST_BODY_CHARS = 8_000  # each quoted in its mail: large mails make held ones show in memory
 DRAIN_TIMEOUT = 300.0
+# core/db.py's `PRAGMA cache_size` for each SQLite connection, in MB.
+SQLITE_CACHE_MB = 64
 # The drain keeps the server's pace when it reaches this share of it; the rest is the sender's
 # per-batch work (a new SMTP connection, the claim and the marking of a batch).
 PACE_SHARE_TARGET = 0.8
@@ -389,7 +391,6 @@ def burst_scenario(settings: Settings, console: Console) -> ScenarioResult:
     burst_bytes = statistics.median(d.total_bytes for d in drains)
     bound = BATCH * largest
     growth = max(r.growth for r in runs)
-    memory_ok = growth < burst_bytes
     unsent = max(r.unsent for r in runs)
     return ScenarioResult(
         family=FAMILY,
@@ -407,13 +408,7 @@ def burst_scenario(settings: Settings, console: Console) -> ScenarioResult:
             "arrival to the last); p50/p99 are the intervals between arrivals; errors are "
             f"mails that did not arrive. One burst per run. Served by {served_by}."
         ),
-        rows=[
-            Row(
-                measurement,
-                (Target("rps", pace * PACE_SHARE_TARGET),),
-                () if memory_ok else ("memory",),
-            )
-        ],
+        rows=[Row(measurement, (Target("rps", pace * PACE_SHARE_TARGET),))],
         notes=[
             f"Drain rate {measurement.rps:,.0f} mails/s, {measurement.rps / pace:.0%} of the "
             f"SMTP server's pace ({pace:.0f}/s; target ≥ {PACE_SHARE_TARGET:.0%} of it, the "
@@ -432,11 +427,12 @@ def burst_scenario(settings: Settings, console: Console) -> ScenarioResult:
             + ", ".join(f"{r.idle / 1e6:.0f}" for r in runs)
             + " MB; peak growth during it "
             + ", ".join(f"{r.growth / 1e6:+.1f}" for r in runs)
-            + f" MB, against {burst_bytes / 1e6:.1f} MB for the burst's mails together "
-            f"(target: growth below the whole burst, i.e. the burst is never held at once): "
-            f"**{'pass' if memory_ok else 'FAIL'}**. PSS also moves with the allocator and "
-            "SQLite's page cache, so it cannot show the sender's own bound, which is far "
-            "smaller.",
+            + f" MB (largest {growth / 1e6:+.1f} MB), against {burst_bytes / 1e6:.1f} MB for "
+            "the burst's mails together. No verdict: the growth includes the page cache of the "
+            f"server's SQLite connections (up to {SQLITE_CACHE_MB} MB each), through which the "
+            "mails pass as the missed-message task writes them to the outbox table and the "
+            "sender reads them back, so a burst smaller than that cache cannot tell the "
+            f"sender's own bound ({bound / 1e6:.2f} MB) from it.",
         ],
     )
 
