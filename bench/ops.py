@@ -169,7 +169,8 @@ class BackupRun:
     files: int
     quiet: SendFetchProbe
     during: SendFetchProbe
-    other_cores: float
+    quiet_other_cores: float
+    other_cores: float  # during the backup, the backup's own process included
 
 
 def atrium_backup(data_dir: Path, dest: Path) -> float:
@@ -202,7 +203,10 @@ def _backup_run(
 ) -> BackupRun:
     stream = data.narrows[0].stream
     wait_for_quiet()
-    with SendFetchProbe(base_url, data.reader, stream, fetch_paths) as quiet:
+    with (
+        CpuMeter(pgid) as quiet_meter,
+        SendFetchProbe(base_url, data.reader, stream, fetch_paths) as quiet,
+    ):
         time.sleep(settings.duration)
     dest = work.parent / f"{work.name}-backup-{run}"
     shutil.rmtree(dest, ignore_errors=True)
@@ -215,7 +219,9 @@ def _backup_run(
         size, files = folder_size(dest)
     finally:
         shutil.rmtree(dest, ignore_errors=True)
-    result = BackupRun(seconds, size, files, quiet, during, meter.other_cores)
+    result = BackupRun(
+        seconds, size, files, quiet, during, quiet_meter.other_cores, meter.other_cores
+    )
     console.print(
         f"  backup {run + 1}: {seconds:.1f} s, {size / 1e9:.2f} GB in {files} files; "
         f"send p50 {_p50(quiet.send)} → {_p50(during.send)}, fetch p50 {_p50(quiet.fetch)} → "
@@ -261,6 +267,7 @@ def backup_scenario(settings: Settings, console: Console) -> ScenarioResult:
             f"{kind}, no backup",
             1,
             [getattr(r.quiet, kind).run(r.quiet.seconds) for r in runs],
+            other_cores=[r.quiet_other_cores for r in runs],
         )
         during = Measurement(
             f"{kind}, during the backup",
@@ -438,7 +445,7 @@ def import_scenario(settings: Settings, console: Console) -> ScenarioResult:
 
 
 def _phases(result: ImportRun) -> str:
-    marks = [(0.0, "start")]
+    marks = [(0.0, "start (imports, the archive's checksum, the database's migrations)")]
     for at, line in result.lines:
         if not line.startswith(("imported ", "extracted ", "stored ")):
             marks.append((at, line))
