@@ -2,7 +2,9 @@
 
 A scenario family is a module with `FAMILY` (its name), `CONNECTIONS` (the connection counts it
 measures, so the ceilings are measured at the same ones) and `run(settings, console)` returning
-`ScenarioResult`s. Add a wiki family by writing `bench/wiki.py` and listing it in `FAMILIES`.
+`ScenarioResult`s; a `BenchError` it raises names what could not run (a scenario the measured
+source does not have yet, say) and carries in `partial` what it did measure. Add a family by
+writing its module under `bench/` and listing it in `FAMILIES`.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ FAMILIES = (
     "bench.chat_messaging",
     "bench.chat_presence",
     "bench.chat_uploads",
+    "bench.mail",
     "bench.markdown",
     "bench.wiki_foundation",
     "bench.wiki_lists",
@@ -49,6 +52,7 @@ FAMILIES = (
     "bench.wiki_parse_vs_mediawiki",
     "bench.wiki_web_vs_mediawiki",
     "bench.worst_inputs",
+    "bench.ops",
 )
 
 
@@ -143,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
             results.extend(family.run(settings, console))
         except BenchError as exc:
             console.print(f"[red]{family.FAMILY}: {exc}[/red]")
+            results.extend(exc.partial)
             failures.append(f"{family.FAMILY}: {str(exc).splitlines()[0]}")
         except Exception as exc:
             console.print(traceback.format_exc())

@@ -52,7 +52,26 @@ WRK_INSTALL_HINT = (
 
 
 class BenchError(RuntimeError):
-    """A benchmark could not run (server did not start, generator failed, …)."""
+    """A benchmark could not run (server did not start, generator failed, …).
+
+    `partial`: what the family measured before it stopped, or beside the scenarios it could not
+    run (one that the measured source does not have yet); the report keeps them.
+    """
+
+    def __init__(self, message: str, partial: Sequence[ScenarioResult] = ()) -> None:
+        super().__init__(message)
+        self.partial = list(partial)
+
+
+def require_module(module: str, scenario: str) -> None:
+    """Raise BenchError when the measured source lacks `module` (an old `--rev`): the scenario
+    is reported as not existing there instead of failing on an import."""
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except ImportError:
+        found = False
+    if not found:
+        raise BenchError(f"{scenario} does not exist in this source (no {module})")
 
 
 # --- Processes -------------------------------------------------------------------------------
