@@ -10,7 +10,7 @@ from email.message import EmailMessage
 import pytest
 
 from atrium.chat import schema
-from atrium.chat.actions.missed_messages import mail_due_missed_messages
+from atrium.chat.email_notifications import MissedMessageMailer
 from tests.chat.conftest import ChatHarness, api_ok
 from tests.mail_server import html_part, outbox_mails, text_part
 
@@ -20,8 +20,7 @@ LATER = 121.0  # just past Zulip's default batching period
 
 
 async def _mail_due(chat: ChatHarness, after: float = LATER) -> int:
-    rt = chat.runtime
-    return await rt.db.write(mail_due_missed_messages, rt.composer, rt.secret, time.time() + after)
+    return await MissedMessageMailer(chat.runtime, clock=lambda: time.time() + after).mail_due()
 
 
 async def _mails(chat: ChatHarness) -> list[EmailMessage]:

@@ -1,7 +1,8 @@
 """The task that mails missed messages once their batching period is over, and the weekly
-digests, in every `atrium serve` process: a cheap indexed look each second, and when something is due one transaction
-(`mail_due_missed_messages`) that writes the mails to the outbox and forgets the notices; on
-PostgreSQL it skips the rows another worker holds. The clock is injectable."""
+digests, in every `atrium serve` process: a cheap indexed look each second, and when something
+is due the mails built in a read (`due_mails`) and stored with their notices forgotten in one
+short write (`store_due_mails`); on PostgreSQL that write skips the notices another worker
+holds. The clock is injectable."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import sqlalchemy as sa
 
 from atrium.chat import schema
 from atrium.chat.actions.digest import mail_digests
-from atrium.chat.actions.missed_messages import mail_due_missed_messages
+from atrium.chat.actions.missed_messages import due_mails, store_due_mails
 from atrium.chat.runtime import ChatRuntime
 from atrium.core.db import Conn
 
@@ -47,11 +48,12 @@ class MissedMessageMailer:
         """Write the mails of everything due now; how many."""
         runtime, written = self.runtime, 0
         while await runtime.db.read(_any_due, self.clock()):
-            written += await runtime.db.write(
-                mail_due_missed_messages, runtime.composer, runtime.secret, self.clock()
-            )
-            if not runtime.db.is_sqlite:
-                break  # what is left may be held by another worker: the next pass sees
+            now = self.clock()
+            due = await runtime.db.read(due_mails, runtime.composer, runtime.secret, now)
+            mailed, handled = await runtime.db.write(store_due_mails, due, now)
+            written += mailed
+            if not handled or not runtime.db.is_sqlite:
+                break  # what is left changed meanwhile, or another worker holds it: next pass
         return written
 
     async def mail_digests(self) -> int:

@@ -2,10 +2,11 @@
 message to a stream whose email notifications are on, still unread after the recipient's
 `email_notifications_batching_period_seconds`, is mailed to them, one mail per conversation.
 
-`queue_missed_messages` runs in the send's transaction and records what may need a mail;
-`mail_due_missed_messages` (a background loop, chat/email_notifications.py) later writes the mails
-of what is still unread to the outbox and forgets the rest. Both are one transaction each, so a
-mail is queued exactly when its message is stored, and mailed at most once.
+`queue_missed_messages` runs in the send's transaction and records what may need a mail. Later a
+background loop (chat/email_notifications.py) builds the mails of what is still unread in a read
+(`due_mails`), then stores them in the outbox and forgets those notices in one short write
+(`store_due_mails`): building a batch of mails inside the write held every send behind it. A
+notice that changed in between is left for the next pass, so each is mailed at most once.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import html
 import time
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
@@ -24,6 +26,7 @@ from atrium.chat.queries.realm import load_realm
 from atrium.core.db import Conn
 from atrium.core.mail import outbox
 from atrium.core.mail.message import BadAddress, Composer
+from atrium.core.mail.outbox import Outgoing
 from atrium.core.signing import sign
 
 U = schema.user.c
@@ -43,7 +46,7 @@ PRIVATE, MENTIONED, WILDCARD, ALERT_WORD, STREAM = (
 REALM_NAME_ALWAYS = 2
 # An unsubscribe link works for as long as a person may keep an old mail: ten years.
 UNSUBSCRIBE_SECONDS = 10 * 365 * 86400
-# At most this many users' due notices are mailed per transaction.
+# At most this many users' due notices are mailed per pass.
 USERS_PER_BATCH = 50
 # At most this many messages are quoted in one mail.
 MESSAGES_PER_MAIL = 20
@@ -121,26 +124,59 @@ def queue_missed_messages(
         )
 
 
-def mail_due_missed_messages(conn: Conn, composer: Composer, secret: bytes, now: float) -> int:
-    """Mail each user whose batching period is over what they still have unread, one mail per
-    conversation; forget their due notices. The number of mails written."""
+@dataclass(frozen=True)
+class DueMails:
+    """One user's due notices and the mails they make (none when nothing is unread now)."""
+
+    user_id: int
+    notice_ids: frozenset[int]
+    mails: tuple[Outgoing, ...]
+
+
+def due_mails(conn: Conn, composer: Composer, secret: bytes, now: float) -> list[DueMails]:
+    """The mails of the users whose batching period is over: what they still have unread, one
+    mail per conversation. Only reads; `store_due_mails` writes them."""
     query = sa.select(M.user_id).where(M.due <= now).order_by(M.due).limit(USERS_PER_BATCH)
-    if not conn.is_sqlite:
-        query = query.with_for_update(skip_locked=True)
     user_ids = sorted({int(uid) for uid in conn.scalars(query)})
     if not user_ids:
-        return 0
+        return []
     notices = conn.all(
         sa.select(M.id, M.user_id, M.message_id, M.trigger).where(M.user_id.in_(user_ids))
     )
-    conn.execute(sa.delete(schema.missed_message_email).where(M.id.in_([n["id"] for n in notices])))
     by_user: dict[int, dict[int, str]] = defaultdict(dict)
+    ids: dict[int, set[int]] = defaultdict(set)
     for notice in notices:
         by_user[int(notice["user_id"])][int(notice["message_id"])] = notice["trigger"]
-    written = 0
-    for user_id, triggers in by_user.items():
-        written += _mail_user(conn, composer, secret, user_id, triggers, now)
-    return written
+        ids[int(notice["user_id"])].add(int(notice["id"]))
+    return [
+        DueMails(
+            user_id,
+            frozenset(ids[user_id]),
+            tuple(_mail_user(conn, composer, secret, user_id, triggers, now)),
+        )
+        for user_id, triggers in by_user.items()
+    ]
+
+
+def store_due_mails(conn: Conn, due: list[DueMails], now: float) -> tuple[int, int]:
+    """Write each user's mails to the outbox and forget their notices, when those notices are
+    all still there and not held by another worker (PostgreSQL's `SKIP LOCKED`); the mails
+    written and the users handled."""
+    written = handled = 0
+    for item in due:
+        claim = sa.select(M.id).where(M.id.in_(sorted(item.notice_ids)))
+        if not conn.is_sqlite:
+            claim = claim.with_for_update(skip_locked=True)
+        if {int(i) for i in conn.scalars(claim)} != item.notice_ids:
+            continue  # read, mailed or held elsewhere meanwhile: the next pass looks again
+        conn.execute(
+            sa.delete(schema.missed_message_email).where(M.id.in_(sorted(item.notice_ids)))
+        )
+        for mail in item.mails:
+            outbox.enqueue(conn, schema.mail_outbox, mail, now)
+        written += len(item.mails)
+        handled += 1
+    return written, handled
 
 
 def _unread(conn: Conn, user_id: int, message_ids: list[int]) -> list[Any]:
@@ -167,13 +203,13 @@ def _mail_user(
     user_id: int,
     triggers: dict[int, str],
     now: float,
-) -> int:
+) -> list[Outgoing]:
     user = conn.one(sa.select(schema.user).where(U.id == user_id))
     if user is None or not user["is_active"]:
-        return 0
+        return []
     messages = _unread(conn, user_id, sorted(triggers))
     if not messages:
-        return 0
+        return []
     realm = load_realm(conn, user["realm_id"])
     show_content = bool(user["message_content_in_email_notifications"]) and bool(
         realm.row.get("message_content_allowed_in_email_notifications", True)
@@ -192,7 +228,7 @@ def _mail_user(
         else ""
     )
     unsubscribe = unsubscribe_link(composer, secret, "missed_messages", user_id)
-    written = 0
+    mails: list[Outgoing] = []
     for (recipient_id, topic), batch in conversations.items():
         first = batch[0]
         if first["stream_id"] is not None:
@@ -230,9 +266,8 @@ def _mail_user(
             )
         except BadAddress:
             continue
-        outbox.enqueue(conn, schema.mail_outbox, mail, now)
-        written += 1
-    return written
+        mails.append(Outgoing.of(mail))
+    return mails
 
 
 def _name(conn: Conn, user_id: int) -> str:

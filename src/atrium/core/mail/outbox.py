@@ -62,24 +62,41 @@ class Claimed:
     attempts: int
 
 
-def enqueue(conn: Conn, table: sa.Table, message: EmailMessage, now: float) -> str:
+@dataclass(frozen=True)
+class Outgoing:
+    """A mail serialised for the outbox: made before the write transaction that stores it, so
+    building and encoding a batch of mails does not hold the database's writer."""
+
+    message_id: str
+    sender: str
+    recipient: str
+    raw: str
+
+    @classmethod
+    def of(cls, message: EmailMessage) -> Outgoing:
+        return cls(
+            str(message["Message-ID"]),
+            message["From"].addresses[0].addr_spec,
+            message["To"].addresses[0].addr_spec,
+            message.as_bytes(policy=SMTP).decode("ascii"),
+        )
+
+
+def enqueue(conn: Conn, table: sa.Table, message: EmailMessage | Outgoing, now: float) -> str:
     """Add `message` to the outbox in the caller's transaction; its Message-ID."""
-    raw = message.as_bytes(policy=SMTP).decode("ascii")
-    sender = message["From"].addresses[0].addr_spec
-    recipient = message["To"].addresses[0].addr_spec
-    message_id = str(message["Message-ID"])
+    mail = message if isinstance(message, Outgoing) else Outgoing.of(message)
     conn.execute(
         sa.insert(table).values(
-            message_id=message_id,
-            sender=sender,
-            recipient=recipient,
-            message=raw,
+            message_id=mail.message_id,
+            sender=mail.sender,
+            recipient=mail.recipient,
+            message=mail.raw,
             created=now,
             due=now,
             attempts=0,
         )
     )
-    return message_id
+    return mail.message_id
 
 
 def _due(table: sa.Table, now: float) -> Any:
