@@ -135,6 +135,11 @@ def main() -> None:
         recorded[name] = {"request": urlencode(full), "xml": _xml(anonymous, "GET", full)}
     for name, params in OTHER_READS.items():
         recorded[name] = {"request": urlencode(params), "xml": _xml(anonymous, "GET", params)}
+    # xmlfm: the text inside MediaWiki's <pre class="api-pretty-content">, as it is escaped.
+    pretty = {"action": "query", "list": "allpages", "aplimit": "2", "format": "xmlfm"}
+    page = anonymous.get(API, params=pretty).text
+    shown = page.split('<pre class="api-pretty-content">', 1)[1].split("</pre>", 1)[0]
+    recorded["_xmlfm"] = {"request": urlencode(pretty), "pre": shown}
     admin = admin_client()
     for title in (PAGE, f"{PAGE} moved"):
         delete(admin, title)

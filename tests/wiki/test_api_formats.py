@@ -233,3 +233,15 @@ def test_xml_text_details() -> None:
         '<expandtemplates _x.20.y="1" __z="2"><wikitext xml:space="preserve">w</wikitext>'
         "</expandtemplates></api>"
     )
+
+
+async def test_xmlfm_as_mediawiki(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    """xmlfm shows the XML indented by two spaces an element, each on a line of its own, with
+    `&` and `<` escaped as MediaWiki 1.39 shows it (page ids aside)."""
+    await seed(wiki, client)
+    case = RECORDED["_xmlfm"]
+    page = await client.get("/w/api.php", params=dict(parse_qsl(case["request"])))
+    shown = page.text.split('<pre class="api-pretty-content">', 1)[1].split("</pre>", 1)[0]
+    assert re.sub(r'pageid="\d+"', 'pageid=""', shown) == re.sub(
+        r'pageid="\d+"', 'pageid=""', case["pre"]
+    )
