@@ -37,3 +37,26 @@ async def test_hidden_user_never_named(wiki: WikiHarness, client: httpx.AsyncCli
         await _login(wiki, oversight, *OVERSIGHT)
         users = await oversight.get("/wiki/Special:ListUsers")
         assert HIDDEN in users.text
+
+
+async def test_missing_user_page_status(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    """A missing user page answers 200 for an account or an IP address and 404 otherwise, as
+    Article::showMissingArticle does; a hidden account's answers 404 unless the reader may see
+    hidden users, so the status does not tell that the account exists."""
+    await _setup(wiki)
+    for path, status in (
+        ("/wiki/User:Alice", 200),
+        ("/wiki/User_talk:Alice", 200),
+        ("/wiki/User:Alice/Notes", 404),
+        ("/wiki/User:192.0.2.7", 200),
+        ("/wiki/User:Nobody_at_all", 404),
+        (f"/wiki/User:{HIDDEN}", 404),
+        (f"/wiki/User_talk:{HIDDEN}", 404),
+        ("/wiki/MediaWiki:Mainpage", 200),
+        ("/wiki/MediaWiki:No-such-message-qz", 404),
+    ):
+        answer = await client.get(path)
+        assert answer.status_code == status, path
+    async with wiki.client() as oversight:
+        await _login(wiki, oversight, *OVERSIGHT)
+        assert (await oversight.get(f"/wiki/User:{HIDDEN}")).status_code == 200

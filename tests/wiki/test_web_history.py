@@ -132,7 +132,11 @@ async def test_watch_needs_a_post_with_the_token(
 ) -> None:
     await wiki.edit_page("Watched", "W.")
     anonymous = await client.get("/w/index.php?title=Watched&action=watch")
-    assert anonymous.status_code == 401
+    assert anonymous.status_code == 302
+    assert anonymous.headers["location"] == (
+        "/wiki/Special:UserLogin?returnto=Watched&returntoquery=action%3Dwatch"
+        "&warning=watchlistanontext"
+    )
     await sign_in(client, "Alice")
     confirm = await client.get("/w/index.php?title=Watched&action=watch")
     assert "to your watchlist?" in confirm.text

@@ -73,12 +73,12 @@ async def test_member_cannot_block_or_unblock(wiki: WikiHarness, client: httpx.A
     await sign_in(wiki, client, "Alice")
     for page in ("Block", "Unblock"):
         shown = await client.get(f"/wiki/Special:{page}")
-        assert shown.status_code == 403 and "Permission error" in shown.text
+        assert shown.status_code == 200 and "Permission error" in shown.text
     posted = await client.post(BLOCK, data=_form(await page_token(client), wpTarget="Robot"))
-    assert posted.status_code == 403
+    assert posted.status_code == 200 and "Permission error" in posted.text
     assert await _blocks(wiki, "Robot") == 0
     anonymous = await wiki.client().post(BLOCK, data=_form("+\\"))
-    assert anonymous.status_code == 403
+    assert anonymous.status_code == 200 and "Permission error" in anonymous.text
 
 
 @pytest.mark.parametrize("token", ["", "+\\", "x" * 42])

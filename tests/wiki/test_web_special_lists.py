@@ -73,7 +73,9 @@ async def test_bad_values_never_fail(
 ) -> None:
     for page in ("AllPages", "PrefixIndex", "Categories", "RecentChanges"):
         response = await client.get(f"/wiki/Special:{page}", params=params)
-        assert response.status_code == 200, (page, params)
+        # Nothing has changed on this wiki yet: MediaWiki's recent changes answer 404 then.
+        assert response.status_code == (404 if page == "RecentChanges" else 200), (page, params)
+        assert "<!DOCTYPE html>" in response.text, (page, params)
 
 
 async def test_categories_lists_categories_with_counts(

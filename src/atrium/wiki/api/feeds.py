@@ -4,7 +4,8 @@ Atom 1.0 (MediaWiki's ChannelFeed elements).
 Each runs the query list it shows (`list=recentchanges`, `usercontribs`, `watchlist`) inside the
 request, as ApiFeedWatchlist does, so a feed sees exactly what the list would show the caller:
 the wiki's audience, hidden users and summaries, and the watchlist's owner and token checks all
-apply. An item's summary is plain text, escaped into the feed.
+apply. What an item says is built as MediaWiki's feeds build it (`feed_items`): the diff of a
+recent change, the text of a contribution, the plain summary of a watchlist entry.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from email.utils import format_datetime
 from typing import Any
 from urllib.parse import quote, urlencode
 
+from atrium.core.db import Conn
 from atrium.wiki.api.actions import Action
 from atrium.wiki.api.context import ApiContext, Out
 from atrium.wiki.api.errors import ApiUsageError
+from atrium.wiki.api.feed_items import Change, contribution_description, describe_changes
 from atrium.wiki.api.params import (
     BOOLEAN,
     INTEGER,
@@ -119,9 +122,10 @@ class Item:
     summary: str
     timestamp: str  # ISO 8601
     author: str
-    # The summary as HTML (a paragraph) with a link to the talk page (recent changes,
-    # contributions), or as plain text naming the author (the watchlist: ApiFeedWatchlist).
+    # The description as HTML with a link to the talk page (recent changes, contributions), or
+    # the summary as plain text naming the author (the watchlist: ApiFeedWatchlist).
     rich: bool = True
+    html: str = ""
 
 
 async def _query(ctx: ApiContext, raw: dict[str, str]) -> dict[str, Any]:
@@ -156,6 +160,20 @@ def _summary(row: dict[str, Any]) -> str:
     return str(row.get("comment") or "")
 
 
+# The flags of a `list=recentchanges` row that say part of it is revision-deleted.
+_HIDDEN_FLAGS = ("userhidden", "commenthidden", "actionhidden", "suppressed")
+
+
+def _contributions(conn: Conn, site: Site, rows: list[dict[str, Any]]) -> list[str]:
+    return [
+        contribution_description(
+            conn, site, int(row["revid"]), _author(row),
+            None if row.get("commenthidden") else row.get("comment"),
+        )
+        for row in rows
+    ]  # fmt: skip
+
+
 def _author(row: dict[str, Any]) -> str:
     return "" if row.get("userhidden") else str(row.get("user") or "")
 
@@ -181,7 +199,7 @@ def _rss(site: Site, title: str, link: str, description: str, items: list[Item])
         out.append(f"\t\t\t<title>{html.escape(item.title)}</title>")
         out.append(f"\t\t\t<link>{html.escape(item.link)}</link>")
         out.append(f'\t\t\t<guid isPermaLink="false">{html.escape(item.link)}</guid>')
-        body = html.escape(f"<p>{html.escape(item.summary)}</p>" if item.rich else _plain(item))
+        body = html.escape(item.html if item.rich else _plain(item))
         out.append(f"\t\t\t<description>{body}</description>")
         if item.timestamp:
             moment = datetime.fromisoformat(item.timestamp.replace("Z", "+00:00"))
@@ -213,9 +231,7 @@ def _atom(self_url: str, title: str, link: str, subtitle: str, items: list[Item]
         out.append(f"\t\t<title>{html.escape(item.title)}</title>")
         out.append(f'\t\t<link rel="alternate" type="text/html" href="{html.escape(item.link)}"/>')
         out.append(f"\t\t<updated>{item.timestamp or now}</updated>")
-        body = html.escape(
-            f"<p>{html.escape(item.summary)}</p>" if item.rich else html.escape(_plain(item))
-        )
+        body = html.escape(item.html if item.rich else html.escape(_plain(item)))
         out.append(f'\t\t<summary type="html">{body}</summary>')
         out.append(f"\t\t<author><name>{html.escape(item.author)}</name></author>")
         out.append("\t</entry>")
@@ -271,16 +287,26 @@ async def feed_recent_changes(ctx: ApiContext, spec: ModuleSpec) -> dict[str, An
     if params["tagfilter"]:
         raw["rctag"] = params["tagfilter"]
     result = await _query(ctx, raw)
-    items = []
-    for row in result.get("query", {}).get("recentchanges", []):
-        revid = int(row.get("revid") or 0)
-        link = (
-            _diff_link(ctx.site, row["title"], revid, int(row.get("old_revid") or 0))
-            if revid
-            else _page_link(ctx.site, row["title"])
+    changes = [
+        Change(
+            title=ctx.site.parser.parse(row["title"]), page_id=int(row.get("pageid") or 0),
+            kind=row.get("type", ""), user=None if row.get("userhidden") else row.get("user"),
+            revid=int(row.get("revid") or 0), old_revid=int(row.get("old_revid") or 0),
+            timestamp=row.get("timestamp", ""), comment=row.get("comment") or "",
+            hidden=any(row.get(flag) for flag in _HIDDEN_FLAGS),
         )
-        items.append(Item(row["title"], link, _summary(row), row.get("timestamp", ""),
-                          _author(row)))  # fmt: skip
+        for row in result.get("query", {}).get("recentchanges", [])
+    ]  # fmt: skip
+    items = []
+    for change in await ctx.db.read(describe_changes, ctx.site, changes):
+        title = ctx.site.parser.prefixed_text(change.title.ns, change.title.dbkey)
+        link = (
+            _diff_link(ctx.site, title, change.revid, change.old_revid)
+            if change.revid
+            else _page_link(ctx.site, title)
+        )
+        items.append(Item(title, link, "", change.timestamp, change.user or "",
+                          html=change.description))  # fmt: skip
     return _send(
         ctx, params["feedformat"], "$1  - Recent changes [en]",
         _page_link(ctx.site, "Special:RecentChanges"),
@@ -315,10 +341,12 @@ async def feed_contributions(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any
     if params["tagfilter"]:
         raw["uctag"] = params["tagfilter"]
     result = await _query(ctx, raw)
+    rows = result.get("query", {}).get("usercontribs", [])
+    descriptions = await ctx.db.read(_contributions, ctx.site, rows)
     items = [
-        Item(row["title"], _diff_link(ctx.site, row["title"], int(row["revid"])),
-             _summary(row), row.get("timestamp", ""), _author(row))
-        for row in result.get("query", {}).get("usercontribs", [])
+        Item(row["title"], _diff_link(ctx.site, row["title"], int(row["revid"])), "",
+             row.get("timestamp", ""), _author(row), html=description)
+        for row, description in zip(rows, descriptions, strict=True)
     ]  # fmt: skip
     link = _page_link(ctx.site, "Special:Contributions/" + user)
     return _send(

@@ -47,7 +47,13 @@ ELEMENTS = {
     "types": "type", "usercontribs": "item", "usergroups": "group", "users": "user",
     "value": "metadata", "variables": "v", "variants": "var", "watchlist": "item",
     "watchlistraw": "wr", "errors": "error", "warnings": "warning", "modules[paraminfo]": "module",
-    "duplicate": "duplicate", "alias": "alias", "info": "i", "deprecatedvalues": "v",
+    "duplicate": "duplicate", "alias": "alias", "info": "i",
+    # The action modules' lists (ApiProtect, ApiWatch, ApiPurge, ApiMove, ApiTag, ApiImport,
+    # ApiSetNotificationTimestamp, ApiRevisionDelete, ApiUpload).
+    "protections": "protection", "watch": "w", "purge": "page", "subpages": "subpage",
+    "subpages-talk": "subpage", "tag": "result", "import": "page",
+    "setnotificationtimestamp": "page", "items": "i", "allowed": "ext", "blacklisted": "ext",
+    "details": "detail",
 }  # fmt: skip
 # Items whose element name depends on the list they are in.
 _IN_CONTEXT = {
@@ -55,25 +61,53 @@ _IN_CONTEXT = {
     ("query", "redirects"): "r",
     ("page", "redirects"): "rd",
     ("group", "rights"): "permission",
+    ("userrights", "added"): "group",
+    ("userrights", "removed"): "group",
+    ("result", "added"): "t",
+    ("result", "removed"): "t",
 }
 # Lists keyed by a name the item carries as an attribute (ApiResult::META_KVP_KEY_NAME).
 KVP = {"slots": "role"}
+# Text members written as elements of their own rather than attributes, by the element they are
+# in (ApiResult::setSubelementsList in ApiExpandTemplates, ApiParse, ApiParamInfo, ApiHelp).
+SUBELEMENTS = {
+    "expandtemplates": frozenset({"wikitext", "parsetree", "encodedjsconfigvars"}),
+    "parse": frozenset({"encodedjsconfigvars"}),
+    "example": frozenset({"description"}),
+    "i": frozenset({"text"}),
+    "help": frozenset({"help"}),
+}
+# Text members whose key is not `*` in MediaWiki's result (ApiResult::META_CONTENT), by the
+# element they are in; formatversion 1 (what this module reads) spells them `*`.
+_CONTENT_NAMES = {"api": "docref"}
 _INTEGER = re.compile(r"^-?[0-9]+$")
-_NAME = re.compile(r"^[A-Za-z_:][A-Za-z0-9_:.-]*$")
+# ApiFormatXml::mangleName's name characters: the first may not be `_` (reserved for mangled
+# names) nor `:` (XML namespaces); the others may be `_`.
+_NAME_START = (
+    "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02ff\u0370-\u037d\u037f-\u1fff"
+    "\u200c-\u200d\u2070-\u218f\u2c00-\u2fef\u3001-\ud7ff\uf900-\ufdcf\ufdf0-\ufffd"
+    "\U00010000-\U000effff"
+)
+_NAME_CHAR = _NAME_START + "_\\-.0-9\u00b7\u0300-\u036f\u203f-\u2040"
+_NAME = re.compile(f"[{_NAME_START}][{_NAME_CHAR}]*")
+_NOT_NAME_CHAR = re.compile(f"[^{_NAME_CHAR}]")
 
 
 def _mangle(name: str) -> str:
     """ApiFormatXml::mangleName: a key that is no XML name, spelled so that it is one."""
-    if _NAME.match(name):
+    if name == "":
+        return "_"
+    if _NAME.fullmatch(name):
         return name
-    spelled = "".join(c if re.match(r"[A-Za-z0-9_:.-]", c) else f".{ord(c):x}." for c in name)
-    return spelled if _NAME.match(spelled) else "_" + spelled
+    return "_" + _NOT_NAME_CHAR.sub(lambda m: f".{ord(m.group()):X}.", name.replace(".", ".2E."))
 
 
 def _attr(value: str) -> str:
+    """Sanitizer::encodeAttribute: htmlspecialchars with both quotes, whitespace as entities."""
     return (
-        value.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
-        .replace(">", "&gt;").replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#9;")
+        value.replace("&", "&amp;").replace('"', "&quot;").replace("'", "&#039;")
+        .replace("<", "&lt;").replace(">", "&gt;")
+        .replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#9;")
     )  # fmt: skip
 
 
@@ -95,6 +129,14 @@ def _item_name(parent: str, key: str) -> str:
     return _IN_CONTEXT.get((parent, key)) or ELEMENTS.get(key, "_v")
 
 
+def _tag(name: str, attributes: dict[str, str], content: str | None = None) -> str:
+    """Xml::element: a short tag when there is no content or it is empty."""
+    attrs = "".join(f' {k}="{_attr(v)}"' for k, v in attributes.items())
+    if not content:
+        return f"<{name}{attrs} />"
+    return f"<{name}{attrs}>{_text(content)}</{name}>"
+
+
 class _Writer:
     def __init__(self, pretty: bool) -> None:
         self.pretty = pretty
@@ -109,13 +151,14 @@ class _Writer:
     def element(
         self, name: str, value: Any, depth: int, extra: dict[str, str], parent: str
     ) -> None:
-        tag = _mangle(name)
+        # `name` is already an XML name: a key mangled by its parent, or a list's item name
+        # (which ApiFormatXml writes as it is, `_v` too).
+        tag = name
         if not isinstance(value, dict | list):
+            # A scalar item of a list holds its value as content (`<g>sysop</g>`).
             text = _scalar(value)
-            if text is None:
-                return
-            attrs = "".join(f' {k}="{_attr(v)}"' for k, v in extra.items())
-            self.line(depth, f"<{tag}{attrs}>{_text(text)}</{tag}>")
+            if text is not None:
+                self.line(depth, _tag(tag, extra, text))
             return
         attributes = dict(extra)
         children: list[tuple[str, Any, dict[str, str]]] = []
@@ -135,27 +178,30 @@ class _Writer:
             item = _item_name(parent, name)
             children = [(item, each, {"_idx": str(key)}) for key, each in value.items()]
         else:
+            own = SUBELEMENTS.get(name, frozenset())
             for key, each in value.items():
                 if key == "*" and not isinstance(each, dict | list):
                     content = _scalar(each) or ""
                 elif isinstance(each, dict | list):
-                    children.append((key, each, {}))
+                    children.append((_mangle(key), each, {}))
+                elif key in own:
+                    children.append((_mangle(key), {"*": each}, {}))
                 else:
                     text = _scalar(each)
                     if text is not None:
                         attributes[_mangle(key)] = text
-        attrs = "".join(f' {k}="{_attr(v)}"' for k, v in attributes.items())
+        if content is not None and children:
+            # Text beside elements goes into an element of its own, named for its key: `*`,
+            # or `docref` beside the errors of a non-legacy error format.
+            children.append((_CONTENT_NAMES.get(name, _mangle("*")), {"*": content}, {}))
+            content = None
         if content is not None:
-            attrs += ' xml:space="preserve"'
-        if not children and content is None:
-            self.line(depth, f"<{tag}{attrs} />")
-            return
+            attributes["xml:space"] = "preserve"
         if not children:
-            self.line(depth, f"<{tag}{attrs}>{_text(content or '')}</{tag}>")
+            self.line(depth, _tag(tag, attributes, content))
             return
-        self.line(depth, f"<{tag}{attrs}>" + (_text(content) if content else ""))
+        self.line(depth, _tag(tag, attributes, None)[:-3] + ">")
         for key, each, more in children:
-            # A scalar item of a list holds its value as content (`<g>sysop</g>`).
             self.element(key, each, depth + 1, more, name)
         self.line(depth, f"</{tag}>")
 
@@ -165,8 +211,9 @@ def xml(body: dict[str, Any], pretty: bool = False, namespace: bool = False) -> 
     writer = _Writer(pretty)
     extra = {"xmlns": "http://www.mediawiki.org/xml/api/"} if namespace else {}
     writer.element("api", body, 0, extra, "")
+    # xmlfm starts each element on a line of its own, the first one too, and ends with none.
     head = '<?xml version="1.0"?>' + ("\n" if pretty else "")
-    return head + "".join(writer.parts)
+    return head + "".join(writer.parts).rstrip("\n")
 
 
 def php(value: Any) -> str:

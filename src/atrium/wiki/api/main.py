@@ -743,8 +743,13 @@ def _pretty_page(site: Site, fmt: _Format, text: str) -> bytes:
         "but is unsuitable for application use.</p>\n<p>Specify the <var>format</var> parameter "
         f"to change the output format. To see the non-HTML representation of the {kind} format, "
         f"set <var>format={plain}</var>.</p>\n"
-        f'<pre class="api-pretty-content">{html.escape(text, quote=False)}</pre>\n</body>\n</html>\n'
+        f'<pre class="api-pretty-content">{_pre_text(text)}</pre>\n</body>\n</html>\n'
     ).encode()
+
+
+def _pre_text(text: str) -> str:
+    """Html::element's escaping, as MediaWiki's pretty formats show their output: `&` and `<`."""
+    return text.replace("&", "&amp;").replace("<", "&lt;")
 
 
 def _encode(site: Site, fmt: _Format, body: dict[str, Any]) -> bytes:

@@ -93,3 +93,39 @@ def latest_text(conn: Conn, page_id: int) -> Row | None:
     return conn.one(
         _text_select().join(P, P.c.page_latest == R.c.rev_id).where(P.c.page_id == page_id)
     )
+
+
+def intermediate(conn: Conn, old_id: int, new_id: int, most: int) -> tuple[int, list[str], str]:
+    """What lies between two revisions of one page (DifferenceEngine::getMultiNotice): how many
+    revisions (counting at most 1001), their authors (at most `most` + 1 names), and the later
+    revision's author. (0, [], "") for revisions of two pages or that are missing."""
+    ends = conn.all(
+        sa.select(R.c.rev_id, R.c.rev_page, R.c.rev_timestamp, schema.actor.c.actor_name)
+        .select_from(R.join(schema.actor, schema.actor.c.actor_id == R.c.rev_actor))
+        .where(R.c.rev_id.in_([old_id, new_id]))
+    )
+    by_id = {row["rev_id"]: row for row in ends}
+    old, new = by_id.get(old_id), by_id.get(new_id)
+    if old is None or new is None or old["rev_page"] != new["rev_page"]:
+        return 0, [], ""
+    if (old["rev_timestamp"], old["rev_id"]) > (new["rev_timestamp"], new["rev_id"]):
+        old, new = new, old
+    after_old = sa.or_(
+        R.c.rev_timestamp > old["rev_timestamp"],
+        sa.and_(R.c.rev_timestamp == old["rev_timestamp"], R.c.rev_id > old["rev_id"]),
+    )
+    before_new = sa.or_(
+        R.c.rev_timestamp < new["rev_timestamp"],
+        sa.and_(R.c.rev_timestamp == new["rev_timestamp"], R.c.rev_id < new["rev_id"]),
+    )
+    between = R.c.rev_page == new["rev_page"], after_old, before_new
+    counted = sa.select(R.c.rev_id).where(*between).limit(1001).subquery()
+    count = int(conn.scalar(sa.select(sa.func.count()).select_from(counted)) or 0)
+    names = conn.all(
+        sa.select(schema.actor.c.actor_name)
+        .select_from(R.join(schema.actor, schema.actor.c.actor_id == R.c.rev_actor))
+        .where(*between)
+        .distinct()
+        .limit(most + 1)
+    )
+    return count, [row["actor_name"] for row in names], str(new["actor_name"])

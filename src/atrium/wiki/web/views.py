@@ -22,15 +22,27 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 
 from atrium.core.body_limit import BodyTooLarge
-from atrium.core.db import Database
+from atrium.core.db import Conn, Database
 from atrium.core.exceptions import exception_class
 from atrium.core.page_headers import PAGE_HEADERS
 from atrium.wiki import body_limits
+from atrium.wiki.accounts.usernames import is_ip
+from atrium.wiki.messages.store import MESSAGES
 from atrium.wiki.reads import article as article_view
 from atrium.wiki.reads import comparing
 from atrium.wiki.reads import page_view as reading
+from atrium.wiki.reads.users import account_by_name, is_hidden
 from atrium.wiki.site import MAIN_PAGE, Site
-from atrium.wiki.titles import NS_CATEGORY, NS_FILE, NS_SPECIAL, InvalidTitle, Title
+from atrium.wiki.titles import (
+    NS_CATEGORY,
+    NS_FILE,
+    NS_MEDIAWIKI,
+    NS_SPECIAL,
+    NS_USER,
+    NS_USER_TALK,
+    InvalidTitle,
+    Title,
+)
 from atrium.wiki.web import (
     account_pages,
     editing,
@@ -197,8 +209,9 @@ async def view(request: Request, site: Site, db: Database, title: Title, follow:
             create_href=links.index_href(site, title, action="edit"),
         )
         context["after_html"] = trusted(await _namespace_sections(request, site, db, title))
+        known = await _shown_though_missing(request, db, title)
         return await render_page(
-            request, site, db, "article.html", context, title=title, status=404
+            request, site, db, "article.html", context, title=title, status=200 if known else 404
         )
     assert page.rendered is not None
     if page.redirected_from is not None:
@@ -220,6 +233,34 @@ async def view(request: Request, site: Site, db: Database, title: Title, follow:
         categories=_categories(site, page),
     )
     return await render_page(request, site, db, "article.html", context, title=page.title)
+
+
+def _user_root(conn: Conn, name: str, may_see_hidden: bool) -> bool:
+    """Whether `name` is an account the reader may know of."""
+    account = account_by_name(conn, name)
+    if account is None:
+        return False
+    return may_see_hidden or not is_hidden(conn, account.id)
+
+
+async def _shown_though_missing(request: Request, db: Database, title: Title) -> bool:
+    """Article::showMissingArticle answers 200, not 404, for a missing page that is still
+    something: the user (talk) page of an account or an IP address (not a subpage), and a
+    message page whose message has a default text. A hidden account counts as none unless the
+    reader may see hidden users."""
+    if title.ns in (NS_USER, NS_USER_TALK):
+        root, _, rest = title.dbkey.partition("/")
+        if rest:
+            return False
+        name = root.replace("_", " ")
+        if is_ip(name):
+            return True
+        viewer = await current_viewer(request, db)
+        return await db.read(_user_root, name, viewer.account.allowed("hideuser"))
+    if title.ns == NS_MEDIAWIKI:
+        key = title.dbkey[:1].lower() + title.dbkey[1:]
+        return key in MESSAGES or key.rpartition("/")[0] in MESSAGES
+    return False
 
 
 async def _namespace_sections(

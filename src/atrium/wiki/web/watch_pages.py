@@ -4,7 +4,7 @@ anything), the change on a POST carrying the session's token, as MediaWiki's Wat
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 
 from atrium.core.db import Database
 from atrium.wiki.changes.watching import set_watch
@@ -24,18 +24,18 @@ async def watch(request: Request, site: Site, db: Database, title: Title, on: bo
         "on": on,
         "done": False,
         "error": "",
-        "signed_in": viewer.signed_in,
-        "login_href": links.special_href("UserLogin", returnto=name),
         "form_action": links.index_href(site, title, action="watch" if on else "unwatch"),
         "page_href": links.page_href(site, title),
         "name": name,
     }
     action = "watch" if on else "unwatch"
     if not viewer.signed_in:
-        return await render_page(
-            request, site, db, "watch.html", context, title=title, heading="Please log in",
-            action=action, status=401,
+        # MediaWiki sends an anonymous visitor to the login form, to come back to this action.
+        login = links.special_href(
+            "UserLogin", returnto=name, returntoquery=f"action={action}",
+            warning="watchlistanontext",
         )  # fmt: skip
+        return RedirectResponse(login, 302)
     if request.method == "POST":
         form = await request.form()
         token = form.get("wpEditToken")

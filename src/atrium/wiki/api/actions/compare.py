@@ -217,8 +217,8 @@ def _describe(
         if _can_see(ctx, rev.deleted, _COMMENT):
             if "comment" in props:
                 out[f"{prefix}comment"] = rev.comment
-            if "parsedcomment" in props:
-                out[f"{prefix}parsedcomment"] = rev.parsed_comment
+            # ApiComparePages adds the parsed comment whenever either is asked for.
+            out[f"{prefix}parsedcomment"] = rev.parsed_comment
         if rev.deleted & _COMMENT:
             ctx.out.flag_if(out, f"{prefix}commenthidden", True)
     if rev.deleted & _TEXT:

@@ -35,7 +35,7 @@ async def help_page(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         children = ctx.modules.children(target.path)
         listed = "".join(f"<li>{html.escape(c.path)}</li>" for c in children)
         items.append(f"<h2>{html.escape(target.path)}</h2><ul>{listed}</ul>")
-    return {"help": {"mime": "text/html", "help": "".join(items)}}
+    return {"help": {"mime": "text/html", "filename": "api-help.html", "help": "".join(items)}}
 
 
 ACTION = Action(HELP, help_page)

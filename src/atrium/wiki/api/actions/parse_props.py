@@ -85,7 +85,6 @@ def _sections(site: Site, title: Title, body: str, source: str) -> list[dict[str
                 "fromtitle": shown,
                 "byteoffset": offsets[index - 1] if index - 1 < len(offsets) else None,
                 "anchor": anchor,
-                "linkAnchor": anchor,
             }
         )
     return out

@@ -40,7 +40,8 @@ async def handle(ctx: SpecialContext) -> Response:
     try:
         check_sender(ctx.reader)
     except ChangeError:
-        return await message_page(ctx, text("mailnologin"), text("mailnologintext"), 403)
+        # An ErrorPageError in MediaWiki, which answers 200.
+        return await message_page(ctx, text("mailnologin"), text("mailnologintext"), 200)
     target = (ctx.subpage or ctx.param("wpTarget") or ctx.param("target")).replace("_", " ")
     if ctx.method != "POST":
         return await _form(ctx, target)

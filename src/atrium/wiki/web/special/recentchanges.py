@@ -67,11 +67,14 @@ async def handle(ctx: SpecialContext) -> Response:
         "days": days,
         "limit": limit,
     }
+    lines = await finished(ctx.db, ctx.site, change_lines(ctx.reader, rows, prefixes))
+    # An empty list answers 404, as MediaWiki's ChangesListSpecialPage does.
     return await render(
         ctx,
         "recentchanges.html",
         "Recent changes",
-        lines=await finished(ctx.db, ctx.site, change_lines(ctx.reader, rows, prefixes)),
+        200 if lines else 404,
+        lines=lines,
         options=options,
         namespace=namespace,
         limits=LIMITS,

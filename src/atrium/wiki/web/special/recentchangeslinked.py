@@ -35,9 +35,12 @@ async def handle(ctx: SpecialContext) -> Response:
     heading = "Related changes"
     if title is not None:
         heading = f'Changes related to "{Links(ctx.site).name(title)}"'
+    # No changes to list (no page given, or none changed) is a 404, as in MediaWiki's
+    # ChangesListSpecialPage.
     return await render(
-        ctx, "recentchangeslinked.html", heading, target=text, title=title, lines=lines,
-        days=days, day_choices=DAYS, limit=limit, linked_to=linked_to, error=error,
+        ctx, "recentchangeslinked.html", heading, 200 if lines else 404, target=text,
+        title=title, lines=lines, days=days, day_choices=DAYS, limit=limit,
+        linked_to=linked_to, error=error,
     )  # fmt: skip
 
 

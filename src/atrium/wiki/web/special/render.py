@@ -114,7 +114,9 @@ async def message_page(
 
 
 async def permission_error(ctx: SpecialContext, doing: str, error: ChangeError) -> Response:
-    """MediaWiki's "Permission error" page: what was refused and why."""
+    """MediaWiki's "Permission error" page: what was refused and why. It answers 200, as
+    MediaWiki's PermissionsError page does (OutputPage::showPermissionsErrorPage sets no
+    status)."""
     reasons = [error, *error.more]
     intro = (
         f"You do not have permission to {doing}, for the following "
@@ -122,7 +124,7 @@ async def permission_error(ctx: SpecialContext, doing: str, error: ChangeError) 
     )
     items = [Markup(await wikitext_html(ctx, each.text)) for each in reasons]
     return await render(
-        ctx, "permission_error.html", "Permission error", 403, intro=intro, reasons=items
+        ctx, "permission_error.html", "Permission error", 200, intro=intro, reasons=items
     )
 
 
@@ -138,11 +140,12 @@ async def bad_token(ctx: SpecialContext) -> Response:
 
 
 async def not_logged_in(ctx: SpecialContext, doing: str) -> Response:
-    """MediaWiki's `exception-nologin`: the page needs a signed-in reader."""
+    """MediaWiki's `exception-nologin`: the page needs a signed-in reader. A 200, as
+    MediaWiki's UserNotLoggedIn error page is."""
     login = Links(ctx.site).special("UserLogin", returnto=ctx.request.url.path)
     return await message_page(
         ctx,
         "Not logged in",
         f"Please [{ctx.site.server}{login} log in] to {doing}.",
-        401,
+        200,
     )

@@ -71,8 +71,9 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
         )
     if "preferencestoken" in props and user.registered and ctx.session_secret is not None:
         info["preferencestoken"] = make_token(ctx.session_secret, TOKEN_SALTS["csrf"])
-    if "editcount" in props and user.registered:
-        info["editcount"] = user.editcount
+    if "editcount" in props:
+        # An anonymous caller counts 0 edits (ApiQueryUserInfo casts the missing count).
+        info["editcount"] = user.editcount if user.registered else 0
     if "ratelimits" in props:
         info["ratelimits"] = {}
     if "realname" in props and user.registered:
