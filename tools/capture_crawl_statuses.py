@@ -47,6 +47,10 @@ ACTIONS = (
     "delete", "watch", "unwatch", "purge", "credits", "markpatrolled", "diff", "oldid",
 )  # fmt: skip
 # The targets a Special page's subpage may name (crawl_kinds.Kinds._sub_state).
+# Special:Redirect's typed lookups, with the example values its own summary links to.
+REDIRECT_LOOKUPS = {
+    "file": "Example.jpg", "page": "64308", "revision": "328429", "user": "101", "logid": "186",
+}  # fmt: skip
 SUBPAGES = {"user": PERSON, "ip": "127.0.0.5", "page": "Crawl hub", "missing": "Crawl missing page"}
 SKIPPED = {"userlogout"}  # would end the session the capture runs in
 
@@ -113,6 +117,8 @@ def main() -> None:
         ask(f"Special:{name.lower()}", _path(f"Special:{name}"))
         for state, target in SUBPAGES.items():
             ask(f"Special:{name.lower()}/{state}", _path(f"Special:{name}/{target}"))
+    for kind, value in REDIRECT_LOOKUPS.items():
+        ask(f"Special:redirect lookup {kind}", _path(f"Special:Redirect/{kind}/{value}"))
     for state, title in PAGES.items():
         rev = revs.get(state, 99999999)
         for action in ACTIONS:

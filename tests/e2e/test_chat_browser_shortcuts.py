@@ -94,7 +94,14 @@ def test_help_lists_every_section(people: Any, site: Site) -> None:
         "Menus",
     ]
     text = dialog.inner_text()
-    for keys in ("Q", "Shift + P", "Ctrl + .", "Shift + A / Shift + D", "Ctrl + Shift + L", "Shift + M"):
+    for keys in (
+        "Q",
+        "Shift + P",
+        "Ctrl + .",
+        "Shift + A / Shift + D",
+        "Ctrl + Shift + L",
+        "Shift + M",
+    ):
         assert keys in text
     mo.shot("keyboard-shortcuts")
     mo.page.keyboard.press("Escape")

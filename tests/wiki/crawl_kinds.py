@@ -134,6 +134,10 @@ class Kinds:
             if found is None:
                 return f"Special:{title.dbkey.lower()} (none) as {who}"
             page, sub = found
+            lookup, _, value = (sub or "").partition("/")
+            if page.name == "Redirect" and value and lookup.lower() in REDIRECT_LOOKUPS:
+                # Special:Redirect/<type>/<value>: a lookup, not a page name.
+                return f"Special:redirect lookup {lookup.lower()} as {who}"
             where = f"/{self._sub_state(sub)}" if sub else ""
             return f"Special:{page.name.lower()}{where} as {who}"
         state = self.states.get((title.ns, title.dbkey), "missing")
@@ -144,6 +148,7 @@ class Kinds:
 
 
 _MESSAGE_KEYS = {key.lower() for key in MESSAGES}
+REDIRECT_LOOKUPS = {"file", "page", "revision", "user", "logid"}
 
 
 def _is_ip(text: str) -> bool:

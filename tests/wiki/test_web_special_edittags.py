@@ -39,7 +39,7 @@ async def test_refusals_and_bad_input(wiki: WikiHarness, client: httpx.AsyncClie
     title = 'Tagged "x" & y'  # a title with what HTML and wikitext escape
     rev = await wiki.edit_page(title, "text", user="Alice", summary=HOSTILE)
     anonymous = await client.get(f"/wiki/Special:EditTags?type=revision&ids={rev}")
-    assert anonymous.status_code == 403 and "Permission error" in anonymous.text
+    assert anonymous.status_code == 200 and "Permission error" in anonymous.text
     await sign_in(wiki, client, "Alice")
     for query in ("", "?ids=abc", "?ids=999999", "?type=logentry&ids=999999", "?ids[x]=1"):
         missing = await client.get("/wiki/Special:EditTags" + query)

@@ -53,12 +53,12 @@ async def _page_revisions(wiki: WikiHarness, title: str) -> list[int]:
 
 async def test_refused_without_the_right(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
     anonymous = await client.get("/wiki/Special:MergeHistory")
-    assert anonymous.status_code == 403 and "Permission error" in anonymous.text
+    assert anonymous.status_code == 200 and "Permission error" in anonymous.text
     posted = await client.post(URL, data={"targetID": "1", "destID": "2"})
-    assert posted.status_code == 403
+    assert posted.status_code == 200 and "Permission error" in posted.text
     await sign_in(wiki, client, "Alice")
     member = await client.get("/wiki/Special:MergeHistory")
-    assert member.status_code == 403 and "merge the history of this page" in member.text
+    assert member.status_code == 200 and "merge the history of this page" in member.text
 
 
 async def test_bad_input_and_empty_states(wiki: WikiHarness, client: httpx.AsyncClient) -> None:

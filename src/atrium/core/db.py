@@ -348,6 +348,14 @@ class Database(abc.ABC):
         it never runs in the event loop's thread."""
         return await self.read(fn, *args)
 
+    async def read_cached_or_rendering(
+        self, cached: Callable[..., T | None], fn: Callable[..., T], *args: Any
+    ) -> T:
+        """`read_rendering(fn, *args)`, first asking `cached(conn, *args)` (a cache lookup that
+        renders nothing) where reads are cheap to run in place: a parser-cache hit then costs
+        no trip to a rendering thread. Here every read is a trip: straight to `fn`."""
+        return await self.read_rendering(fn, *args)
+
     @abc.abstractmethod
     def read_sync(self, fn: Callable[..., T], *args: Any) -> T:
         """For the CLI and migrations, outside any event loop."""
@@ -509,6 +517,14 @@ class SQLiteDatabase(Database):
         # Each thread has its reader connection (`_reader_conn`); the shared caches are the
         # ones PostgreSQL's pool threads already share.
         return await workers.run_rendering(self._run_read, fn, args)
+
+    async def read_cached_or_rendering(
+        self, cached: Callable[..., T | None], fn: Callable[..., T], *args: Any
+    ) -> T:
+        found = self._run_read(cached, args)
+        if found is not None:
+            return found
+        return await self.read_rendering(fn, *args)
 
     # Writes --------------------------------------------------------------------------------
 

@@ -61,11 +61,17 @@ def _current(row: Any) -> parsing.CurrentRevision:
     )
 
 
-def _shown(conn: Conn, site: Site, title: Title, row: Any) -> PageView:
+class _Uncached(Exception):
+    """The body is not in the parser cache, and the caller may not render it here."""
+
+
+def _shown(conn: Conn, site: Site, title: Title, row: Any, render: bool = True) -> PageView:
     """The page of this row with its body, from the parser cache when it is there."""
     current = _current(row)
     parsed = parsing.cached_current(conn, title, current)
     if parsed is None:
+        if not render:
+            raise _Uncached
         rev = parsing.revision(conn, current.rev_id)
         if rev is None:
             return PageView(title, None)
@@ -86,7 +92,9 @@ def _shown(conn: Conn, site: Site, title: Title, row: Any) -> PageView:
     )
 
 
-def view_page(conn: Conn, site: Site, title: Title, follow: bool = True) -> PageView:
+def view_page(
+    conn: Conn, site: Site, title: Title, follow: bool = True, render: bool = True
+) -> PageView:
     """The page to show for `title`, following one redirect unless `follow` is false."""
     row = _page(conn, title)
     if row is None:
@@ -98,13 +106,22 @@ def view_page(conn: Conn, site: Site, title: Title, follow: bool = True) -> Page
             if follow:
                 followed = _page(conn, target)
                 if followed is not None:
-                    view = _shown(conn, site, target, followed)
+                    view = _shown(conn, site, target, followed, render)
                     view.redirected_from = title
                     return view
-            view = _shown(conn, site, title, row)
+            view = _shown(conn, site, title, row, render)
             view.redirect_to = target
             return view
-    return _shown(conn, site, title, row)
+    return _shown(conn, site, title, row, render)
+
+
+def cached_view(conn: Conn, site: Site, title: Title, follow: bool = True) -> PageView | None:
+    """`view_page` when its body is in the parser cache (nothing to render: cheap enough for
+    the event loop's thread); else None."""
+    try:
+        return view_page(conn, site, title, follow, render=False)
+    except _Uncached:
+        return None
 
 
 def revision_html(conn: Conn, site: Site, title: Title, rev_id: int, text: str) -> str:

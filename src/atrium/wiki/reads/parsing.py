@@ -161,14 +161,7 @@ def parse(
     """The parsed text, from the cache when nothing it shows has changed since it was parsed.
     `current`: the text is that page's current revision (read in this transaction after the
     page row that names it), with its revision's variables."""
-    cache: BoundedCache[tuple[Any, ...], Parsed] | None = None
-    key: tuple[Any, ...] = ()
-    if current is not None:
-        cache = _cache(conn)
-        key = _current_key(title, current)
-    elif conn.is_sqlite:
-        cache = _cache(conn)
-        key = (title.ns, title.dbkey, text, tuple(sorted((variables or {}).items())), _state(conn))
+    cache, key = _slot(conn, title, text, variables, current)
     if cache is not None:
         found = cache.get(key)
         if found is not None:
@@ -179,6 +172,35 @@ def parse(
     if cache is not None and not parsed.rendered.volatile:
         cache.put(key, parsed)
     return parsed
+
+
+def cached_parse(
+    conn: Conn,
+    site: Site,
+    title: Title,
+    text: str,
+    variables: Mapping[str, str] | None = None,
+    current: CurrentRevision | None = None,
+) -> Parsed | None:
+    """`parse`'s answer when it is in the cache, without rendering; else None."""
+    cache, key = _slot(conn, title, text, variables, current)
+    return cache.get(key) if cache is not None else None
+
+
+def _slot(
+    conn: Conn,
+    title: Title,
+    text: str,
+    variables: Mapping[str, str] | None,
+    current: CurrentRevision | None,
+) -> tuple[BoundedCache[tuple[Any, ...], Parsed] | None, tuple[Any, ...]]:
+    """The cache that may hold this parse, and its key there (no cache: None)."""
+    if current is not None:
+        return _cache(conn), _current_key(title, current)
+    if conn.is_sqlite:
+        key = (title.ns, title.dbkey, text, tuple(sorted((variables or {}).items())), _state(conn))
+        return _cache(conn), key
+    return None, ()
 
 
 def _parse(

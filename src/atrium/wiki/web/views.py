@@ -31,6 +31,7 @@ from atrium.wiki.messages.store import MESSAGES
 from atrium.wiki.reads import article as article_view
 from atrium.wiki.reads import comparing
 from atrium.wiki.reads import page_view as reading
+from atrium.wiki.reads.pages import pages_by_ids
 from atrium.wiki.reads.users import account_by_name, is_hidden
 from atrium.wiki.site import MAIN_PAGE, Site
 from atrium.wiki.titles import (
@@ -185,6 +186,13 @@ def _parse_title(site: Site, text: str) -> Title | None:
     return title
 
 
+async def _page_by_id(db: Database, value: str) -> Title | None:
+    if not value.isascii() or not value.isdigit() or len(value) > 12:
+        return None
+    rows = await db.read(pages_by_ids, [int(value)])
+    return Title(int(rows[0]["page_namespace"]), str(rows[0]["page_title"])) if rows else None
+
+
 async def _bad_title(request: Request, site: Site, db: Database, text: str) -> Response:
     body = f"<p>The requested page title is empty or invalid: <code>{_esc(text)}</code></p>"
     return await message_page(request, site, db, "Bad title", body, status=400)
@@ -198,7 +206,9 @@ def _named(site: Site, title: Title) -> dict[str, str]:
 
 
 async def view(request: Request, site: Site, db: Database, title: Title, follow: bool) -> Response:
-    page = await db.read_rendering(article_view.view_page, site, title, follow)
+    page = await db.read_cached_or_rendering(
+        article_view.cached_view, article_view.view_page, site, title, follow
+    )
     context: dict[str, Any] = {"redirected_from": None, "redirect_to": None, "categories": []}
     if not page.exists:
         context.update(
@@ -500,7 +510,15 @@ async def index(request: Request, site: Site, db: Database) -> Response:
         if not await may_read(request, site, db, search):
             return await _login_required(request, site, db)
         return await special(request, site, db, search)
-    text = form.get("title", params.get("title", MAIN_PAGE)).replace("_", " ")
+    if "curid" in params and "title" not in params and "title" not in form:
+        # A page by its id (Special:Redirect/page leads here); an unknown id is a bad title.
+        by_id = await _page_by_id(db, params["curid"])
+        if by_id is None:
+            body = "<p>The requested page title is empty or invalid.</p>"
+            return await message_page(request, site, db, "Bad title", body, status=404)
+        text = site.parser.prefixed_text(by_id.ns, by_id.dbkey)
+    else:
+        text = form.get("title", params.get("title", MAIN_PAGE)).replace("_", " ")
     if _parse_title(site, text) == RUN_JOBS:
         return runjobs.run_jobs(request.method, form, site.secret)
     title = _parse_title(site, text)

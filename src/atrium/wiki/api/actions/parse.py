@@ -135,7 +135,9 @@ async def parse(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             "notwikitext", msg.api("apierror-parsetree-notwikitext"), module="parse"
         )
     title, text = source.title, source.text
-    parsed = await ctx.db.read_rendering(parsing.parse, ctx.site, title, text, source.variables)
+    parsed = await ctx.db.read_cached_or_rendering(
+        parsing.cached_parse, parsing.parse, ctx.site, title, text, source.variables
+    )
     add_props(_output(ctx, params, model, source, parsed), props, result)
     return {"parse": result}
 

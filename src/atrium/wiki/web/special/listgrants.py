@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 from markupsafe import Markup
 from starlette.responses import Response
 
@@ -12,6 +14,9 @@ from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.msg import inline_html
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import render, wikitext_html
+
+# Right descriptions name protection levels through `{{int:…}}`, which inline rendering leaves.
+_INT = re.compile(r"\{\{int:([^{}|]+)\}\}")
 
 RIGHT = Markup(
     '<span class="listgrouprights-granted">{} <code>(<span class="mw-listgrants-right-name">{}'
@@ -25,7 +30,8 @@ async def handle(ctx: SpecialContext) -> Response:
         # Each right: its description, then its name (listgrouprights-right-display), sorted.
         shown: list[Markup] = []
         for right in rights:
-            description = await inline_html(ctx, message(f"right-{right}"))
+            text = _INT.sub(lambda m: message(m.group(1).strip()), message(f"right-{right}"))
+            description = await inline_html(ctx, text)
             shown.append(RIGHT.format(description, right))
         grants.append((grant, message(f"grant-{grant}"), sorted(shown)))
     return await render(

@@ -13,7 +13,6 @@ from starlette.responses import RedirectResponse, Response
 
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.files.paths import hash_path, url_name
-from atrium.wiki.reads.pages import pages_by_ids
 from atrium.wiki.reads.stored_files import stored_file
 from atrium.wiki.reads.users import account_by_id, is_hidden
 from atrium.wiki.site import SCRIPT_PATH
@@ -70,11 +69,8 @@ async def _target(ctx: SpecialContext, kind: str, value: str) -> tuple[str, int]
             raise _Refused
         return Links(ctx.site).page(Title(NS_USER, account.name.replace(" ", "_"))), 302
     if kind == "page":
-        rows = await ctx.db.read(pages_by_ids, [number])
-        if not rows:
-            return NOT_FOUND
-        title = Title(int(rows[0]["page_namespace"]), str(rows[0]["page_title"]))
-        return Links(ctx.site).page(title), 302
+        # As MediaWiki: on to index.php by the id, which shows the page or says the id is bad.
+        return f"{SCRIPT_PATH}/index.php?{urlencode({'curid': number})}", 301
     if kind == "revision":
         return f"{SCRIPT_PATH}/index.php?{urlencode({'oldid': number})}", 301
     query = urlencode({"title": "Special:Log", "logid": number})
