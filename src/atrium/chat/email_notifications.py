@@ -1,7 +1,9 @@
 """The task that mails missed messages once their batching period is over, and the weekly
 digests, in every `atrium serve` process: a cheap indexed look each second, and when something is due one transaction
 (`mail_due_missed_messages`) that writes the mails to the outbox and forgets the notices; on
-PostgreSQL it skips the rows another worker holds. The clock is injectable."""
+PostgreSQL it skips the rows another worker holds. Users on the chat when their period ends
+(a queue that takes messages, and active presence) have seen the messages and are not mailed.
+The clock is injectable."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ import sqlalchemy as sa
 
 from atrium.chat import schema
 from atrium.chat.actions.digest import mail_digests
-from atrium.chat.actions.missed_messages import mail_due_missed_messages
+from atrium.chat.actions.missed_messages import due_users, mail_due_missed_messages
 from atrium.chat.runtime import ChatRuntime
 from atrium.core.db import Conn
 
@@ -47,8 +49,16 @@ class MissedMessageMailer:
         """Write the mails of everything due now; how many."""
         runtime, written = self.runtime, 0
         while await runtime.db.read(_any_due, self.clock()):
+            # Who of them is on the chat is the event queues' to say, outside the transaction.
+            users = await runtime.db.read(due_users, self.clock())
+            listening = await runtime.events.listening(users)
             written += await runtime.db.write(
-                mail_due_missed_messages, runtime.composer, runtime.secret, self.clock()
+                mail_due_missed_messages,
+                runtime.composer,
+                runtime.secret,
+                self.clock(),
+                listening,
+                users,
             )
             if not runtime.db.is_sqlite:
                 break  # what is left may be held by another worker: the next pass sees
