@@ -56,8 +56,12 @@ class LiveServer:
         self.process.wait()
 
 
-def start_server(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[bytes]:
-    """`atrium serve` on `port`, its output appended to `log`, in a process group of its own."""
+def start_server(
+    env: dict[str, str], port: int, log: Path, workers: int = 1
+) -> subprocess.Popen[bytes]:
+    """`atrium serve` on `port`, its output appended to `log`, in a process group of its own;
+    `workers` > 1 is the scale-out mode's (PostgreSQL and Redis in `env`)."""
+    more = ["--workers", str(workers)] if workers > 1 else []
     with log.open("a") as log_file:
         return subprocess.Popen(
             [
@@ -69,6 +73,7 @@ def start_server(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[
                 "127.0.0.1",
                 "--port",
                 str(port),
+                *more,
             ],
             env=env,
             stdout=log_file,
@@ -79,7 +84,10 @@ def start_server(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[
 
 @contextmanager
 def running_server(
-    env: dict[str, str], ready_path: str = "/api/v1/server_settings", log_name: str = "server.log"
+    env: dict[str, str],
+    ready_path: str = "/api/v1/server_settings",
+    log_name: str = "server.log",
+    workers: int = 1,
 ) -> Iterator[LiveServer]:
     log = Path(env["ATRIUM_DATA_DIR"]) / log_name
     # free_port() lets the port go before the server binds it, and another xdist worker can take
@@ -87,7 +95,7 @@ def running_server(
     for attempt in (1, 2):
         port = free_port()
         log.write_text("")
-        process = start_server(env, port, log)
+        process = start_server(env, port, log, workers)
         base = f"http://127.0.0.1:{port}"
         try:
             _wait_ready(process, base + ready_path, log)
