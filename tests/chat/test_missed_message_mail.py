@@ -14,6 +14,7 @@ import sqlalchemy as sa
 from atrium.chat import schema
 from atrium.chat.actions.missed_messages import HOLD_SECONDS, mail_due_missed_messages
 from atrium.chat.email_notifications import MissedMessageMailer
+from atrium.chat.events.bus import QUEUE_TIMEOUT_SECONDS, MemoryEventQueues, QueueOptions
 from tests.chat.conftest import ChatHarness, Member, api_ok, assert_json_success
 from tests.mail_server import html_part, outbox_mails, text_part
 
@@ -331,3 +332,16 @@ async def test_a_bad_wildcard_setting_is_refused(chat: ChatHarness) -> None:
         ],
     )
     assert resp.status_code == 400 and resp.json()["result"] == "error"
+
+
+async def test_listening_counts_live_queues_that_take_messages_only() -> None:
+    queues = MemoryEventQueues()
+    live = await queues.register(1, QueueOptions())
+    await queues.register(2, QueueOptions(event_types=frozenset({"presence"})))
+    stale = await queues.register(3, QueueOptions(event_types=frozenset({"message"})))
+    # Not polled for longer than the queue timeout: as good as collected, before expire_idle.
+    queues.queues[stale].last_touched -= QUEUE_TIMEOUT_SECONDS + 1
+    assert await queues.listening([1, 2, 3, 4]) == {1}
+    await queues.delete(live, 1)
+    assert await queues.listening([1]) == set()
+    assert await queues.listening([]) == set()
