@@ -1,7 +1,8 @@
 """Checking a mailed temporary password: whether a password is it, and which one is current.
 
-Apart from `password_reset` (which the changes read) because verifying a hash goes through the
-password checks, which also know the workspace's linked accounts.
+Kept apart from `password_reset`, which the changes read: verifying a hash goes through the
+password checks, and they know the workspace's linked accounts and with them the web framework,
+which no change may import.
 """
 
 from __future__ import annotations
