@@ -143,6 +143,16 @@ def _env_smtp_security() -> str:
     return raw
 
 
+def _env_ca_file() -> Path | None:
+    raw = os.environ.get("ATRIUM_SMTP_CA_FILE") or None
+    if raw is None:
+        return None
+    path = Path(raw)
+    if not path.is_file():
+        raise SystemExit(f"ATRIUM_SMTP_CA_FILE names no readable file: {raw!r}")
+    return path
+
+
 @dataclass(frozen=True)
 class MailSettings:
     """The outgoing mail server. No host: every mail is written to `DATA_DIR/mail-sink/`."""
@@ -153,6 +163,9 @@ class MailSettings:
     smtp_security: str = "starttls"
     smtp_user: str | None = None
     smtp_password: str | None = None
+    # A PEM file of CA certificates trusted for the server's certificate besides the system's
+    # (an organization's own CA); the certificate and its host name are always checked.
+    smtp_ca_file: Path | None = None
     # The From address; None: the noreply address of the external URL's host.
     email_from: str | None = None
     # A sender that claimed a mail and died leaves it to another after this many seconds.
@@ -279,6 +292,7 @@ class Settings:
                 smtp_security=_env_smtp_security(),
                 smtp_user=os.environ.get("ATRIUM_SMTP_USER") or None,
                 smtp_password=os.environ.get("ATRIUM_SMTP_PASSWORD") or None,
+                smtp_ca_file=_env_ca_file(),
                 email_from=os.environ.get("ATRIUM_EMAIL_FROM") or None,
                 claim_seconds=_env_float("ATRIUM_MAIL_CLAIM_SECONDS", 60.0),
             ),

@@ -6,12 +6,16 @@ from __future__ import annotations
 import re
 import time
 from email.message import EmailMessage
+from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
 from atrium.chat import schema
+from atrium.chat.actions.missed_messages import HOLD_SECONDS, mail_due_missed_messages
 from atrium.chat.email_notifications import MissedMessageMailer
-from tests.chat.conftest import ChatHarness, api_ok
+from atrium.chat.events.bus import QUEUE_TIMEOUT_SECONDS, MemoryEventQueues, QueueOptions
+from tests.chat.conftest import ChatHarness, Member, api_ok, assert_json_success
 from tests.mail_server import html_part, outbox_mails, text_part
 
 pytestmark = pytest.mark.anyio
@@ -20,7 +24,8 @@ LATER = 121.0  # just past Zulip's default batching period
 
 
 async def _mail_due(chat: ChatHarness, after: float = LATER) -> int:
-    return await MissedMessageMailer(chat.runtime, clock=lambda: time.time() + after).mail_due()
+    rt = chat.runtime
+    return await rt.db.write(mail_due_missed_messages, rt.composer, rt.secret, time.time() + after)
 
 
 async def _mails(chat: ChatHarness) -> list[EmailMessage]:
@@ -128,3 +133,215 @@ async def test_wildcard_mentions_follow_wildcard_mentions_notify(chat: ChatHarne
     [mail] = await _mails(chat)
     assert mail["To"] == "King Hamlet <hamlet@zulip.test>"
     assert mail["Subject"] == "#Verona > all hands"
+
+
+# --- On the chat or away (Zulip 7: presence and event queues) ------------------------------------
+
+
+async def _on_chat(chat: ChatHarness, user: Member, event_types: list[str] | None = None) -> str:
+    """Open a client for `user`: an event queue, and an active presence heartbeat."""
+    params: dict[str, Any] = {} if event_types is None else {"event_types": event_types}
+    state = await api_ok(chat, "POST", "/register", user, **params)
+    await _heartbeat(chat, user)
+    return str(state["queue_id"])
+
+
+async def _heartbeat(chat: ChatHarness, user: Member) -> None:
+    assert_json_success(await chat.post("/users/me/presence", user, status="active"))
+
+
+async def _set_presence(chat: ChatHarness, user: Member, last_active: float | None) -> None:
+    P = schema.user_presence.c
+    await chat.runtime.db.write(
+        lambda conn: conn.execute(
+            sa.update(schema.user_presence)
+            .where(P.user_id == user.id)
+            .values(last_active_time=last_active, last_connected_time=last_active or 0.0)
+        )
+    )
+
+
+async def _mailer_pass(chat: ChatHarness, after: float) -> int:
+    """One pass of the background mailer, its clock `after` seconds ahead."""
+    at = time.time() + after
+    return await MissedMessageMailer(chat.runtime, clock=lambda: at).mail_due()
+
+
+async def _pending(chat: ChatHarness) -> int:
+    return await chat.count(schema.missed_message_email)
+
+
+async def test_a_recipient_on_the_chat_is_not_mailed_when_the_period_ends(
+    chat: ChatHarness,
+) -> None:
+    await _on_chat(chat, chat.hamlet)
+    await chat.send_dm(chat.cordelia, [chat.hamlet], "you are here")
+    assert await _mailer_pass(chat, LATER) == 0
+    # Still on the chat once the hold is over too: the message reached them live.
+    await _set_presence(chat, chat.hamlet, time.time() + LATER + HOLD_SECONDS)
+    assert await _mailer_pass(chat, LATER + HOLD_SECONDS) == 0
+    assert await _pending(chat) == 0
+    assert await _mails(chat) == []
+
+
+async def test_a_client_that_vanished_leads_to_a_mail_after_the_hold(chat: ChatHarness) -> None:
+    await _on_chat(chat, chat.hamlet)
+    await chat.send_dm(chat.cordelia, [chat.hamlet], "are you there?")
+    assert await _mailer_pass(chat, LATER) == 0  # held: he looked present
+    assert await _pending(chat) == 1
+    # Ten minutes on, his presence has gone stale (the laptop was closed): mailed then.
+    assert await _mailer_pass(chat, LATER + HOLD_SECONDS) == 1
+    [mail] = await _mails(chat)
+    assert mail["To"] == "King Hamlet <hamlet@zulip.test>"
+    assert "are you there?" in text_part(mail)
+
+
+async def test_presence_without_a_message_queue_is_away(chat: ChatHarness) -> None:
+    # A client that takes no messages does not see them arrive (Zulip's accepts_messages).
+    await _on_chat(chat, chat.hamlet, event_types=["presence"])
+    await chat.send_dm(chat.cordelia, [chat.hamlet], "one")
+    assert await _mailer_pass(chat, LATER) == 1
+
+
+async def test_a_queue_without_active_presence_is_away(chat: ChatHarness) -> None:
+    await api_ok(chat, "POST", "/register", chat.hamlet)
+    await chat.send_dm(chat.cordelia, [chat.hamlet], "idle tab")
+    assert await _mailer_pass(chat, LATER) == 1
+
+
+async def test_a_deleted_queue_no_longer_counts(chat: ChatHarness) -> None:
+    queue_id = await _on_chat(chat, chat.hamlet)
+    await api_ok(chat, "DELETE", "/events", chat.hamlet, queue_id=queue_id)
+    await chat.send_dm(chat.cordelia, [chat.hamlet], "after closing the tab")
+    assert await _mailer_pass(chat, LATER) == 1
+
+
+async def test_someone_elses_client_does_not_make_a_recipient_present(chat: ChatHarness) -> None:
+    await _on_chat(chat, chat.iago)
+    await _heartbeat(chat, chat.hamlet)
+    await chat.send_dm(chat.cordelia, [chat.hamlet, chat.iago], "to both")
+    assert await _mailer_pass(chat, LATER) == 1
+    [mail] = await _mails(chat)
+    assert mail["To"] == "King Hamlet <hamlet@zulip.test>"
+
+
+async def test_coming_back_before_the_period_ends_cancels_the_mail(chat: ChatHarness) -> None:
+    await chat.send_dm(chat.cordelia, [chat.hamlet], "while you were out")
+    await _on_chat(chat, chat.hamlet)
+    assert await _mailer_pass(chat, LATER) == 0
+    assert await _pending(chat) == 0
+
+
+async def test_with_presence_off_the_queue_alone_decides(chat: ChatHarness) -> None:
+    R = schema.realm.c
+    await chat.runtime.db.write(
+        lambda conn: conn.execute(
+            sa.update(schema.realm).where(R.id == chat.realm_id).values(presence_disabled=True)
+        )
+    )
+    await api_ok(chat, "POST", "/register", chat.hamlet)
+    await chat.send_dm(chat.cordelia, [chat.hamlet], "no presence here")
+    await chat.send_dm(chat.hamlet, [chat.iago], "iago has no client")
+    assert await _mailer_pass(chat, LATER) == 1
+    [mail] = await _mails(chat)
+    assert mail["To"].addresses[0].addr_spec == "iago@zulip.test"
+
+
+# --- Wildcard mentions and the subscription's settings -------------------------------------------
+
+
+async def _sub_property(
+    chat: ChatHarness, user: Member, stream_id: int, prop: str, value: object
+) -> None:
+    await api_ok(
+        chat,
+        "POST",
+        "/users/me/subscriptions/properties",
+        user,
+        subscription_data=[{"stream_id": stream_id, "property": prop, "value": value}],
+    )
+
+
+async def _recipients(chat: ChatHarness) -> set[str]:
+    return {m["To"].addresses[0].addr_spec for m in await _mails(chat)}
+
+
+async def test_the_subscription_overrides_the_wildcard_default(chat: ChatHarness) -> None:
+    stream_id = await chat.make_stream("Verona", [chat.hamlet, chat.cordelia, chat.iago])
+    # Hamlet: on by default, off for this stream; Iago: off by default, on for this stream.
+    await _sub_property(chat, chat.hamlet, stream_id, "wildcard_mentions_notify", False)
+    await api_ok(chat, "PATCH", "/settings", chat.iago, wildcard_mentions_notify=False)
+    await _sub_property(chat, chat.iago, stream_id, "wildcard_mentions_notify", True)
+    await chat.send_stream(chat.cordelia, "Verona", "all hands", "@**everyone** gather")
+    assert await _mail_due(chat) == 1
+    assert await _recipients(chat) == {"iago@zulip.test"}
+
+
+async def test_muted_streams_and_topics_get_no_wildcard_or_stream_mail(chat: ChatHarness) -> None:
+    stream_id = await chat.make_stream("Verona", [chat.hamlet, chat.cordelia, chat.iago])
+    await _sub_property(chat, chat.hamlet, stream_id, "is_muted", True)
+    await _sub_property(chat, chat.hamlet, stream_id, "email_notifications", True)
+    await api_ok(
+        chat,
+        "POST",
+        "/user_topics",
+        chat.iago,
+        stream_id=stream_id,
+        topic="Noise",
+        visibility_policy=1,
+    )
+    await chat.send_stream(chat.cordelia, "Verona", "noise", "@**all** look")
+    assert await _mail_due(chat) == 0
+    # A personal mention still reaches them in a muted stream or topic.
+    await chat.send_stream(chat.cordelia, "Verona", "noise", "@**King Hamlet** @**Iago** you")
+    assert await _mail_due(chat) == 2
+    # An unmuted topic of a muted stream follows the settings again.
+    await api_ok(
+        chat,
+        "POST",
+        "/user_topics",
+        chat.hamlet,
+        stream_id=stream_id,
+        topic="signal",
+        visibility_policy=2,
+    )
+    await chat.send_stream(chat.cordelia, "Verona", "signal", "a stream message")
+    assert await _mail_due(chat) == 1
+    assert (await _mails(chat))[-1]["To"].addresses[0].addr_spec == "hamlet@zulip.test"
+
+
+async def test_a_mention_with_offline_mail_off_falls_back_to_the_stream_setting(
+    chat: ChatHarness,
+) -> None:
+    stream_id = await chat.make_stream("Verona", [chat.hamlet, chat.cordelia])
+    await api_ok(chat, "PATCH", "/settings", chat.hamlet, enable_offline_email_notifications=False)
+    await chat.send_stream(chat.cordelia, "Verona", "a", "@**King Hamlet** hi")
+    assert await _mail_due(chat) == 0
+    await _sub_property(chat, chat.hamlet, stream_id, "email_notifications", True)
+    await chat.send_stream(chat.cordelia, "Verona", "a", "@**King Hamlet** again")
+    assert await _mail_due(chat) == 1
+
+
+async def test_a_bad_wildcard_setting_is_refused(chat: ChatHarness) -> None:
+    stream_id = await chat.make_stream("Verona", [chat.hamlet, chat.cordelia])
+    resp = await chat.post(
+        "/users/me/subscriptions/properties",
+        chat.hamlet,
+        subscription_data=[
+            {"stream_id": stream_id, "property": "wildcard_mentions_notify", "value": "yes"}
+        ],
+    )
+    assert resp.status_code == 400 and resp.json()["result"] == "error"
+
+
+async def test_listening_counts_live_queues_that_take_messages_only() -> None:
+    queues = MemoryEventQueues()
+    live = await queues.register(1, QueueOptions())
+    await queues.register(2, QueueOptions(event_types=frozenset({"presence"})))
+    stale = await queues.register(3, QueueOptions(event_types=frozenset({"message"})))
+    # Not polled for longer than the queue timeout: as good as collected, before expire_idle.
+    queues.queues[stale].last_touched -= QUEUE_TIMEOUT_SECONDS + 1
+    assert await queues.listening([1, 2, 3, 4]) == {1}
+    await queues.delete(live, 1)
+    assert await queues.listening([1]) == set()
+    assert await queues.listening([]) == set()

@@ -59,8 +59,8 @@ class LiveServer:
 def start_server(
     env: dict[str, str], port: int, log: Path, serve_args: tuple[str, ...] = ()
 ) -> subprocess.Popen[bytes]:
-    """`atrium serve` on `port` (with `serve_args`, e.g. `--workers 2`), its output appended to
-    `log`, in a process group of its own."""
+    """`atrium serve` on `port` (with `serve_args`, e.g. `--workers 2`: the scale-out mode's,
+    PostgreSQL and Redis in `env`), its output appended to `log`, in a process group of its own."""
     with log.open("a") as log_file:
         return subprocess.Popen(
             [

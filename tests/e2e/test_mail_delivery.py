@@ -16,14 +16,16 @@ from typing import Any
 
 import httpx
 import pytest
+import redis
 import sqlalchemy as sa
 
 from atrium.chat import schema as chat_schema
 from atrium.core.db import Conn
+from atrium.settings import Settings
 from atrium.wiki.app import open_wiki
 from atrium.wiki.changes.accounts import set_email
 from atrium.wiki.reads.users import account_by_name
-from tests.conftest import free_port
+from tests.conftest import PostgresServer, free_port
 from tests.e2e.chat_browser import CHROMIUM_ARGS, chromium_or_skip
 from tests.e2e.seed import (
     ChatUser,
@@ -55,8 +57,7 @@ class Site:
         return httpx.Client(base_url=self.server.url, timeout=30)
 
 
-def _seed(data_dir: Path, sqlite_templates: Path) -> None:
-    settings = prepare_data_dir(data_dir, None, sqlite_templates)
+def _seed_chat(settings: Settings) -> None:
     create_chat_realm(
         settings,
         "Mail Test",
@@ -68,6 +69,11 @@ def _seed(data_dir: Path, sqlite_templates: Path) -> None:
     )
     # Avery's missed-message mails come a second after the message, not two minutes.
     chat_write(settings, _short_batching, AWAY)
+
+
+def _seed(data_dir: Path, sqlite_templates: Path) -> None:
+    settings = prepare_data_dir(data_dir, None, sqlite_templates)
+    _seed_chat(settings)
     create_wiki_users(
         settings, [(WIKI_USER, WIKI_PASSWORD, []), (BROWSER_WIKI_USER, "browsy-password-1", [])]
     )
@@ -356,6 +362,83 @@ def test_a_mail_server_that_goes_away_loses_nothing(site: Site) -> None:
         assert len({m["Message-ID"] for m in arrived}) == 1
 
 
+# --- PostgreSQL: `atrium serve --workers 2`, each worker with its sender ---------------------
+
+REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+@pytest.fixture(scope="module")
+def scale_out_site(
+    tmp_path_factory: pytest.TempPathFactory, smtp: SmtpServer, postgres_server: PostgresServer
+) -> Iterator[Site]:
+    """The scale-out deployment: two workers drain the one outbox, claiming with SKIP LOCKED."""
+    try:
+        redis.Redis.from_url(REDIS_URL).ping()
+    except redis.RedisError as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"Redis is required in CI: {exc}")
+        pytest.skip(f"Redis not reachable: {exc}")
+    url = postgres_server.new_database("chat")
+    data_dir = tmp_path_factory.mktemp("mail-pg") / "atrium-data"
+    data_dir.mkdir()
+    _seed_chat(prepare_data_dir(data_dir, url, None))
+    env = _env(
+        data_dir, smtp, ATRIUM_SERVICES="chat", ATRIUM_DATABASE_URL=url, ATRIUM_REDIS_URL=REDIS_URL
+    )
+    try:
+        with running_server(
+            env, "/api/v1/server_settings", serve_args=("--workers", "2")
+        ) as server:
+            yield Site(server, smtp, env)
+    finally:
+        postgres_server.drop(url)
+
+
+@pytest.mark.postgres
+def test_two_workers_on_postgres_deliver_each_mail_once(scale_out_site: Site) -> None:
+    addresses = [f"pg-drain{i}@mail.test" for i in range(10)]
+    _invite(scale_out_site, addresses[:5])
+    _invite(scale_out_site, addresses[5:])
+    smtp = scale_out_site.smtp
+    for address in addresses:
+        smtp.inbox.wait_for(address, timeout=40)
+    time.sleep(1.5)  # time enough for a second copy, were both workers to claim one row
+    for address in addresses:
+        assert len(smtp.inbox.to(address)) == 1, address
+    # A missed-message mail, written by whichever worker's mailer, arrives once too. (The
+    # module's other site mails the same address.)
+    before = len(smtp.inbox.to(AWAY))
+    with scale_out_site.client() as client:
+        auth = (OWNER, _api_key(client, OWNER, OWNER_PASSWORD))
+        sent = client.post(
+            "/api/v1/messages",
+            data={"type": "direct", "to": f'["{AWAY}"]', "content": "On PostgreSQL?"},
+            auth=auth,
+        )
+        assert sent.status_code == 200, sent.text
+    mail = smtp.inbox.wait_for(AWAY, before + 1, timeout=30)[-1]
+    assert "On PostgreSQL?" in text_part(mail)
+    time.sleep(1.5)
+    assert len(smtp.inbox.to(AWAY)) == before + 1
+
+
+@pytest.mark.postgres
+def test_on_postgres_a_mail_server_that_goes_away_loses_nothing(scale_out_site: Site) -> None:
+    addresses = [f"pg-burst{i}@mail.test" for i in range(8)]
+    smtp = scale_out_site.smtp
+    smtp.stop()
+    try:
+        _invite(scale_out_site, addresses[:4])
+        _invite(scale_out_site, addresses[4:])
+        time.sleep(2)  # both workers try, fail, and wait to try again
+        assert not any(smtp.inbox.to(a) for a in addresses)
+    finally:
+        smtp.start()
+    for address in addresses:
+        arrived = smtp.inbox.wait_for(address, timeout=40)
+        assert len({m["Message-ID"] for m in arrived}) == 1
+
+
 @pytest.fixture(scope="module")
 def browser(site: Site) -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
@@ -446,12 +529,27 @@ EVERY_KILL = int(os.environ.get("ATRIUM_CRASH_CYCLES") or 2) > 2
 under_fuzz = pytest.mark.skipif(not EVERY_KILL, reason="run by make fuzz")
 
 
-@pytest.fixture
-def crash_env(tmp_path: Path, smtp: SmtpServer, sqlite_templates: Path) -> dict[str, str]:
+@pytest.fixture(
+    params=["sqlite", pytest.param("postgres", marks=[under_fuzz, pytest.mark.postgres])]
+)
+def crash_env(
+    request: pytest.FixtureRequest, tmp_path: Path, smtp: SmtpServer, sqlite_templates: Path
+) -> Iterator[dict[str, str]]:
+    """A chat server's environment on SQLite, or (under `make fuzz`) on a PostgreSQL database
+    of its own, where the sender claims with SKIP LOCKED."""
     data_dir = tmp_path / "atrium-data"
     data_dir.mkdir()
-    _seed(data_dir, sqlite_templates)
-    return _env(data_dir, smtp, ATRIUM_SERVICES="chat")
+    if request.param == "sqlite":
+        _seed(data_dir, sqlite_templates)
+        yield _env(data_dir, smtp, ATRIUM_SERVICES="chat")
+        return
+    postgres: PostgresServer = request.getfixturevalue("postgres_server")
+    url = postgres.new_database("chat")
+    try:
+        _seed_chat(prepare_data_dir(data_dir, url, None))
+        yield _env(data_dir, smtp, ATRIUM_SERVICES="chat", ATRIUM_DATABASE_URL=url)
+    finally:
+        postgres.drop(url)
 
 
 def _wait(event_happened: Callable[[], bool], what: str, timeout: float = 20) -> None:

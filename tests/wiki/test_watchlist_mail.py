@@ -104,3 +104,85 @@ async def test_nobody_unconfirmed_no_editor_and_minor_edits_only_on_request(
     await _edit(wiki, client, "Banana", "another minor change", minor="1")
     [mail] = await _mails(wiki)
     assert "This is a minor edit" in text_part(mail)
+
+
+async def _watched_page(
+    wiki: WikiHarness, client: httpx.AsyncClient, title: str, *watchers: int
+) -> None:
+    await _edit(wiki, client, title, "some text")
+    for user_id in watchers:
+        await wiki.db.write(set_watch, user_id, wiki.site.parser.parse(title), True)
+
+
+async def test_deletion_and_restoration_mail_the_watchers(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    alice = await _confirm(wiki, "Alice", "alice@example.org")
+    await wiki.login(client, "Admin")
+    await _watched_page(wiki, client, "Cherry", alice)
+    token = await wiki.csrf(client)
+    result = await wiki.post(client, action="delete", title="Cherry", reason="spam", token=token)
+    assert "delete" in result, result
+    [mail] = await _mails(wiki)
+    assert mail["To"] == "Alice <alice@example.org>"
+    assert mail["Subject"] == "Atrium Wiki page Cherry has been deleted by Admin"
+    body = text_part(mail)
+    assert "The Atrium Wiki page Cherry has been deleted on" in body
+    assert (
+        "has been deleted on" in body and "by Admin, see http://127.0.0.1:8080/wiki/Cherry." in body
+    )
+    assert "Editor's summary: spam" in body
+    assert "To view this change" not in body  # a log entry has no diff
+    await wiki.db.write(mark_seen, alice, wiki.site.parser.parse("Cherry"))
+    result = await wiki.post(
+        client, action="undelete", title="Cherry", reason="not spam", token=token
+    )
+    assert "undelete" in result, result
+    mails = await _mails(wiki)
+    assert len(mails) == 2
+    assert mails[1]["Subject"] == "Atrium Wiki page Cherry has been undeleted by Admin"
+    assert "has been undeleted on" in text_part(mails[1])
+
+
+async def test_a_move_mails_the_watchers_of_the_old_title(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    alice = await _confirm(wiki, "Alice", "alice@example.org")
+    await wiki.login(client, "Admin")
+    await _watched_page(wiki, client, "Damson", alice)
+    token = await wiki.csrf(client)
+    result = await wiki.post(
+        client, action="move", **{"from": "Damson"}, to="Plum", reason="rename", token=token
+    )
+    assert "move" in result, result
+    [mail] = await _mails(wiki)
+    assert mail["Subject"] == "Atrium Wiki page Damson has been moved by Admin"
+    assert "The Atrium Wiki page Damson has been moved on" in text_part(mail)
+
+
+async def test_logged_actions_respect_the_options_and_never_mail_the_performer(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    admin = await _confirm(wiki, "Admin", "admin@example.org")
+    alice = await _confirm(wiki, "Alice", "alice@example.org")
+    await wiki.db.write(set_options, alice, {"enotifwatchlistpages": "0"}, False)
+    await wiki.login(client, "Admin")
+    await _watched_page(wiki, client, "Elder", alice, admin)
+    token = await wiki.csrf(client)
+    await wiki.post(client, action="delete", title="Elder", token=token)
+    assert await _mails(wiki) == []
+
+
+async def test_a_hostile_reason_stays_in_the_body(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    alice = await _confirm(wiki, "Alice", "alice@example.org")
+    await wiki.login(client, "Admin")
+    await _watched_page(wiki, client, "Fig", alice)
+    token = await wiki.csrf(client)
+    reason = 'x\r\nBcc: victim@example.org\r\n"><img src=x onerror=alert(1)>'
+    await wiki.post(client, action="delete", title="Fig", reason=reason, token=token)
+    [mail] = await _mails(wiki)
+    assert mail["Bcc"] is None
+    assert [a.addr_spec for a in mail["To"].addresses] == ["alice@example.org"]
+    assert "victim@example.org" not in mail["Subject"]

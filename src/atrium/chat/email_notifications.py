@@ -1,8 +1,9 @@
 """The task that mails missed messages once their batching period is over, and the weekly
 digests, in every `atrium serve` process: a cheap indexed look each second, and when something
-is due the mails built in a read (`due_mails`) and stored with their notices forgotten in one
-short write (`store_due_mails`); on PostgreSQL that write skips the notices another worker
-holds. The clock is injectable."""
+is due the mails built in a read (`due_mails`), then stored with their notices forgotten in one
+short write (`store_due_mails`; on PostgreSQL it skips the notices another worker holds). Users
+on the chat when their period ends (a queue that takes messages, and active presence) have seen
+the messages and are not mailed. The clock is injectable."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import sqlalchemy as sa
 
 from atrium.chat import schema
 from atrium.chat.actions.digest import mail_digests
-from atrium.chat.actions.missed_messages import due_mails, store_due_mails
+from atrium.chat.actions.missed_messages import due_mails, due_users, store_due_mails
 from atrium.chat.runtime import ChatRuntime
 from atrium.core.db import Conn
 
@@ -48,8 +49,13 @@ class MissedMessageMailer:
         """Write the mails of everything due now; how many."""
         runtime, written = self.runtime, 0
         while await runtime.db.read(_any_due, self.clock()):
+            # Who of them is on the chat is the event queues' to say, outside the transaction.
             now = self.clock()
-            due = await runtime.db.read(due_mails, runtime.composer, runtime.secret, now)
+            users = await runtime.db.read(due_users, now)
+            listening = await runtime.events.listening(users)
+            due = await runtime.db.read(
+                due_mails, runtime.composer, runtime.secret, now, listening, users
+            )
             mailed, handled = await runtime.db.write(store_due_mails, due, now)
             written += mailed
             if not handled or not runtime.db.is_sqlite:

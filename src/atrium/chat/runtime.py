@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar
 
+from atrium.chat.actions.missed_messages import release_unheard
 from atrium.chat.credentials import CredentialCache
 from atrium.chat.events import EventQueues, MemoryEventQueues, Notice, Outcome
 from atrium.core.accounts import AccountLinks
@@ -68,7 +69,18 @@ class ChatRuntime:
             await self.events.publish(outcome.notices)
             for observer in self.observers:
                 await observer(outcome.notices)
+        if outcome.held_mail:
+            await self._release_unheard(outcome.held_mail)
         return outcome.value
+
+    async def _release_unheard(self, held: dict[int, frozenset[int]]) -> None:
+        """Missed-message mails held for recipients who looked present: those holding no queue
+        that takes messages are not on the chat after all, and get the normal period back."""
+        everyone = set().union(*held.values())
+        away = everyone - await self.events.listening(everyone)
+        if away:
+            release = {m: frozenset(u & away) for m, u in held.items() if u & away}
+            await self.db.write(release_unheard, release, rerunnable=True)
 
     async def announce(self, fn: Callable[..., Outcome[T]], *args: Any) -> T:
         """Run a read-only function that decides on events (typing), then publish them."""

@@ -360,7 +360,7 @@ def send_message(conn: Conn, sender: User, request: SendRequest) -> Outcome[int]
         ("user_id", "message_id", "flags"),
         [(uid, message_id, bits) for bits, uids in by_flags.items() for uid in uids],
     )
-    queue_missed_messages(
+    held = queue_missed_messages(
         conn,
         message_id,
         sender.id,
@@ -371,6 +371,7 @@ def send_message(conn: Conn, sender: User, request: SendRequest) -> Outcome[int]
         muters,
         now,
         everyone if wildcard and stream_id is not None else (),
+        topic,
     )
     if stream_id is not None and stream["first_message_id"] is None:
         conn.execute(_SET_FIRST_MESSAGE, {"stream_id": stream_id, "message_id": message_id})
@@ -382,7 +383,7 @@ def send_message(conn: Conn, sender: User, request: SendRequest) -> Outcome[int]
     notices = message_notices(sender, payload, by_flags, request.echo)
     if "/user_uploads/" in content:
         notices += link_attachments(conn, sender, message_id, content)
-    return Outcome(message_id, notices)
+    return Outcome(message_id, notices, {message_id: held} if held else {})
 
 
 _SENDER_PROFILE = Prepared(

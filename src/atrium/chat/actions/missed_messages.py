@@ -2,11 +2,17 @@
 message to a stream whose email notifications are on, still unread after the recipient's
 `email_notifications_batching_period_seconds`, is mailed to them, one mail per conversation.
 
-`queue_missed_messages` runs in the send's transaction and records what may need a mail. Later a
-background loop (chat/email_notifications.py) builds the mails of what is still unread in a read
-(`due_mails`), then stores them in the outbox and forgets those notices in one short write
-(`store_due_mails`): building a batch of mails inside the write held every send behind it. A
-notice that changed in between is left for the next pass, so each is mailed at most once.
+`queue_missed_messages` runs in the send's transaction and records what may need a mail;
+`mail_due_missed_messages` (a background loop, chat/email_notifications.py) later writes the mails
+of what is still unread to the outbox and forgets the rest. Both are one transaction each, so a
+mail is queued exactly when its message is stored, and mailed at most once.
+
+As Zulip 7, nobody is mailed about what reached them while they were on the chat: a recipient
+is on the chat with a live event queue that takes messages and presence active within the
+offline threshold (or presence off in the organization). Such a recipient's notice is held
+(`HOLD_SECONDS`) rather than dropped, so that a client that vanished (its queue collected)
+still leads to a mail, as Zulip's `missedmessage_hook`; and whoever is on the chat when a
+period ends is not mailed either.
 """
 
 from __future__ import annotations
@@ -14,14 +20,17 @@ from __future__ import annotations
 import html
 import time
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
 
 from atrium.chat import flags, schema
+from atrium.chat.events.bus import QUEUE_TIMEOUT_SECONDS
 from atrium.chat.markdown.mentions import stream_narrow_url
+from atrium.chat.queries import user_topics
+from atrium.chat.queries.presence import OFFLINE_THRESHOLD_SECONDS
 from atrium.chat.queries.realm import load_realm
 from atrium.core.db import Conn
 from atrium.core.mail import outbox
@@ -46,7 +55,11 @@ PRIVATE, MENTIONED, WILDCARD, ALERT_WORD, STREAM = (
 REALM_NAME_ALWAYS = 2
 # An unsubscribe link works for as long as a person may keep an old mail: ten years.
 UNSUBSCRIBE_SECONDS = 10 * 365 * 86400
-# At most this many users' due notices are mailed per pass.
+# A mail to someone who looked present when the message came is held this much longer: if
+# their client vanished without a word (a laptop closed), its queue is collected within this
+# time, and the mail goes out then (Zulip's `missedmessage_hook`).
+HOLD_SECONDS = float(QUEUE_TIMEOUT_SECONDS)
+# At most this many users' due notices are mailed per transaction.
 USERS_PER_BATCH = 50
 # At most this many messages are quoted in one mail.
 MESSAGES_PER_MAIL = 20
@@ -55,6 +68,76 @@ MESSAGES_PER_MAIL = 20
 def unsubscribe_link(composer: Composer, secret: bytes, kind: str, user_id: int) -> str:
     token = sign(secret, f"unsubscribe:{kind}:{user_id}", UNSUBSCRIBE_SECONDS)
     return composer.link(f"/accounts/unsubscribe/{kind}/{token}")
+
+
+def _allows(
+    stream_muted: bool, policy: int, stream_setting: bool | None, user_setting: bool
+) -> bool:
+    """Zulip 7's hierarchy of a stream notification setting: a muted topic, or a muted stream
+    whose topic is not unmuted, never notifies; else the subscription's own value, else the
+    user's default."""
+    if stream_muted and policy != user_topics.UNMUTED:
+        return False
+    if policy == user_topics.MUTED:
+        return False
+    return bool(user_setting) if stream_setting is None else bool(stream_setting)
+
+
+def _stream_settings(
+    conn: Conn, stream_id: int, topic: str, wildcard: bool
+) -> tuple[set[int], set[int]]:
+    """The subscribers whose settings want mail for any message of this topic, and (when the
+    message holds a wildcard mention) those whose settings let it notify them."""
+    UT = schema.user_topic.c
+    query = (
+        sa.select(
+            SUB.user_id,
+            SUB.is_muted,
+            SUB.email_notifications,
+            SUB.wildcard_mentions_notify,
+            U.enable_stream_email_notifications,
+            U.wildcard_mentions_notify.label("user_wildcard_mentions_notify"),
+            UT.visibility_policy,
+        )
+        .join(schema.user, U.id == SUB.user_id)
+        .outerjoin(
+            schema.user_topic,
+            sa.and_(
+                UT.user_id == SUB.user_id,
+                UT.stream_id == SUB.stream_id,
+                sa.func.lower(UT.topic_name) == topic.lower(),
+            ),
+        )
+        .where(SUB.stream_id == stream_id, SUB.active == sa.true())
+    )
+    if not wildcard:
+        # Most subscribers want no mail for a plain stream message: leave them in the database.
+        query = query.where(
+            sa.or_(
+                SUB.email_notifications == sa.true(),
+                sa.and_(
+                    SUB.email_notifications.is_(None),
+                    U.enable_stream_email_notifications == sa.true(),
+                ),
+            )
+        )
+    streams: set[int] = set()
+    wildcards: set[int] = set()
+    for row in conn.all(query):
+        muted, policy = bool(row["is_muted"]), int(row["visibility_policy"] or 0)
+        uid = int(row["user_id"])
+        if _allows(
+            muted, policy, row["email_notifications"], row["enable_stream_email_notifications"]
+        ):
+            streams.add(uid)
+        if wildcard and _allows(
+            muted,
+            policy,
+            row["wildcard_mentions_notify"],
+            row["user_wildcard_mentions_notify"],
+        ):
+            wildcards.add(uid)
+    return streams, wildcards
 
 
 def queue_missed_messages(
@@ -68,93 +151,163 @@ def queue_missed_messages(
     skip: set[int],
     now: float,
     wildcard_to: Iterable[int] = (),
-) -> None:
+    topic: str = "",
+) -> frozenset[int]:
     """Record who may get a mail about a new message; `skip`: who has it read already;
-    `wildcard_to`: the subscribers an @**all** (or @**topic**) mention reaches."""
-    triggers: dict[int, str] = {}
-    for uid in wildcard_to:
-        triggers[uid] = WILDCARD
-    for uid in alerted:
-        triggers[uid] = ALERT_WORD
-    for uid in mentioned:
-        triggers[uid] = MENTIONED
-    for uid in private_to:
-        triggers[uid] = PRIVATE
+    `wildcard_to`: the subscribers an @**all** mention reaches.
+
+    Whoever looks present (recent activity in their presence) gets the mail held for
+    `HOLD_SECONDS`, and is returned: Zulip mails nobody who is on the chat when a message
+    arrives, and whether they are (a queue that takes messages) is known only after the commit,
+    where `release_unheard` sends back to the normal period those who are not."""
+    wildcard_to = set(wildcard_to)
+    stream_wanting: set[int] = set()
     if stream_id is not None:
-        wanting = conn.scalars(
-            sa.select(SUB.user_id)
-            .join(schema.user, U.id == SUB.user_id)
-            .where(
-                SUB.stream_id == stream_id,
-                SUB.active == sa.true(),
-                sa.or_(
-                    SUB.email_notifications == sa.true(),
-                    sa.and_(
-                        SUB.email_notifications.is_(None),
-                        U.enable_stream_email_notifications == sa.true(),
-                    ),
-                ),
-            )
+        stream_wanting, wildcard_wanting = _stream_settings(
+            conn, stream_id, topic, bool(wildcard_to)
         )
-        for uid in wanting:
-            triggers.setdefault(int(uid), STREAM)
-    candidates = {uid: t for uid, t in triggers.items() if uid != sender_id and uid not in skip}
-    if not candidates:
-        return
+        wildcard_to &= wildcard_wanting
+    # Each user's possible reasons, in Zulip's order of precedence.
+    reasons: dict[int, list[str]] = defaultdict(list)
+    for trigger, uids in (
+        (PRIVATE, private_to),
+        (MENTIONED, mentioned),
+        (WILDCARD, wildcard_to),
+        (ALERT_WORD, alerted),
+        (STREAM, stream_wanting),
+    ):
+        for uid in uids:
+            if uid != sender_id and uid not in skip:
+                reasons[int(uid)].append(trigger)
+    if not reasons:
+        return frozenset()
     rows = conn.all(
         sa.select(
             U.id,
+            U.realm_id,
             U.enable_offline_email_notifications,
-            U.wildcard_mentions_notify,
             U.email_notifications_batching_period_seconds,
-        ).where(U.id.in_(list(candidates)), U.is_active == sa.true(), U.is_bot == sa.false())
+        ).where(U.id.in_(list(reasons)), U.is_active == sa.true(), U.is_bot == sa.false())
     )
-    values = []
+    wanted: list[tuple[int, str, float]] = []
     for row in rows:
-        trigger = candidates[int(row["id"])]
-        if trigger != STREAM and not row["enable_offline_email_notifications"]:
-            continue
-        if trigger == WILDCARD and not row["wildcard_mentions_notify"]:
-            continue
-        due = now + float(row["email_notifications_batching_period_seconds"])
-        values.append((int(row["id"]), message_id, trigger, due))
-    if values:
-        conn.insert_tuples(
-            schema.missed_message_email, ("user_id", "message_id", "trigger", "due"), values
+        # A direct message, a mention or an alert word mails only with offline email
+        # notifications on; the stream's own setting does not depend on them.
+        usable = [
+            t
+            for t in reasons[int(row["id"])]
+            if t == STREAM or row["enable_offline_email_notifications"]
+        ]
+        if usable:
+            due = now + float(row["email_notifications_batching_period_seconds"])
+            wanted.append((int(row["id"]), usable[0], due))
+    if not wanted:
+        return frozenset()
+    present = present_users(conn, int(rows[0]["realm_id"]), [w[0] for w in wanted], now)
+    conn.insert_tuples(
+        schema.missed_message_email,
+        ("user_id", "message_id", "trigger", "due"),
+        [
+            (uid, message_id, trigger, due + (HOLD_SECONDS if uid in present else 0.0))
+            for uid, trigger, due in wanted
+        ],
+    )
+    return frozenset(present)
+
+
+def present_users(conn: Conn, realm_id: int, user_ids: Iterable[int], now: float) -> set[int]:
+    """Those of `user_ids` whose presence was active within the offline threshold: with a queue
+    that takes messages they are on the chat. With presence off in the organization, everyone
+    counts as present, and only the queue decides (as Zulip 7)."""
+    ids = set(user_ids)
+    if not ids:
+        return set()
+    off = conn.scalar(
+        sa.select(schema.realm.c.presence_disabled).where(schema.realm.c.id == realm_id)
+    )
+    if off:
+        return ids
+    P = schema.user_presence.c
+    return {
+        int(uid)
+        for uid in conn.scalars(
+            sa.select(P.user_id).where(
+                P.user_id.in_(list(ids)),
+                P.last_active_time >= now - OFFLINE_THRESHOLD_SECONDS,
+            )
         )
+    }
+
+
+def release_unheard(conn: Conn, held: dict[int, frozenset[int]]) -> None:
+    """Give back their normal batching period to the held mails of recipients found not on the
+    chat after all (no queue that takes messages)."""
+    M_ = schema.missed_message_email
+    for message_id, user_ids in held.items():
+        conn.execute(
+            sa.update(M_)
+            .where(M.message_id == message_id, M.user_id.in_(list(user_ids)))
+            .values(due=M.due - HOLD_SECONDS)
+        )
+
+
+def due_users(conn: Conn, now: float) -> list[int]:
+    """Users with notices due, for the mailer to ask the event queues which are on the chat."""
+    query = sa.select(M.user_id).where(M.due <= now).order_by(M.due).limit(USERS_PER_BATCH * 4)
+    return sorted({int(uid) for uid in conn.scalars(query)})
 
 
 @dataclass(frozen=True)
 class DueMails:
-    """One user's due notices and the mails they make (none when nothing is unread now)."""
+    """One user's due notices and the mails they make (none when nothing is unread now, or
+    when the user is on the chat)."""
 
     user_id: int
     notice_ids: frozenset[int]
     mails: tuple[Outgoing, ...]
 
 
-def due_mails(conn: Conn, composer: Composer, secret: bytes, now: float) -> list[DueMails]:
+def due_mails(
+    conn: Conn,
+    composer: Composer,
+    secret: bytes,
+    now: float,
+    listening: Collection[int] = (),
+    among: Collection[int] | None = None,
+) -> list[DueMails]:
     """The mails of the users whose batching period is over: what they still have unread, one
-    mail per conversation. Only reads; `store_due_mails` writes them."""
+    mail per conversation. Only reads: building a batch of mails inside a write held every send
+    behind it; `store_due_mails` writes them.
+
+    `listening`: the users holding a queue that takes messages; one of them whose presence is
+    active now is on the chat and has seen the messages arrive, and is not mailed. `among`:
+    only these users (those the caller asked the queues about)."""
     query = sa.select(M.user_id).where(M.due <= now).order_by(M.due).limit(USERS_PER_BATCH)
+    if among is not None:
+        query = query.where(M.user_id.in_(list(among)))
     user_ids = sorted({int(uid) for uid in conn.scalars(query)})
     if not user_ids:
         return []
+    # All of the user's notices go in one batch, as Zulip batches what arrived meanwhile.
     notices = conn.all(
         sa.select(M.id, M.user_id, M.message_id, M.trigger).where(M.user_id.in_(user_ids))
     )
+    on_chat = _on_chat(conn, set(user_ids) & set(listening), now)
     by_user: dict[int, dict[int, str]] = defaultdict(dict)
     ids: dict[int, set[int]] = defaultdict(set)
     for notice in notices:
-        by_user[int(notice["user_id"])][int(notice["message_id"])] = notice["trigger"]
         ids[int(notice["user_id"])].add(int(notice["id"]))
+        if int(notice["user_id"]) not in on_chat:
+            by_user[int(notice["user_id"])][int(notice["message_id"])] = notice["trigger"]
     return [
         DueMails(
             user_id,
-            frozenset(ids[user_id]),
-            tuple(_mail_user(conn, composer, secret, user_id, triggers, now)),
+            frozenset(notice_ids),
+            tuple(_mail_user(conn, composer, secret, user_id, by_user[user_id], now))
+            if user_id in by_user
+            else (),
         )
-        for user_id, triggers in by_user.items()
+        for user_id, notice_ids in ids.items()
     ]
 
 
@@ -177,6 +330,32 @@ def store_due_mails(conn: Conn, due: list[DueMails], now: float) -> tuple[int, i
         written += len(item.mails)
         handled += 1
     return written, handled
+
+
+def mail_due_missed_messages(
+    conn: Conn,
+    composer: Composer,
+    secret: bytes,
+    now: float,
+    listening: Collection[int] = (),
+    among: Collection[int] | None = None,
+) -> int:
+    """Both steps in one transaction, for a caller already in a write (the mails written)."""
+    due = due_mails(conn, composer, secret, now, listening, among)
+    return store_due_mails(conn, due, now)[0]
+
+
+def _on_chat(conn: Conn, listening: set[int], now: float) -> set[int]:
+    """Those of the listening users whose presence is active (per organization)."""
+    if not listening:
+        return set()
+    realms: dict[int, list[int]] = defaultdict(list)
+    for row in conn.all(sa.select(U.id, U.realm_id).where(U.id.in_(list(listening)))):
+        realms[int(row["realm_id"])].append(int(row["id"]))
+    found: set[int] = set()
+    for realm_id, ids in realms.items():
+        found |= present_users(conn, realm_id, ids, now)
+    return found
 
 
 def _unread(conn: Conn, user_id: int, message_ids: list[int]) -> list[Any]:

@@ -52,7 +52,7 @@ def send_bot_reply(
         to = [r["id"] for r in message["display_recipient"] if r["id"] != bot.id] or [bot.id]
         request = SendRequest("private", to, content, None, REPLY_CLIENT, prerendered=prerendered)
     sent = send_message(conn, bot, request)
-    return Outcome(sent.value, sent.notices)
+    return Outcome(sent.value, sent.notices, sent.held_mail)
 
 
 def report_failure(
@@ -72,4 +72,4 @@ def report_failure(
             f"triggered an outgoing webhook.\n{detail}"
         )
         notices += send_direct(conn, bot.realm_id, int(owner_id), text)
-    return Outcome(None, notices)
+    return Outcome(None, notices, reply.held_mail)

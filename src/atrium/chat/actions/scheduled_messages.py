@@ -266,7 +266,7 @@ def deliver_next(
         .values(delivered=True, delivered_message_id=sent.value)
     )
     notices = [*sent.notices, _notice(sender, "remove", scheduled_message_id=row["id"])]
-    return Outcome((True, sent.value), notices)
+    return Outcome((True, sent.value), notices, sent.held_mail)
 
 
 def _fail(conn: Conn, sender: User, row: Any, reason: str) -> list[Notice]:

@@ -67,6 +67,9 @@ class Outcome(Generic[T]):
 
     value: T
     notices: list[Notice] = field(default_factory=list)
+    # Missed-message mails held because their recipient looked present (message id -> user
+    # ids): after the commit, those whose recipient holds no queue are released.
+    held_mail: dict[int, frozenset[int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,11 @@ class QueueOptions:
         if self.narrow and event["type"] == "message":
             return message_matches(self.narrow, event)
         return True
+
+    def accepts_messages(self) -> bool:
+        """Whether new messages reach this queue's client (Zulip's `accepts_messages`): a
+        client that holds one is on the chat and sees them arrive."""
+        return self.event_types is None or "message" in self.event_types
 
     def to_json(self) -> bytes:
         return orjson.dumps(
@@ -146,6 +154,11 @@ class EventQueues(abc.ABC):
 
     @abc.abstractmethod
     async def delete(self, queue_id: str, user_id: int) -> bool: ...
+
+    @abc.abstractmethod
+    async def listening(self, user_ids: Iterable[int]) -> set[int]:
+        """Those of `user_ids` holding a live queue that accepts messages (Zulip's opposite of
+        `receiver_is_off_zulip`)."""
 
     async def expire_idle(self) -> int:
         return 0
@@ -279,6 +292,21 @@ class MemoryEventQueues(EventQueues):
             return False
         self._drop(queue)
         return True
+
+    async def listening(self, user_ids: Iterable[int]) -> set[int]:
+        now = time.monotonic()
+        found: set[int] = set()
+        for user_id in user_ids:
+            for queue_id in self.by_user.get(user_id, ()):
+                queue = self.queues[queue_id]
+                # A queue past its timeout is as good as collected, even before `expire_idle`.
+                if (
+                    queue.options.accepts_messages()
+                    and now - queue.last_touched <= QUEUE_TIMEOUT_SECONDS
+                ):
+                    found.add(user_id)
+                    break
+        return found
 
     async def expire_idle(self) -> int:
         now = time.monotonic()
@@ -440,6 +468,29 @@ class RedisEventQueues(EventQueues):
             return False
         await self._drop(queue_id)
         return True
+
+    async def listening(self, user_ids: Iterable[int]) -> set[int]:
+        users = list(user_ids)
+        if not users:
+            return set()
+        # Two round trips whatever the number of users: their queues, then those queues' options.
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for user_id in users:
+                pipe.smembers(self._user_key(user_id))
+            owned = await pipe.execute()
+        pairs = [(u, q.decode()) for u, queues in zip(users, owned, strict=True) for q in queues]
+        if not pairs:
+            return set()
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for _user_id, queue_id in pairs:
+                pipe.hget(self._keys(queue_id)[1], "options")
+            options = await pipe.execute()
+        # The options hash expires with the queue: a missing one is a collected queue.
+        return {
+            user_id
+            for (user_id, _queue_id), raw in zip(pairs, options, strict=True)
+            if raw is not None and QueueOptions.from_json(raw).accepts_messages()
+        }
 
     async def close(self) -> None:
         await self._redis.aclose()

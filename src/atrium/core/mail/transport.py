@@ -41,18 +41,29 @@ class SmtpTransport(Transport):
         assert settings.smtp_host is not None
         self.settings = settings
 
+    def _tls_context(self) -> ssl.SSLContext:
+        """Certificates are checked, host name included: the system's CAs, and the operator's
+        own CA when `ATRIUM_SMTP_CA_FILE` names one."""
+        context = ssl.create_default_context()
+        if self.settings.smtp_ca_file is not None:
+            context.load_verify_locations(cafile=str(self.settings.smtp_ca_file))
+        return context
+
     def _connect(self) -> smtplib.SMTP:
         s = self.settings
         host = s.smtp_host or ""
         if s.smtp_security == "tls":
-            context = ssl.create_default_context()
             client: smtplib.SMTP = smtplib.SMTP_SSL(
-                host, s.smtp_port, timeout=SMTP_TIMEOUT, context=context
+                host, s.smtp_port, timeout=SMTP_TIMEOUT, context=self._tls_context()
             )
         else:
             client = smtplib.SMTP(host, s.smtp_port, timeout=SMTP_TIMEOUT)
             if s.smtp_security == "starttls":
-                client.starttls(context=ssl.create_default_context())
+                try:
+                    client.starttls(context=self._tls_context())
+                except BaseException:
+                    client.close()  # a refused certificate leaves no open socket behind
+                    raise
         if s.smtp_user:
             client.login(s.smtp_user, s.smtp_password or "")
         return client

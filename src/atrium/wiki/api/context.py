@@ -75,6 +75,12 @@ class ApiContext:
     # The account a login just signed in to that shared session (main sets its cookie).
     browser_login: int | None = None
     extra_headers: dict[str, str] = field(default_factory=dict)
+    # The request's cookies by plain name (what a step of a sign-in left), and the cookies the
+    # response sets: a value and its lifetime in seconds, or None to clear it.
+    cookies: dict[str, str] = field(default_factory=dict)
+    set_cookies: dict[str, tuple[str, int] | None] = field(default_factory=dict)
+    # The account whose other browser sessions end (its password changed); main ends them.
+    end_sessions_for: int | None = None
     # The person's one account across services, when the wiki runs inside a workspace.
     accounts: AccountLinks | None = None
     # The app's throttles (passwords, edits, new accounts); None in a context built by hand.

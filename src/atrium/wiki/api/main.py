@@ -40,6 +40,7 @@ from atrium.core.session_cookies import (
 from atrium.core.sessions import SessionStore
 from atrium.wiki import body_limits
 from atrium.wiki.api import cors, formats, jsonout, multipart, readmode
+from atrium.wiki.api.actions.signin import STEP_COOKIES
 from atrium.wiki.api.context import DB_LAG, SESSION_COOKIE, ApiContext, ModuleIndex, Out
 from atrium.wiki.api.cors import jsonp_callback
 from atrium.wiki.api.errors import ApiUsageError, InternalApiError
@@ -324,6 +325,11 @@ async def _handle_with(
         shared_sessions=rt.sessions is not None,
         accounts=account_links(request),
         limits=wiki_limits(request),
+        cookies={
+            name: value
+            for name in STEP_COOKIES
+            if (value := read_cookie(request, name)) is not None
+        },
     )
     ctx.message_formatter = functools.partial(_format_in_result, ctx, fmt)
     ctx.uselang_renderer = functools.partial(_render_in_uselang, ctx, fmt)
@@ -380,6 +386,8 @@ async def _handle_with(
         return Response(body, headers=BASE_HEADERS | headers, media_type=media_type)
     response = _render(site, fmt, result, reader.warnings, error, headers)
     store = rt.sessions
+    if ctx.end_sessions_for is not None and store is not None and error is None:
+        await store.end_all_for(BROWSER_SERVICE, ctx.end_sessions_for)
     if ctx.browser_login is not None and store is not None:
         # A new token (no session fixation); the previous browser session ends. The API's
         # anonymous session that held the login token is done with.
@@ -395,6 +403,11 @@ async def _handle_with(
         set_cookie(response, SESSION_COOKIE, ctx.new_session[0], site.server, 30 * 24 * 3600)
     elif ctx.end_session:
         clear_cookie(response, SESSION_COOKIE, site.server)
+    for name, cookie in ctx.set_cookies.items():
+        if cookie is None:
+            clear_cookie(response, name, site.server)
+        else:
+            set_cookie(response, name, cookie[0], site.server, cookie[1])
     if ctx.end_session and session is not None and session.id.startswith(BROWSER_SESSION_PREFIX):
         if store is not None:
             await store.sign_out(session_token(request))

@@ -5,7 +5,8 @@ their last mail (`wl_notificationtimestamp` still empty: `journal.notify_watcher
 so further changes send nothing until they look); the owner of a user talk page is mailed when
 someone else changes it. Each only with a confirmed address and the option on
 (`enotifwatchlistpages`, `enotifusertalkpages`), and a minor edit only with `enotifminoredits`.
-The texts are MediaWiki's `enotif_*` messages.
+The texts are MediaWiki's `enotif_*` messages. A deletion, a move or a restoration of the page
+mails the same people with its own texts (`enotif_subject_deleted`, `_moved`, `_restored`).
 """
 
 from __future__ import annotations
@@ -38,6 +39,23 @@ class PageChange:
     rev_id: int
     parent_id: int
     timestamp: str
+    # A logged action's page status (RecentChange::newLogEntry): "deleted", "moved" or
+    # "restored"; empty for an edit, whose status is "created" or "changed".
+    status: str = ""
+
+    @property
+    def page_status(self) -> str:
+        return self.status or ("created" if self.created else "changed")
+
+
+# The page status of the logged actions that mail watchers, as MediaWiki names them.
+LOG_PAGE_STATUS = {
+    ("delete", "delete"): "deleted",
+    ("delete", "delete_redir"): "deleted",
+    ("delete", "restore"): "restored",
+    ("move", "move"): "moved",
+    ("move", "move_redir"): "moved",
+}
 
 
 def _on(value: object) -> bool:
@@ -86,17 +104,43 @@ def mail_page_change(conn: Conn, site: Site, change: PageChange) -> int:
     return sent
 
 
+def mail_logged_action(
+    conn: Conn,
+    site: Site,
+    title: Title,
+    editor_id: int | None,
+    editor_name: str,
+    log_type: str,
+    action: str,
+    reason: str,
+    timestamp: str,
+) -> int:
+    """Mail the watchers (and a user talk page's owner) about a deletion, move or restoration
+    of the page, as MediaWiki does for the recent-changes row of such a log entry; for a move,
+    the page is the one moved away from. Call before the log entry marks them notified."""
+    status = LOG_PAGE_STATUS.get((log_type, action))
+    if status is None:
+        return 0
+    change = PageChange(
+        title, editor_id, editor_name, reason, False, False, 0, 0, timestamp, status
+    )
+    return mail_page_change(conn, site, change)
+
+
 def _url(site: Site, title: Title, **params: object) -> str:
+    """Title::getCanonicalURL: the article path without a query, else index.php."""
     name = site.parser.prefixed_text(title.ns, title.dbkey).replace(" ", "_")
-    query = "&".join(f"{k}={v}" for k, v in params.items())
     path = quote(name, safe="/:")
-    return f"{site.server}/w/index.php?title={path}" + (f"&{query}" if query else "")
+    if not params:
+        return f"{site.server}/wiki/{path}"
+    query = "&".join(f"{k}={v}" for k, v in params.items())
+    return f"{site.server}/w/index.php?title={path}&{query}"
 
 
 def _texts(site: Site, change: PageChange, watcher: str) -> tuple[str, str]:
     title = change.title
     shown = site.parser.prefixed_text(title.ns, title.dbkey)
-    kind = "created" if change.created else "changed"
+    kind = change.page_status
     editor = change.editor_name
     editor_shown = editor if change.editor_id else mail_text(site, "enotif_anon_editor", editor)
     subject = mail_text(site, f"enotif_subject_{kind}", shown, editor_shown)
@@ -105,11 +149,12 @@ def _texts(site: Site, change: PageChange, watcher: str) -> tuple[str, str]:
         f"enotif_body_intro_{kind}",
         shown,
         editor_shown,
-        _url(site, title, oldid=change.rev_id),
+        _url(site, title),
     ).replace("$PAGEEDITDATE", formatted(change.timestamp))
+    # A log entry has no revision before it (rc_last_oldid 0): no diff to point to.
     new_page = (
         ""
-        if change.created
+        if change.created or not change.parent_id
         else mail_text(
             site,
             "enotif_lastdiff",

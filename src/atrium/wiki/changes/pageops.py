@@ -14,7 +14,7 @@ import sqlalchemy as sa
 
 from atrium.core.db import Conn
 from atrium.wiki import schema, search
-from atrium.wiki.changes import ChangeError, invalidation, movecheck
+from atrium.wiki.changes import ChangeError, enotif, invalidation, movecheck
 from atrium.wiki.changes.expiry import INFINITY, api_expiry
 from atrium.wiki.changes.hideuser import DELETED_USER
 from atrium.wiki.changes.journal import (
@@ -97,6 +97,26 @@ def auto_delete_reason(conn: Conn, page: Any) -> str:
     return body
 
 
+def _logged(
+    conn: Conn,
+    site: Site,
+    who: Performer,
+    log_type: str,
+    action: str,
+    title: Title,
+    *,
+    reason: str,
+    **fields: Any,
+) -> int:
+    """`log_event` for a deletion, restoration or move, mailing the page's watchers first (the
+    log entry then marks them notified, so the mail goes to those not yet)."""
+    ts = now14()
+    enotif.mail_logged_action(
+        conn, site, title, who.user_id, who.name, log_type, action, reason, ts
+    )
+    return log_event(conn, who, log_type, action, title, reason=reason, timestamp=ts, **fields)
+
+
 @dataclass
 class Deleted:
     page_id: int
@@ -161,8 +181,8 @@ def delete_page(
     )
     conn.execute(sa.delete(REV).where(REV.c.rev_page == page_id))
     conn.execute(sa.delete(P).where(P.c.page_id == page_id))
-    log_id = log_event(
-        conn, who, "delete", "delete", title, page_id=page_id, reason=reason, params={}
+    log_id = _logged(
+        conn, site, who, "delete", "delete", title, page_id=page_id, reason=reason, params={}
     )
     return Deleted(page_id, log_id, reason)
 
@@ -303,8 +323,8 @@ def undelete_page(
     page = page_row(conn, title)
     if not rows:
         page_id = int(page["page_id"]) if page is not None else 0
-        log_id = log_event(
-            conn, who, "delete", "restore", title, page_id=page_id, reason=reason,
+        log_id = _logged(
+            conn, site, who, "delete", "restore", title, page_id=page_id, reason=reason,
             params={"count": {"revisions": 0, "files": files}},
         )  # fmt: skip
         return Restored(page_id, 0, log_id, files)
@@ -386,8 +406,9 @@ def undelete_page(
         )
         write_links(conn, page_id, title, links, ts)
         search.index_page(conn, page_id, title.dbkey, text)
-    log_id = log_event(
+    log_id = _logged(
         conn,
+        site,
         who,
         "delete",
         "restore",
@@ -501,8 +522,9 @@ def move_page(
     params: dict[str, Any] = {"target_ns": target.ns, "target_title": target_text}
     if suppress:
         params["suppressredirect"] = True
-    log_id = log_event(
+    log_id = _logged(
         conn,
+        site,
         who,
         "move",
         "move_redir" if over_redirect else "move",

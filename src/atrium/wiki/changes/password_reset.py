@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import secrets
 import string
-import time
 from collections import defaultdict
+from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 
@@ -19,20 +19,33 @@ from atrium.core import workers
 from atrium.core.db import Conn, Database
 from atrium.wiki import schema
 from atrium.wiki.accounts.usernames import normalize_username
+from atrium.wiki.changes.accounts import set_password
+from atrium.wiki.changes.blocks import blocks_of
 from atrium.wiki.changes.mail import mail_text, send
-from atrium.wiki.reads.password_reset import ResetTarget, reset_targets
+from atrium.wiki.reads.password_reset import (
+    NEW_PASSWORD_EXPIRY_DAYS,
+    ResetTarget,
+    reset_targets,
+    ts14_ago,
+)
 from atrium.wiki.reads.users import hash_password
 from atrium.wiki.site import Site
 from atrium.wiki.timestamps import now14
 
-# $wgNewPasswordExpiry (7 days) and $wgPasswordReminderResendTime (24 hours).
-NEW_PASSWORD_EXPIRY_DAYS = 7
+if TYPE_CHECKING:  # its module reaches starlette, which changes never import
+    from atrium.core.accounts import AccountLinks
+
+# $wgPasswordReminderResendTime (24 hours).
 RESEND_HOURS = 24
 _ALPHABET = string.ascii_letters + string.digits
 
 
-def ts14_ago(seconds: float) -> str:
-    return time.strftime("%Y%m%d%H%M%S", time.gmtime(time.time() - seconds))
+def reset_refused(conn: Conn, user_id: int | None, ip: str | None) -> bool:
+    """Whether a block stops the caller from asking for resets (PasswordReset::isAllowed,
+    `blocked-mailpassword`): any block on them or their address that also stops account
+    creation (DatabaseBlock::appliesToPasswordReset), so a blocked vandal cannot flood
+    others' inboxes with reset mail."""
+    return any(block.nocreate for block in blocks_of(conn, user_id, ip))
 
 
 def new_temporary_password() -> str:
@@ -104,3 +117,23 @@ async def reset_passwords(
         plain = new_temporary_password()
         made.append((target, plain, await workers.run(hash_password, plain)))
     await db.write(mail_temporary_passwords, site, made, client_ip, caller_name)
+
+
+async def change_temporary_password(
+    db: Database, user_id: int, password: str, people: AccountLinks | None
+) -> None:
+    """The new password chosen after signing in with a temporary one; the temporary password
+    is gone after it, whoever keeps the password (a workspace member's is their one password
+    for every service)."""
+    if people is None or not await people.change_password("wiki", user_id, password):
+        stored = await workers.run(hash_password, password)
+        await db.write(set_password, user_id, password, stored)
+    await db.write(clear_temporary_password, user_id)
+
+
+def clear_temporary_password(conn: Conn, user_id: int) -> None:
+    conn.execute(
+        sa.update(schema.user)
+        .where(schema.user.c.user_id == user_id)
+        .values(user_newpassword="", user_newpass_time=None)
+    )

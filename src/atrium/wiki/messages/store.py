@@ -69,6 +69,7 @@ MESSAGES: dict[str, str] = {
     "apierror-nosuchsection": "There is no section $1.",
     "apierror-invalidtitle": 'Bad title "$1".',
     "apierror-nosuchpageid": "There is no page with ID $1.",
+    "api-login-fail-aborted": "Authentication requires user interaction, which is not supported by <kbd>action=login</kbd>. To be able to login with <kbd>action=login</kbd>, see [[Special:BotPasswords]]. To continue using main-account login, see <kbd>[[Special:ApiHelp/clientlogin|action=clientlogin]]</kbd>.",
     "apiwarn-deprecation-login-botpw": 'Main-account login via "action=login" is deprecated and may stop working without warning. To continue login with "action=login", see [[Special:BotPasswords]]. To safely continue using main-account login, see "action=clientlogin".',
     "paramvalidator-badinteger": 'Invalid value "$2" for integer parameter "$1".',
     "paramvalidator-badtimestamp": 'Invalid value "$2" for timestamp parameter "$1".',

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import sqlalchemy as sa
@@ -10,6 +11,12 @@ from atrium.core.db import Conn
 from atrium.wiki import schema
 
 U = schema.user.c
+# $wgNewPasswordExpiry: a mailed temporary password is good for 7 days.
+NEW_PASSWORD_EXPIRY_DAYS = 7
+
+
+def ts14_ago(seconds: float) -> str:
+    return time.strftime("%Y%m%d%H%M%S", time.gmtime(time.time() - seconds))
 
 
 @dataclass(frozen=True)

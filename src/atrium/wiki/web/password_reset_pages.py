@@ -7,20 +7,17 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import Response
 
-from atrium.core import workers
 from atrium.core.accounts import AccountLinks
 from atrium.core.db import Database
 from atrium.wiki.accounts.password_policy import password_problems
-from atrium.wiki.changes.accounts import set_password
 from atrium.wiki.changes.password_reset import (
-    NEW_PASSWORD_EXPIRY_DAYS,
+    change_temporary_password,
     reset_passwords,
-    ts14_ago,
+    reset_refused,
 )
 from atrium.wiki.limits import wiki_limits
-from atrium.wiki.reads.password_check import password_ok
-from atrium.wiki.reads.password_reset import temporary_password_hash
-from atrium.wiki.reads.users import Account, hash_password
+from atrium.wiki.reads.temporary_password import temporary_password_ok
+from atrium.wiki.reads.users import Account
 from atrium.wiki.site import Site
 from atrium.wiki.titles import NS_SPECIAL, Title
 from atrium.wiki.web.skin import render_page
@@ -48,6 +45,7 @@ async def password_reset(
             "name": name,
             "email": email,
             "sink": not site.composer.sends_mail,
+            "refused": False,
         }
         return await render_page(
             request,
@@ -60,6 +58,18 @@ async def password_reset(
             status=status,
         )
 
+    address = request.client.host if request.client else ""
+    if await db.read(reset_refused, viewer.account.id or None, address):
+        # SpecialPasswordReset::checkExecutePermissions: an error page in place of the form.
+        return await render_page(
+            request,
+            site,
+            db,
+            "passwordreset.html",
+            {"text": text, "errors": [text("blocked-mailpassword")], "refused": True},
+            title=title,
+            heading=text("internalerror"),
+        )
     if request.method != "POST":
         return await page([])
     fields = await request.form()
@@ -71,7 +81,6 @@ async def password_reset(
         return await page([text("passwordreset-nodata")], status=400)
     if len(email) > MAX_EMAIL_LENGTH or (email and "@" not in email):
         return await page([text("noemailtext")], status=400, name=name, email=email)
-    address = request.client.host if request.client else ""
     if await wiki_limits(request).ping(viewer.account, "mailpassword", address):
         return await page([text("actionthrottledtext")], status=429, name=name, email=email)
     caller = viewer.account.name if viewer.signed_in else None
@@ -81,9 +90,7 @@ async def password_reset(
 
 async def temporary_password_matches(db: Database, account: Account, password: str) -> bool:
     """Whether `password` is the account's unexpired mailed temporary password."""
-    made_after = ts14_ago(NEW_PASSWORD_EXPIRY_DAYS * 86400)
-    stored = await db.read(temporary_password_hash, account.id, made_after)
-    return bool(stored) and await password_ok(stored, password)
+    return bool(await temporary_password_ok(db, account.id, password))
 
 
 async def new_password_page(
@@ -131,7 +138,5 @@ async def set_new_password(
     problems = [text(p.key, *p.params) for p in password_problems(account.name, password)]
     if problems:
         return problems
-    if people is None or not await people.change_password("wiki", account.id, password):
-        stored = await workers.run(hash_password, password)
-        await db.write(set_password, account.id, password, stored)
+    await change_temporary_password(db, account.id, password, people)
     return []

@@ -36,6 +36,65 @@ async def fail(
 ) -> dict[str, Any]:
     """The FAIL member of the module's answer (`formatAuthenticationResponse`)."""
     out: dict[str, Any] = {"status": "FAIL"}
+    await _message(ctx, out, messages, messageformat)
+    ctx.out.flag(out, "canpreservestate", False)
+    return out
+
+
+async def new_password_ui(
+    ctx: ApiContext,
+    account_name: str,
+    message: msg.Message,
+    messageformat: str,
+    merge_fields: bool = False,
+) -> dict[str, Any]:
+    """The UI answer that asks for a new password after a temporary one: one required
+    PasswordAuthenticationRequest for a change (`password` and `retype`), and why. With
+    `mergerequestfields` the fields are the answer's own rather than the request's."""
+
+    async def field(label: msg.Message, help_text: msg.Message) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "password"}
+        if messageformat != "none":
+            out["label"] = await _formatted(ctx, label, messageformat)
+            out["help"] = await _formatted(ctx, help_text, messageformat)
+        ctx.out.flag(out, "optional", False)
+        ctx.out.flag(out, "sensitive", True)
+        return out
+
+    request: dict[str, Any] = {
+        "id": "MediaWiki\\Auth\\PasswordAuthenticationRequest",
+        "metadata": {},
+        "required": "required",
+    }
+    if messageformat != "none":
+        provider = msg.api("authmanager-provider-password")
+        request["provider"] = await _formatted(ctx, provider, messageformat)
+        request["account"] = (
+            {"key": "$1", "params": [account_name]} if messageformat == "raw" else account_name
+        )
+    fields = {
+        "password": await field(msg.api("newpassword"), msg.api("authmanager-password-help")),
+        "retype": await field(msg.api("retypenew"), msg.api("authmanager-retype-help")),
+    }
+    if not merge_fields:
+        request["fields"] = fields
+    out: dict[str, Any] = {"status": "UI", "requests": [request]}
+    if merge_fields:
+        out["fields"] = fields
+    await _message(ctx, out, [message], messageformat)
+    return out
+
+
+async def _formatted(ctx: ApiContext, message: msg.Message, messageformat: str) -> Any:
+    if messageformat == "raw":
+        return {"key": message.key, "params": list(message.params)}
+    form = msg.HTML if messageformat == "html" else msg.WIKITEXT
+    return await ctx.render_in_uselang(message, form)
+
+
+async def _message(
+    ctx: ApiContext, out: dict[str, Any], messages: Sequence[msg.Message], messageformat: str
+) -> None:
     if len(messages) == 1:
         key = messages[0].key
         if messageformat == "raw":
@@ -55,5 +114,3 @@ async def fail(
             items = [await ctx.render_in_uselang(m, msg.HTML) for m in messages]
             out["message"] = "<ul><li>" + "</li>\n<li>".join(items) + "</li></ul>"
     out["messagecode"] = message_code(key)
-    ctx.out.flag(out, "canpreservestate", False)
-    return out

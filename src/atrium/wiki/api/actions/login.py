@@ -5,7 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from atrium.wiki.api.actions import Action
-from atrium.wiki.api.actions.signin import authenticate, login_token_ok, start_session
+from atrium.wiki.api.actions.signin import (
+    NewPasswordNeeded,
+    authenticate,
+    login_token_ok,
+    start_session,
+)
 from atrium.wiki.api.context import ApiContext
 from atrium.wiki.api.params import PASSWORD, ModuleSpec, Param
 from atrium.wiki.changes.sessions import create_session
@@ -52,6 +57,10 @@ async def login(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     name = params["name"] or ""
     password = params["password"] or ""
     found = await authenticate(ctx, name, password, allow_bot=True)
+    if isinstance(found, NewPasswordNeeded):
+        # AuthManager answers UI (a new password first), which action=login cannot ask for.
+        reason = await ctx.format_message(msg.api("api-login-fail-aborted"), bc_plain=True)
+        return {"login": {"result": "Aborted", "reason": reason}}
     if isinstance(found, msg.Message):
         # ApiLogin::formatMessage: English plain text in bc, else the error format's object
         reason = await ctx.format_message(found, bc_plain=True)
