@@ -163,11 +163,14 @@ async def _while_expanding(
 ) -> None:
     """Run `slow` (a request that expands templates for link tables) and, once the expansion
     has begun, a siteinfo request, which must be answered while the expansion still runs."""
-    started, ended = threading.Event(), threading.Event()
+    started, answered, ended = threading.Event(), threading.Event(), threading.Event()
     original = pages._add_transcluded_categories
 
     def watched(*args: Any) -> Any:
         started.set()
+        # The expansion waits for the other request's answer (at most 10 s): where it runs
+        # off the event loop that answer comes; in the event loop's thread it cannot.
+        answered.wait(10)
         try:
             return original(*args)
         finally:
@@ -184,6 +187,7 @@ async def _while_expanding(
         )
         assert response.status_code == 200
         answered_during.append(not ended.is_set())
+        answered.set()
 
     await asyncio.gather(slow, quick())
     assert answered_during == [True]
