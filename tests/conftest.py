@@ -36,6 +36,8 @@ POSTGRES_ADMIN_URL = os.environ.get(
 REDIS_URL = "redis://127.0.0.1:6379/0"
 BACKENDS = ("sqlite", "postgres")
 SERVICES = ("core", "chat", "wiki")
+# An app of both services runs the bridge between them too, with a database of its own.
+WORKSPACE_SERVICES = (*SERVICES, "bridge")
 
 
 # What tests need of a password is a hash, not a costly one (Django's test settings advise the
@@ -255,7 +257,7 @@ def migrated_sqlite_templates() -> Path:
     """
     root = Path(tempfile.mkdtemp(prefix="atrium-sqlite-templates-"))
     atexit.register(shutil.rmtree, root, ignore_errors=True)
-    for service in SERVICES:
+    for service in WORKSPACE_SERVICES:
         migrations.upgrade(service, None, root / f"{service}.sqlite3")
     return root
 
@@ -265,9 +267,12 @@ def sqlite_templates() -> Path:
     return migrated_sqlite_templates()
 
 
-def copy_sqlite_templates(templates: Path, data_dir: Path) -> None:
-    """Put migrated databases in `data_dir`, so an app on it can start with migrate_on_start=False."""
-    for service in SERVICES:
+def copy_sqlite_templates(
+    templates: Path, data_dir: Path, services: tuple[str, ...] = SERVICES
+) -> None:
+    """Put migrated databases in `data_dir`, so an app on it can start with migrate_on_start=False
+    (an app of both services needs WORKSPACE_SERVICES)."""
+    for service in services:
         shutil.copyfile(templates / f"{service}.sqlite3", data_dir / f"{service}.sqlite3")
 
 
