@@ -10,7 +10,11 @@ STAMP := $(VENV)/.installed
 .PHONY: run test test-fast bench fuzz lint venv clean browser emoji-font conformance screenshots
 
 # Test workers: one per core, at most 2 (each worker pays a few seconds of templates and imports,
-# which more workers than cores do not win back). `make test WORKERS=1` runs serially.
+# which more workers than cores do not win back). `make test WORKERS=1` runs serially. Each module
+# goes whole to one worker (its servers and browsers are module-scoped), longest first: xdist's
+# own reordering (by number of tests) would leave the long one-test modules for the end, and
+# tests/scheduling.py orders them first instead.
+DIST := --dist loadscope --no-loadscope-reorder
 WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -lt 2 ] && echo $$n || echo 2)
 
 # The wiki's browser test needs headless Chromium (Debian's package). Where it is missing and
@@ -57,12 +61,12 @@ test: $(STAMP) browser emoji-font
 ifdef T
 	$(BIN)/python -m pytest $(T)
 else
-	$(BIN)/python -m pytest -n $(WORKERS) --dist loadscope
+	$(BIN)/python -m pytest -n $(WORKERS) $(DIST)
 endif
 
 # The in-process tests only (no server processes or browsers): a few minutes.
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -n $(WORKERS) --dist loadscope -m "not e2e"
+	$(BIN)/python -m pytest -n $(WORKERS) $(DIST) -m "not e2e"
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

@@ -10,11 +10,14 @@ fails them.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import functools
 import hashlib
 import os
 import shutil
 import socket
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -25,6 +28,7 @@ import pytest
 from argon2 import PasswordHasher
 
 from atrium.core import migrations, secrets
+from tests.scheduling import heaviest_first
 
 POSTGRES_ADMIN_URL = os.environ.get(
     "ATRIUM_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -32,6 +36,8 @@ POSTGRES_ADMIN_URL = os.environ.get(
 REDIS_URL = "redis://127.0.0.1:6379/0"
 BACKENDS = ("sqlite", "postgres")
 SERVICES = ("core", "chat", "wiki")
+# An app of both services runs the bridge between them too, with a database of its own.
+WORKSPACE_SERVICES = (*SERVICES, "bridge")
 
 
 # What tests need of a password is a hash, not a costly one (Django's test settings advise the
@@ -170,22 +176,29 @@ class ReusableDatabase:
         ]
         # The namespace `Settings.redis_namespace` derives from the database URL.
         self.redis_pattern = "atrium:" + hashlib.sha1(url.encode()).hexdigest()[:10] + ":*"
+        self.redis: Any = None  # one connection for the session's resets
 
     def empty(self) -> None:
+        # One round trip: the statements as one script (no parameters, so psycopg sends it whole).
+        script = "; ".join(
+            [
+                "SET LOCAL lock_timeout = '5s'",
+                "SET LOCAL session_replication_role = replica",
+                *(f"DELETE FROM {table}" for table in self.tables),
+                *(f"ALTER SEQUENCE {sequence} RESTART" for sequence in self.sequences),
+            ]
+        )
         with self.conn.transaction():
-            self.conn.execute("SET LOCAL lock_timeout = '5s'")
-            self.conn.execute("SET LOCAL session_replication_role = replica")
-            for table in self.tables:
-                self.conn.execute(f"DELETE FROM {table}")
-            for sequence in self.sequences:
-                self.conn.execute(f"ALTER SEQUENCE {sequence} RESTART")
+            self.conn.execute(script)
         self._delete_redis_keys()
 
     def _delete_redis_keys(self) -> None:
         import redis
 
         try:
-            client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2)
+            if self.redis is None:
+                self.redis = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2)
+            client = self.redis
             keys = list(client.scan_iter(self.redis_pattern, count=1000))
             if keys:
                 client.delete(*keys)
@@ -194,6 +207,8 @@ class ReusableDatabase:
 
     def close(self) -> None:
         self.conn.close()
+        if self.redis is not None:
+            self.redis.close()
 
 
 @pytest.fixture(scope="session")
@@ -233,21 +248,31 @@ def data_dir(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.fixture(scope="session")
-def sqlite_templates(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Every service's SQLite database migrated once per session (per xdist worker).
+@functools.cache
+def migrated_sqlite_templates() -> Path:
+    """Every service's SQLite database migrated once per session (per xdist worker), for the
+    fixture below and for helpers that build a data directory outside a fixture's reach.
 
     Migrating is I/O-bound (every DDL transaction fsyncs) and costs 0.4-2 s; a copy costs 0.3 ms.
     """
-    root = tmp_path_factory.mktemp("sqlite-templates")
-    for service in SERVICES:
+    root = Path(tempfile.mkdtemp(prefix="atrium-sqlite-templates-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    for service in WORKSPACE_SERVICES:
         migrations.upgrade(service, None, root / f"{service}.sqlite3")
     return root
 
 
-def copy_sqlite_templates(templates: Path, data_dir: Path) -> None:
-    """Put migrated databases in `data_dir`, so an app on it can start with migrate_on_start=False."""
-    for service in SERVICES:
+@pytest.fixture(scope="session")
+def sqlite_templates() -> Path:
+    return migrated_sqlite_templates()
+
+
+def copy_sqlite_templates(
+    templates: Path, data_dir: Path, services: tuple[str, ...] = SERVICES
+) -> None:
+    """Put migrated databases in `data_dir`, so an app on it can start with migrate_on_start=False
+    (an app of both services needs WORKSPACE_SERVICES)."""
+    for service in services:
         shutil.copyfile(templates / f"{service}.sqlite3", data_dir / f"{service}.sqlite3")
 
 
@@ -269,6 +294,7 @@ def once_per_session(seconds: float) -> None:
     _once_per_session[0] += seconds
 
 
+@pytest.hookimpl(trylast=True)  # after pytest's grouping by parametrised fixtures
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     unmarked: set[str] = set()
     for item in items:
@@ -286,6 +312,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         raise pytest.UsageError(
             f"e2e test files without `pytestmark = pytest.mark.e2e`: {', '.join(sorted(unmarked))}"
         )
+    heaviest_first(items)
 
 
 @pytest.hookimpl(wrapper=True)

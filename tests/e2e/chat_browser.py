@@ -184,7 +184,7 @@ def wait_until(predicate: Any, timeout: float = 10.0) -> None:
     while not predicate():
         if time.monotonic() > deadline:
             raise AssertionError("condition not met in time")
-        time.sleep(0.1)
+        time.sleep(0.05)
 
 
 # --- the fixtures every chat browser module shares (each module defines its own `site`) --------

@@ -24,7 +24,6 @@ from atrium.chat.models import ROLE_NAMES, User
 from atrium.chat.queries.realm import default_realm
 from atrium.chat.queries.streams import stream_by_name
 from atrium.chat.queries.users import fake_email_domain, user_row_by_delivery_email
-from atrium.core import migrations
 from atrium.core.db import Conn, open_database
 from atrium.settings import Settings
 from atrium.wiki.accounts.grants import HIDDEN_GRANTS
@@ -33,7 +32,7 @@ from atrium.wiki.changes.accounts import create_bot_password
 from atrium.wiki.changes.registration import autocreate
 from atrium.wiki.cli import DEFAULT_BOT_GRANTS
 from atrium.wiki.reads.users import account_by_name
-from tests.conftest import SERVICES, copy_sqlite_templates
+from tests.conftest import copy_sqlite_templates, migrated_sqlite_templates
 
 T = TypeVar("T")
 
@@ -42,12 +41,9 @@ def prepare_data_dir(
     data_dir: Path, database_url: str | None, sqlite_templates: Path | None
 ) -> Settings:
     """Settings as `atrium_env` gives the CLI, over migrated databases: the session's SQLite
-    templates copied, or (for module-scoped fixtures, which cannot take them) migrated here."""
-    if database_url is None and sqlite_templates is not None:
-        copy_sqlite_templates(sqlite_templates, data_dir)
-    elif database_url is None:
-        for service in SERVICES:
-            migrations.upgrade(service, None, data_dir / f"{service}.sqlite3")
+    templates copied (those of the `sqlite_templates` fixture when not given)."""
+    if database_url is None:
+        copy_sqlite_templates(sqlite_templates or migrated_sqlite_templates(), data_dir)
     return Settings(
         data_dir=data_dir, database_url=database_url, wiki_main_page=False, migrate_on_start=False
     )

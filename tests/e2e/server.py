@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -114,6 +115,28 @@ def running_server(
         _stop(process)
 
 
+@contextmanager
+def running_servers(*envs: dict[str, str]) -> Iterator[list[LiveServer]]:
+    """`running_server` for each of `envs`, started side by side (one's imports overlap the
+    other's waits for its port), stopped together."""
+    with contextlib.ExitStack() as stack:
+        starting = [running_server(env) for env in envs]
+        with ThreadPoolExecutor(len(envs)) as pool:
+            entered = [pool.submit(server.__enter__) for server in starting]
+        servers: list[LiveServer] = []
+        failure: BaseException | None = None
+        for server, future in zip(starting, entered, strict=True):
+            try:
+                servers.append(future.result())
+            except BaseException as exc:
+                failure = failure or exc
+                continue
+            stack.push(server.__exit__)
+        if failure is not None:
+            raise failure
+        yield servers
+
+
 class PortTaken(Exception):
     """The server exited because its port was bound by someone else first."""
 
@@ -134,7 +157,7 @@ def _wait_ready(process: subprocess.Popen[bytes], url: str, log: Path) -> None:
             pass
         if time.monotonic() > deadline:
             raise AssertionError(f"atrium serve did not answer in 60 s:\n{log.read_text()}")
-        time.sleep(0.1)
+        time.sleep(0.05)
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:

@@ -1,7 +1,11 @@
 """Uploads, custom emoji, profile fields, bots and invitations through the official `zulip`
 client against `atrium serve`: `upload_file`, `get_attachments`, `get_realm_emoji`,
 `upload_custom_emoji`, `delete_custom_emoji`, the `*_realm_profile_field*` methods and
-`get_subscription_status`; the rest through `call_endpoint`, as a client without a method does."""
+`get_subscription_status`; the rest through `call_endpoint`, as a client without a method does.
+
+The tests share one server per backend (`live_chat_module`): each asserts only on what it made
+(the owner's attachments, the realm's custom emoji, profile fields, the member's bots, the
+invitations), which no other test here makes."""
 
 from __future__ import annotations
 
@@ -29,8 +33,8 @@ def png() -> bytes:
     return buffer.getvalue()
 
 
-def test_upload_share_and_download(live_chat: LiveChat, tmp_path: Path) -> None:
-    owner, member = live_chat.owner, live_chat.member
+def test_upload_share_and_download(live_chat_module: LiveChat, tmp_path: Path) -> None:
+    owner, member = live_chat_module.owner, live_chat_module.member
     body = bytes(range(256)) * 1000
     path = tmp_path / "report.bin"
     path.write_bytes(body)
@@ -41,23 +45,29 @@ def test_upload_share_and_download(live_chat: LiveChat, tmp_path: Path) -> None:
 
     owner_auth = (owner.email, owner.api_key)
     member_auth = (member.email, member.api_key)
-    resp = httpx.get(live_chat.site + uri, auth=owner_auth)
+    resp = httpx.get(live_chat_module.site + uri, auth=owner_auth)
     assert resp.status_code == 200 and resp.content == body
-    assert httpx.get(live_chat.site + uri, auth=member_auth).status_code == 403
-    ok(owner.add_subscriptions(streams=[{"name": "files"}], principals=[live_chat.member_email]))
+    assert httpx.get(live_chat_module.site + uri, auth=member_auth).status_code == 403
+    ok(
+        owner.add_subscriptions(
+            streams=[{"name": "files"}], principals=[live_chat_module.member_email]
+        )
+    )
     ok(
         owner.send_message(
             {"type": "stream", "to": "files", "topic": "t", "content": f"[r]({uri})"}
         )
     )
-    resp = httpx.get(live_chat.site + uri, auth=member_auth, headers={"Range": "bytes=100-199"})
+    resp = httpx.get(
+        live_chat_module.site + uri, auth=member_auth, headers={"Range": "bytes=100-199"}
+    )
     assert resp.status_code == 206 and resp.content == body[100:200]
     link = ok(member.call_endpoint(url=uri.removeprefix("/"), method="GET"))["url"]
-    assert httpx.get(live_chat.site + link).content == body
+    assert httpx.get(live_chat_module.site + link).content == body
 
 
-def test_custom_emoji(live_chat: LiveChat, tmp_path: Path) -> None:
-    owner, member = live_chat.owner, live_chat.member
+def test_custom_emoji(live_chat_module: LiveChat, tmp_path: Path) -> None:
+    owner, member = live_chat_module.owner, live_chat_module.member
     image = tmp_path / "tick.png"
     image.write_bytes(png())
     with image.open("rb") as f:
@@ -65,7 +75,7 @@ def test_custom_emoji(live_chat: LiveChat, tmp_path: Path) -> None:
     emoji = ok(owner.get_realm_emoji())["emoji"]
     [(emoji_id, record)] = emoji.items()
     assert record["name"] == "green_tick" and not record["deactivated"]
-    assert httpx.get(live_chat.site + record["source_url"]).status_code == 200
+    assert httpx.get(live_chat_module.site + record["source_url"]).status_code == 200
     with image.open("rb") as f:
         refused = member.upload_custom_emoji("Bad Name", f)
     assert refused["result"] == "error"
@@ -73,8 +83,8 @@ def test_custom_emoji(live_chat: LiveChat, tmp_path: Path) -> None:
     assert ok(owner.get_realm_emoji())["emoji"][emoji_id]["deactivated"] is True
 
 
-def test_profile_fields_and_subscription_status(live_chat: LiveChat) -> None:
-    owner, member = live_chat.owner, live_chat.member
+def test_profile_fields_and_subscription_status(live_chat_module: LiveChat) -> None:
+    owner, member = live_chat_module.owner, live_chat_module.member
     phone = ok(owner.create_realm_profile_field(name="Phone", field_type=1))["id"]
     team = ok(owner.create_realm_profile_field(name="Team", field_type=1, hint="Which team"))["id"]
     ok(owner.update_realm_profile_field(phone, name="Mobile"))
@@ -98,8 +108,8 @@ def test_profile_fields_and_subscription_status(live_chat: LiveChat) -> None:
     assert ok(member.get_subscription_status(member_id, stream_id))["is_subscribed"] is False
 
 
-def test_bots_and_invitations(live_chat: LiveChat) -> None:
-    owner, member = live_chat.owner, live_chat.member
+def test_bots_and_invitations(live_chat_module: LiveChat) -> None:
+    owner, member = live_chat_module.owner, live_chat_module.member
     bot = ok(
         member.call_endpoint(
             url="bots", method="POST", request={"full_name": "Echo Bot", "short_name": "echo"}

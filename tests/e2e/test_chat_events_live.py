@@ -16,7 +16,7 @@ from atrium.settings import Settings
 from tests.conftest import PostgresServer
 from tests.e2e.conftest import LiveChat
 from tests.e2e.seed import ChatUser, create_chat_realm, zuliprc
-from tests.e2e.server import LiveServer, atrium_env, running_server
+from tests.e2e.server import LiveServer, atrium_env, running_servers
 
 pytestmark = pytest.mark.e2e
 
@@ -87,7 +87,7 @@ def scale_out(
         [ChatUser("a@scale.test", "Ann A", role="owner"), ChatUser("b@scale.test", "Bob B")],
     )
     try:
-        with running_server(env_a) as worker_a, running_server(env_b) as worker_b:
+        with running_servers(env_a, env_b) as (worker_a, worker_b):
             yield worker_a, worker_b, env_a
     finally:
         postgres_server.drop(url)

@@ -30,16 +30,16 @@ READY = "/w/api.php?action=query&meta=siteinfo&format=json"
 BOT_GRANTS = "basic,highvolume,editpage,createeditmovepage,uploadfile,uploadeditmovefile"
 
 
-@pytest.fixture
-def service_under_test() -> str:
-    return "wiki"
-
-
-@pytest.fixture
-def fresh_wiki(data_dir: Path, database_url: str | None) -> Iterator[tuple[str, str]]:
+@pytest.fixture(scope="module")
+def fresh_wiki(
+    module_wiki_database_url: str | None, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[str, str]]:
     """A new wiki as `atrium serve` starts it (with its Main Page), an administrator and a bot
-    with a bot password."""
-    env = atrium_env(data_dir, database_url, ATRIUM_WIKI_MAIN_PAGE="1")
+    with a bot password; one per module and backend: the tests' pages have their own titles,
+    or the same text under the same title (Template:Greet)."""
+    data_dir = tmp_path_factory.mktemp("bot-frameworks") / "atrium-data"
+    data_dir.mkdir()
+    env = atrium_env(data_dir, module_wiki_database_url, ATRIUM_WIKI_MAIN_PAGE="1")
     atrium(env, "wiki", "create-user", "Admin", "--password", "admin-pass-123", "--groups", "sysop")
     atrium(env, "wiki", "create-user", "Robot", "--password", "robot-pass-123", "--groups", "bot")
     output = atrium(env, "wiki", "bot-password", "Robot", "e2e", "--grants", BOT_GRANTS)

@@ -27,11 +27,6 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 @pytest.fixture
-def service_under_test() -> str:
-    return "wiki"
-
-
-@pytest.fixture
 def browser() -> str:
     if CHROMIUM is None:
         if os.environ.get("CI"):
@@ -40,8 +35,16 @@ def browser() -> str:
     return CHROMIUM
 
 
-@pytest.fixture
-def wiki_server(data_dir: Path, database_url: str | None, sqlite_templates: Path) -> Iterator[str]:
+@pytest.fixture(scope="module")
+def wiki_server(
+    module_wiki_database_url: str | None,
+    tmp_path_factory: pytest.TempPathFactory,
+    sqlite_templates: Path,
+) -> Iterator[str]:
+    """One server per backend for the module: its tests only read."""
+    data_dir = tmp_path_factory.mktemp("wiki-browser") / "atrium-data"
+    data_dir.mkdir()
+    database_url = module_wiki_database_url
     # The account `atrium wiki create-user` would make, written in-process.
     settings = prepare_data_dir(data_dir, database_url, sqlite_templates)
     create_wiki_users(settings, [("Admin", "admin-pass-123", ["sysop"])])

@@ -16,7 +16,8 @@ import mwclient
 import pytest
 
 from tests.e2e.chat_browser import CHROMIUM_ARGS, Person, chromium_or_skip, wait_until
-from tests.e2e.server import atrium, atrium_env, running_server
+from tests.e2e.seed import create_wiki_users, prepare_data_dir
+from tests.e2e.server import atrium_env, running_server
 
 pytestmark = pytest.mark.e2e
 
@@ -39,10 +40,14 @@ class Wiki:
 @pytest.fixture(scope="module")
 def wiki(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Wiki]:
     chromium_or_skip()
-    env = atrium_env(tmp_path_factory.mktemp("wiki-browser"), None, ATRIUM_SERVICES="wiki")
-    for name, password in PASSWORDS.items():
-        groups = ["--groups", "sysop"] if name == "Admin" else []
-        atrium(env, "wiki", "create-user", name, "--password", password, *groups)
+    data_dir = tmp_path_factory.mktemp("wiki-browser")
+    env = atrium_env(data_dir, None, ATRIUM_SERVICES="wiki")
+    # The accounts `atrium wiki create-user` would make, written in-process (tests/e2e/seed.py).
+    settings = prepare_data_dir(data_dir, None, None)
+    create_wiki_users(
+        settings,
+        [(name, pw, ["sysop"] if name == "Admin" else []) for name, pw in PASSWORDS.items()],
+    )
     with running_server(env, READY) as server:
         admin = mwclient.Site(server.url.removeprefix("http://"), path="/w/", scheme="http")
         admin.login("Admin", PASSWORDS["Admin"])

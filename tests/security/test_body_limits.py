@@ -19,6 +19,7 @@ import pytest
 from atrium.server import create_app
 from atrium.settings import Settings
 from atrium.wiki.body_limits import PAGE_BODY_BYTES, max_upload_bytes
+from tests.conftest import WORKSPACE_SERVICES, copy_sqlite_templates
 from tests.e2e.server import LiveServer, atrium_env, running_server
 
 pytestmark = pytest.mark.anyio
@@ -27,8 +28,15 @@ FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 
 
 @pytest.fixture
-async def client(data_dir: Path) -> AsyncIterator[httpx.AsyncClient]:
-    settings = Settings(data_dir=data_dir, port=8080, wiki_main_page=False, wiki_audience="edit")
+async def client(data_dir: Path, sqlite_templates: Path) -> AsyncIterator[httpx.AsyncClient]:
+    copy_sqlite_templates(sqlite_templates, data_dir, WORKSPACE_SERVICES)
+    settings = Settings(
+        data_dir=data_dir,
+        port=8080,
+        wiki_main_page=False,
+        wiki_audience="edit",
+        migrate_on_start=False,
+    )
     app = create_app(settings)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app, client=("127.0.0.1", 12345))

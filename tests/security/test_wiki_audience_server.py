@@ -13,7 +13,8 @@ import httpx
 import mwclient
 import pytest
 
-from tests.e2e.server import atrium, atrium_env, running_server
+from tests.e2e.seed import create_wiki_users, prepare_data_dir
+from tests.e2e.server import atrium_env, running_server
 
 pytestmark = pytest.mark.e2e
 
@@ -31,9 +32,14 @@ def default_env(data_dir: Path, database_url: str | None) -> dict[str, str]:
 
 
 @pytest.fixture
-def private_server(default_env: dict[str, str]) -> Iterator[str]:
-    atrium(default_env, "wiki", "create-user", "Admin", "--password", "admin-pass-123",
-           "--groups", "sysop")  # fmt: skip
+def private_server(
+    default_env: dict[str, str], data_dir: Path, database_url: str | None, sqlite_templates: Path
+) -> Iterator[str]:
+    # The account `atrium wiki create-user` would make, written in-process (tests/e2e/seed.py)
+    # with no audience set, as the CLI without ATRIUM_WIKI_AUDIENCE.
+    settings = prepare_data_dir(data_dir, database_url, sqlite_templates)
+    assert settings.wiki_audience is None
+    create_wiki_users(settings, [("Admin", "admin-pass-123", ["sysop"])])
     with running_server(default_env, "/w/api.php?action=query&format=json") as server:
         yield server.url
 

@@ -5,19 +5,13 @@ API, so every journal list (recentchanges, logevents, usercontribs, watchlist, .
 from __future__ import annotations
 
 import contextlib
-import shutil
-import sqlite3
-import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
-import psycopg
-from tests.conftest import SERVICES, copy_sqlite_templates, once_per_session
-from tests.wiki.conftest import wiki_harness
 from tests.wiki.seed import seed
+from tests.wiki.snapshots import wiki_from_snapshot
 
 
 async def journal(wiki: Any, client: Any) -> None:
@@ -69,74 +63,6 @@ async def journal(wiki: Any, client: Any) -> None:
         assert "error" not in result, result
 
 
-# --- built once per worker and backend, restored for each test ---------------------------------
-
-
-@dataclass
-class Snapshot:
-    """A journaled wiki's databases: SQLite files, or each PostgreSQL table's rows (COPY's
-    binary form) and sequence positions, for the wiki's and core's schemas."""
-
-    bot_password: str
-    files: Path | None = None
-    tables: list[tuple[str, bytes]] = field(default_factory=list)
-    sequences: list[tuple[str, int, bool]] = field(default_factory=list)
-
-
-_snapshots: dict[str, Snapshot] = {}
-_SCHEMAS = ["wiki", "core"]
-
-
-def _capture(harness: Any, cache: Path) -> Snapshot:
-    snapshot = Snapshot(harness.bot_password)
-    url = harness.settings.database_url
-    if url is None:
-        cache.mkdir()
-        for service in SERVICES:
-            source = sqlite3.connect(harness.settings.sqlite_path(service))
-            target = sqlite3.connect(cache / f"{service}.sqlite3")
-            with target:
-                source.backup(target)
-            source.close()
-            target.close()
-        snapshot.files = cache
-        return snapshot
-    with psycopg.connect(url, autocommit=True) as conn:
-        names = conn.execute(
-            "SELECT quote_ident(schemaname) || '.' || quote_ident(tablename) FROM pg_tables"
-            " WHERE schemaname = ANY(%s) AND tablename NOT LIKE 'alembic_version%%'",
-            (_SCHEMAS,),
-        ).fetchall()
-        for (name,) in names:
-            with conn.cursor().copy(f"COPY {name} TO STDOUT (FORMAT BINARY)") as copy:
-                snapshot.tables.append((name, b"".join(bytes(chunk) for chunk in copy)))
-        snapshot.sequences = [
-            (name, int(value), True)
-            for name, value in conn.execute(
-                "SELECT quote_ident(schemaname) || '.' || quote_ident(sequencename), last_value"
-                " FROM pg_sequences WHERE schemaname = ANY(%s) AND last_value IS NOT NULL",
-                (_SCHEMAS,),
-            ).fetchall()
-        ]
-    return snapshot
-
-
-def _restore(snapshot: Snapshot, data_dir: Path, database_url: str | None) -> None:
-    if database_url is None:
-        assert snapshot.files is not None
-        for service in SERVICES:
-            shutil.copyfile(snapshot.files / f"{service}.sqlite3", data_dir / f"{service}.sqlite3")
-        return
-    # The database is empty (the `database_url` fixture emptied it) with its sequences restarted.
-    with psycopg.connect(database_url, autocommit=True) as conn, conn.transaction():
-        conn.execute("SET LOCAL session_replication_role = replica")
-        for name, rows in snapshot.tables:
-            with conn.cursor().copy(f"COPY {name} FROM STDIN (FORMAT BINARY)") as copy:
-                copy.write(rows)
-        for name, value, called in snapshot.sequences:
-            conn.execute("SELECT setval(%s, %s, %s)", (name, value, called))
-
-
 @contextlib.asynccontextmanager
 async def journaled_wiki(
     data_dir: Path, database_url: str | None, sqlite_templates: Path, cache: Path
@@ -144,20 +70,11 @@ async def journaled_wiki(
     """A wiki with `journal`'s rows and a client signed in as Admin: built through the API the
     first time on each worker and backend, then restored from a snapshot (a fraction of a
     second instead of seconds)."""
-    key = "sqlite" if database_url is None else "postgres"
-    snapshot = _snapshots.get(key)
-    if snapshot is not None:
-        _restore(snapshot, data_dir, database_url)
-    elif database_url is None:
-        copy_sqlite_templates(sqlite_templates, data_dir)
-    bot_password = snapshot.bot_password if snapshot is not None else None
-    harness = wiki_harness(data_dir, database_url, bot_password)
-    async with harness as wiki, wiki.client() as client:
-        if snapshot is None:
-            started = time.perf_counter()
-            await journal(wiki, client)
-            _snapshots[key] = _capture(wiki, cache / f"journal-{key}")
-            once_per_session(time.perf_counter() - started)
-        else:
-            await wiki.login(client, "Admin")
+    async with (
+        wiki_from_snapshot(
+            "journal", journal, data_dir, database_url, sqlite_templates, cache
+        ) as wiki,
+        wiki.client() as client,
+    ):
+        await wiki.login(client, "Admin")
         yield wiki, client

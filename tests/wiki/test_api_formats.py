@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
@@ -17,10 +18,35 @@ import httpx
 import pytest
 from tests.wiki.conftest import WikiHarness
 from tests.wiki.seed import seed
+from tests.wiki.snapshots import wiki_from_snapshot
 
 from atrium.wiki.api.formats import xml
 
 pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+async def wiki(
+    request: pytest.FixtureRequest,
+    data_dir: Path,
+    database_url: str | None,
+    sqlite_templates: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> AsyncIterator[WikiHarness]:
+    """The reference wiki (`seed`), restored from a snapshot after its first build
+    (tests/wiki/snapshots.py); the plain one for a test without `reference`."""
+    build = seed if "reference" in request.fixturenames else None
+    cache = tmp_path_factory.getbasetemp()
+    async with wiki_from_snapshot(
+        "reference", build, data_dir, database_url, sqlite_templates, cache
+    ) as harness:
+        yield harness
+
+
+@pytest.fixture
+async def reference(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    await wiki.login(client, "Admin")  # as `seed` leaves its client
+
 
 RECORDED = json.loads((Path(__file__).parent / "data" / "mw139_xml_format.json").read_text())
 # What every action and query module answers to, anonymously, in one request each.
@@ -57,8 +83,8 @@ def _shape(document: str) -> set[tuple[str, tuple[str, ...]]]:
     return found
 
 
+@pytest.mark.usefixtures("reference")
 async def test_xml_as_mediawiki(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
-    await seed(wiki, client)
     await wiki.post(client, action="logout", token=await wiki.csrf(client))
     differing = {}
     for name, case in RECORDED.items():
@@ -80,8 +106,8 @@ async def test_xml_as_mediawiki(wiki: WikiHarness, client: httpx.AsyncClient) ->
     assert re.sub(r">See .*?</error>", "", error.text) == re.sub(r">See .*?</error>", "", recorded)
 
 
+@pytest.mark.usefixtures("reference")
 async def test_every_format_parses(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
-    await seed(wiki, client)
     for params in REQUESTS:
         as_json = await wiki.api(client, **params)
         as_xml = await client.get("/w/api.php", params={**params, "format": "xml"})
@@ -101,8 +127,8 @@ async def test_every_format_parses(wiki: WikiHarness, client: httpx.AsyncClient)
         assert "<script" not in raw.text.split("<pre", 1)[1].split("</pre>")[0]
 
 
+@pytest.mark.usefixtures("reference")
 async def test_php_and_paraminfo(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
-    await seed(wiki, client)
     answer = await client.get(
         "/w/api.php",
         params={"action": "query", "list": "allpages", "aplimit": "1", "format": "php",
@@ -180,10 +206,10 @@ def _read(data: bytes, at: int) -> tuple[Any, int]:
     return out, at + 1
 
 
+@pytest.mark.usefixtures("reference")
 async def test_opensearch_xml(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
     """ApiOpenSearch's own formats: the Suggestions XML (redirects resolved by default there),
     and no PHP."""
-    await seed(wiki, client)
     for case in RECORDED["_opensearch"].values():
         params = dict(parse_qsl(case["request"]))
         answer = await client.get("/w/api.php", params={**params, "format": "xml"})

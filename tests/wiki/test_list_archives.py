@@ -4,12 +4,15 @@ journal wiki plus uploads through the API; MediaWiki 1.39's error codes and text
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from tests.wiki.conftest import WikiHarness
 from tests.wiki.journal_seed import journal
+from tests.wiki.snapshots import wiki_from_snapshot
 from tests.wiki.test_list_journal import walk
 from tests.wiki.test_write_actions import GIF
 
@@ -34,8 +37,8 @@ async def _upload(wiki: WikiHarness, client: httpx.AsyncClient, name: str, data:
     return result
 
 
-@pytest.fixture
-async def archived(wiki: WikiHarness, client: httpx.AsyncClient) -> WikiHarness:
+async def _archive(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    """The journal wiki, three uploads, and a page and a file deleted."""
     await journal(wiki, client)
     await _upload(wiki, client, "Pixel.gif", GIF)
     await _upload(wiki, client, "Dot.png", PNG)
@@ -46,6 +49,29 @@ async def archived(wiki: WikiHarness, client: httpx.AsyncClient) -> WikiHarness:
     for title in ("Second doomed", "File:Gone.gif"):
         done = await wiki.post(client, action="delete", title=title, token=token, reason="bye")
         assert "error" not in done, done
+
+
+@pytest.fixture
+async def wiki(
+    request: pytest.FixtureRequest,
+    data_dir: Path,
+    database_url: str | None,
+    sqlite_templates: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> AsyncIterator[WikiHarness]:
+    """The wiki `_archive` builds, restored from a snapshot after its first build
+    (tests/wiki/snapshots.py); the plain one for a test without `archived`."""
+    build = _archive if "archived" in request.fixturenames else None
+    cache = tmp_path_factory.getbasetemp()
+    async with wiki_from_snapshot(
+        "archives", build, data_dir, database_url, sqlite_templates, cache
+    ) as harness:
+        yield harness
+
+
+@pytest.fixture
+async def archived(wiki: WikiHarness, client: httpx.AsyncClient) -> WikiHarness:
+    await wiki.login(client, "Admin")  # as `_archive` leaves its client
     return wiki
 
 

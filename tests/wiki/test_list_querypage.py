@@ -4,25 +4,51 @@ offset paging, the restricted page, and the generator."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from tests.wiki.conftest import WikiHarness
 from tests.wiki.seed import seed
+from tests.wiki.snapshots import wiki_from_snapshot
 
 from atrium.wiki.api.query.list.querypage import REPORTS
 
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
-async def seeded(wiki: WikiHarness, client: httpx.AsyncClient) -> WikiHarness:
+async def _reports(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    """The reference pages and two more redirects (one double, one broken)."""
     await seed(wiki, client)
     token = await wiki.csrf(client)
     for title, text in (("Pomme2", "#REDIRECT [[Pomme]]"), ("Gone link", "#REDIRECT [[Nowhere]]")):
         done = await wiki.post(client, action="edit", title=title, text=text, token=token)
         assert done["edit"]["result"] == "Success", done
+
+
+@pytest.fixture
+async def wiki(
+    request: pytest.FixtureRequest,
+    data_dir: Path,
+    database_url: str | None,
+    sqlite_templates: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> AsyncIterator[WikiHarness]:
+    """The wiki `_reports` builds, restored from a snapshot after its first build
+    (tests/wiki/snapshots.py); the plain one for a test without `seeded`."""
+    build = _reports if "seeded" in request.fixturenames else None
+    cache = tmp_path_factory.getbasetemp()
+    async with wiki_from_snapshot(
+        "querypage", build, data_dir, database_url, sqlite_templates, cache
+    ) as harness:
+        yield harness
+
+
+@pytest.fixture
+async def seeded(wiki: WikiHarness, client: httpx.AsyncClient) -> WikiHarness:
+    await wiki.login(client, "Admin")  # as `_reports` leaves its client
     return wiki
 
 

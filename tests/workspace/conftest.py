@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import httpx
@@ -15,7 +15,7 @@ from atrium.chat.runtime import ChatRuntime
 from atrium.server import create_app
 from atrium.settings import Settings
 from atrium.workspace.members import Member, Members
-from tests.conftest import copy_sqlite_templates
+from tests.conftest import WORKSPACE_SERVICES, copy_sqlite_templates
 
 PASSWORD = "one-password-for-all"
 
@@ -43,8 +43,8 @@ def workspace_settings(data_dir: Path) -> Settings:
 
 @pytest.fixture
 async def workspace(data_dir: Path, sqlite_templates: Path) -> AsyncIterator[Workspace]:
-    copy_sqlite_templates(sqlite_templates, data_dir)
-    settings = workspace_settings(data_dir)
+    copy_sqlite_templates(sqlite_templates, data_dir, WORKSPACE_SERVICES)
+    settings = replace(workspace_settings(data_dir), migrate_on_start=False)
     app = create_app(settings)
     async with app.router.lifespan_context(app):
         chat: ChatRuntime = app.state.services["chat"].state["runtime"]
