@@ -1,9 +1,9 @@
 """The task that mails missed messages once their batching period is over, and the weekly
 digests, in every `atrium serve` process: a cheap indexed look each second, and when something
-is due the mails built in a read (`due_mails`), then stored with their notices forgotten in one
-short write (`store_due_mails`; on PostgreSQL it skips the notices another worker holds). Users
-on the chat when their period ends (a queue that takes messages, and active presence) have seen
-the messages and are not mailed. The clock is injectable."""
+is due the mails built in a read off the event loop (`due_mails`), then stored with their
+notices forgotten in one short write (`store_due_mails`; on PostgreSQL it skips the notices
+another worker holds). Users on the chat when their period ends (a queue that takes messages,
+and active presence) have seen the messages and are not mailed. The clock is injectable."""
 
 from __future__ import annotations
 
@@ -53,7 +53,9 @@ class MissedMessageMailer:
             now = self.clock()
             users = await runtime.db.read(due_users, now)
             listening = await runtime.events.listening(users)
-            due = await runtime.db.read(
+            # Building a batch of mails takes a while: never in the event loop's thread, where
+            # SQLite's reads otherwise run.
+            due = await runtime.db.read_rendering(
                 due_mails, runtime.composer, runtime.secret, now, listening, users
             )
             mailed, handled = await runtime.db.write(store_due_mails, due, now)
