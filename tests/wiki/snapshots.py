@@ -19,6 +19,7 @@ from typing import Any
 
 import httpx
 import psycopg
+import pytest
 from tests.conftest import SERVICES, copy_sqlite_templates, once_per_session
 from tests.wiki.conftest import WikiHarness, wiki_harness
 
@@ -123,3 +124,26 @@ async def wiki_from_snapshot(
             _snapshots[key] = _capture(wiki, cache / f"wiki-snapshot-{key}")
             once_per_session(time.perf_counter() - started)
         yield wiki
+
+
+def snapshot_wiki(name: str, build: Build, marker: str) -> Any:
+    """A module's `wiki` fixture: the wiki `build` makes, restored from the snapshot `name`
+    after its first build, for a test that asks for the fixture `marker`; the plain wiki for
+    the module's other tests."""
+
+    @pytest.fixture
+    async def wiki(
+        request: pytest.FixtureRequest,
+        data_dir: Path,
+        database_url: str | None,
+        sqlite_templates: Path,
+        tmp_path_factory: pytest.TempPathFactory,
+    ) -> AsyncIterator[WikiHarness]:
+        chosen = build if marker in request.fixturenames else None
+        cache = tmp_path_factory.getbasetemp()
+        async with wiki_from_snapshot(
+            name, chosen, data_dir, database_url, sqlite_templates, cache
+        ) as harness:
+            yield harness
+
+    return wiki

@@ -8,7 +8,6 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
@@ -18,29 +17,14 @@ import httpx
 import pytest
 from tests.wiki.conftest import WikiHarness
 from tests.wiki.seed import seed
-from tests.wiki.snapshots import wiki_from_snapshot
+from tests.wiki.snapshots import snapshot_wiki
 
 from atrium.wiki.api.formats import xml
 
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
-async def wiki(
-    request: pytest.FixtureRequest,
-    data_dir: Path,
-    database_url: str | None,
-    sqlite_templates: Path,
-    tmp_path_factory: pytest.TempPathFactory,
-) -> AsyncIterator[WikiHarness]:
-    """The reference wiki (`seed`), restored from a snapshot after its first build
-    (tests/wiki/snapshots.py); the plain one for a test without `reference`."""
-    build = seed if "reference" in request.fixturenames else None
-    cache = tmp_path_factory.getbasetemp()
-    async with wiki_from_snapshot(
-        "reference", build, data_dir, database_url, sqlite_templates, cache
-    ) as harness:
-        yield harness
+wiki = snapshot_wiki("reference", seed, "reference")
 
 
 @pytest.fixture

@@ -4,15 +4,13 @@ journal wiki plus uploads through the API; MediaWiki 1.39's error codes and text
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from tests.wiki.conftest import WikiHarness
 from tests.wiki.journal_seed import journal
-from tests.wiki.snapshots import wiki_from_snapshot
+from tests.wiki.snapshots import snapshot_wiki
 from tests.wiki.test_list_journal import walk
 from tests.wiki.test_write_actions import GIF
 
@@ -51,22 +49,7 @@ async def _archive(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
         assert "error" not in done, done
 
 
-@pytest.fixture
-async def wiki(
-    request: pytest.FixtureRequest,
-    data_dir: Path,
-    database_url: str | None,
-    sqlite_templates: Path,
-    tmp_path_factory: pytest.TempPathFactory,
-) -> AsyncIterator[WikiHarness]:
-    """The wiki `_archive` builds, restored from a snapshot after its first build
-    (tests/wiki/snapshots.py); the plain one for a test without `archived`."""
-    build = _archive if "archived" in request.fixturenames else None
-    cache = tmp_path_factory.getbasetemp()
-    async with wiki_from_snapshot(
-        "archives", build, data_dir, database_url, sqlite_templates, cache
-    ) as harness:
-        yield harness
+wiki = snapshot_wiki("archives", _archive, "archived")
 
 
 @pytest.fixture

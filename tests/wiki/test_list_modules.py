@@ -4,8 +4,6 @@ errors, and a paging property per module (any limit and direction walks every ro
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -14,27 +12,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.wiki.conftest import WikiHarness
 from tests.wiki.seed import seed
-from tests.wiki.snapshots import wiki_from_snapshot
+from tests.wiki.snapshots import snapshot_wiki
 
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
-async def wiki(
-    request: pytest.FixtureRequest,
-    data_dir: Path,
-    database_url: str | None,
-    sqlite_templates: Path,
-    tmp_path_factory: pytest.TempPathFactory,
-) -> AsyncIterator[WikiHarness]:
-    """The reference wiki (`seed`), restored from a snapshot after its first build
-    (tests/wiki/snapshots.py); the plain one for a test without `seeded`."""
-    build = seed if "seeded" in request.fixturenames else None
-    cache = tmp_path_factory.getbasetemp()
-    async with wiki_from_snapshot(
-        "reference", build, data_dir, database_url, sqlite_templates, cache
-    ) as harness:
-        yield harness
+wiki = snapshot_wiki("reference", seed, "seeded")
 
 
 @pytest.fixture

@@ -5,8 +5,6 @@ and the paging property (every row exactly once, any limit, either direction).""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -15,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.wiki.conftest import WikiHarness
 from tests.wiki.seed import seed
-from tests.wiki.snapshots import wiki_from_snapshot
+from tests.wiki.snapshots import snapshot_wiki
 from tests.wiki.test_list_journal import walk
 
 pytestmark = pytest.mark.anyio
@@ -43,22 +41,7 @@ async def _pages(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
         assert "error" not in done, done
 
 
-@pytest.fixture
-async def wiki(
-    request: pytest.FixtureRequest,
-    data_dir: Path,
-    database_url: str | None,
-    sqlite_templates: Path,
-    tmp_path_factory: pytest.TempPathFactory,
-) -> AsyncIterator[WikiHarness]:
-    """The wiki `_pages` builds, restored from a snapshot after its first build
-    (tests/wiki/snapshots.py); the plain one for a test without `pages`."""
-    build = _pages if "pages" in request.fixturenames else None
-    cache = tmp_path_factory.getbasetemp()
-    async with wiki_from_snapshot(
-        "list-pages", build, data_dir, database_url, sqlite_templates, cache
-    ) as harness:
-        yield harness
+wiki = snapshot_wiki("list-pages", _pages, "pages")
 
 
 @pytest.fixture

@@ -4,15 +4,13 @@ offset paging, the restricted page, and the generator."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from tests.wiki.conftest import WikiHarness
 from tests.wiki.seed import seed
-from tests.wiki.snapshots import wiki_from_snapshot
+from tests.wiki.snapshots import snapshot_wiki
 
 from atrium.wiki.api.query.list.querypage import REPORTS
 
@@ -28,22 +26,7 @@ async def _reports(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
         assert done["edit"]["result"] == "Success", done
 
 
-@pytest.fixture
-async def wiki(
-    request: pytest.FixtureRequest,
-    data_dir: Path,
-    database_url: str | None,
-    sqlite_templates: Path,
-    tmp_path_factory: pytest.TempPathFactory,
-) -> AsyncIterator[WikiHarness]:
-    """The wiki `_reports` builds, restored from a snapshot after its first build
-    (tests/wiki/snapshots.py); the plain one for a test without `seeded`."""
-    build = _reports if "seeded" in request.fixturenames else None
-    cache = tmp_path_factory.getbasetemp()
-    async with wiki_from_snapshot(
-        "querypage", build, data_dir, database_url, sqlite_templates, cache
-    ) as harness:
-        yield harness
+wiki = snapshot_wiki("querypage", _reports, "seeded")
 
 
 @pytest.fixture
