@@ -289,6 +289,18 @@ _slow_setups: list[tuple[str, float]] = []
 _once_per_session = [0.0]
 
 
+def require_redis(url: str) -> None:
+    """Skip a test that needs Redis when none answers, except in CI, where that is a failure."""
+    import redis
+
+    try:
+        redis.Redis.from_url(url).ping()
+    except redis.RedisError as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"Redis is required in CI: {exc}")
+        pytest.skip(f"Redis not reachable: {exc}")
+
+
 def once_per_session(seconds: float) -> None:
     """Time a function-scoped fixture spent on state built once per session (not counted)."""
     _once_per_session[0] += seconds

@@ -16,7 +16,6 @@ from typing import Any
 
 import httpx
 import pytest
-import redis
 import sqlalchemy as sa
 
 from atrium.chat import schema as chat_schema
@@ -25,7 +24,7 @@ from atrium.settings import Settings
 from atrium.wiki.app import open_wiki
 from atrium.wiki.changes.accounts import set_email
 from atrium.wiki.reads.users import account_by_name
-from tests.conftest import PostgresServer, free_port
+from tests.conftest import PostgresServer, free_port, require_redis
 from tests.e2e.chat_browser import CHROMIUM_ARGS, chromium_or_skip
 from tests.e2e.seed import (
     ChatUser,
@@ -372,12 +371,7 @@ def scale_out_site(
     tmp_path_factory: pytest.TempPathFactory, smtp: SmtpServer, postgres_server: PostgresServer
 ) -> Iterator[Site]:
     """The scale-out deployment: two workers drain the one outbox, claiming with SKIP LOCKED."""
-    try:
-        redis.Redis.from_url(REDIS_URL).ping()
-    except redis.RedisError as exc:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"Redis is required in CI: {exc}")
-        pytest.skip(f"Redis not reachable: {exc}")
+    require_redis(REDIS_URL)
     url = postgres_server.new_database("chat")
     data_dir = tmp_path_factory.mktemp("mail-pg") / "atrium-data"
     data_dir.mkdir()

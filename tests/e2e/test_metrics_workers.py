@@ -8,17 +8,15 @@ loopback) reading the deployment's insides without the token.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
-import redis
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.conftest import REDIS_URL, PostgresServer
+from tests.conftest import REDIS_URL, PostgresServer, require_redis
 from tests.e2e.server import LiveServer, atrium_env, running_server
 
 # PostgreSQL is marked by tests/conftest.py (the `postgres_server` fixture).
@@ -35,12 +33,7 @@ Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 def two_workers(
     postgres_server: PostgresServer, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[LiveServer]:
-    try:
-        redis.Redis.from_url(REDIS_URL).ping()
-    except redis.RedisError as exc:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"Redis is required in CI: {exc}")
-        pytest.skip(f"Redis not reachable: {exc}")
+    require_redis(REDIS_URL)
     url = postgres_server.new_database("chat")
     data_dir = tmp_path_factory.mktemp("metrics-workers") / "data"
     data_dir.mkdir()
