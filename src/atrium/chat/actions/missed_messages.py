@@ -32,7 +32,7 @@ from atrium.chat.markdown.mentions import stream_narrow_url
 from atrium.chat.queries import user_topics
 from atrium.chat.queries.presence import OFFLINE_THRESHOLD_SECONDS
 from atrium.chat.queries.realm import load_realm
-from atrium.core.db import Conn
+from atrium.core.db import Conn, InIdList, Prepared
 from atrium.core.mail import outbox
 from atrium.core.mail.message import BadAddress, Composer
 from atrium.core.mail.outbox import Outgoing
@@ -83,11 +83,7 @@ def _allows(
     return bool(user_setting) if stream_setting is None else bool(stream_setting)
 
 
-def _stream_settings(
-    conn: Conn, stream_id: int, topic: str, wildcard: bool
-) -> tuple[set[int], set[int]]:
-    """The subscribers whose settings want mail for any message of this topic, and (when the
-    message holds a wildcard mention) those whose settings let it notify them."""
+def _stream_settings_query(wildcard: bool) -> Prepared:
     UT = schema.user_topic.c
     query = (
         sa.select(
@@ -105,10 +101,10 @@ def _stream_settings(
             sa.and_(
                 UT.user_id == SUB.user_id,
                 UT.stream_id == SUB.stream_id,
-                sa.func.lower(UT.topic_name) == topic.lower(),
+                sa.func.lower(UT.topic_name) == sa.bindparam("topic"),
             ),
         )
-        .where(SUB.stream_id == stream_id, SUB.active == sa.true())
+        .where(SUB.stream_id == sa.bindparam("stream_id"), SUB.active == sa.true())
     )
     if not wildcard:
         # Most subscribers want no mail for a plain stream message: leave them in the database.
@@ -121,9 +117,39 @@ def _stream_settings(
                 ),
             )
         )
+    return Prepared(query)
+
+
+# Built once: every stream message runs one of them inside its send's write transaction.
+_STREAM_SETTINGS = {wildcard: _stream_settings_query(wildcard) for wildcard in (False, True)}
+_MAILABLE = Prepared(
+    sa.select(
+        U.id,
+        U.realm_id,
+        U.enable_offline_email_notifications,
+        U.email_notifications_batching_period_seconds,
+    ).where(InIdList(U.id, "ids"), U.is_active == sa.true(), U.is_bot == sa.false())
+)
+_PRESENCE_DISABLED = Prepared(
+    sa.select(schema.realm.c.presence_disabled).where(schema.realm.c.id == sa.bindparam("realm"))
+)
+_PRESENT = Prepared(
+    sa.select(schema.user_presence.c.user_id).where(
+        InIdList(schema.user_presence.c.user_id, "ids"),
+        schema.user_presence.c.last_active_time >= sa.bindparam("since"),
+    )
+)
+
+
+def _stream_settings(
+    conn: Conn, stream_id: int, topic: str, wildcard: bool
+) -> tuple[set[int], set[int]]:
+    """The subscribers whose settings want mail for any message of this topic, and (when the
+    message holds a wildcard mention) those whose settings let it notify them."""
+    query = _STREAM_SETTINGS[wildcard]
     streams: set[int] = set()
     wildcards: set[int] = set()
-    for row in conn.all(query):
+    for row in conn.all(query, {"stream_id": stream_id, "topic": topic.lower()}):
         muted, policy = bool(row["is_muted"]), int(row["visibility_policy"] or 0)
         uid = int(row["user_id"])
         if _allows(
@@ -181,14 +207,7 @@ def queue_missed_messages(
                 reasons[int(uid)].append(trigger)
     if not reasons:
         return frozenset()
-    rows = conn.all(
-        sa.select(
-            U.id,
-            U.realm_id,
-            U.enable_offline_email_notifications,
-            U.email_notifications_batching_period_seconds,
-        ).where(U.id.in_(list(reasons)), U.is_active == sa.true(), U.is_bot == sa.false())
-    )
+    rows = conn.all(_MAILABLE, {"ids": conn.id_list(reasons)})
     wanted: list[tuple[int, str, float]] = []
     for row in rows:
         # A direct message, a mention or an alert word mails only with offline email
@@ -222,21 +241,10 @@ def present_users(conn: Conn, realm_id: int, user_ids: Iterable[int], now: float
     ids = set(user_ids)
     if not ids:
         return set()
-    off = conn.scalar(
-        sa.select(schema.realm.c.presence_disabled).where(schema.realm.c.id == realm_id)
-    )
-    if off:
+    if conn.scalar(_PRESENCE_DISABLED, {"realm": realm_id}):
         return ids
-    P = schema.user_presence.c
-    return {
-        int(uid)
-        for uid in conn.scalars(
-            sa.select(P.user_id).where(
-                P.user_id.in_(list(ids)),
-                P.last_active_time >= now - OFFLINE_THRESHOLD_SECONDS,
-            )
-        )
-    }
+    since = now - OFFLINE_THRESHOLD_SECONDS
+    return {int(uid) for uid in conn.scalars(_PRESENT, {"ids": conn.id_list(ids), "since": since})}
 
 
 def release_unheard(conn: Conn, held: dict[int, frozenset[int]]) -> None:

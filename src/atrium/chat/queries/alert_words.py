@@ -9,9 +9,11 @@ from collections.abc import Iterable
 import sqlalchemy as sa
 
 from atrium.chat import schema
-from atrium.core.db import Conn
+from atrium.core.db import Conn, Prepared
 
 A = schema.alert_word.c
+# Every message's send asks it, inside the send's transaction.
+_REALM_WORDS = Prepared(sa.select(A.user_id, A.word).where(A.realm_id == sa.bindparam("realm")))
 
 
 def user_alert_words(conn: Conn, user_id: int) -> list[str]:
@@ -47,7 +49,7 @@ def alerted_users(conn: Conn, realm_id: int, receivers: Iterable[int], content: 
     """
     wanted = set(receivers)
     by_user: dict[int, list[str]] = defaultdict(list)
-    for row in conn.all(sa.select(A.user_id, A.word).where(A.realm_id == realm_id)):
+    for row in conn.all(_REALM_WORDS, {"realm": realm_id}):
         if row["user_id"] in wanted:
             by_user[row["user_id"]].append(row["word"])
     return {uid for uid, words in by_user.items() if content_alerts(words, content)}

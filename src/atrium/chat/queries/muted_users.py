@@ -7,7 +7,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from atrium.chat import schema
-from atrium.core.db import Conn
+from atrium.core.db import Conn, Prepared
 
 MU = schema.muted_user.c
 
@@ -22,8 +22,10 @@ def muted_user_dicts(conn: Conn, user_id: int) -> list[dict[str, Any]]:
     return [{"id": r["muted_user_id"], "timestamp": int(r["date_muted"])} for r in rows]
 
 
+# Every message's send asks it, inside the send's transaction.
+_MUTERS = Prepared(sa.select(MU.user_id).where(MU.muted_user_id == sa.bindparam("sender")))
+
+
 def muters_of(conn: Conn, sender_id: int) -> set[int]:
     """Users who muted this sender: their copies of its messages arrive already read."""
-    return {
-        int(u) for u in conn.scalars(sa.select(MU.user_id).where(MU.muted_user_id == sender_id))
-    }
+    return {int(u) for u in conn.scalars(_MUTERS, {"sender": sender_id})}
