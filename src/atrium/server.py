@@ -13,6 +13,7 @@ from starlette.middleware import Middleware
 
 from atrium.core import workers
 from atrium.core.db import open_database
+from atrium.core.route_index import IndexedRouter
 from atrium.core.service import Service
 from atrium.core.sessions import SessionStore
 from atrium.ops.access_log import AccessLog
@@ -120,6 +121,8 @@ def create_app(
         lifespan=lifespan,
         middleware=[Middleware(ObservedApp, metrics=metrics, access_log=access_log)],
     )
+    # Over 200 routes: each request tries only those its first path segment can match.
+    app.router = IndexedRouter(routes=routes, lifespan=lifespan)
     app.state.settings = settings
     app.state.services = services_by_name
     app.state.metrics = metrics
