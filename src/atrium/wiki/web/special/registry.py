@@ -73,6 +73,7 @@ from atrium.wiki.web.special import (
     unblock,
     undelete,
     upload,
+    uploadstash,
     userrights,
     version,
     watchlist,
@@ -169,6 +170,7 @@ PAGES: tuple[SpecialPage, ...] = (
     listgrants.PAGE,
     mergehistory.PAGE,
     resettokens.PAGE,
+    uploadstash.PAGE,
 )
 # index.php actions served by a Special page's handler, with the page as its target.
 # Rollback and purge have no Special page of their own in MediaWiki: only the action
