@@ -13,7 +13,7 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import quote, unquote
+from urllib.parse import quote, unquote, urlencode
 
 from markupsafe import Markup
 from starlette.exceptions import HTTPException
@@ -437,10 +437,25 @@ async def history(request: Request, site: Site, db: Database, title: Title, limi
 READABLE_WHEN_PRIVATE = frozenset({"UserLogin", "UserLogout", "PasswordReset", "RunJobs"})
 
 
-async def _login_required(request: Request, site: Site, db: Database) -> Response:
-    login = links.special_href("UserLogin")
-    body = f'<p>Please <a href="{login}">log in</a> to view other pages.</p>'
-    return await message_page(request, site, db, "Login required", body, status=401)
+async def _login_required(request: Request, site: Site, db: Database, title_text: str) -> Response:
+    """MediaWiki's `loginreqtitle` page for a reader without `read`, at 200 as its permissions
+    error page answers. It names only the title the reader asked for (in the login link's
+    `returnto`), never whether that page exists or what it holds, and no cache may keep it."""
+    back = {"returnto": title_text} if title_text else {}
+    if back and request.method == "GET":
+        rest = [(k, v) for k, v in request.query_params.multi_items() if k not in _NOT_RETURNED]
+        back["returntoquery"] = urlencode(rest)
+    login = html.escape(links.special_href("UserLogin", **back))
+    body = "<p>" + _esc(MESSAGES["loginreqpagetext"]).replace(
+        "$1", f'<a href="{login}" title="Special:UserLogin">{_esc(MESSAGES["loginreqlink"])}</a>'
+    ) + "</p>"  # fmt: skip
+    response = await message_page(request, site, db, MESSAGES["loginreqtitle"], body)
+    response.headers["Cache-Control"] = "private, no-cache, must-revalidate"
+    return response
+
+
+# What the login link's `returntoquery` leaves out (OutputPage::showPermissionsErrorPage).
+_NOT_RETURNED = frozenset({"title", "returnto", "returntoquery"})
 
 
 async def may_read(request: Request, site: Site, db: Database, title: Title) -> bool:
@@ -477,7 +492,7 @@ async def article(request: Request, site: Site, db: Database) -> Response:
     if title is None:
         return await _bad_title(request, site, db, text)
     if not await may_read(request, site, db, title):
-        return await _login_required(request, site, db)
+        return await _login_required(request, site, db, links.prefixed_text(site, title))
     if title.ns == NS_SPECIAL:
         return await special(request, site, db, title)
     params = request.query_params
@@ -508,7 +523,7 @@ async def index(request: Request, site: Site, db: Database) -> Response:
         # index.php?search= is Special:Search, whatever the title says (MediaWiki's rule).
         search = Title(NS_SPECIAL, "Search")
         if not await may_read(request, site, db, search):
-            return await _login_required(request, site, db)
+            return await _login_required(request, site, db, "Special:Search")
         return await special(request, site, db, search)
     if "curid" in params and "title" not in params and "title" not in form:
         # A page by its id (Special:Redirect/page leads here); an unknown id is a bad title.
@@ -525,7 +540,7 @@ async def index(request: Request, site: Site, db: Database) -> Response:
     if title is None:
         return await _bad_title(request, site, db, text)
     if not await may_read(request, site, db, title):
-        return await _login_required(request, site, db)
+        return await _login_required(request, site, db, links.prefixed_text(site, title))
     if title.ns == NS_SPECIAL:
         return await special(request, site, db, title)
     action = params.get("action", "view")
