@@ -1,7 +1,8 @@
 """The wiki's Special pages in a real browser: Playwright drives Debian's Chromium against a real
 `atrium serve`. An image uploaded through Special:Upload shows on its file page and in an
 article; a category page lists its members; an administrator protects a page through the form and
-a member can then not edit it; an administrator blocks a member, who then sees the block notice.
+a member can then not edit it; an administrator blocks a member, who then sees the block notice;
+an administrator hides a summary through the history and Special:RevisionDelete.
 Screenshots of each page go to tests/e2e/output/wiki_special/. No page logs a console error.
 
 People sign in through Special:UserLogin; the API shares the browser's session.
@@ -254,3 +255,46 @@ def test_administrator_blocks_member_who_sees_the_block_notice(
         member.shot(shot)
     assert member.errors == [], "\n".join(member.errors)
     context.close()
+
+
+def test_administrator_hides_a_summary_from_the_history(
+    people: dict[str, Person], wiki_site: tuple[str, Any]
+) -> None:
+    """The history's check boxes and "Change visibility of selected revisions" lead to
+    Special:RevisionDelete, whose form hides the summary; a member then reads it as removed.
+    Its empty state and bad input answer "Invalid target revision"; a member is refused."""
+    _base, site = wiki_site
+    site.pages["Logbook"].edit("Day one.", summary="call me on 555-0199")
+    site.pages["Logbook"].edit("Day one. Day two.", summary="second day")
+    admin, member = people["Admin"], people["Member"]
+    admin.go("/w/index.php?title=Logbook&action=history")
+    admin.page.locator(".mw-revdel-checkbox").last.check()
+    admin.shot("revisiondelete-history")
+    admin.page.click(".mw-history-revisiondelete-button >> nth=0")
+    admin.page.wait_for_selector("#mw-revdel-form-revisions")
+    assert "555-0199" in admin.page.inner_text(".mw-revdel-items")
+    admin.page.check("#wpHideComment")
+    admin.page.fill("#wpReason", "personal information")
+    admin.shot("revisiondelete-form")
+    admin.page.click("[name=wpSubmit]")
+    admin.page.wait_for_selector("text=Revision visibility updated.")
+    assert admin.page.is_checked("#wpHideComment")
+    admin.shot("revisiondelete-done")
+    member.go("/w/index.php?title=Logbook&action=history")
+    history = member.page.inner_text("#pagehistory")
+    assert "555-0199" not in history and "(edit summary removed)" in history
+    assert member.page.locator(".mw-revdel-checkbox").count() == 0
+    member.go(
+        "/wiki/Special:RevisionDelete?type=revision&ids="
+        + str(next(iter(site.pages["Logbook"].revisions(dir="newer")))["revid"])
+    )
+    assert "Permission error" in member.page.inner_text("#firstHeading")
+    assert "555-0199" not in member.page.content()
+    for path in (
+        "/wiki/Special:RevisionDelete",
+        "/wiki/Special:RevisionDelete?type=revision&ids=x",
+    ):
+        admin.go(path)
+        assert "Invalid target revision" in admin.page.inner_text("#firstHeading")
+        assert admin.page.locator("#mw-revdel-form-revisions").count() == 0
+    admin.shot("revisiondelete-empty")

@@ -47,6 +47,7 @@ from atrium.wiki.titles import (
 from atrium.wiki.web import (
     account_pages,
     editing,
+    history_selection,
     info_page,
     links,
     password_reset_pages,
@@ -315,6 +316,8 @@ class _HistoryLine:
     size_change: int | None  # None: the older revision is beyond the list
     # HistoryPager's tools: rollback on the latest line, undo where the viewer may edit.
     tools: tuple[Markup, ...] = ()
+    # The check box (or link) that selects it for Special:RevisionDelete or EditTags.
+    select: Markup | str = ""
 
 
 UNDO_TOOLTIP = (
@@ -380,6 +383,7 @@ async def history(request: Request, site: Site, db: Database, title: Title, limi
     reader = viewer.account
     rollback = await rollback_links.rollback_link(request, site, db, viewer, title, found[0])
     can_edit = await may_edit(request, site, db, viewer, title, True)
+    chosen = await history_selection.selection(db, reader)
     lines = []
     comments = await comment_html(
         db,
@@ -417,6 +421,7 @@ async def history(request: Request, site: Site, db: Database, title: Title, limi
                     rollback if index == 0 else None,
                     can_edit,
                 ),
+                history_selection.line_control(site, title, reader, chosen, oldid, deleted),
             )
         )
     return await render_page(
@@ -424,7 +429,7 @@ async def history(request: Request, site: Site, db: Database, title: Title, limi
         site,
         db,
         "history.html",
-        {"lines": lines},
+        {"lines": lines, "selection": chosen},
         title=title,
         heading=heading,
         action="history",
@@ -543,11 +548,11 @@ async def index(request: Request, site: Site, db: Database) -> Response:
         return await _login_required(request, site, db, links.prefixed_text(site, title))
     if title.ns == NS_SPECIAL:
         return await special(request, site, db, title)
-    action = params.get("action", "view")
+    action = special_registry.action_name(params.get("action", "view"), params)
     served = await special_registry.page_action(request, site, db, title, action)
     if served is not None:
         return served
-    if "diff" in params and action in ("view", "historysubmit"):
+    if "diff" in params and action == "view":
         return await revision_views.diff_page(
             request, site, db, title, params["diff"], params.get("oldid", "")
         )
