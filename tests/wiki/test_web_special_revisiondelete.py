@@ -1,8 +1,9 @@
-"""`Special:RevisionDelete` over HTTP: an administrator reaches it from the history's check boxes
-and from the log, hides a revision's summary and author and a log entry's performer (the API's
-change, logged); the current text cannot be hidden; bad input and an empty selection answer
-MediaWiki's "Invalid target revision"; readers without the right, foreign posts and
-administrators facing a suppressed revision change nothing and see nothing hidden."""
+"""`Special:RevisionDelete` over HTTP: an oversighter (`suppress`, who holds `deleterevision` as
+in MediaWiki's default groups) reaches it from the history's check boxes and from the log, hides
+a revision's summary and author and a log entry's performer (the API's change, logged); the
+current text cannot be hidden; bad input and an empty selection answer MediaWiki's "Invalid
+target revision"; readers without the right, foreign posts and administrators (who may only
+look) change nothing, and a suppressed revision shows them nothing."""
 
 from __future__ import annotations
 
@@ -21,6 +22,17 @@ pytestmark = pytest.mark.anyio
 URL = "/w/index.php?title=Special:RevisionDelete&action=submit"
 SECRET_SUMMARY = "secret summary <b>x</b>"
 NOTHING = "You have either not specified any target revision"
+
+
+OVERSIGHT = "Oversighter"
+
+
+def _oversighter(wiki: WikiHarness) -> None:
+    wiki.db.write_sync(
+        lambda conn: create_user(
+            conn, OVERSIGHT, "oversight-password-1", groups=["sysop", "suppress"]
+        )
+    )
 
 
 async def _revisions(wiki: WikiHarness, title: str, user: str = "Alice") -> tuple[int, int]:
@@ -45,7 +57,8 @@ async def test_history_selection_leads_to_the_form_and_hides(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
     first, second = await _revisions(wiki, "Rd page")
-    await sign_in(wiki, client, "Admin")
+    _oversighter(wiki)
+    await sign_in(wiki, client, OVERSIGHT)
     history = (await client.get("/w/index.php?title=Rd_page&action=history")).text
     assert f'name="ids[{first}]"' in history
     assert 'name="revisiondelete" value="1"' in history
@@ -61,7 +74,7 @@ async def test_history_selection_leads_to_the_form_and_hides(
     )  # fmt: skip
     assert form.status_code == 200
     assert "Selected revision of" in form.text and f'data-mw-revid="{first}"' in form.text
-    assert 'name="wpHideComment"' in form.text and 'name="wpHideRestricted"' not in form.text
+    assert 'name="wpHideComment"' in form.text and 'name="wpHideRestricted"' in form.text
     assert "Apply to selected revision" in form.text
     assert "&lt;b&gt;x&lt;/b&gt;" in form.text and "<b>x</b>" not in form.text
     done = await client.post(
@@ -82,6 +95,22 @@ async def test_history_selection_leads_to_the_form_and_hides(
     assert "changed visibility of a revision" in log
     assert "Inappropriate comment: cleanup" in log
     assert f"type=revision&amp;ids={first}" in log and "change visibility</a>" in log
+    # An administrator may look (`deletedhistory`): a "change visibility" link on the hidden
+    # revision, no check boxes, and the list without the form.
+    async with wiki.client() as admin:
+        await sign_in(wiki, admin, "Admin")
+        page = (await admin.get("/w/index.php?title=Rd_page&action=history")).text
+        assert "ids[" not in page and "Change visibility of selected" not in page
+        assert f"ids={first}" in page and "change visibility</a>" in page
+        looked = await admin.get(f"/wiki/Special:RevisionDelete?type=revision&ids={first}")
+        assert "secret summary" in looked.text and "mw-revdel-form-revisions" not in looked.text
+        posted = await admin.post(
+            URL,
+            data={"type": "revision", "ids": str(first), "wpHideComment": "0",
+                  "wpEditToken": await page_token(admin), "wpSubmit": "1"},
+        )  # fmt: skip
+        assert posted.status_code == 200 and "updated" not in posted.text
+        assert (await _revision(wiki, first)).get("commenthidden")
     # Others read the history without the hidden parts.
     async with wiki.client() as reader:
         await sign_in(wiki, reader, "Alice")
@@ -92,7 +121,8 @@ async def test_history_selection_leads_to_the_form_and_hides(
 
 async def test_current_text_cannot_be_hidden(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
     _, second = await _revisions(wiki, "Rd current")
-    await sign_in(wiki, client, "Admin")
+    _oversighter(wiki)
+    await sign_in(wiki, client, OVERSIGHT)
     failed = await client.post(
         URL,
         data={
@@ -107,7 +137,8 @@ async def test_current_text_cannot_be_hidden(wiki: WikiHarness, client: httpx.As
 
 async def test_bad_input_and_empty_selection(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
     first, _ = await _revisions(wiki, "Rd bad")
-    await sign_in(wiki, client, "Admin")
+    _oversighter(wiki)
+    await sign_in(wiki, client, OVERSIGHT)
     for query in (
         "", "?type=revision", f"?ids={first}", f"?type=nonsense&ids={first}",
         "?type=revision&ids=abc", "?type=revision&ids=999999", "?type=logging&ids=999999",
@@ -129,18 +160,20 @@ async def test_bad_input_and_empty_selection(wiki: WikiHarness, client: httpx.As
     )  # fmt: skip
     assert unchanged.status_code == 200
     assert "already had the requested visibility settings" in unchanged.text
-    # Suppression needs the right, even when the box is posted without being offered.
-    refused = await client.post(
+    # Radios past the range keep the field, as "(do not change)" does.
+    kept = await client.post(
         URL,
         data={
-            "type": "revision", "ids": str(first), "wpHideComment": "1",
-            "wpHideRestricted": "1", "wpEditToken": token, "wpSubmit": "1",
+            "type": "revision", "ids": str(first), "wpHideComment": "1", "wpHideUser": "x",
+            "wpHidePrimary": "-7", "wpHideRestricted": "0", "wpEditToken": token,
+            "wpSubmit": "1",
         },
     )  # fmt: skip
-    assert refused.status_code == 200
+    assert "Revision visibility updated." in kept.text
     shown = await _revision(wiki, first)
-    # Without `suppressrevision` the box is not read: the summary is hidden, not suppressed.
-    assert shown.get("commenthidden") and not shown.get("suppressed")
+    # A box posted as text reads as unticked (WebRequest::getInt): the author stays shown.
+    assert shown.get("commenthidden") and not shown.get("userhidden")
+    assert not shown.get("suppressed")
 
 
 async def test_refusals_change_nothing_and_show_nothing_hidden(
@@ -155,8 +188,9 @@ async def test_refusals_change_nothing_and_show_nothing_hidden(
     posted = await client.post(URL, data={**form, "wpEditToken": await page_token(client)})
     assert posted.status_code == 200 and "Permission error" in posted.text
     assert not (await _revision(wiki, first)).get("commenthidden")
+    _oversighter(wiki)
     async with wiki.client() as admin:
-        await sign_in(wiki, admin, "Admin")
+        await sign_in(wiki, admin, OVERSIGHT)
         for token in ("", "+\\", "nonsense"):
             forged = await admin.post(URL, data={**form, "wpEditToken": token})
             assert forged.status_code == 200 and "session hijacking" in forged.text
@@ -174,10 +208,8 @@ async def test_suppressed_revision_is_out_of_an_administrators_reach(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
     first, _ = await _revisions(wiki, "Rd suppressed", user="Robot")
-    wiki.db.write_sync(
-        lambda conn: create_user(conn, "Oversighter", "oversight-password-1", groups=["suppress"])
-    )
-    await sign_in(wiki, client, "Oversighter")
+    _oversighter(wiki)
+    await sign_in(wiki, client, OVERSIGHT)
     form = await client.get(f"/wiki/Special:RevisionDelete?type=revision&ids={first}")
     assert 'name="wpHideRestricted"' in form.text
     done = await client.post(
@@ -194,7 +226,7 @@ async def test_suppressed_revision_is_out_of_an_administrators_reach(
         assert looked.status_code == 200 and "Permission error" in looked.text
         assert "secret summary" not in looked.text and "Robot" not in looked.text
         history = (await admin.get("/w/index.php?title=Rd_suppressed&action=history")).text
-        assert f'name="ids[{first}]"' not in history and "disabled" in history
+        assert "mw-history-revisiondelete-button" not in history
         posted = await admin.post(
             URL,
             data={
@@ -218,7 +250,8 @@ async def test_log_entry_performer_hidden_from_special_log(
             token=await wiki.csrf(api),
         )  # fmt: skip
         assert "move" in moved, moved
-    await sign_in(wiki, client, "Admin")
+    _oversighter(wiki)
+    await sign_in(wiki, client, OVERSIGHT)
     log = (await client.get("/wiki/Special:Log/move")).text
     found = re.search(r'name="ids\[(\d+)\]"', log)
     assert found is not None and "Change visibility of selected log entries" in log

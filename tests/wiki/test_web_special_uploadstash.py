@@ -16,6 +16,7 @@ from tests.wiki.web_special_seed import page_token, png, sign_in
 pytestmark = pytest.mark.anyio
 
 URL = "/wiki/Special:UploadStash"
+POST = "/w/index.php?title=Special:UploadStash"  # where its form posts
 
 
 async def _stash(wiki: WikiHarness, client: httpx.AsyncClient, name: str, data: bytes) -> str:
@@ -72,16 +73,17 @@ async def test_own_files_listed_served_and_cleared(
     for bad in (
         f"{URL}/file/{partial}", f"{URL}/file/nonsense", f"{URL}/other/{key}",
         f"{URL}/thumb/{key}/220px-other.png", f"{URL}/thumb/{key}", f"{URL}/file/",
-        f"{URL}/file/..%2F{key}",
     ):  # fmt: skip
         refused = await client.get(bad)
         assert refused.status_code == 404, bad
         assert picture not in refused.content
+    # `..` makes no title at all (MediaWiki's Bad title).
+    assert (await client.get(f"{URL}/file/..%2F{key}")).status_code == 400
     # Clearing needs the token; then nothing is left, on disk either.
-    forged = await client.post(URL, data={"clear": "1", "wpEditToken": "forged"})
+    forged = await client.post(POST, data={"clear": "1", "wpEditToken": "forged"})
     assert forged.status_code == 200 and "session hijacking" in forged.text
     assert (await client.get(f"{URL}/file/{key}")).status_code == 200
-    cleared = await client.post(URL, data={"clear": "1", "wpEditToken": await page_token(client)})
+    cleared = await client.post(POST, data={"clear": "1", "wpEditToken": await page_token(client)})
     assert cleared.status_code == 200 and "You have no stashed files." in cleared.text
     assert (await client.get(f"{URL}/file/{key}")).status_code == 404
     assert wiki.site.files_dir is not None
@@ -95,7 +97,8 @@ async def test_no_one_else_reaches_a_stash(wiki: WikiHarness, client: httpx.Asyn
     anonymous = await client.get(URL)
     assert anonymous.status_code == 200 and "Not logged in" in anonymous.text
     assert key not in anonymous.text
-    assert key not in (await client.get(f"{URL}/file/{key}")).text
+    served = await client.get(f"{URL}/file/{key}")
+    assert "Not logged in" in served.text and not served.content.startswith(b"\x89PNG")
     await sign_in(wiki, client, "Admin")
     other = await client.get(URL)
     assert "You have no stashed files." in other.text and key not in other.text
@@ -105,7 +108,7 @@ async def test_no_one_else_reaches_a_stash(wiki: WikiHarness, client: httpx.Asyn
             "text/plain"
         )
     # Clearing one's own stash leaves another's alone.
-    await client.post(URL, data={"clear": "1", "wpEditToken": await page_token(client)})
+    await client.post(POST, data={"clear": "1", "wpEditToken": await page_token(client)})
     async with wiki.client() as owner:
         await sign_in(wiki, owner, "Alice")
         assert (await owner.get(f"{URL}/file/{key}")).status_code == 200

@@ -166,6 +166,7 @@ async def _entries(
             "comment_hidden": bool(bits & DELETED_COMMENT),
             "archived": bool(row.get("archived")),
             "ts": str(row["timestamp"]),
+            "title": target,  # the page a summary's section links point into
         }
         if kind in ("oldimage", "filearchive"):
             entry["width"], entry["height"] = int(row["width"] or 0), int(row["height"] or 0)
@@ -184,6 +185,7 @@ async def _entries(
                 if entry["primary_visible"]
                 else None
             )
+            entry["title"] = entry["target"]
         entries.append(entry)
     entries = await with_comment_html(ctx.db, ctx.site, entries)
     if kind == "logging":
