@@ -56,7 +56,10 @@ def log_sentences(conn: Conn, site: Site, log_ids: Sequence[int]) -> dict[int, s
         rendered = renderer.render(text).strip()
         if rendered.startswith("<p>") and rendered.endswith("</p>") and rendered.count("<p>") == 1:
             rendered = rendered[3:-4].strip()
-        link = _user_link(site, performer)
-        rendered = _PERFORMER_LINK.sub(lambda _m, link=link: link, rendered, count=1)
+        # A plain string replacement: the link is not a pattern (its backslashes stay).
+        found = _PERFORMER_LINK.search(rendered)
+        if found is not None:
+            link = _user_link(site, performer)
+            rendered = rendered[: found.start()] + link + rendered[found.end() :]
         shown[log_id] = rendered.replace(_PERFORMER, html.escape(performer))
     return shown
