@@ -545,7 +545,11 @@ async def index(request: Request, site: Site, db: Database) -> Response:
     if title is None:
         return await _bad_title(request, site, db, text)
     if not await may_read(request, site, db, title):
-        return await _login_required(request, site, db, links.prefixed_text(site, title))
+        # Only the title the request named goes back: a page found by its id (`curid`) must
+        # not be named to one who may not read it (MediaWiki's T34276).
+        asked = _parse_title(site, form.get("title", params.get("title", "")).replace("_", " "))
+        shown = links.prefixed_text(site, asked) if asked is not None else ""
+        return await _login_required(request, site, db, shown)
     if title.ns == NS_SPECIAL:
         return await special(request, site, db, title)
     action = special_registry.action_name(params.get("action", "view"), params)
