@@ -51,6 +51,7 @@ READS: dict[str, dict[str, str]] = {
     "allmessages": {"meta": "allmessages", "ammessages": "edit|mainpage|nosuchmessageqx",
                     "amprop": "default"},
     "tokens": {"meta": "tokens", "type": "csrf|watch|patrol"},
+    "filerepoinfo": {"meta": "filerepoinfo"},
     "userinfo-lists": {
         "meta": "userinfo",
         "uiprop": "groups|implicitgroups|rights|editcount|changeablegroups|centralids|"

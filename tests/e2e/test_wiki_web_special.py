@@ -1,7 +1,8 @@
 """The wiki's Special pages in a real browser: Playwright drives Debian's Chromium against a real
 `atrium serve`. An image uploaded through Special:Upload shows on its file page and in an
 article; a category page lists its members; an administrator protects a page through the form and
-a member can then not edit it; an administrator blocks a member, who then sees the block notice.
+a member can then not edit it; an administrator blocks a member, who then sees the block notice;
+an oversighter hides a summary through the history and Special:RevisionDelete.
 Screenshots of each page go to tests/e2e/output/wiki_special/. No page logs a console error.
 
 People sign in through Special:UserLogin; the API shares the browser's session.
@@ -30,6 +31,8 @@ SCREENSHOTS = Path(__file__).resolve().parent / "output" / "wiki_special"
 PASSWORDS = {"Admin": "admin-pass-123", "Member": "member-pass-123"}
 # Blocked by its test: an account of its own, so the server the module shares keeps Member usable.
 DRIFTER = ("Drifter", "drifter-pass-123")
+# Hides revisions: MediaWiki's default groups give `deleterevision` to `suppress` only.
+OVERSEER = ("Overseer", "overseer-pass-123")
 
 
 @pytest.fixture(scope="module")
@@ -50,6 +53,7 @@ def wiki_site(
             ("Admin", PASSWORDS["Admin"], ["sysop"]),
             ("Member", PASSWORDS["Member"], []),
             (*DRIFTER, []),
+            (*OVERSEER, ["sysop", "suppress"]),
         ],
     )
     env = atrium_env(data_dir, database_url)
@@ -86,7 +90,7 @@ class Person:
         """Through Special:UserLogin, as a person does."""
         self.go("/wiki/Special:UserLogin")
         self.page.fill("#wpName1", name)
-        self.page.fill("#wpPassword1", dict([DRIFTER], **PASSWORDS)[name])
+        self.page.fill("#wpPassword1", dict([DRIFTER, OVERSEER], **PASSWORDS)[name])
         self.page.click("[name=wploginattempt]")
         self.page.wait_for_selector("#pt-userpage")
 
@@ -253,4 +257,53 @@ def test_administrator_blocks_member_who_sees_the_block_notice(
         assert "Cooling off" in notice and "Admin" in notice
         member.shot(shot)
     assert member.errors == [], "\n".join(member.errors)
+    context.close()
+
+
+def test_oversighter_hides_a_summary_from_the_history(
+    people: dict[str, Person], wiki_site: tuple[str, Any], chromium: Any
+) -> None:
+    """The history's check boxes and "Change visibility of selected revisions" lead to
+    Special:RevisionDelete, whose form hides the summary; a member then reads it as removed.
+    Its empty state and bad input answer "Invalid target revision"; a member is refused."""
+    _base, site = wiki_site
+    site.pages["Logbook"].edit("Day one.", summary="call me on 555-0199")
+    site.pages["Logbook"].edit("Day one. Day two.", summary="second day")
+    first = min(r["revid"] for r in site.pages["Logbook"].revisions())
+    member = people["Member"]
+    context = chromium.new_context()
+    overseer = Person(wiki_site[0], context.new_page())
+    overseer.watch()
+    overseer.sign_in(OVERSEER[0])
+    overseer.go("/w/index.php?title=Logbook&action=history")
+    overseer.page.check(f'input[name="ids[{first}]"]')
+    overseer.shot("revisiondelete-history")
+    overseer.page.click(".mw-history-revisiondelete-button >> nth=0")
+    overseer.page.wait_for_selector("#mw-revdel-form-revisions")
+    assert "555-0199" in overseer.page.inner_text(".mw-revdel-items")
+    overseer.page.check("#wpHideComment")
+    overseer.page.fill("#wpReason", "personal information")
+    overseer.shot("revisiondelete-form")
+    overseer.page.click("[name=wpSubmit]")
+    overseer.page.wait_for_selector("text=Revision visibility updated.")
+    assert overseer.page.is_checked("#wpHideComment")
+    overseer.shot("revisiondelete-done")
+    member.go("/w/index.php?title=Logbook&action=history")
+    history = member.page.inner_text("#pagehistory")
+    assert "555-0199" not in history and "(edit summary removed)" in history
+    assert member.page.locator(".mw-revdel-checkbox").count() == 0
+    member.go(f"/wiki/Special:RevisionDelete?type=revision&ids={first}")
+    assert "Permission error" in member.page.inner_text("#firstHeading")
+    assert "555-0199" not in member.page.content()
+    # Nothing selected; an id that names no revision (and so no page: MediaWiki's pointer to
+    # the deletion log).
+    for path, says in (
+        ("/wiki/Special:RevisionDelete", "Invalid target revision"),
+        ("/wiki/Special:RevisionDelete?type=revision&ids=x", "the deletion log"),
+    ):
+        overseer.go(path)
+        assert says in overseer.page.inner_text("#content")
+        assert overseer.page.locator("#mw-revdel-form-revisions").count() == 0
+    overseer.shot("revisiondelete-empty")
+    assert overseer.errors == [], "\n".join(overseer.errors)
     context.close()

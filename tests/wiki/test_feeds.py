@@ -245,3 +245,61 @@ async def test_feed_items_keep_hidden_and_private_text_out(
 def _text_of(conn: Any, revid: int) -> str:
     row = revision_text(conn, revid)
     return "" if row is None else str(row["old_text"])
+
+
+async def test_log_items_start_with_the_log_sentence(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    """FeedUtils::formatDiff: a log entry's item is its sentence (the performer as a plain user
+    link) and then its summary, as MediaWiki 1.39's (`rc-rss`'s upload item); the watchlist
+    feed keeps MediaWiki's "summary (user)" only. A log entry with a hidden part is left out."""
+    recorded = RECORDED["rc-rss"]["body"]
+    assert "&lt;bdi&gt;Admin&lt;/bdi&gt;&lt;/a&gt; uploaded &lt;a href=" in recorded
+    await wiki.login(client, "Admin")
+    token = await wiki.csrf(client)
+    done = await wiki.post(client, action="edit", title="Feed moved", text="x", summary="start",
+                           watchlist="watch", token=token)  # fmt: skip
+    assert done["edit"]["result"] == "Success", done
+    moved = await wiki.post(client, action="move", **{"from": "Feed moved"}, to="Feed target",
+                            reason="tidy <b>up</b>", watchlist="watch", token=token)  # fmt: skip
+    assert "move" in moved, moved
+    response = await _feed(client, "action=feedrecentchanges&feedformat=rss&limit=10")
+    parsed = feedparser.parse(response.content)
+    assert not parsed.bozo, parsed.bozo_exception
+    [item] = [e for e in parsed.entries if "moved page" in e.summary]
+    assert "Admin" in item.summary and "Feed target" in item.summary
+    # The description as sent (feedparser cleans the HTML it hands out).
+    root = ElementTree.fromstring(response.content)
+    [sent] = [d.text or "" for d in root.iter("description") if "moved page" in (d.text or "")]
+    user = '<a href="/wiki/User:Admin" class="mw-userlink" title="User:Admin"><bdi>Admin</bdi></a>'
+    assert sent.startswith(f"<p>{user} moved page <a ")
+    assert 'title="Feed target">Feed target</a> tidy &lt;b&gt;up&lt;/b&gt;</p>' in sent
+    assert "talk</a>" not in sent and "contribs</a>" not in sent
+    atom = await _feed(client, "action=feedrecentchanges&feedformat=atom&limit=10")
+    summaries = [s.text for s in ElementTree.fromstring(atom.content).iter(
+        "{http://www.w3.org/2005/Atom}summary")]  # fmt: skip
+    assert sent in summaries
+    watched = feedparser.parse(
+        (await _feed(client, "action=feedwatchlist&feedformat=rss&hours=1")).content
+    )
+    [line] = [e for e in watched.entries if "Special:Log" in e.link]
+    assert line.summary == "tidy <b>up</b> (Admin)"
+    # Hidden, the log entry leaves the feed.
+    await wiki.db.write(lambda conn: create_user(conn, *HIDER, groups=["suppress"]))
+    async with wiki.client() as hider:
+        login = await wiki.api(hider, action="query", meta="tokens", type="login")
+        await wiki.post(hider, action="login", lgname=HIDER[0], lgpassword=HIDER[1],
+                        lgtoken=login["query"]["tokens"]["logintoken"])  # fmt: skip
+        answer = await wiki.post(hider, action="revisiondelete", type="logging",
+                                 ids=str(await _last_move(wiki, client)),
+                                 hide="content", token=await wiki.csrf(hider))  # fmt: skip
+    assert answer["revisiondelete"]["items"][0]["status"] == "Success", answer
+    again = feedparser.parse(
+        (await _feed(client, "action=feedrecentchanges&feedformat=rss&limit=10")).content
+    )
+    assert not [e for e in again.entries if "moved page" in e.summary]
+
+
+async def _last_move(wiki: WikiHarness, client: httpx.AsyncClient) -> int:
+    found = await wiki.api(client, action="query", list="logevents", letype="move", lelimit=1)
+    return int(found["query"]["logevents"][0]["logid"])

@@ -66,7 +66,7 @@ async def test_wrong_password_and_forged_token_are_refused(client: httpx.AsyncCl
     forged = await client.post(
         LOGIN, data={"wpName": "Alice", "wpPassword": PASSWORDS["Alice"], "wpLoginToken": "x"}
     )
-    assert forged.status_code == 403 and "session hijacking" in forged.text
+    assert forged.status_code == 200 and "session hijacking" in forged.text
     other_origin = await client.post(
         LOGIN,
         data={
@@ -76,7 +76,7 @@ async def test_wrong_password_and_forged_token_are_refused(client: httpx.AsyncCl
         },
         headers={"Origin": "http://evil.example"},
     )
-    assert other_origin.status_code == 403
+    assert other_origin.status_code == 200 and "session hijacking" in other_origin.text
     assert "atrium_session" not in client.cookies
 
 
@@ -98,7 +98,7 @@ async def test_sign_out_needs_a_post_with_the_token(client: httpx.AsyncClient) -
     refused = await client.post(
         "/w/index.php?title=Special:UserLogout", data={"wpEditToken": "forged"}
     )
-    assert refused.status_code == 403
+    assert refused.status_code == 200 and "session hijacking" in refused.text
     token = hidden(confirm.text, "wpEditToken")
     done = await client.post("/w/index.php?title=Special:UserLogout", data={"wpEditToken": token})
     assert done.status_code == 200 and "You are now logged out" in done.text

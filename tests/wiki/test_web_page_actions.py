@@ -115,7 +115,7 @@ async def test_undelete_tab_search_and_partial_restore(
                 "/w/index.php?title=Special:Undelete",
                 data={"target": "Gone page", "wpEditToken": wrong},
             )
-            assert refused.status_code == 400 and "session hijacking" in refused.text
+            assert refused.status_code == 200 and "session hijacking" in refused.text
         # The oldest revision only (stamps are newest first).
         done = await admin.post(
             "/w/index.php?title=Special:Undelete",

@@ -113,13 +113,13 @@ async def test_forged_or_foreign_token_rolls_nothing_back(
     await sign_in(client, "Admin")
     # Another session's link (a page that lured this browser to it) is refused.
     refused = await client.get(foreign)
-    assert refused.status_code == 400 and "Session failure" in refused.text
+    assert refused.status_code == 200 and "Session failure" in refused.text
     for token in ("", "+\\", "0" * 40 + "+\\"):
         forged = await client.get(
             "/w/index.php",
             params={"title": "Story", "action": "rollback", "from": "Alice", "token": token},
         )
-        assert forged.status_code == 400
+        assert forged.status_code == 200 and "Session failure" in forged.text
     missing = await client.get("/w/index.php?title=Story&action=rollback")
     assert missing.status_code == 400 and "Rollback failed" in missing.text
     assert (await client.get("/w/index.php?title=Story&action=raw")).text == "Once upon a time."

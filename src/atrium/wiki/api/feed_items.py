@@ -1,6 +1,7 @@
 """What a feed item says, as MediaWiki 1.39 builds it: a recent change as `FeedUtils::formatDiff`
-(the formatted summary, then the diff table of the edit or the start of a new page's text) and a
-contribution as `ApiFeedContributions::feedItemDesc` (author, summary, the revision's text).
+(a log entry's sentence and the formatted summary, then the diff table of the edit or the start
+of a new page's text) and a contribution as `ApiFeedContributions::feedItemDesc` (author,
+summary, the revision's text).
 
 Feeds are read by aggregators that share what they fetch, so a revision's text and a summary
 reach a feed only when everyone may see them: a recent change with any hidden (revision-deleted)
@@ -19,6 +20,7 @@ from datetime import datetime
 from urllib.parse import urlencode
 
 from atrium.core.db import Conn
+from atrium.wiki.api.feed_log_text import log_sentences
 from atrium.wiki.diff import table_rows
 from atrium.wiki.reads.comments import format_comments
 from atrium.wiki.reads.revisions import intermediate, revision_text
@@ -63,6 +65,7 @@ class Change:
     comment: str | None  # None: hidden
     hidden: bool  # some part of it is revision-deleted
     description: str = ""
+    logid: int = 0  # a log entry's id (kind "log")
 
 
 def _human_time(iso: str) -> str:
@@ -170,9 +173,13 @@ def describe_changes(conn: Conn, site: Site, rows: Sequence[Change]) -> list[Cha
     # ChangesFeed formats the summaries without their pages: an autocomment links nowhere.
     shown: list[tuple[str, Title | None]] = [(c.comment, None) for c in kept if c.comment]
     formatted = iter(format_comments(conn, site, shown) if shown else [])
+    # A log entry's item starts with its sentence (LogFormatter::getActionText).
+    logged = [c.logid for c in kept if c.kind == "log" and c.logid]
+    sentences = log_sentences(conn, site, logged) if logged else {}
     for change in kept:
         comment = next(formatted) if change.comment else ""
-        text = f"<p>{comment}</p>\n"
+        action = sentences.get(change.logid, "") if change.kind == "log" else ""
+        text = "<p>" + " ".join(part for part in (action, comment) if part) + "</p>\n"
         if change.title.ns >= 0 and not site.private and change.revid:
             text += _diff_part(conn, site, change)
         change.description = text

@@ -294,6 +294,7 @@ async def feed_recent_changes(ctx: ApiContext, spec: ModuleSpec) -> dict[str, An
             revid=int(row.get("revid") or 0), old_revid=int(row.get("old_revid") or 0),
             timestamp=row.get("timestamp", ""), comment=row.get("comment") or "",
             hidden=any(row.get(flag) for flag in _HIDDEN_FLAGS),
+            logid=int(row.get("logid") or 0),
         )
         for row in result.get("query", {}).get("recentchanges", [])
     ]  # fmt: skip

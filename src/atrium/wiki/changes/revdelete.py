@@ -188,6 +188,8 @@ def _log_rows(conn: Conn, ids: list[int]) -> list[dict[str, Any]]:
             L.c.log_type,
             L.c.log_action,
             L.c.log_params,
+            L.c.log_namespace,
+            L.c.log_title,
             A.c.actor_user,
             A.c.actor_name,
             C.c.comment_text,
@@ -261,6 +263,13 @@ def _rows(conn: Conn, kind: str, title: Title, ids: list[int]) -> list[dict[str,
     if kind == "filearchive":
         return _filearchive_rows(conn, title, ids)
     return _log_rows(conn, ids)
+
+
+def list_items(conn: Conn, kind: str, title: Title, ids: Sequence[str]) -> list[dict[str, Any]]:
+    """RevDelList::doQuery: the items `ids` name, as `set_visibility` will find them (newest
+    first; ids that are no canonical number find nothing), for a form to show before it asks."""
+    numbers = [k for k in (item_key(i) for i in ids) if isinstance(k, int)]
+    return _rows(conn, kind, title, numbers) if numbers else []
 
 
 def _set_bits(conn: Conn, kind: str, item: dict[str, Any], bits: int) -> bool:

@@ -145,3 +145,16 @@ def drop(conn: Conn, user_id: int, key: str) -> None:
     if row["us_status"] == RECEIVING:
         shutil.rmtree(str(row["us_path"]), ignore_errors=True)
     conn.execute(sa.delete(US).where(US.c.us_id == row["us_id"]))
+
+
+def clear(conn: Conn, user_id: int) -> int:
+    """UploadStash::clear: forget every entry of the user, finished files and pieces alike;
+    returns how many there were."""
+    rows = conn.all(sa.select(US).where(US.c.us_user == user_id))
+    for row in rows:
+        if row["us_status"] == RECEIVING:
+            shutil.rmtree(str(row["us_path"]), ignore_errors=True)
+        else:
+            Path(str(row["us_path"])).unlink(missing_ok=True)
+    conn.execute(sa.delete(US).where(US.c.us_user == user_id))
+    return len(rows)

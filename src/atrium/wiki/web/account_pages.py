@@ -138,9 +138,8 @@ async def user_login(request: Request, site: Site, db: Database, subpage: str | 
     raw_name = form.get("wpName", "")
     if not csrf_ok(request, site, viewer, form.get("wpLoginToken")):
         return await _login_page(
-            request, site, db, error=text("sessionfailure"), name=raw_name, returnto=returnto,
-            status=403,
-        )  # fmt: skip
+            request, site, db, error=text("sessionfailure"), name=raw_name, returnto=returnto
+        )
     people = account_links(request)
     # A workspace member signs in with their email or wiki user name and their one password.
     by_email = people is not None and "@" in raw_name
@@ -211,7 +210,6 @@ async def user_logout(request: Request, site: Site, db: Database, subpage: str |
             {"done": False, "error": text("sessionfailure")},
             title=title,
             heading="Log out",
-            status=403 if viewer.signed_in else 400,
         )
     await _store(request).sign_out(session_token(request))
     request.state.wiki_viewer = None
@@ -263,7 +261,7 @@ async def create_account(
               "realname": form.get("realname", "")}  # fmt: skip
     if not csrf_ok(request, site, viewer, form.get("wpCreateaccountToken")):
         return await _create_page(
-            request, site, db, viewer, errors=[text("sessionfailure")], values=values, status=403
+            request, site, db, viewer, errors=[text("sessionfailure")], values=values
         )
     name = normalize_username(values["wpName"])
     password, retype = form.get("wpPassword", ""), form.get("retype", "")
@@ -341,7 +339,7 @@ async def change_password(
         return await page([], done=request.query_params.get("success") == "1")
     form = await _form(request)
     if not csrf_ok(request, site, viewer, form.get("wpEditToken")):
-        return await page([text("sessionfailure")], status=403)
+        return await page([text("sessionfailure")])
     account = viewer.account
     current = form.get("currentpassword", "")
     password, retype = form.get("password", ""), form.get("retype", "")

@@ -126,9 +126,10 @@ def _heading_of(section_text: str) -> str:
 
 
 async def _view_source(
-    request: Request, site: Site, db: Database, title: Title, base: Base, refusal: Refusal,
-    status: int = 200,
-) -> Response:  # fmt: skip
+    request: Request, site: Site, db: Database, title: Title, base: Base, refusal: Refusal
+) -> Response:
+    """EditPage's "View source" page with the reason; 200, as MediaWiki answers a refused
+    edit (a permissions error page sets no status)."""
     shown = links.prefixed_text(site, title)
     block = refusal.block
     context: dict[str, Any] = {
@@ -149,7 +150,7 @@ async def _view_source(
     return await render_page(
         request, site, db, "view_source.html", context, title=title,
         heading=f"View source for {shown}",
-        action="edit", status=status,
+        action="edit",
     )  # fmt: skip
 
 
@@ -303,13 +304,14 @@ async def submit(request: Request, site: Site, db: Database, title: Title) -> Re
     form = {k: v for k, v in fields.multi_items() if isinstance(v, str)}
     draft = _draft(form, request.query_params.get("section"))
     if not csrf_ok(request, site, viewer, form.get("wpEditToken")):
+        # EditPage keeps the text and shows it again with the reason, at 200.
         error = text("session_fail_preview")
-        return await _form(request, site, db, title, viewer, draft, error=error, status=403)
+        return await _form(request, site, db, title, viewer, draft, error=error)
     base = await db.read(_base, site, title)
     who = performer(viewer, client_ip(request))
     refusal = await db.read(edit_refusal, site, title, who, base.page_id is not None)
     if refusal is not None:
-        return await _view_source(request, site, db, title, base, refusal, status=403)
+        return await _view_source(request, site, db, title, base, refusal)
     if "wpPreview" in form:
         rendered = await db.read_rendering(reading.render_text, site, title, draft.textbox)
         return await _form(request, site, db, title, viewer, draft, preview_html=rendered.html)
@@ -322,14 +324,14 @@ async def submit(request: Request, site: Site, db: Database, title: Title) -> Re
     try:
         await save_edit(db, site, _edit_request(viewer, who, title, draft))
     except Blocked as exc:
-        return await _view_source(request, site, db, title, base, Refusal("", exc.block), 403)
+        return await _view_source(request, site, db, title, base, Refusal("", exc.block))
     except ChangeError as exc:
         if exc.code in ("editconflict", "articleexists"):
             fresh = await db.read(_base, site, title)
             return await _conflict(request, site, db, title, viewer, fresh, draft)
         if exc.code == "protectedpage":
             refusal = Refusal(text("protectedpagetext"))
-            return await _view_source(request, site, db, title, base, refusal, 403)
+            return await _view_source(request, site, db, title, base, refusal)
         return await _form(request, site, db, title, viewer, draft, error=exc.text, status=400)
     return RedirectResponse(links.page_href(site, title), 303)
 

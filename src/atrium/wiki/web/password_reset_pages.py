@@ -76,7 +76,7 @@ async def password_reset(
     form = {k: v for k, v in fields.multi_items() if isinstance(v, str)}
     name, email = form.get("wpUsername", "").strip(), form.get("wpEmail", "").strip()
     if not csrf_ok(request, site, viewer, form.get("wpEditToken")):
-        return await page([text("sessionfailure")], status=403, name=name, email=email)
+        return await page([text("sessionfailure")], name=name, email=email)
     if not name and not email:
         return await page([text("passwordreset-nodata")], status=400)
     if len(email) > MAX_EMAIL_LENGTH or (email and "@" not in email):

@@ -13,7 +13,7 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import quote, unquote
+from urllib.parse import quote, unquote, urlencode
 
 from markupsafe import Markup
 from starlette.exceptions import HTTPException
@@ -47,6 +47,7 @@ from atrium.wiki.titles import (
 from atrium.wiki.web import (
     account_pages,
     editing,
+    history_selection,
     info_page,
     links,
     password_reset_pages,
@@ -315,6 +316,8 @@ class _HistoryLine:
     size_change: int | None  # None: the older revision is beyond the list
     # HistoryPager's tools: rollback on the latest line, undo where the viewer may edit.
     tools: tuple[Markup, ...] = ()
+    # The check box (or link) that selects it for Special:RevisionDelete or EditTags.
+    select: Markup | str = ""
 
 
 UNDO_TOOLTIP = (
@@ -380,6 +383,7 @@ async def history(request: Request, site: Site, db: Database, title: Title, limi
     reader = viewer.account
     rollback = await rollback_links.rollback_link(request, site, db, viewer, title, found[0])
     can_edit = await may_edit(request, site, db, viewer, title, True)
+    chosen = await history_selection.selection(db, reader)
     lines = []
     comments = await comment_html(
         db,
@@ -417,6 +421,7 @@ async def history(request: Request, site: Site, db: Database, title: Title, limi
                     rollback if index == 0 else None,
                     can_edit,
                 ),
+                history_selection.line_control(site, title, reader, chosen, oldid, deleted),
             )
         )
     return await render_page(
@@ -424,7 +429,7 @@ async def history(request: Request, site: Site, db: Database, title: Title, limi
         site,
         db,
         "history.html",
-        {"lines": lines},
+        {"lines": lines, "selection": chosen},
         title=title,
         heading=heading,
         action="history",
@@ -437,10 +442,25 @@ async def history(request: Request, site: Site, db: Database, title: Title, limi
 READABLE_WHEN_PRIVATE = frozenset({"UserLogin", "UserLogout", "PasswordReset", "RunJobs"})
 
 
-async def _login_required(request: Request, site: Site, db: Database) -> Response:
-    login = links.special_href("UserLogin")
-    body = f'<p>Please <a href="{login}">log in</a> to view other pages.</p>'
-    return await message_page(request, site, db, "Login required", body, status=401)
+async def _login_required(request: Request, site: Site, db: Database, title_text: str) -> Response:
+    """MediaWiki's `loginreqtitle` page for a reader without `read`, at 200 as its permissions
+    error page answers. It names only the title the reader asked for (in the login link's
+    `returnto`), never whether that page exists or what it holds, and no cache may keep it."""
+    back = {"returnto": title_text} if title_text else {}
+    if back and request.method == "GET":
+        rest = [(k, v) for k, v in request.query_params.multi_items() if k not in _NOT_RETURNED]
+        back["returntoquery"] = urlencode(rest)
+    login = html.escape(links.special_href("UserLogin", **back))
+    body = "<p>" + _esc(MESSAGES["loginreqpagetext"]).replace(
+        "$1", f'<a href="{login}" title="Special:UserLogin">{_esc(MESSAGES["loginreqlink"])}</a>'
+    ) + "</p>"  # fmt: skip
+    response = await message_page(request, site, db, MESSAGES["loginreqtitle"], body)
+    response.headers["Cache-Control"] = "private, no-cache, must-revalidate"
+    return response
+
+
+# What the login link's `returntoquery` leaves out (OutputPage::showPermissionsErrorPage).
+_NOT_RETURNED = frozenset({"title", "returnto", "returntoquery"})
 
 
 async def may_read(request: Request, site: Site, db: Database, title: Title) -> bool:
@@ -477,7 +497,7 @@ async def article(request: Request, site: Site, db: Database) -> Response:
     if title is None:
         return await _bad_title(request, site, db, text)
     if not await may_read(request, site, db, title):
-        return await _login_required(request, site, db)
+        return await _login_required(request, site, db, links.prefixed_text(site, title))
     if title.ns == NS_SPECIAL:
         return await special(request, site, db, title)
     params = request.query_params
@@ -508,7 +528,7 @@ async def index(request: Request, site: Site, db: Database) -> Response:
         # index.php?search= is Special:Search, whatever the title says (MediaWiki's rule).
         search = Title(NS_SPECIAL, "Search")
         if not await may_read(request, site, db, search):
-            return await _login_required(request, site, db)
+            return await _login_required(request, site, db, "Special:Search")
         return await special(request, site, db, search)
     if "curid" in params and "title" not in params and "title" not in form:
         # A page by its id (Special:Redirect/page leads here); an unknown id is a bad title.
@@ -525,14 +545,18 @@ async def index(request: Request, site: Site, db: Database) -> Response:
     if title is None:
         return await _bad_title(request, site, db, text)
     if not await may_read(request, site, db, title):
-        return await _login_required(request, site, db)
+        # Only the title the request named goes back: a page found by its id (`curid`) must
+        # not be named to one who may not read it (MediaWiki's T34276).
+        asked = _parse_title(site, form.get("title", params.get("title", "")).replace("_", " "))
+        shown = links.prefixed_text(site, asked) if asked is not None else ""
+        return await _login_required(request, site, db, shown)
     if title.ns == NS_SPECIAL:
         return await special(request, site, db, title)
-    action = params.get("action", "view")
+    action = special_registry.action_name(params.get("action", "view"), params)
     served = await special_registry.page_action(request, site, db, title, action)
     if served is not None:
         return served
-    if "diff" in params and action in ("view", "historysubmit"):
+    if "diff" in params and action == "view":
         return await revision_views.diff_page(
             request, site, db, title, params["diff"], params.get("oldid", "")
         )

@@ -43,7 +43,7 @@ async def watch(request: Request, site: Site, db: Database, title: Title, on: bo
             context["error"] = text("sessionfailure")
             return await render_page(
                 request, site, db, "watch.html", context, title=title, heading=heading,
-                action=action, status=403,
+                action=action,
             )  # fmt: skip
         await db.write(set_watch, viewer.account.id, title, on)
         context["done"] = True

@@ -37,7 +37,14 @@ from atrium.wiki.api.query.list import (
     watchlist,
     watchlistraw,
 )
-from atrium.wiki.api.query.meta import allmessages, authmanagerinfo, siteinfo, tokens, userinfo
+from atrium.wiki.api.query.meta import (
+    allmessages,
+    authmanagerinfo,
+    filerepoinfo,
+    siteinfo,
+    tokens,
+    userinfo,
+)
 from atrium.wiki.api.query.pageset import QueryModule
 from atrium.wiki.api.query.prop import (
     backlinksprop,
@@ -85,6 +92,7 @@ MODULES: tuple[QueryModule, ...] = tuple(
             extlinks.MODULE,
             exturlusage.MODULE,
             filearchive.MODULE,
+            filerepoinfo.MODULE,
             imageinfo.MODULE,
             info.MODULE,
             iwlinks.MODULE,

@@ -22,9 +22,9 @@ from atrium.wiki.web.special.blocknotice import block_notice, block_of
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import (
-    bad_token,
     permission_error,
     render,
+    session_failure,
     wikitext_html,
 )
 
@@ -95,7 +95,7 @@ async def handle(ctx: SpecialContext) -> Response:
     if ctx.method != "POST":
         return await _form(ctx)
     if not ctx.token_ok():
-        return await bad_token(ctx)
+        return await _form(ctx, error=session_failure())
     hide = ctx.flag("wpHideUser")
     if hide and not ctx.reader.allowed("hideuser"):
         return await permission_error(ctx, "hide users", badaccess(ctx.site, "hideuser"))

@@ -1,6 +1,7 @@
 """MediaWiki's "You are blocked from editing" page (`blockedtext`): who blocked the reader, why,
 from when until when, and the block's id; shown instead of a form a blocked reader could not
-use. Hidden (hidename) blocks name no one but the reader."""
+use. Hidden (hidename) blocks name no one but the reader. It answers 200, as MediaWiki's
+UserBlockedError page does (an ErrorPageError sets no status)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ async def block_notice(ctx: SpecialContext, block: ActiveBlock) -> Response:
         ctx,
         "blocked.html",
         "You are blocked from editing" if block.sitewide else "You are blocked from this page",
-        403,
+        200,
         block=block,
         start=local_time(block.timestamp),
         expiry=expiry,

@@ -13,7 +13,7 @@ from atrium.wiki.reads.users import password_hash
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.preferences import EMAIL
-from atrium.wiki.web.special.render import bad_token, message_page, not_logged_in, render
+from atrium.wiki.web.special.render import message_page, not_logged_in, render, session_failure
 from atrium.wiki.web.texts import text
 
 MAX_EMAIL = 255
@@ -44,7 +44,7 @@ async def change(ctx: SpecialContext) -> Response:
     if ctx.method != "POST":
         return await _form(ctx)
     if not ctx.token_ok():
-        return await bad_token(ctx)
+        return await _form(ctx, session_failure())
     new = ctx.param("wpNewEmail").strip()
     if len(new) > MAX_EMAIL:
         return await _form(ctx, text("changeemail-maxlength"), 400)

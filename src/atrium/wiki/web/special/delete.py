@@ -15,10 +15,10 @@ from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import (
     Links,
-    bad_token,
     message_page,
     permission_error,
     render,
+    session_failure,
     wikitext_html,
 )
 from atrium.wiki.wikitext.escaping import escape_wikitext
@@ -46,7 +46,9 @@ async def handle(ctx: SpecialContext) -> Response:
     if ctx.method != "POST":
         return await render(ctx, "delete.html", f'Delete "{name}"', title=title, error="")
     if not ctx.token_ok():
-        return await bad_token(ctx)
+        return await render(
+            ctx, "delete.html", f'Delete "{name}"', title=title, error=session_failure()
+        )
     try:
         await ctx.db.write(
             delete_page, ctx.site, ctx.performer(), title, ctx.param("wpReason")[:500]

@@ -36,10 +36,10 @@ from atrium.wiki.web.special.msg import msg_links
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import (
     Links,
-    bad_token,
     message_page,
     permission_error,
     render,
+    session_failure,
     wikitext_html,
 )
 from atrium.wiki.web.visibility import (
@@ -239,14 +239,14 @@ async def handle(ctx: SpecialContext) -> Response:
         )
     if any(not e["visible"] for e in items.entries):
         return await message_page(
-            ctx, "Permission error", message("tags-update-no-permission"), 403
+            ctx, "Permission error", message("tags-update-no-permission"), 200
         )
     block = await block_of(ctx, items.target if kind == "revision" else None)
     if block is not None:
         return await block_notice(ctx, block)
     if ctx.method == "POST" and ctx.flag("wpSubmit"):
         if not ctx.token_ok():
-            return await bad_token(ctx)
+            return await _form(ctx, items, failure=Markup.escape(session_failure()))
         return await _submit(ctx, items)
     return await _form(ctx, items)
 

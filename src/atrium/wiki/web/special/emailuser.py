@@ -10,7 +10,7 @@ from atrium.wiki.changes.email_user import MAX_SUBJECT, MAX_TEXT, check_sender, 
 from atrium.wiki.limits import wiki_limits
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
-from atrium.wiki.web.special.render import bad_token, message_page, render
+from atrium.wiki.web.special.render import message_page, render, session_failure
 from atrium.wiki.web.texts import text
 
 
@@ -46,7 +46,7 @@ async def handle(ctx: SpecialContext) -> Response:
     if ctx.method != "POST":
         return await _form(ctx, target)
     if not ctx.token_ok():
-        return await bad_token(ctx)
+        return await _form(ctx, target, session_failure())
     subject, body = ctx.param("wpSubject").strip(), ctx.param("wpText")
     if not subject or not body.strip():
         return await _form(ctx, target, "Please enter a subject and a message.", 400)

@@ -35,7 +35,6 @@ from atrium.wiki.web.special.msg import inline_html, msg_html
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import (
     Links,
-    bad_token,
     permission_error,
     render,
     wikitext_html,
@@ -205,7 +204,7 @@ async def handle(ctx: SpecialContext) -> Response:
     if ctx.method != "POST":
         return await _form(ctx)
     if not ctx.token_ok():
-        return await bad_token(ctx)
+        return await _form(ctx, failure=message("import-token-mismatch"))
     return await _import(ctx)
 
 

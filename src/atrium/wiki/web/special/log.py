@@ -11,9 +11,10 @@ from atrium.wiki.titles import Title
 from atrium.wiki.web.comments import with_comment_html
 from atrium.wiki.web.dates import local_time
 from atrium.wiki.web.log_lines import LOG_NAMES, LogLine, log_html
+from atrium.wiki.web.special import log_revdel
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
-from atrium.wiki.web.special.render import render
+from atrium.wiki.web.special.render import Links, render
 from atrium.wiki.web.visibility import can_see, shown_comment, shown_user
 
 # Every public log, by name; the suppression log only for those who may read it.
@@ -70,6 +71,7 @@ async def handle(ctx: SpecialContext) -> Response:
                 "title": Title(ns, key) if can_see(reader, deleted, DELETED_ACTION) else None,
                 "name": ctx.site.parser.prefixed_text(ns, key),
                 "comment": shown_comment(reader, deleted, str(row["comment_text"] or "")),
+                "deleted": deleted,
             }
         )
     entries = await with_comment_html(ctx.db, ctx.site, entries)
@@ -78,8 +80,11 @@ async def handle(ctx: SpecialContext) -> Response:
         ctx.site,
         [LogLine(e["type"], e["action"], e["params"], e["user"], e["title"]) for e in entries],
     )
+    links = Links(ctx.site)
     for entry, sentence in zip(entries, sentences, strict=True):
         entry["sentence"] = sentence
+        entry["control"] = log_revdel.line_control(links, reader, entry)
+        entry["revdel_links"] = log_revdel.action_links(links, reader, entry)
     return await render(
         ctx,
         "log.html",
@@ -89,6 +94,8 @@ async def handle(ctx: SpecialContext) -> Response:
         performer=performer or "",
         page=page_text,
         entries=entries,
+        selectable=log_revdel.may_select(reader),
+        revision_delete=log_revdel.REVISION_DELETE,
     )
 
 

@@ -27,7 +27,12 @@ from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.log_extract import log_extract
 from atrium.wiki.web.special.msg import msg_html, msg_links
 from atrium.wiki.web.special.page import SpecialPage
-from atrium.wiki.web.special.render import Links, bad_token, permission_error, render
+from atrium.wiki.web.special.render import (
+    Links,
+    permission_error,
+    render,
+    session_failure,
+)
 from atrium.wiki.web.visibility import DELETED_TEXT, can_see, shown_comment, shown_user
 from atrium.wiki.wikitext.escaping import escape_wikitext
 
@@ -151,7 +156,7 @@ async def handle(ctx: SpecialContext) -> Response:
         )
     if ctx.method == "POST":
         if not ctx.token_ok():
-            return await bad_token(ctx)
+            return await _show(ctx, [Markup("<p>{}</p>").format(session_failure())])
         return await _merge(ctx)
     return await _show(ctx, [])
 

@@ -18,11 +18,11 @@ from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import (
     Links,
-    bad_token,
     message_page,
     not_logged_in,
     permission_error,
     render,
+    session_failure,
     wikitext_html,
 )
 from atrium.wiki.web.texts import text as web_text
@@ -79,7 +79,7 @@ async def handle(ctx: SpecialContext) -> Response:
     if ctx.method != "POST":
         return await _form(ctx, source)
     if not ctx.token_ok():
-        return await bad_token(ctx)
+        return await _form(ctx, source, session_failure())
     target = ctx.title_of(ctx.param("wpNewTitle"))
     if target is None:
         return await _form(ctx, source, "The requested page title is empty or invalid.", 400)

@@ -20,7 +20,7 @@ from atrium.wiki.reads.users import options, password_hash
 from atrium.wiki.web.dates import DATE_FORMATS
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
-from atrium.wiki.web.special.render import Links, bad_token, not_logged_in, render
+from atrium.wiki.web.special.render import Links, not_logged_in, render, session_failure
 from atrium.wiki.web.texts import text
 
 DEFAULT_ZONE = "System|0"
@@ -88,7 +88,7 @@ async def handle(ctx: SpecialContext) -> Response:
     if ctx.method != "POST":
         return await _page(ctx)
     if not ctx.token_ok():
-        return await bad_token(ctx)
+        return await _page(ctx, session_failure())
     zone = ctx.param("wptimecorrection")
     if zone and zone not in zones():
         return await _page(ctx, "The time zone is not valid.", 400)

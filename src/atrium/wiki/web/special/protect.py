@@ -19,10 +19,10 @@ from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import (
     Links,
-    bad_token,
     message_page,
     permission_error,
     render,
+    session_failure,
 )
 
 LEVEL_NAMES = {
@@ -86,7 +86,7 @@ async def handle(ctx: SpecialContext) -> Response:
             ctx, "change protection levels", badaccess(ctx.site, "protect")
         )
     if not ctx.token_ok():
-        return await bad_token(ctx)
+        return await _form(ctx, title, actions, current, error=session_failure())
     block = await block_of(ctx, title)
     if block is not None:
         return await block_notice(ctx, block)

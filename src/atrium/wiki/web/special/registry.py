@@ -4,6 +4,8 @@ index.php actions that are Special pages in disguise (`action=protect`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -65,6 +67,7 @@ from atrium.wiki.web.special import (
     redirects,
     reports,
     resettokens,
+    revisiondelete,
     rollback,
     specialpages,
     statistics,
@@ -73,6 +76,7 @@ from atrium.wiki.web.special import (
     unblock,
     undelete,
     upload,
+    uploadstash,
     userrights,
     version,
     watchlist,
@@ -169,6 +173,8 @@ PAGES: tuple[SpecialPage, ...] = (
     listgrants.PAGE,
     mergehistory.PAGE,
     resettokens.PAGE,
+    revisiondelete.PAGE,
+    uploadstash.PAGE,
 )
 # index.php actions served by a Special page's handler, with the page as its target.
 # Rollback and purge have no Special page of their own in MediaWiki: only the action
@@ -179,6 +185,23 @@ PAGE_ACTIONS = {
     "rollback": rollback.PAGE,
     "purge": purge.PAGE,
 }
+# index.php actions that run a Special page as it is (SpecialPageAction): the page's title is
+# not their target; the history form reaches them as `action=historysubmit` with the button's
+# name (ActionFactory::getActionName).
+SPECIAL_PAGE_ACTIONS = {
+    "revisiondelete": revisiondelete.PAGE,
+    "editchangetags": edittags.PAGE,
+}
+
+
+def action_name(action: str, params: Mapping[str, str]) -> str:
+    """`historysubmit` as the button that submitted the history form names it."""
+    if action != "historysubmit":
+        return action
+    for name in ("revisiondelete", "editchangetags"):
+        if params.get(name, "") not in ("", "0"):
+            return name
+    return "view"
 
 
 def _adapter(page: SpecialPage) -> Handler:
@@ -203,11 +226,13 @@ async def page_action(
     request: Request, site: Site, db: Database, title: Title, action: str
 ) -> Response | None:
     """The response of an index.php action a Special page serves, or None for other actions."""
-    page = PAGE_ACTIONS.get(action)
+    special = SPECIAL_PAGE_ACTIONS.get(action)
+    page = special or PAGE_ACTIONS.get(action)
     if page is None:
         return None
     ctx = await load_context(request, site, db, page.name, "")
-    ctx.target = title
+    if special is None:
+        ctx.target = title
     try:
         return await page.handler(ctx)
     finally:

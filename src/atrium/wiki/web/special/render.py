@@ -17,6 +17,7 @@ from atrium.wiki.site import SCRIPT_PATH, Site
 from atrium.wiki.titles import NS_SPECIAL, Title
 from atrium.wiki.web.skin import render_page
 from atrium.wiki.web.special.context import TOKEN_FIELD, SpecialContext
+from atrium.wiki.web.texts import text
 from atrium.wiki.wikitext.html.message import MessageHtml, link_targets
 
 _ENV = jinja2.Environment(
@@ -128,15 +129,16 @@ async def permission_error(ctx: SpecialContext, doing: str, error: ChangeError) 
     )
 
 
+def session_failure() -> str:
+    """MediaWiki's `sessionfailure` as plain text, for a form shown again after a post without
+    this session's token."""
+    return text("sessionfailure")
+
+
 async def bad_token(ctx: SpecialContext) -> Response:
-    """A form posted without this session's token (MediaWiki's `sessionfailure`)."""
-    return await message_page(
-        ctx,
-        "Login error",
-        "There seems to be a problem with your login session; this action has been "
-        "canceled as a precaution against session hijacking. Please resubmit the form.",
-        400,
-    )
+    """A form posted without this session's token: MediaWiki's `sessionfailure` error page,
+    which answers 200 as every ErrorPageError does; nothing was changed."""
+    return await message_page(ctx, "Session failure", session_failure(), 200)
 
 
 async def not_logged_in(ctx: SpecialContext, doing: str) -> Response:

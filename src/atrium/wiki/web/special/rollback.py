@@ -90,7 +90,7 @@ async def handle(ctx: SpecialContext) -> Response:
             "There seems to be a problem with your login session; this action has been "
             "canceled as a precaution against session hijacking. Go back to the previous page, "
             "reload that page and then try again.",
-            400,
+            200,
         )
     top = await ctx.db.read(_top, found[0])
     assert top is not None

@@ -13,7 +13,7 @@ from atrium.wiki.changes.blocks import sanitize_target, unblock
 from atrium.wiki.changes.protection import badaccess
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
-from atrium.wiki.web.special.render import bad_token, permission_error, render, wikitext_html
+from atrium.wiki.web.special.render import permission_error, render, session_failure, wikitext_html
 
 
 async def _form(ctx: SpecialContext, error: str = "", status: int = 200) -> Response:
@@ -34,7 +34,7 @@ async def handle(ctx: SpecialContext) -> Response:
     if ctx.method != "POST":
         return await _form(ctx)
     if not ctx.token_ok():
-        return await bad_token(ctx)
+        return await _form(ctx, error=session_failure())
     text = ctx.param("wpTarget").strip()
     block_id: int | None = None
     target: str | None = None

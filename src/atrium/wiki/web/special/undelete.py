@@ -22,9 +22,9 @@ from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import (
     Links,
-    bad_token,
     permission_error,
     render,
+    session_failure,
     wikitext_html,
 )
 from atrium.wiki.web.visibility import shown_comment, shown_user
@@ -137,7 +137,7 @@ async def handle(ctx: SpecialContext) -> Response:
     if not ctx.reader.allowed("undelete"):
         return await permission_error(ctx, "undelete pages", badaccess(ctx.site, "undelete"))
     if not ctx.token_ok():
-        return await bad_token(ctx)
+        return await _history(ctx, title, session_failure())
     block = await block_of(ctx, title)
     if block is not None:
         return await block_notice(ctx, block)

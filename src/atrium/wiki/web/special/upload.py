@@ -26,10 +26,10 @@ from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import (
     Links,
-    bad_token,
     not_logged_in,
     permission_error,
     render,
+    session_failure,
 )
 
 
@@ -63,7 +63,7 @@ async def handle(ctx: SpecialContext) -> Response:
     if ctx.method != "POST":
         return await _form(ctx)
     if not ctx.token_ok():
-        return await bad_token(ctx)
+        return await _form(ctx, error=session_failure())
     files_dir = ctx.site.files_dir
     assert files_dir is not None
     key = ctx.param("wpSessionKey")
