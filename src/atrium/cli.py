@@ -119,10 +119,27 @@ def serve(host: str | None, port: int | None, workers: int, no_upgrade_backup: b
     problem = listen_problem(settings.host, settings.port)
     if problem:
         fail(problem)
-    from atrium.core import migrations  # Alembic: only the commands that migrate load it
-
     bridged = ("bridge",) if set(settings.services) == {"chat", "wiki"} else ()
     services = ("core", *settings.services, *bridged)
+    from atrium.ops.migration_heads import up_to_date
+
+    # Most starts find every schema current: a look at the version tables then spares loading
+    # Alembic and its environment; anything else (new, stale or newer data) goes through it.
+    if not all(up_to_date(s, settings.database_url, settings.sqlite_path(s)) for s in services):
+        _migrate(settings, services, no_upgrade_backup)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # The supervisor starts from a fresh interpreter (see atrium.supervisor); the settings reach
+    # the workers through the environment, which exec keeps. The migrations are applied.
+    os.environ["ATRIUM_MIGRATE_ON_START"] = "0"
+    argv = [sys.executable, "-m", "atrium.supervisor", settings.host, str(settings.port)]
+    os.execv(sys.executable, [*argv, str(workers), str(-1 if lock_fd is None else lock_fd)])
+
+
+def _migrate(settings: Settings, services: tuple[str, ...], no_upgrade_backup: bool) -> None:
+    """Back up existing data with migrations pending (unless told not to), then migrate."""
+    from atrium.core import migrations  # Alembic: only the commands that migrate load it
+
     try:
         pending = [
             s
@@ -145,13 +162,6 @@ def serve(host: str | None, port: int | None, workers: int, no_upgrade_backup: b
         click.echo(f"Backup before the upgrade: {where}", err=True)
     for service in services:
         migrations.upgrade(service, settings.database_url, settings.sqlite_path(service))
-    sys.stdout.flush()
-    sys.stderr.flush()
-    # The supervisor starts from a fresh interpreter (see atrium.supervisor); the settings reach
-    # the workers through the environment, which exec keeps. The migrations are applied.
-    os.environ["ATRIUM_MIGRATE_ON_START"] = "0"
-    argv = [sys.executable, "-m", "atrium.supervisor", settings.host, str(settings.port)]
-    os.execv(sys.executable, [*argv, str(workers), str(-1 if lock_fd is None else lock_fd)])
 
 
 @main.command()

@@ -1,15 +1,10 @@
-"""Helpers for driving the chat's web client in Debian's Chromium with Playwright.
-
-No browser is downloaded: Playwright launches `/usr/bin/chromium` (or whatever `chromium` is on
-PATH). A missing chromium skips the browser tests with the reason, except in CI, where it fails
-them.
+"""Helpers for driving the chat's web client in Debian's Chromium with Playwright (see
+tests/e2e/browser_server.py for the browser itself).
 """
 
 from __future__ import annotations
 
 import configparser
-import os
-import shutil
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -22,29 +17,20 @@ import orjson
 import pytest
 
 from atrium.settings import Settings
+
+# CHROMIUM, CHROMIUM_ARGS and chromium_or_skip are imported from here by the browser modules.
+from tests.e2e.browser_server import (  # noqa: F401
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    BrowserServer,
+    chromium_or_skip,
+    connected_browser,
+)
 from tests.e2e.seed import ChatUser, create_chat_realm, prepare_data_dir, zuliprc
 from tests.e2e.server import atrium_env, running_server
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 # Screenshots of the main views, kept after the run (the directory is ignored by git).
 SCREENSHOTS = Path(__file__).resolve().parent / "output" / "chat_browser"
-
-
-def chromium_or_skip() -> str:
-    if CHROMIUM is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium is required in CI: apt-get install -y chromium")
-        pytest.skip("chromium not installed (apt-get install -y chromium)")
-    return CHROMIUM
 
 
 @dataclass
@@ -191,16 +177,10 @@ def wait_until(predicate: Any, timeout: float = 10.0) -> None:
 
 
 @pytest.fixture(scope="module")
-def browser(site: Site) -> Iterator[Any]:
+def browser(site: Site, browser_server: BrowserServer) -> Iterator[Any]:
     """One Chromium for the module's tests; each person gets a context of their own."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=chromium_or_skip(), args=CHROMIUM_ARGS, headless=True
-        )
-        yield chromium
-        chromium.close()
+    with connected_browser(browser_server) as connected:
+        yield connected
 
 
 @pytest.fixture

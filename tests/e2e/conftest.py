@@ -16,6 +16,7 @@ import pytest
 import zulip
 
 from tests.conftest import BACKENDS, PostgresServer
+from tests.e2e.browser_server import BrowserServer
 from tests.e2e.seed import ChatUser, create_chat_realm, prepare_data_dir, zuliprc
 from tests.e2e.server import atrium_env, running_server
 
@@ -49,6 +50,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             params.get("module_wiki_database_url"),
         ):
             item.add_marker(pytest.mark.postgres)
+
+
+@pytest.fixture(scope="session")
+def browser_server() -> Iterator[BrowserServer]:
+    """The worker's Chromium, which browser modules connect to (`connected_browser`)."""
+    server = BrowserServer()
+    yield server
+    server.stop()
 
 
 def _module_database(request: pytest.FixtureRequest, service: str) -> Iterator[str | None]:

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from atrium.settings import Settings
+from tests.e2e.browser_server import BrowserServer, connected_browser
 from tests.e2e.chat_browser import (
-    CHROMIUM_ARGS,
     PASSWORD,
     USERS,
     Person,
@@ -63,15 +63,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=chromium_or_skip(), args=CHROMIUM_ARGS, headless=True
-        )
-        yield chromium
-        chromium.close()
+def browser(browser_server: BrowserServer) -> Iterator[Any]:
+    with connected_browser(browser_server) as connected:
+        yield connected
 
 
 @pytest.fixture

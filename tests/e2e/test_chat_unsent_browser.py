@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 
 from tests.conftest import free_port
+from tests.e2e.browser_server import BrowserServer, connected_browser
 from tests.e2e.chat_browser import (
-    CHROMIUM_ARGS,
     PASSWORD,
     USERS,
     Api,
@@ -100,15 +100,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Restartab
 
 
 @pytest.fixture(scope="module")
-def browser(server: tuple[Restartable, Site]) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=chromium_or_skip(), args=CHROMIUM_ARGS, headless=True
-        )
-        yield chromium
-        chromium.close()
+def browser(server: tuple[Restartable, Site], browser_server: BrowserServer) -> Iterator[Any]:
+    with connected_browser(browser_server) as connected:
+        yield connected
 
 
 @pytest.fixture
@@ -247,7 +241,11 @@ def test_lost_answer_is_recognised_and_not_sent_twice(
     running.start()
     unsent = send_with_answer_lost(mo, "answer lost, queue gone")
     page.unroute("**/json/events?*")
-    time.sleep(3)  # the client re-registers; the not-sent message stays until Retry
+    # The client finds its queue gone, registers again and reloads the feed, which shows the
+    # message the server got; the not-sent one stays beside it until Retry.
+    page.locator("article.message:not(.local-echo)", has_text="answer lost, queue gone").wait_for(
+        timeout=10_000
+    )
     assert unsent.is_visible()
     unsent.locator(".unsent-retry").click()
     wait_until(lambda: page.locator("article.local-echo").count() == 0)

@@ -19,13 +19,13 @@ import pytest
 import sqlalchemy as sa
 
 from atrium.chat import schema as chat_schema
-from atrium.core.db import Conn
+from atrium.core.db import Conn, open_database
 from atrium.settings import Settings
 from atrium.wiki.app import open_wiki
 from atrium.wiki.changes.accounts import set_email
 from atrium.wiki.reads.users import account_by_name
 from tests.conftest import PostgresServer, free_port, require_redis
-from tests.e2e.chat_browser import CHROMIUM_ARGS, chromium_or_skip
+from tests.e2e.browser_server import BrowserServer, connected_browser
 from tests.e2e.seed import (
     ChatUser,
     chat_write,
@@ -145,6 +145,28 @@ def _api_key(client: httpx.Client, email: str, password: str) -> str:
     response = client.post("/api/v1/fetch_api_key", data={"username": email, "password": password})
     assert response.status_code == 200, response.text
     return str(response.json()["api_key"])
+
+
+def _wait_tried(env: dict[str, str], addresses: list[str], timeout: float = 20) -> None:
+    """Until the sender has tried every mail to `addresses` once and failed (the mail server is
+    away): each row unsent, with an attempt counted and no claim held."""
+    data_dir = Path(env["ATRIUM_DATA_DIR"])
+    db = open_database(env.get("ATRIUM_DATABASE_URL"), data_dir / "chat.sqlite3", "chat")
+    c = chat_schema.mail_outbox.c
+
+    def failed(conn: Conn) -> int:
+        query = sa.select(sa.func.count()).where(
+            c.recipient.in_(addresses),
+            c.sent.is_(None),
+            c.attempts >= 1,
+            c.claimed_until.is_(None),
+        )
+        return int(conn.scalar(query) or 0)
+
+    try:
+        _wait(lambda: db.read_sync(failed) == len(addresses), "every mail tried once", timeout)
+    finally:
+        db.close()
 
 
 def _invite(site: Site, emails: list[str]) -> None:
@@ -352,7 +374,7 @@ def test_a_mail_server_that_goes_away_loses_nothing(site: Site) -> None:
     try:
         _invite(site, addresses[:6])
         _invite(site, addresses[6:])
-        time.sleep(2)  # the sender tries, fails, and waits to try again
+        _wait_tried(site.env, addresses)  # the sender tries, fails, and waits to try again
         assert not any(site.smtp.inbox.to(a) for a in addresses)
     finally:
         site.smtp.start()
@@ -424,7 +446,7 @@ def test_on_postgres_a_mail_server_that_goes_away_loses_nothing(scale_out_site: 
     try:
         _invite(scale_out_site, addresses[:4])
         _invite(scale_out_site, addresses[4:])
-        time.sleep(2)  # both workers try, fail, and wait to try again
+        _wait_tried(scale_out_site.env, addresses)  # tried, failed: each waits to try again
         assert not any(smtp.inbox.to(a) for a in addresses)
     finally:
         smtp.start()
@@ -434,15 +456,9 @@ def test_on_postgres_a_mail_server_that_goes_away_loses_nothing(scale_out_site: 
 
 
 @pytest.fixture(scope="module")
-def browser(site: Site) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=chromium_or_skip(), args=CHROMIUM_ARGS, headless=True
-        )
-        yield launched
-        launched.close()
+def browser(site: Site, browser_server: BrowserServer) -> Iterator[Any]:
+    with connected_browser(browser_server) as connected:
+        yield connected
 
 
 def test_forgot_your_password_in_the_chat_browser(site: Site, browser: Any) -> None:
@@ -546,6 +562,12 @@ def crash_env(
         postgres.drop(url)
 
 
+def _backend(env: dict[str, str]) -> str:
+    """A part for the crash tests' addresses: the module's one mail server serves both backends'
+    runs, and each run counts the mails of its own addresses."""
+    return "postgres" if "ATRIUM_DATABASE_URL" in env else "sqlite"
+
+
 def _wait(event_happened: Callable[[], bool], what: str, timeout: float = 20) -> None:
     deadline = time.monotonic() + timeout
     while not event_happened():
@@ -573,12 +595,13 @@ def _all_arrive_after_restart(
 @pytest.mark.crash
 @under_fuzz
 def test_kill_before_the_claim_loses_nothing(crash_env: dict[str, str], smtp: SmtpServer) -> None:
-    addresses = [f"before{i}@mail.test" for i in range(4)]
+    addresses = [f"before{i}-{_backend(crash_env)}@mail.test" for i in range(4)]
     with running_server(crash_env, "/api/v1/server_settings") as server:
         smtp.stop()
         try:
             _invite(Site(server, smtp, crash_env), addresses)
-            time.sleep(1.5)  # tried, failed: the rows wait, unclaimed, for their next try
+            # Tried, failed: the rows wait, unclaimed, for their next try.
+            _wait_tried(crash_env, addresses)
             server.kill()
         finally:
             smtp.start()
@@ -589,7 +612,7 @@ def test_kill_before_the_claim_loses_nothing(crash_env: dict[str, str], smtp: Sm
 @pytest.mark.crash
 @under_fuzz
 def test_kill_after_the_claim_loses_nothing(crash_env: dict[str, str], smtp: SmtpServer) -> None:
-    addresses = [f"claimed{i}@mail.test" for i in range(4)]
+    addresses = [f"claimed{i}-{_backend(crash_env)}@mail.test" for i in range(4)]
     smtp.inbox.held.clear()
     smtp.inbox.hold.set()
     try:
@@ -607,7 +630,7 @@ def test_kill_after_the_claim_loses_nothing(crash_env: dict[str, str], smtp: Smt
 def test_kill_after_250_before_the_mark_sends_again(
     crash_env: dict[str, str], smtp: SmtpServer
 ) -> None:
-    addresses = [f"accepted{i}@mail.test" for i in range(4)]
+    addresses = [f"accepted{i}-{_backend(crash_env)}@mail.test" for i in range(4)]
     killed: list[bool] = []
     with running_server(crash_env, "/api/v1/server_settings") as server:
 

@@ -15,7 +15,8 @@ from typing import Any
 import mwclient
 import pytest
 
-from tests.e2e.chat_browser import CHROMIUM_ARGS, Person, chromium_or_skip
+from tests.e2e.browser_server import BrowserServer, connected_browser
+from tests.e2e.chat_browser import Person, chromium_or_skip
 from tests.e2e.seed import ChatUser, create_members, prepare_data_dir
 from tests.e2e.server import atrium_env, running_server
 
@@ -42,15 +43,9 @@ def site(tmp_path_factory: pytest.TempPathFactory, sqlite_templates: Path) -> It
 
 
 @pytest.fixture(scope="module")
-def browser(site: str) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=chromium_or_skip(), args=CHROMIUM_ARGS, headless=True
-        )
-        yield launched
-        launched.close()
+def browser(site: str, browser_server: BrowserServer) -> Iterator[Any]:
+    with connected_browser(browser_server) as connected:
+        yield connected
 
 
 def _person(browser: Any) -> tuple[Any, Person]:

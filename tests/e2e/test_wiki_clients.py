@@ -1,7 +1,8 @@
 """The wiki driven by the real `mwclient` and `pywikibot` packages against `atrium serve`.
 
 Each client logs in, reads site information, edits a page, reads its text back and iterates a
-generator. pywikibot runs in a subprocess of its own (it keeps global configuration).
+generator. pywikibot runs in a subprocess of its own (it keeps global configuration). The tests
+share one server per backend, so each edits pages of names no other test uses.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import mwclient
@@ -23,15 +25,11 @@ pytestmark = pytest.mark.e2e
 READY = "/w/api.php?action=query&meta=siteinfo&format=json"
 
 
-@pytest.fixture
-def service_under_test() -> str:
-    return "wiki"
-
-
-@pytest.fixture
-def wiki_server(
+@contextmanager
+def serving_wiki(
     data_dir: Path, database_url: str | None, sqlite_templates: Path
 ) -> Iterator[tuple[str, str]]:
+    """`atrium serve` of a wiki with an administrator and a bot: its URL and the bot password."""
     # The accounts `atrium wiki create-user` and `bot-password` would make, written in-process.
     settings = prepare_data_dir(data_dir, database_url, sqlite_templates)
     bot_password = create_wiki_users(
@@ -45,6 +43,19 @@ def wiki_server(
     env = atrium_env(data_dir, database_url)
     with running_server(env, READY) as server:
         yield server.url, bot_password
+
+
+@pytest.fixture(scope="module")
+def wiki_server(
+    module_wiki_database_url: str | None,
+    tmp_path_factory: pytest.TempPathFactory,
+    sqlite_templates: Path,
+) -> Iterator[tuple[str, str]]:
+    """One server per module and backend: its tests edit pages of their own names."""
+    data_dir = tmp_path_factory.mktemp("wiki-clients") / "atrium-data"
+    data_dir.mkdir()
+    with serving_wiki(data_dir, module_wiki_database_url, sqlite_templates) as served:
+        yield served
 
 
 def test_mwclient_login_siteinfo_edit_read_generator(wiki_server: tuple[str, str]) -> None:
@@ -65,11 +76,13 @@ def test_mwclient_login_siteinfo_edit_read_generator(wiki_server: tuple[str, str
     page.edit("Second version.", summary="second")
     assert site.pages["Mwclient test"].text() == "Second version."
     for index in range(3):
-        site.pages[f"Generated {index}"].edit(f"Page {index}", summary="seed")
-    # Two pages per request: the generator continues once; each batch is in page-id order.
-    titles = [p.name for p in site.allpages(generator=True, api_chunk_size=2)]
-    assert titles[:2] == ["Generated 0", "Generated 1"]
-    assert sorted(titles[2:]) == ["Generated 2", "Mwclient test"]
+        site.pages[f"Mwclient generated {index}"].edit(f"Page {index}", summary="seed")
+    # Two pages per request: the generator continues once; each batch is in page-id order. (The
+    # prefix: the module's other tests make pages on the same wiki.)
+    pages = site.allpages(prefix="Mwclient ", generator=True, api_chunk_size=2)
+    titles = [p.name for p in pages]
+    assert titles[:2] == ["Mwclient generated 0", "Mwclient generated 1"]
+    assert sorted(titles[2:]) == ["Mwclient generated 2", "Mwclient test"]
     revisions = list(site.pages["Mwclient test"].revisions(prop="ids|comment|user"))
     assert [r["comment"] for r in revisions] == ["second", "first"]
     assert {r["user"] for r in revisions} == {"Admin"}
@@ -102,10 +115,10 @@ PYWIKIBOT_SCRIPT = textwrap.dedent(
     page.save(summary="pywikibot edit", botflag=True)
     result["text"] = pywikibot.Page(site, "Pywikibot test").get(force=True)
     for i in range(3):
-        extra = pywikibot.Page(site, f"Bot page {i}")
+        extra = pywikibot.Page(site, f"Pywikibot page {i}")
         extra.text = f"bot {i}"
         extra.save(summary="seed")
-    result["allpages"] = [p.title() for p in site.allpages(total=10)]
+    result["allpages"] = [p.title() for p in site.allpages(prefix="Pywikibot ", total=10)]
     print("RESULT " + json.dumps(result))
     """
 )
@@ -137,7 +150,12 @@ def test_pywikibot_login_siteinfo_edit_read_generator(
     assert result["namespaces"] == list(range(-2, 16))
     assert result["text"] == "Written by [[pywikibot]]."
     # One generator batch, which MediaWiki (and so pywikibot) returns in page-id order.
-    assert result["allpages"] == ["Pywikibot test", "Bot page 0", "Bot page 1", "Bot page 2"]
+    assert result["allpages"] == [
+        "Pywikibot test",
+        "Pywikibot page 0",
+        "Pywikibot page 1",
+        "Pywikibot page 2",
+    ]
 
 
 def _png(width: int, height: int) -> bytes:

@@ -9,21 +9,30 @@ import json
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import mwclient
 import pytest
 
-from tests.e2e.test_wiki_clients import _png, wiki_server
+from tests.e2e.test_wiki_clients import _png, serving_wiki
 
 pytestmark = pytest.mark.e2e
-
-__all__ = ["wiki_server"]
 
 
 @pytest.fixture
 def service_under_test() -> str:
     return "wiki"
+
+
+@pytest.fixture
+def wiki_server(
+    data_dir: Path, database_url: str | None, sqlite_templates: Path
+) -> Iterator[tuple[str, str]]:
+    """A server per test: these tests check whole-wiki lists (every user, category, revision
+    and recent change), which another test's pages would change."""
+    with serving_wiki(data_dir, database_url, sqlite_templates) as served:
+        yield served
 
 
 def test_mwclient_list_generators(wiki_server: tuple[str, str], tmp_path: Path) -> None:

@@ -15,7 +15,8 @@ from typing import Any
 import mwclient
 import pytest
 
-from tests.e2e.chat_browser import CHROMIUM_ARGS, Person, chromium_or_skip, wait_until
+from tests.e2e.browser_server import BrowserServer, connected_browser
+from tests.e2e.chat_browser import Person, chromium_or_skip, wait_until
 from tests.e2e.seed import create_wiki_users, prepare_data_dir
 from tests.e2e.server import atrium_env, running_server
 
@@ -59,15 +60,9 @@ def wiki(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Wiki]:
 
 
 @pytest.fixture(scope="module")
-def browser(wiki: Wiki) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=chromium_or_skip(), args=CHROMIUM_ARGS, headless=True
-        )
-        yield launched
-        launched.close()
+def browser(wiki: Wiki, browser_server: BrowserServer) -> Iterator[Any]:
+    with connected_browser(browser_server) as connected:
+        yield connected
 
 
 @pytest.fixture

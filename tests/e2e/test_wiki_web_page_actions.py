@@ -9,12 +9,14 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import mwclient
 import pytest
 
-from tests.e2e.chat_browser import CHROMIUM_ARGS, Person, chromium_or_skip
+from tests.e2e.browser_server import BrowserServer, connected_browser
+from tests.e2e.chat_browser import Person, chromium_or_skip, wait_until
 from tests.e2e.seed import create_wiki_users, prepare_data_dir
 from tests.e2e.server import atrium_env, running_server
 
@@ -45,26 +47,22 @@ def wiki(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Wiki]:
     with running_server(env, READY) as server:
         admin = mwclient.Site(server.url.removeprefix("http://"), path="/w/", scheme="http")
         admin.login("Admin", PASSWORDS["Admin"])
-        for n in range(2):
-            # A second apart: MediaWiki picks deleted revisions by their timestamp.
-            time.sleep(n * 1.1)
-            admin.pages["Doomed"].edit(f"== Part ==\nversion {n}", summary=f"/* Part */ {HOSTILE}")
+        doomed = admin.pages["Doomed"]
+        first = doomed.edit("== Part ==\nversion 0", summary=f"/* Part */ {HOSTILE}")
         admin.pages["Main Page"].edit("Welcome.", summary="start")
         admin.pages["Mover"].edit("moving", summary="start")
         admin.pages["Guarded"].edit("guard me", summary="start")
+        # A second apart: MediaWiki picks deleted revisions by their timestamp.
+        second = datetime.fromisoformat(first["newtimestamp"]).timestamp() + 1
+        wait_until(lambda: time.time() >= second, timeout=5)
+        doomed.edit("== Part ==\nversion 1", summary=f"/* Part */ {HOSTILE}")
         yield Wiki(server.url, admin)
 
 
 @pytest.fixture(scope="module")
-def browser(wiki: Wiki) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=chromium_or_skip(), args=CHROMIUM_ARGS, headless=True
-        )
-        yield launched
-        launched.close()
+def browser(wiki: Wiki, browser_server: BrowserServer) -> Iterator[Any]:
+    with connected_browser(browser_server) as connected:
+        yield connected
 
 
 @pytest.fixture

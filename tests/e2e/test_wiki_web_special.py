@@ -20,7 +20,7 @@ import mwclient
 import pytest
 from PIL import Image
 
-from tests.e2e.chat_browser import CHROMIUM_ARGS, chromium_or_skip
+from tests.e2e.browser_server import BrowserServer, connected_browser
 from tests.e2e.seed import create_wiki_users, prepare_data_dir
 from tests.e2e.server import atrium_env, running_server
 
@@ -108,17 +108,10 @@ class Person:
 
 
 @pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
+def chromium(browser_server: BrowserServer) -> Iterator[Any]:
     """One browser for the module; each test's people get fresh contexts (their own cookies)."""
-    from playwright.sync_api import sync_playwright
-
-    executable = chromium_or_skip()
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with connected_browser(browser_server) as connected:
+        yield connected
 
 
 @pytest.fixture

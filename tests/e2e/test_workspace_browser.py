@@ -11,8 +11,8 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.e2e.browser_server import BrowserServer, connected_browser
 from tests.e2e.chat_browser import (
-    CHROMIUM_ARGS,
     PASSWORD,
     USERS,
     Person,
@@ -50,15 +50,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
 
 
 @pytest.fixture(scope="module")
-def browser(site: Site) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=chromium_or_skip(), args=CHROMIUM_ARGS, headless=True
-        )
-        yield browser
-        browser.close()
+def browser(site: Site, browser_server: BrowserServer) -> Iterator[Any]:
+    with connected_browser(browser_server) as connected:
+        yield connected
 
 
 @pytest.fixture
