@@ -32,7 +32,7 @@ from atrium.chat.markdown.mentions import stream_narrow_url
 from atrium.chat.queries import user_topics
 from atrium.chat.queries.presence import OFFLINE_THRESHOLD_SECONDS
 from atrium.chat.queries.realm import load_realm
-from atrium.core.db import Conn
+from atrium.core.db import Conn, InIdList, Prepared
 from atrium.core.mail import outbox
 from atrium.core.mail.message import BadAddress, Composer
 from atrium.core.mail.outbox import Outgoing
@@ -83,11 +83,7 @@ def _allows(
     return bool(user_setting) if stream_setting is None else bool(stream_setting)
 
 
-def _stream_settings(
-    conn: Conn, stream_id: int, topic: str, wildcard: bool
-) -> tuple[set[int], set[int]]:
-    """The subscribers whose settings want mail for any message of this topic, and (when the
-    message holds a wildcard mention) those whose settings let it notify them."""
+def _stream_settings_query(wildcard: bool) -> Prepared:
     UT = schema.user_topic.c
     query = (
         sa.select(
@@ -105,10 +101,10 @@ def _stream_settings(
             sa.and_(
                 UT.user_id == SUB.user_id,
                 UT.stream_id == SUB.stream_id,
-                sa.func.lower(UT.topic_name) == topic.lower(),
+                sa.func.lower(UT.topic_name) == sa.func.lower(sa.bindparam("topic")),
             ),
         )
-        .where(SUB.stream_id == stream_id, SUB.active == sa.true())
+        .where(SUB.stream_id == sa.bindparam("stream_id"), SUB.active == sa.true())
     )
     if not wildcard:
         # Most subscribers want no mail for a plain stream message: leave them in the database.
@@ -121,9 +117,36 @@ def _stream_settings(
                 ),
             )
         )
+    return Prepared(query)
+
+
+# Compiled once: every stream message of every send asks one of them.
+_STREAM_SETTINGS = {False: _stream_settings_query(False), True: _stream_settings_query(True)}
+
+# The recipients' mail settings and their last activity (for the hold) in one statement.
+_RECIPIENTS = Prepared(
+    sa.select(
+        U.id,
+        U.realm_id,
+        U.enable_offline_email_notifications,
+        U.email_notifications_batching_period_seconds,
+        schema.user_presence.c.last_active_time,
+    )
+    .select_from(schema.user)
+    .outerjoin(schema.user_presence, schema.user_presence.c.user_id == U.id)
+    .where(InIdList(U.id, "ids"), U.is_active == sa.true(), U.is_bot == sa.false())
+)
+
+
+def _stream_settings(
+    conn: Conn, stream_id: int, topic: str, wildcard: bool
+) -> tuple[set[int], set[int]]:
+    """The subscribers whose settings want mail for any message of this topic, and (when the
+    message holds a wildcard mention) those whose settings let it notify them."""
+    query = _STREAM_SETTINGS[wildcard]
     streams: set[int] = set()
     wildcards: set[int] = set()
-    for row in conn.all(query):
+    for row in conn.all(query, {"stream_id": stream_id, "topic": topic}):
         muted, policy = bool(row["is_muted"]), int(row["visibility_policy"] or 0)
         uid = int(row["user_id"])
         if _allows(
@@ -152,6 +175,7 @@ def queue_missed_messages(
     now: float,
     wildcard_to: Iterable[int] = (),
     topic: str = "",
+    presence_disabled: bool | None = None,
 ) -> frozenset[int]:
     """Record who may get a mail about a new message; `skip`: who has it read already;
     `wildcard_to`: the subscribers an @**all** mention reaches.
@@ -159,7 +183,8 @@ def queue_missed_messages(
     Whoever looks present (recent activity in their presence) gets the mail held for
     `HOLD_SECONDS`, and is returned: Zulip mails nobody who is on the chat when a message
     arrives, and whether they are (a queue that takes messages) is known only after the commit,
-    where `release_unheard` sends back to the normal period those who are not."""
+    where `release_unheard` sends back to the normal period those who are not.
+    `presence_disabled`: the organization's setting, when the caller has it at hand."""
     wildcard_to = set(wildcard_to)
     stream_wanting: set[int] = set()
     if stream_id is not None:
@@ -181,14 +206,7 @@ def queue_missed_messages(
                 reasons[int(uid)].append(trigger)
     if not reasons:
         return frozenset()
-    rows = conn.all(
-        sa.select(
-            U.id,
-            U.realm_id,
-            U.enable_offline_email_notifications,
-            U.email_notifications_batching_period_seconds,
-        ).where(U.id.in_(list(reasons)), U.is_active == sa.true(), U.is_bot == sa.false())
-    )
+    rows = conn.all(_RECIPIENTS, {"ids": conn.id_list(reasons)})
     wanted: list[tuple[int, str, float]] = []
     for row in rows:
         # A direct message, a mention or an alert word mails only with offline email
@@ -203,7 +221,16 @@ def queue_missed_messages(
             wanted.append((int(row["id"]), usable[0], due))
     if not wanted:
         return frozenset()
-    present = present_users(conn, int(rows[0]["realm_id"]), [w[0] for w in wanted], now)
+    if presence_disabled is None:
+        presence_disabled = _presence_disabled(conn, int(rows[0]["realm_id"]))
+    # Presence came with the settings: no further lookup inside the send's transaction.
+    active_since = now - OFFLINE_THRESHOLD_SECONDS
+    recent = {
+        int(row["id"])
+        for row in rows
+        if row["last_active_time"] is not None and row["last_active_time"] >= active_since
+    }
+    present = {w[0] for w in wanted if presence_disabled or w[0] in recent}
     conn.insert_tuples(
         schema.missed_message_email,
         ("user_id", "message_id", "trigger", "due"),
@@ -222,10 +249,7 @@ def present_users(conn: Conn, realm_id: int, user_ids: Iterable[int], now: float
     ids = set(user_ids)
     if not ids:
         return set()
-    off = conn.scalar(
-        sa.select(schema.realm.c.presence_disabled).where(schema.realm.c.id == realm_id)
-    )
-    if off:
+    if _presence_disabled(conn, realm_id):
         return ids
     P = schema.user_presence.c
     return {
@@ -237,6 +261,14 @@ def present_users(conn: Conn, realm_id: int, user_ids: Iterable[int], now: float
             )
         )
     }
+
+
+def _presence_disabled(conn: Conn, realm_id: int) -> bool:
+    return bool(
+        conn.scalar(
+            sa.select(schema.realm.c.presence_disabled).where(schema.realm.c.id == realm_id)
+        )
+    )
 
 
 def release_unheard(conn: Conn, held: dict[int, frozenset[int]]) -> None:
