@@ -188,6 +188,7 @@ async def test_the_sender_delivers_and_survives_the_server_going_away(
     while await sender.drain_once(box):
         pass
     assert sorted(m["Message-ID"] for m in smtp.inbox.to("cy@example.com")) == sorted(later)
+    sender.transport.close()
 
 
 async def test_one_connection_serves_batch_after_batch_and_reopens_when_gone(

@@ -39,10 +39,11 @@ def _wiki_db(workspace: Workspace) -> Database:
 
 
 async def _mails(workspace: Workspace) -> tuple[list[EmailMessage], list[EmailMessage]]:
-    """What the chat's and the wiki's outboxes hold."""
+    """What the chat's and the wiki's outboxes hold (but the chat's new-login notices, which a
+    chat sign-in sends)."""
     chat = await outbox_mails(workspace.chat.db, chat_schema.mail_outbox)
     wiki = await outbox_mails(_wiki_db(workspace), wiki_schema.mail_outbox)
-    return chat, wiki
+    return [m for m in chat if not str(m["Subject"]).startswith("New login to ")], wiki
 
 
 async def _change_on_wiki(
