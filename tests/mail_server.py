@@ -23,6 +23,8 @@ class Inbox:
 
     def __init__(self) -> None:
         self.messages: list[EmailMessage] = []
+        # The client's address and port of each accepted message: which connection brought it.
+        self.peers: list[Any] = []
         self.lock = threading.Lock()
         self.hold = threading.Event()
         self.held = threading.Event()  # a message is waiting under `hold`
@@ -42,6 +44,7 @@ class Inbox:
         message = email.message_from_bytes(envelope.content, policy=email.policy.default)
         with self.lock:
             self.messages.append(message)  # type: ignore[arg-type]
+            self.peers.append(session.peer)
         session.__dict__["accepted"] = True
         return "250 OK"
 

@@ -17,9 +17,9 @@ from psycopg.rows import dict_row
 from atrium.core.db import Conn, Database, SQLiteDatabase, open_database, postgres_conninfo
 from atrium.core.mail import outbox
 from atrium.core.mail.message import BadAddress, Composer
-from atrium.core.mail.transport import SinkTransport, SmtpTransport
+from atrium.core.mail.transport import IDLE_SECONDS, SinkTransport, SmtpTransport
 from atrium.settings import MailSettings, Settings
-from atrium.workspace.mail_sender import MailSender, Outbox
+from atrium.workspace.mail_sender import BATCH, MailSender, Outbox
 from tests.conftest import PostgresServer, free_port
 from tests.mail_server import SmtpServer, html_part, text_part
 
@@ -188,6 +188,44 @@ async def test_the_sender_delivers_and_survives_the_server_going_away(
     while await sender.drain_once(box):
         pass
     assert sorted(m["Message-ID"] for m in smtp.inbox.to("cy@example.com")) == sorted(later)
+    sender.transport.close()
+
+
+async def test_one_connection_serves_batch_after_batch_and_reopens_when_gone(
+    sqlite_db: SQLiteDatabase, smtp: SmtpServer
+) -> None:
+    box = Outbox("test", sqlite_db, TABLE)
+    sender = _sender(smtp.port)
+    # More than two batches, drained with the next batch claimed while one is being sent.
+    count = BATCH * 2 + 5
+    ids = _enqueue(sqlite_db, count, "dee@example.com")
+    assert await sender.drain(box) == count
+    arrived = smtp.inbox.wait_for("dee@example.com", count)
+    assert sorted(m["Message-ID"] for m in arrived) == sorted(ids)
+    assert len(set(smtp.inbox.peers)) == 1  # one connection for every batch
+    unsent = sqlite_db.read_sync(
+        lambda c: c.scalar(sa.select(sa.func.count()).where(TABLE.c.sent.is_(None)))
+    )
+    assert unsent == 0
+    # The server restarts: the kept connection is gone, and the next batch opens another
+    # without counting a failure.
+    smtp.stop()
+    smtp.start()
+    later = _enqueue(sqlite_db, 2, "eve@example.com")
+    assert await sender.drain(box) == 2
+    assert sorted(m["Message-ID"] for m in smtp.inbox.wait_for("eve@example.com", 2)) == sorted(
+        later
+    )
+    attempts = sqlite_db.read_sync(lambda c: c.scalars(sa.select(TABLE.c.attempts)))
+    assert set(attempts) == {0}
+    assert len(set(smtp.inbox.peers)) == 2
+    # Idle for long enough, the connection is closed; the next mail opens a new one.
+    sender.transport.close_idle(time.monotonic() + IDLE_SECONDS + 1)
+    _enqueue(sqlite_db, 1, "fay@example.com")
+    assert await sender.drain(box) == 1
+    smtp.inbox.wait_for("fay@example.com")
+    assert len(set(smtp.inbox.peers)) == 3
+    sender.transport.close()
 
 
 def test_the_sink_writes_one_file_per_message_id(tmp_path: Path) -> None:

@@ -138,7 +138,11 @@ def _send(port: int, security: str, ca_file: Path | None, to: str) -> dict[int, 
         smtp_host="127.0.0.1", smtp_port=port, smtp_security=security, smtp_ca_file=ca_file
     )
     row = _claimed(to)
-    return SmtpTransport(settings).send_batch([row])
+    transport = SmtpTransport(settings)
+    try:
+        return transport.send_batch([row])
+    finally:
+        transport.close()
 
 
 def _arrived(inbox: Inbox, to: str, timeout: float = 10.0) -> int:

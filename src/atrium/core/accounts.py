@@ -28,6 +28,14 @@ class LinkedLogin:
     read_only: bool = False
 
 
+@dataclass(frozen=True)
+class AddressChange:
+    """A linked person's request for a new address: mailed for confirmation, or refused
+    (`refused`: why, in the words of the service that keeps the one address)."""
+
+    refused: str = ""
+
+
 class AccountLinks(Protocol):
     async def reserve(self, email: str, password_hash: str | None) -> None:
         """The identity of a person about to get an account here, written first, so that a
@@ -45,6 +53,14 @@ class AccountLinks(Protocol):
     async def change_password(self, service: str, user_id: int, password: str) -> bool:
         """Give the owner of this user a new password, for every service at once; False when
         no identity owns the user (the service then keeps its own)."""
+        ...
+
+    async def request_email_change(
+        self, service: str, user_id: int, new_email: str
+    ) -> AddressChange | None:
+        """Mail one confirmation link to `new_email` for the owner of this user; following it
+        sets the address of every service's account at once. None when no identity owns the
+        user (the service then changes its own address, as it would alone)."""
         ...
 
     async def locked_groups(self, service: str, user_id: int) -> frozenset[str]:

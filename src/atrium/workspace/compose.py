@@ -38,6 +38,7 @@ def compose(services: list[Service], base_url: str, guest_edits: bool = False) -
     if chat is not None:
         runtime: ChatRuntime = chat.state["runtime"]
         runtime.accounts = members
+        members.chat_runtime = lambda: runtime
         runtime.observers.append(lambda notices: follow_chat(members, notices))
     return members
 

@@ -11,20 +11,29 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from atrium.chat.actions.email_change import request_email_change
 from atrium.chat.actions.users import NewUser, create_user, set_password_hash
-from atrium.chat.models import ROLE_ADMINISTRATOR, ROLE_GUEST, ROLE_MODERATOR, ROLE_OWNER
+from atrium.chat.errors import ChatError
+from atrium.chat.events import Outcome
+from atrium.chat.models import (
+    ROLE_ADMINISTRATOR,
+    ROLE_GUEST,
+    ROLE_MODERATOR,
+    ROLE_OWNER,
+    User,
+)
 from atrium.chat.queries.realm import default_realm
 from atrium.chat.queries.users import fake_email_domain, user_row, user_row_by_delivery_email
 from atrium.core import workers
-from atrium.core.accounts import LinkedLogin
+from atrium.core.accounts import AddressChange, LinkedLogin
 from atrium.core.db import Conn, Database
 from atrium.core.secrets import hash_password
 from atrium.wiki.accounts.usernames import normalize_username
 from atrium.wiki.changes.accounts import set_password as set_wiki_password
 from atrium.wiki.changes.accounts import set_role_groups
-from atrium.wiki.changes.email_confirmation import set_confirmed_email
+from atrium.wiki.changes.email_confirmation import keep_confirmed_email
 from atrium.wiki.changes.registration import autocreate
 from atrium.wiki.reads.users import (
     account_by_id,
@@ -35,6 +44,9 @@ from atrium.wiki.reads.users import (
 from atrium.workspace import identities
 from atrium.workspace.identities import CHAT, WIKI
 from atrium.workspace.wiki_names import NAME_BATCH, candidates
+
+if TYPE_CHECKING:
+    from atrium.chat.runtime import ChatRuntime
 
 # The wiki groups each chat role implies (Zulip's role ids); members and guests get none beyond
 # the implicit `user` (a guest's writing rights are withheld elsewhere: wiki/reads/linked.py).
@@ -131,6 +143,9 @@ class Members:
         # Visitors register on the wiki themselves (the `edit` audience): a wiki account's
         # email is then anyone's claim, and never links it to a member.
         self.open_registration = False
+        # The running chat, for what only its actions do (the one address's confirmation
+        # mail); set when the workspace is composed.
+        self.chat_runtime: Callable[[], ChatRuntime | None] = lambda: None
 
     def _chat(self) -> Database:
         db = self.chat_db()
@@ -186,6 +201,7 @@ class Members:
             # Made (or claimed) already: only the groups follow the role.
             wiki_id = int(linked["user_id"])
             await wiki.write(set_role_groups, wiki_id, groups_of_role(role), MANAGED_GROUPS)
+            await wiki.write(keep_confirmed_email, wiki_id, str(chat_row["delivery_email"]))
             return Member(identity_id, chat_id, wiki_id, str(linked["name"]))
         name = linked["name"] if linked is not None else None
         identity = await self.core_db.read(identities.by_id, identity_id)
@@ -204,6 +220,7 @@ class Members:
             )
             if made is not None:
                 await self.core_db.write(identities.link, identity_id, WIKI, made, name)
+                await wiki.write(keep_confirmed_email, made, str(chat_row["delivery_email"]))
                 return Member(identity_id, chat_id, made, name)
             name = None  # registered by someone else meanwhile: never adopt their account
         raise MemberError(f"no free wiki user name for {chat_row['full_name']!r}")
@@ -281,9 +298,8 @@ class Members:
         email = str(row["delivery_email"])
         if email.lower() != str(identity["email"]).lower():
             await self.core_db.write(identities.set_email, int(identity["id"]), email)
-            if wiki is not None and wiki_account is not None and wiki_account["user_id"]:
-                await wiki.write(set_confirmed_email, int(wiki_account["user_id"]), email)
         if wiki is not None and wiki_account is not None and wiki_account["user_id"] is not None:
+            await wiki.write(keep_confirmed_email, int(wiki_account["user_id"]), email)
             await wiki.write(
                 set_role_groups,
                 int(wiki_account["user_id"]),
@@ -356,6 +372,42 @@ class Members:
             wiki_id = int(accounts[WIKI]["user_id"])
             await wiki.write(set_wiki_password, wiki_id, "", stored_password(hashed))
         return True
+
+    async def request_email_change(
+        self, service: str, user_id: int, new_email: str
+    ) -> AddressChange | None:
+        """The chat's confirmation mail for a member's new address, whichever service was
+        asked: its link changes the chat user's address, which the identity and the wiki user
+        then follow (`sync_chat_user`), so one mail and one confirmation serve both."""
+        identity = await self.core_db.read(identities.by_account, service, user_id)
+        if identity is None:
+            return None
+        chat_account = (await self.core_db.read(identities.accounts, int(identity["id"]))).get(CHAT)
+        runtime = self.chat_runtime()
+        if runtime is None or chat_account is None or chat_account["user_id"] is None:
+            return AddressChange("The address cannot be changed while the chat is not running.")
+        new_email = new_email.strip()
+        if not new_email:
+            return AddressChange(
+                "A member's address cannot be removed, only changed: it is how they sign in."
+            )
+        holder = await self.core_db.read(identities.by_email, new_email)
+        if holder is not None and int(holder["id"]) != int(identity["id"]):
+            return AddressChange("Email is already in use.")
+        chat_user_id = int(chat_account["user_id"])
+
+        def ask(conn: Conn) -> Outcome[None]:
+            row = _chat_user_by_id(conn, chat_user_id)
+            if row is None or not row["is_active"]:
+                raise ChatError("Account is deactivated.")
+            actor = User.from_row(row)
+            return request_email_change(conn, actor, new_email, runtime.composer, runtime.secret)
+
+        try:
+            await runtime.write(ask)
+        except ChatError as exc:
+            return AddressChange(exc.msg)
+        return AddressChange()
 
     async def locked_groups(self, service: str, user_id: int) -> frozenset[str]:
         if service != WIKI:

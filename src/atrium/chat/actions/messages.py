@@ -372,6 +372,7 @@ def send_message(conn: Conn, sender: User, request: SendRequest) -> Outcome[int]
         now,
         everyone if wildcard and stream_id is not None else (),
         topic,
+        bool(realm.row.get("presence_disabled")),
     )
     if stream_id is not None and stream["first_message_id"] is None:
         conn.execute(_SET_FIRST_MESSAGE, {"stream_id": stream_id, "message_id": message_id})

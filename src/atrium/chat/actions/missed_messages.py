@@ -101,7 +101,7 @@ def _stream_settings_query(wildcard: bool) -> Prepared:
             sa.and_(
                 UT.user_id == SUB.user_id,
                 UT.stream_id == SUB.stream_id,
-                sa.func.lower(UT.topic_name) == sa.bindparam("topic"),
+                sa.func.lower(UT.topic_name) == sa.func.lower(sa.bindparam("topic")),
             ),
         )
         .where(SUB.stream_id == sa.bindparam("stream_id"), SUB.active == sa.true())
@@ -120,24 +120,21 @@ def _stream_settings_query(wildcard: bool) -> Prepared:
     return Prepared(query)
 
 
-# Built once: every stream message runs one of them inside its send's write transaction.
-_STREAM_SETTINGS = {wildcard: _stream_settings_query(wildcard) for wildcard in (False, True)}
-_MAILABLE = Prepared(
+# Compiled once: every stream message of every send asks one of them.
+_STREAM_SETTINGS = {False: _stream_settings_query(False), True: _stream_settings_query(True)}
+
+# The recipients' mail settings and their last activity (for the hold) in one statement.
+_RECIPIENTS = Prepared(
     sa.select(
         U.id,
         U.realm_id,
         U.enable_offline_email_notifications,
         U.email_notifications_batching_period_seconds,
-    ).where(InIdList(U.id, "ids"), U.is_active == sa.true(), U.is_bot == sa.false())
-)
-_PRESENCE_DISABLED = Prepared(
-    sa.select(schema.realm.c.presence_disabled).where(schema.realm.c.id == sa.bindparam("realm"))
-)
-_PRESENT = Prepared(
-    sa.select(schema.user_presence.c.user_id).where(
-        InIdList(schema.user_presence.c.user_id, "ids"),
-        schema.user_presence.c.last_active_time >= sa.bindparam("since"),
+        schema.user_presence.c.last_active_time,
     )
+    .select_from(schema.user)
+    .outerjoin(schema.user_presence, schema.user_presence.c.user_id == U.id)
+    .where(InIdList(U.id, "ids"), U.is_active == sa.true(), U.is_bot == sa.false())
 )
 
 
@@ -149,7 +146,7 @@ def _stream_settings(
     query = _STREAM_SETTINGS[wildcard]
     streams: set[int] = set()
     wildcards: set[int] = set()
-    for row in conn.all(query, {"stream_id": stream_id, "topic": topic.lower()}):
+    for row in conn.all(query, {"stream_id": stream_id, "topic": topic}):
         muted, policy = bool(row["is_muted"]), int(row["visibility_policy"] or 0)
         uid = int(row["user_id"])
         if _allows(
@@ -178,6 +175,7 @@ def queue_missed_messages(
     now: float,
     wildcard_to: Iterable[int] = (),
     topic: str = "",
+    presence_disabled: bool | None = None,
 ) -> frozenset[int]:
     """Record who may get a mail about a new message; `skip`: who has it read already;
     `wildcard_to`: the subscribers an @**all** mention reaches.
@@ -185,7 +183,8 @@ def queue_missed_messages(
     Whoever looks present (recent activity in their presence) gets the mail held for
     `HOLD_SECONDS`, and is returned: Zulip mails nobody who is on the chat when a message
     arrives, and whether they are (a queue that takes messages) is known only after the commit,
-    where `release_unheard` sends back to the normal period those who are not."""
+    where `release_unheard` sends back to the normal period those who are not.
+    `presence_disabled`: the organization's setting, when the caller has it at hand."""
     wildcard_to = set(wildcard_to)
     stream_wanting: set[int] = set()
     if stream_id is not None:
@@ -207,7 +206,7 @@ def queue_missed_messages(
                 reasons[int(uid)].append(trigger)
     if not reasons:
         return frozenset()
-    rows = conn.all(_MAILABLE, {"ids": conn.id_list(reasons)})
+    rows = conn.all(_RECIPIENTS, {"ids": conn.id_list(reasons)})
     wanted: list[tuple[int, str, float]] = []
     for row in rows:
         # A direct message, a mention or an alert word mails only with offline email
@@ -222,7 +221,16 @@ def queue_missed_messages(
             wanted.append((int(row["id"]), usable[0], due))
     if not wanted:
         return frozenset()
-    present = present_users(conn, int(rows[0]["realm_id"]), [w[0] for w in wanted], now)
+    if presence_disabled is None:
+        presence_disabled = _presence_disabled(conn, int(rows[0]["realm_id"]))
+    # Presence came with the settings: no further lookup inside the send's transaction.
+    active_since = now - OFFLINE_THRESHOLD_SECONDS
+    recent = {
+        int(row["id"])
+        for row in rows
+        if row["last_active_time"] is not None and row["last_active_time"] >= active_since
+    }
+    present = {w[0] for w in wanted if presence_disabled or w[0] in recent}
     conn.insert_tuples(
         schema.missed_message_email,
         ("user_id", "message_id", "trigger", "due"),
@@ -241,10 +249,26 @@ def present_users(conn: Conn, realm_id: int, user_ids: Iterable[int], now: float
     ids = set(user_ids)
     if not ids:
         return set()
-    if conn.scalar(_PRESENCE_DISABLED, {"realm": realm_id}):
+    if _presence_disabled(conn, realm_id):
         return ids
-    since = now - OFFLINE_THRESHOLD_SECONDS
-    return {int(uid) for uid in conn.scalars(_PRESENT, {"ids": conn.id_list(ids), "since": since})}
+    P = schema.user_presence.c
+    return {
+        int(uid)
+        for uid in conn.scalars(
+            sa.select(P.user_id).where(
+                P.user_id.in_(list(ids)),
+                P.last_active_time >= now - OFFLINE_THRESHOLD_SECONDS,
+            )
+        )
+    }
+
+
+def _presence_disabled(conn: Conn, realm_id: int) -> bool:
+    return bool(
+        conn.scalar(
+            sa.select(schema.realm.c.presence_disabled).where(schema.realm.c.id == realm_id)
+        )
+    )
 
 
 def release_unheard(conn: Conn, held: dict[int, frozenset[int]]) -> None:

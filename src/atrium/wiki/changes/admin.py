@@ -14,6 +14,7 @@ from atrium.wiki.accounts import rights
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.expiry import INFINITY, api_expiry
 from atrium.wiki.changes.journal import Performer, log_event
+from atrium.wiki.site import Site
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import NS_SPECIAL, NS_USER, Title
 
@@ -307,6 +308,7 @@ def change_groups(
     add: list[tuple[str, str]],  # (group, expiry)
     remove: list[str],
     reason: str,
+    site: Site | None = None,
 ) -> RightsChange:
     """UserGroupManager: add and remove explicit groups the performer may change.
 
@@ -363,6 +365,7 @@ def change_groups(
             "oldmetadata": [{"expiry": _meta(before[g])} for g in old_groups],
             "newmetadata": [{"expiry": _meta(after[g])} for g in new_groups],
         },
+        site=site,
     )
     return RightsChange(added, removed, log_id)
 

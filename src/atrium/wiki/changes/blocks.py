@@ -21,6 +21,7 @@ from atrium.wiki.changes import ChangeError, invalidation
 from atrium.wiki.changes.expiry import INFINITY, api_expiry, is_active
 from atrium.wiki.changes.hideuser import set_user_hidden
 from atrium.wiki.changes.journal import Performer, actor_id, comment_id, log_event
+from atrium.wiki.site import Site
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import NS_USER, NS_USER_TALK, Title
 
@@ -90,7 +91,9 @@ def _existing(conn: Conn, target: str, user_id: int) -> Any:
     )
 
 
-def block(conn: Conn, who: Performer, req: BlockRequest) -> tuple[int, int]:
+def block(
+    conn: Conn, who: Performer, req: BlockRequest, site: Site | None = None
+) -> tuple[int, int]:
     """Create (or with `reblock` replace) a block; returns (block id, log id)."""
     if not who.allowed("block"):
         raise ChangeError(
@@ -193,6 +196,7 @@ def block(conn: Conn, who: Performer, req: BlockRequest) -> tuple[int, int]:
         params=params,
         timestamp=ts,
         in_rc=not req.hidename,
+        site=site,
     )
     was_hidden = existing is not None and is_active(str(existing["ipb_expiry"]), ts)
     was_hidden = was_hidden and bool(existing["ipb_deleted"])
@@ -222,7 +226,12 @@ def log_flags(req: BlockRequest, is_ip: bool) -> list[str]:
 
 
 def unblock(
-    conn: Conn, who: Performer, block_id: int | None, target: str | None, reason: str
+    conn: Conn,
+    who: Performer,
+    block_id: int | None,
+    target: str | None,
+    reason: str,
+    site: Site | None = None,
 ) -> Any:
     """Remove a block (by id or by target); returns its row as it was."""
     if not who.allowed("block"):
@@ -271,6 +280,7 @@ def unblock(
         Title(NS_USER, str(row["ipb_address"]).replace(" ", "_")),
         reason=reason,
         timestamp=ts,
+        site=site,
     )
     if row["ipb_deleted"] and row["ipb_user"]:
         address = str(row["ipb_address"])

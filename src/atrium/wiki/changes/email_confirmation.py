@@ -100,6 +100,18 @@ def set_confirmed_email(conn: Conn, user_id: int, email: str) -> None:
     )
 
 
+def keep_confirmed_email(conn: Conn, user_id: int, email: str) -> None:
+    """`set_confirmed_email` unless the account has that address confirmed already (a
+    member's address follows the chat's, where it is confirmed by the invitation, the sign-up
+    or the change link)."""
+    row = conn.one(sa.select(U.user_email, U.user_email_authenticated).where(U.user_id == user_id))
+    if row is None:
+        return
+    if row["user_email"] == email and row["user_email_authenticated"]:
+        return
+    set_confirmed_email(conn, user_id, email)
+
+
 def invalidate_email(conn: Conn, code: str) -> int | None:
     """Withdraw the confirmation the code was mailed for; the account's id, None for a bad
     code."""

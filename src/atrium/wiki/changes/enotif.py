@@ -5,8 +5,11 @@ their last mail (`wl_notificationtimestamp` still empty: `journal.notify_watcher
 so further changes send nothing until they look); the owner of a user talk page is mailed when
 someone else changes it. Each only with a confirmed address and the option on
 (`enotifwatchlistpages`, `enotifusertalkpages`), and a minor edit only with `enotifminoredits`.
-The texts are MediaWiki's `enotif_*` messages. A deletion, a move or a restoration of the page
-mails the same people with its own texts (`enotif_subject_deleted`, `_moved`, `_restored`).
+The texts are MediaWiki's `enotif_*` messages. Every logged action that has a recent-changes row
+mails the same people, as RecentChange::save does for log entries too: a deletion, a move, a
+restoration and a new file with their own texts (`enotif_subject_deleted`, `_moved`,
+`_restored`, `_created`), anything else (protection, a re-upload, an import, a merge, a block,
+a rights change...) as a change of the page.
 """
 
 from __future__ import annotations
@@ -39,8 +42,9 @@ class PageChange:
     rev_id: int
     parent_id: int
     timestamp: str
-    # A logged action's page status (RecentChange::newLogEntry): "deleted", "moved" or
-    # "restored"; empty for an edit, whose status is "created" or "changed".
+    # A logged action's page status (RecentChange::newLogEntry): "deleted", "moved",
+    # "restored", "created" or "changed"; empty for an edit, whose status is "created" or
+    # "changed".
     status: str = ""
 
     @property
@@ -48,14 +52,21 @@ class PageChange:
         return self.status or ("created" if self.created else "changed")
 
 
-# The page status of the logged actions that mail watchers, as MediaWiki names them.
+# The page status of a logged action, as RecentChange::newLogEntry names it; any other is
+# "changed".
 LOG_PAGE_STATUS = {
     ("delete", "delete"): "deleted",
     ("delete", "delete_redir"): "deleted",
+    ("delete", "delete_redir2"): "deleted",
     ("delete", "restore"): "restored",
     ("move", "move"): "moved",
     ("move", "move_redir"): "moved",
+    ("upload", "upload"): "created",
 }
+
+
+def log_page_status(log_type: str, action: str) -> str:
+    return LOG_PAGE_STATUS.get((log_type, action), "changed")
 
 
 def _on(value: object) -> bool:
@@ -115,12 +126,10 @@ def mail_logged_action(
     reason: str,
     timestamp: str,
 ) -> int:
-    """Mail the watchers (and a user talk page's owner) about a deletion, move or restoration
-    of the page, as MediaWiki does for the recent-changes row of such a log entry; for a move,
-    the page is the one moved away from. Call before the log entry marks them notified."""
-    status = LOG_PAGE_STATUS.get((log_type, action))
-    if status is None:
-        return 0
+    """Mail the watchers (and a user talk page's owner) about a logged action on the page, as
+    MediaWiki does for the recent-changes row of every log entry; for a move, the page is the
+    one moved away from. Call before the log entry marks them notified."""
+    status = log_page_status(log_type, action)
     change = PageChange(
         title, editor_id, editor_name, reason, False, False, 0, 0, timestamp, status
     )

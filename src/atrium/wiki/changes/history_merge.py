@@ -122,6 +122,7 @@ def merge_history(
         page_id=source_id,
         reason=comment,
         params={"dest_ns": dest.ns, "dest_title": dest_text, "mergepoint": iso(limit)},
+        site=site,
     )
     # Both histories changed: what shows either page (history, diffs) is stale.
     invalidation.touch(conn, [source, dest], invalidation.log_change(log_id), existence=False)

@@ -125,6 +125,6 @@ def import_uploaded_page(
     invalidation.touch(conn, [title], invalidation.revision_change(rev_id), existence=False)
     log_event(
         conn, who, "import", "upload", title, page_id=page_id, reason=reason,
-        params={"count": result.revisions}, rev_id=rev_id,
+        params={"count": result.revisions}, rev_id=rev_id, site=site,
     )  # fmt: skip
     return PageReport(page.title, title, result.revisions)

@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
 from atrium.core.db import Conn
 from atrium.wiki import schema
-from atrium.wiki.changes import invalidation
+from atrium.wiki.changes import enotif, invalidation
 from atrium.wiki.changes.accounts import ensure_actor
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import Title
+
+if TYPE_CHECKING:
+    from atrium.wiki.site import Site
 
 RC_EDIT = 0
 RC_NEW = 1
@@ -139,10 +142,13 @@ def log_event(
     timestamp: str | None = None,
     in_rc: bool = True,
     rev_id: int = 0,
+    site: Site | None = None,
 ) -> int:
     """A `logging` row (and its recent-changes row); returns the log id. `rev_id` is the
     revision the entry is associated with (a move's or protection's null revision), which the
-    recent-changes row shows as its revision (ManualLogEntry::setAssociatedRevId)."""
+    recent-changes row shows as its revision (ManualLogEntry::setAssociatedRevId). With
+    `site`, a recent-changes row mails the page's watchers, as MediaWiki's does; without
+    (the importer, maintenance), it only marks them notified."""
     ts = timestamp or now14()
     actor = actor_id(conn, who)
     reason_id = comment_id(conn, reason)
@@ -186,5 +192,10 @@ def log_event(
                 rc_params=encoded,
             )
         )
+        if site is not None:
+            # Before notify_watchers: the mail goes to those it has not marked yet.
+            enotif.mail_logged_action(
+                conn, site, title, who.user_id, who.name, log_type, action, reason, ts
+            )
         notify_watchers(conn, who, title, ts)
     return log_id

@@ -108,13 +108,8 @@ def _logged(
     reason: str,
     **fields: Any,
 ) -> int:
-    """`log_event` for a deletion, restoration or move, mailing the page's watchers first (the
-    log entry then marks them notified, so the mail goes to those not yet)."""
-    ts = now14()
-    enotif.mail_logged_action(
-        conn, site, title, who.user_id, who.name, log_type, action, reason, ts
-    )
-    return log_event(conn, who, log_type, action, title, reason=reason, timestamp=ts, **fields)
+    """`log_event` for a deletion, restoration or move, mailing the page's watchers."""
+    return log_event(conn, who, log_type, action, title, reason=reason, site=site, **fields)
 
 
 @dataclass
@@ -735,7 +730,7 @@ def protect(
         null_id = null_revision(conn, site, who, title, page_id, comment, minor=True)
     log_id = log_event(
         conn, who, "protect", action, title, page_id=page_id, reason=reason, params=params,
-        rev_id=null_id,
+        rev_id=null_id, site=site,
     )  # fmt: skip
     return cascade, log_id
 
@@ -824,6 +819,16 @@ def rollback(
     request = EditRequest(
         title=title, editor=_editor(who), summary=summary, minor=True, bot=bot, ip=who.ip
     )
+    # A rollback is a (minor) edit: its watchers are mailed as for any, before journal_edit
+    # marks them notified.
+    enotif.mail_page_change(
+        conn,
+        site,
+        enotif.PageChange(
+            title, who.user_id, who.name, summary, True, False, saved.rev_id,
+            saved.parent_id, saved.timestamp,
+        ),
+    )  # fmt: skip
     journal_edit(conn, request, saved, True, [tag_id])
     rc = schema.recentchanges
     reverted = [int(h["rev_id"]) for h in history[: history.index(target)]]

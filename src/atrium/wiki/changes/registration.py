@@ -19,6 +19,7 @@ from atrium.core.db import Conn
 from atrium.wiki.changes.accounts import create_user
 from atrium.wiki.changes.journal import Performer, log_event
 from atrium.wiki.changes.watching import set_watch
+from atrium.wiki.site import Site
 from atrium.wiki.titles import NS_USER, Title
 
 
@@ -32,20 +33,25 @@ def register(
     email: str = "",
     real_name: str = "",
     password_hash: str | None = None,
+    site: Site | None = None,
 ) -> int:
     """An account made through `action=createaccount`; `creator` is None for a self sign-up.
-    `password_hash`: the password already hashed off the event loop."""
+    `password_hash`: the password already hashed off the event loop; `site`: whose watchers of
+    the new user page the log entry mails."""
     user_id = create_user(
         conn, name, password, email=email, real_name=real_name, password_hash=password_hash
     )
     set_watch(conn, user_id, _user_page(name), True)
     if creator is None:
         performer = Performer(user_id, name, frozenset())
-        log_event(conn, performer, "newusers", "create", _user_page(name), params=_ids(user_id))
+        log_event(
+            conn, performer, "newusers", "create", _user_page(name),
+            params=_ids(user_id), site=site,
+        )  # fmt: skip
     else:
         log_event(
             conn, creator, "newusers", "create2", _user_page(name),
-            reason=reason, params=_ids(user_id),
+            reason=reason, params=_ids(user_id), site=site,
         )  # fmt: skip
     return user_id
 

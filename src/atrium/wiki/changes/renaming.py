@@ -64,5 +64,6 @@ def rename_user(conn: Conn, site: Site, old: str, new: str, reason: str = "") ->
         Title(NS_USER, old_key),
         reason=reason,
         params={"olduser": old, "newuser": new, "edits": account.editcount},
+        site=site,
     )
     return account.id

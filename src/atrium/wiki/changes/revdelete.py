@@ -26,6 +26,7 @@ from atrium.wiki.reads.visibility import (
     DELETED_USER,
     user_can_bitfield,
 )
+from atrium.wiki.site import Site
 from atrium.wiki.timestamps import MONTHS
 from atrium.wiki.titles import NS_SPECIAL, Title
 
@@ -339,6 +340,7 @@ def set_visibility(
     wanted: dict[int, int],
     reason: str,
     tag_ids: Sequence[int] = (),
+    site: Site | None = None,
 ) -> Outcome:
     """Change the visibility of each item; returns every item's status (found items newest
     first, then the missing ones in the order asked) and the log entry, if anything changed."""
@@ -386,7 +388,9 @@ def set_visibility(
         )
     log_id = None
     if changed:
-        log_id = _log(conn, who, kind, title, log_type, changed, virtual_old, virtual_new, reason)
+        log_id = _log(
+            conn, who, kind, title, log_type, changed, virtual_old, virtual_new, reason, site
+        )
         _tag_log(conn, log_id, tag_ids)
     reloaded = {int(r["id"]): r for r in _rows(conn, kind, title, numbers)}
     for status in statuses.values():
@@ -405,6 +409,7 @@ def _log(
     old: int,
     new: int,
     reason: str,
+    site: Site | None,
 ) -> int:
     page_id = conn.scalar(
         sa.select(schema.page.c.page_id).where(
@@ -426,6 +431,7 @@ def _log(
         params=params,
         # The suppression log is restricted: ManualLogEntry::publish keeps it out of the feed.
         in_rc=log_type not in LOG_RESTRICTIONS,
+        site=site,
     )
 
 

@@ -368,6 +368,7 @@ def publish(
         params={"img_sha1": sha1, "img_timestamp": _iso(ts)},
         timestamp=ts,
         rev_id=rev_id,
+        site=site,
     )
     if created:
         log_event(

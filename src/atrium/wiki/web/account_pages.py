@@ -298,6 +298,7 @@ async def create_account(
                 email=values["email"],
                 real_name=values["realname"],
                 password_hash=stored,
+                site=site,
             )
         )
     except ChangeError as exc:  # made meanwhile by another request

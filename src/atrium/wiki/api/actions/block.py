@@ -101,7 +101,7 @@ async def block(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         namespaces=list(params["namespacerestrictions"]),
     )
     with change_errors(spec.name):
-        block_id, _log = await ctx.db.write(block_changes.block, performer(ctx), request)
+        block_id, _log = await ctx.db.write(block_changes.block, performer(ctx), request, ctx.site)
     if params["watchuser"] and ctx.caller.registered:
         await apply_watchlist(ctx, Title(NS_USER, target.replace(" ", "_")), "watch", "")
     out = ctx.out

@@ -101,6 +101,7 @@ async def createaccount(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
                 email=raw["email"] or "",
                 real_name=raw["realname"] or "",
                 password_hash=stored,
+                site=ctx.site,
             )
         )
     except ChangeError as exc:  # made meanwhile by another request

@@ -213,6 +213,7 @@ async def revisiondelete(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             wanted,
             params["reason"] or "",
             tag_ids,
+            ctx.site,
         )
     items = []
     for status in outcome.items:

@@ -47,7 +47,12 @@ async def unblock(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         target, _ = await block_target(ctx, params, spec.name, must_exist=False)
     with change_errors(spec.name):
         row = await ctx.db.write(
-            block_changes.unblock, performer(ctx), params["id"], target, params["reason"]
+            block_changes.unblock,
+            performer(ctx),
+            params["id"],
+            target,
+            params["reason"],
+            ctx.site,
         )
     return {
         "unblock": {

@@ -95,6 +95,7 @@ async def userrights(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             add,
             list(params["remove"]),
             params["reason"],
+            ctx.site,
         )
     result: dict[str, Any] = {"user": account.name, "userid": account.id, "added": change.added}
     if change.added and any(e != INFINITY for g, e in add if g in change.added):

@@ -121,7 +121,7 @@ async def handle(ctx: SpecialContext) -> Response:
             partial=partial,
             pages=await _pages(ctx, ctx.param("wpPageRestrictions")) if partial else [],
         )
-        await ctx.db.write(do_block, ctx.performer(), request)
+        await ctx.db.write(do_block, ctx.performer(), request, ctx.site)
     except ChangeError as exc:
         return await _form(ctx, error=exc.text, status=400)
     text = await wikitext_html(

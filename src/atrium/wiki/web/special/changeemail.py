@@ -11,6 +11,7 @@ from atrium.wiki.limits import duration, wiki_limits
 from atrium.wiki.reads.password_check import password_ok
 from atrium.wiki.reads.users import password_hash
 from atrium.wiki.web.special.context import SpecialContext
+from atrium.wiki.web.special.member_address import mailed_text, request_member_address
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.preferences import EMAIL
 from atrium.wiki.web.special.render import message_page, not_logged_in, render, session_failure
@@ -60,6 +61,11 @@ async def change(ctx: SpecialContext) -> Response:
     if not await password_ok(stored, ctx.param("wpPassword")):
         await throttle.failed(ctx.reader.name, ctx.client_ip)
         return await _form(ctx, text("wrongpassword"), 400)
+    member = await request_member_address(ctx, new)
+    if member is not None:
+        if member.refused:
+            return await _form(ctx, member.refused, 400)
+        return await message_page(ctx, text("changeemail"), mailed_text(new), 200, box="successbox")
     await ctx.db.write(set_email, ctx.reader.id, new)
     if new:
         reason = "changed" if ctx.reader.email else "set"

@@ -19,6 +19,7 @@ from atrium.wiki.reads.password_check import password_ok
 from atrium.wiki.reads.users import options, password_hash
 from atrium.wiki.web.dates import DATE_FORMATS
 from atrium.wiki.web.special.context import SpecialContext
+from atrium.wiki.web.special.member_address import request_member_address
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import Links, not_logged_in, render, session_failure
 from atrium.wiki.web.texts import text
@@ -106,10 +107,16 @@ async def handle(ctx: SpecialContext) -> Response:
         if not await password_ok(stored, ctx.param("wpPassword")):
             await throttle.failed(ctx.reader.name, address)
             return await _page(ctx, "The password you entered is incorrect.", 400)
-        await ctx.db.write(set_email, ctx.reader.id, email)
-        if email:
-            reason = "changed" if ctx.reader.email else "set"
-            await ctx.db.write(mail_confirmation, ctx.site, ctx.reader.id, ctx.client_ip, reason)
+        member = await request_member_address(ctx, email)
+        if member is not None and member.refused:
+            return await _page(ctx, member.refused, 400)
+        if member is None:
+            await ctx.db.write(set_email, ctx.reader.id, email)
+            if email:
+                reason = "changed" if ctx.reader.email else "set"
+                await ctx.db.write(
+                    mail_confirmation, ctx.site, ctx.reader.id, ctx.client_ip, reason
+                )
     # Only what the form holds changes: its check boxes when it is the whole form.
     changes: dict[str, str | None] = {"timecorrection": zone_value(zone) if zone else None}
     if "wpdate" in ctx.form:

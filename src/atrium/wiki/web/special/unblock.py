@@ -49,7 +49,7 @@ async def handle(ctx: SpecialContext) -> Response:
         target = title.dbkey.replace("_", " ")
     try:
         row = await ctx.db.write(
-            unblock, ctx.performer(), block_id, target, ctx.param("wpReason")[:500]
+            unblock, ctx.performer(), block_id, target, ctx.param("wpReason")[:500], ctx.site
         )
     except ChangeError as exc:
         return await _form(ctx, error=exc.text, status=400)

@@ -67,7 +67,7 @@ async def handle(ctx: SpecialContext) -> Response:
         try:
             await ctx.db.write(
                 change_groups, ctx.performer(), ctx.reader.all_groups, target.id, target.name,
-                add, remove, ctx.param("user-reason")[:500],
+                add, remove, ctx.param("user-reason")[:500], ctx.site,
             )  # fmt: skip
         except ChangeError as exc:
             return await render(
