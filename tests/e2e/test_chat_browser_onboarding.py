@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -179,7 +180,9 @@ def test_stream_found_and_joined(people: Any, site: Site) -> None:
     not_pwned(mo)
 
 
-def test_bots_created_keyed_downloaded_and_deactivated(people: Any, site: Site) -> None:
+def test_bots_created_keyed_downloaded_and_deactivated(
+    people: Any, site: Site, tmp_path: Path
+) -> None:
     mo = people("mo")
     page = mo.page
     open_settings(mo, "Bots")
@@ -197,7 +200,9 @@ def test_bots_created_keyed_downloaded_and_deactivated(people: Any, site: Site) 
     mo.shot("bots")
     with page.expect_download() as info:
         row.get_by_role("button", name="Download zuliprc").click()
-    path = info.value.path()
+    # Saved here: the worker's browser runs in another process (tests/e2e/browser_server.py).
+    path = tmp_path / "zuliprc"
+    info.value.save_as(path)
     with open(path) as zuliprc:
         text = zuliprc.read()
     assert text == f"[api]\nemail={email}\nkey={key}\nsite={site.url}\n"
