@@ -49,6 +49,12 @@ def chromium_or_skip() -> str:
     return CHROMIUM
 
 
+# Runs the server until its standard input closes: when the worker stops it, and also when the
+# worker dies without stopping it (killed, or interrupted before its teardown), which would
+# otherwise leave the server and its Chromium running. SIGTERM makes the server close Chromium.
+WATCHDOG = '"$@" & server=$!; read -r _; kill "$server"; wait "$server"'
+
+
 class BrowserServer:
     """Playwright's browser server around one Chromium, started on first use."""
 
@@ -70,10 +76,12 @@ class BrowserServer:
             )
         )
         node, cli = compute_driver_executable()
+        server = [node, cli, "launch-server", "--browser", "chromium", "--config", str(config)]
         with self.log.open("w") as log:
             self.process = subprocess.Popen(
-                [node, cli, "launch-server", "--browser", "chromium", "--config", str(config)],
+                ["sh", "-c", WATCHDOG, "sh", *server],
                 env=get_driver_env(),
+                stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=log,
                 text=True,
@@ -92,7 +100,8 @@ class BrowserServer:
     def stop(self) -> None:
         process, self.process = self.process, None
         if process is not None:
-            process.terminate()  # the server closes its browser
+            assert process.stdin is not None
+            process.stdin.close()  # the watchdog stops the server, which closes its browser
             try:
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:
