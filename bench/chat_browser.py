@@ -36,6 +36,7 @@ from urllib.parse import quote
 import httpx
 import orjson
 from rich.console import Console
+from tests.e2e.browser_server import CHROMIUM_ARGS
 
 from bench.chat import atrium_server
 from bench.datasets import FetchDataset, Narrow, fetch_dataset
@@ -66,15 +67,6 @@ TRIAGE_TARGET_MS = 150
 PREFETCH_WAIT = 2.5
 # Time after the client is ready for the modules it imports lazily to load.
 LAZY_LOAD_WAIT = 1.0
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 # Resolves with performance.now() once `count` messages are in the feed and a frame showed them.
 PAINTED = """

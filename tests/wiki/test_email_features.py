@@ -8,35 +8,18 @@ from email.message import EmailMessage
 
 import httpx
 import pytest
-import sqlalchemy as sa
-from tests.mail_server import outbox_mails, text_part
+from tests.mail_server import text_part
 from tests.wiki.conftest import PASSWORDS, WikiHarness
+from tests.wiki.mailboxes import confirm_address, wiki_mails
 from tests.wiki.web_forms import hidden, sign_in
 
-from atrium.wiki import schema
 from atrium.wiki.changes.accounts import set_options
 from atrium.wiki.reads.users import account_by_name
-from atrium.wiki.timestamps import now14
 
 pytestmark = pytest.mark.anyio
 
 CHANGE = "/w/index.php?title=Special:ChangeEmail"
 EMAIL_USER = "/w/index.php?title=Special:EmailUser"
-
-
-async def _mails(wiki: WikiHarness) -> list[EmailMessage]:
-    return await outbox_mails(wiki.db, schema.mail_outbox)
-
-
-async def _confirmed(wiki: WikiHarness, name: str, address: str) -> None:
-    user = schema.user
-    await wiki.db.write(
-        lambda conn: conn.execute(
-            sa.update(user)
-            .where(user.c.user_name == name)
-            .values(user_email=address, user_email_authenticated=now14())
-        )
-    )
 
 
 async def _userinfo(client: httpx.AsyncClient) -> dict[str, object]:
@@ -63,7 +46,7 @@ async def test_a_changed_address_is_confirmed_by_the_mailed_link(
     wrong = await client.post(
         CHANGE, data={"wpNewEmail": "alice@example.org", "wpPassword": "nope", "wpEditToken": token}
     )
-    assert wrong.status_code == 400 and await _mails(wiki) == []
+    assert wrong.status_code == 400 and await wiki_mails(wiki) == []
     done = await client.post(
         CHANGE,
         data={
@@ -75,7 +58,7 @@ async def test_a_changed_address_is_confirmed_by_the_mailed_link(
     assert done.status_code == 200
     info = await _userinfo(client)
     assert info["email"] == "alice@example.org" and "emailauthenticated" not in info
-    [mail] = await _mails(wiki)
+    [mail] = await wiki_mails(wiki)
     assert mail["To"] == "Alice <alice@example.org>"
     assert mail["Subject"] == "Atrium Wiki email address confirmation"
     assert 'account "Alice"' in text_part(mail)
@@ -93,7 +76,7 @@ async def test_a_changed_address_is_confirmed_by_the_mailed_link(
 async def test_the_cancel_link_withdraws_a_confirmation(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
-    await _confirmed(wiki, "Alice", "alice@example.org")
+    await confirm_address(wiki, "Alice", "alice@example.org")
     await sign_in(client, "Alice")
     page = await client.get("/wiki/Special:ConfirmEmail")
     sent = await client.post(
@@ -101,7 +84,7 @@ async def test_the_cancel_link_withdraws_a_confirmation(
         data={"wpEditToken": hidden(page.text, "wpEditToken")},
     )
     assert sent.status_code == 200 and "Confirmation email sent." in sent.text
-    [mail] = await _mails(wiki)
+    [mail] = await wiki_mails(wiki)
     cancelled = await client.get(f"/wiki/Special:InvalidateEmail/{_code(mail, 'InvalidateEmail')}")
     assert cancelled.status_code == 200
     assert "emailauthenticated" not in await _userinfo(client)
@@ -114,16 +97,16 @@ async def test_email_user_needs_confirmed_addresses_and_respects_disablemail(
     refused = await client.get(f"{EMAIL_USER}&target=Admin")
     assert refused.status_code == 200 and "No send address" in refused.text
     assert 'name="wpText"' not in refused.text
-    await _confirmed(wiki, "Alice", "alice@example.org")
+    await confirm_address(wiki, "Alice", "alice@example.org")
     form = await client.get("/wiki/Special:EmailUser/Admin")
     token = hidden(form.text, "wpEditToken")
     fields = {"wpTarget": "Admin", "wpSubject": "Hello", "wpText": "Hi there", "wpEditToken": token}
     unconfirmed = await client.post(EMAIL_USER, data=fields)
     assert unconfirmed.status_code == 400 and "not specified a valid email" in unconfirmed.text
-    await _confirmed(wiki, "Admin", "admin@example.org")
+    await confirm_address(wiki, "Admin", "admin@example.org")
     sent = await client.post(EMAIL_USER, data={**fields, "wpCCMe": "1"})
     assert sent.status_code == 200 and "Your email message has been sent." in sent.text
-    to_admin, copy = await _mails(wiki)
+    to_admin, copy = await wiki_mails(wiki)
     assert to_admin["To"] == "Admin <admin@example.org>"
     assert to_admin["Reply-To"] == "alice@example.org"
     assert to_admin["Subject"] == "Hello"
@@ -133,18 +116,18 @@ async def test_email_user_needs_confirmed_addresses_and_respects_disablemail(
     await wiki.db.write(set_options, admin.id, {"disablemail": "1"}, False)
     off = await client.post(EMAIL_USER, data=fields)
     assert off.status_code == 400 and "chosen not to receive email" in off.text
-    assert len(await _mails(wiki)) == 2
+    assert len(await wiki_mails(wiki)) == 2
 
 
 async def test_the_api_mails_refuses_and_keeps_headers_whole(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
-    await _confirmed(wiki, "Admin", "admin@example.org")
+    await confirm_address(wiki, "Admin", "admin@example.org")
     await wiki.login(client, "Alice")
     token = await wiki.csrf(client)
     unconfirmed = await wiki.post(client, action="emailuser", target="Admin", text="x", token=token)
     assert unconfirmed["error"]["code"] == "mailnologin"
-    await _confirmed(wiki, "Alice", "alice@example.org")
+    await confirm_address(wiki, "Alice", "alice@example.org")
     nobody = await wiki.post(client, action="emailuser", target="Nobody", text="x", token=token)
     assert nobody["error"]["code"] == "notarget"
     robot = await wiki.post(client, action="emailuser", target="Robot", text="x", token=token)
@@ -158,7 +141,7 @@ async def test_the_api_mails_refuses_and_keeps_headers_whole(
         token=token,
     )
     assert ok == {"emailuser": {"result": "Success"}}
-    [mail] = await _mails(wiki)
+    [mail] = await wiki_mails(wiki)
     assert mail["Bcc"] is None and mail["Subject"] == "Hi Bcc: victim@example.net"
     # MediaWiki's emailuser limit for a (autoconfirmed) user: twenty a day.
     results = [
@@ -167,4 +150,4 @@ async def test_the_api_mails_refuses_and_keeps_headers_whole(
     ]
     assert "error" not in results[-2]
     assert results[-1]["error"]["code"] == "ratelimited"
-    assert len(await _mails(wiki)) == 20
+    assert len(await wiki_mails(wiki)) == 20

@@ -1,5 +1,6 @@
-"""`format=json` encoding (api/jsonout.py): orjson's bytes, or the standard library's when the
-answer must be ASCII and is not, or when orjson refuses a value — the same JSON once parsed."""
+"""`format=json` encoding (api/jsonout.py): orjson's bytes, with non-ASCII characters escaped
+when the answer must be ASCII, or the standard library's when orjson refuses a value — the same
+JSON once parsed."""
 
 from __future__ import annotations
 
@@ -39,6 +40,11 @@ def test_ascii_answers_keep_the_standard_encoders_bytes() -> None:
 def test_non_ascii_is_escaped_when_asked() -> None:
     assert compact({"t": "Äpfel 😀"}, escape_unicode=True) == b'{"t":"\\u00c4pfel \\ud83d\\ude00"}'
     assert compact({"t": "Äpfel"}, escape_unicode=False) == '{"t":"Äpfel"}'.encode()
+    # Byte for byte the standard encoder's escapes, keys included (a parse's limit report says
+    # "Post‐expand" with U+2010).
+    body = {"Schlüssel": ["Post‐expand", "é\u2028😀\U0010ffff", 'q"\\', {"日本": "x" * 5000}]}
+    expected = json.dumps(body, ensure_ascii=True, separators=(",", ":")).encode()
+    assert compact(body, escape_unicode=True) == expected
 
 
 @pytest.mark.parametrize(

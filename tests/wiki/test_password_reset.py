@@ -11,8 +11,9 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
-from tests.mail_server import outbox_mails, text_part
+from tests.mail_server import text_part
 from tests.wiki.conftest import PASSWORDS, WikiHarness
+from tests.wiki.mailboxes import wiki_mails
 from tests.wiki.web_forms import LOGIN, hidden, sign_in
 
 from atrium.wiki import schema
@@ -27,10 +28,6 @@ RESET = "/w/index.php?title=Special:PasswordReset"
 async def _give_email(wiki: WikiHarness, name: str, address: str) -> None:
     account = await wiki.db.read(account_by_name, name)
     await wiki.db.write(set_email, account.id, address)
-
-
-async def _mails(wiki: WikiHarness) -> list[EmailMessage]:
-    return await outbox_mails(wiki.db, schema.mail_outbox)
 
 
 def _temporary(message: EmailMessage) -> str:
@@ -60,7 +57,7 @@ async def test_a_reset_mails_a_temporary_password_that_leads_to_a_new_one(
     assert known.status_code == unknown.status_code == no_address.status_code == 200
     assert "You have requested a password reset." in known.text
     assert known.text == unknown.text == no_address.text
-    [mail] = await _mails(wiki)
+    [mail] = await wiki_mails(wiki)
     assert mail["To"] == "Alice <alice@example.org>"
     assert mail["Subject"] == "Account details on Atrium Wiki"
     body = text_part(mail)
@@ -112,13 +109,13 @@ async def test_reset_by_address_lists_every_account_with_it(
     await _give_email(wiki, "Alice", "shared@example.org")
     await _give_email(wiki, "Robot", "Shared@example.org")
     await _ask(client, wpEmail="shared@example.org")
-    [mail] = await _mails(wiki)
+    [mail] = await wiki_mails(wiki)
     body = text_part(mail)
     assert "The following user accounts are" in body
     assert "Username:\nAlice" in body and "Username:\nRobot" in body
     # Within a day, nobody gets another.
     await _ask(client, wpEmail="shared@example.org")
-    assert len(await _mails(wiki)) == 1
+    assert len(await wiki_mails(wiki)) == 1
 
 
 async def test_the_form_checks_its_token_and_input(
@@ -129,7 +126,7 @@ async def test_the_form_checks_its_token_and_input(
     assert forged.status_code == 200 and "session hijacking" in forged.text
     empty = await _ask(client)
     assert empty.status_code == 400 and "Neither a username nor an email address" in empty.text
-    assert await _mails(wiki) == []
+    assert await wiki_mails(wiki) == []
 
 
 async def test_the_api_answers_success_and_mails(
@@ -147,7 +144,7 @@ async def test_the_api_answers_success_and_mails(
     assert no_token["error"]["code"] == "missingparam"
     get = await wiki.api(client, action="resetpassword", user="Alice", token=token)
     assert get["error"]["code"] == "mustpostparams"
-    [mail] = await _mails(wiki)
+    [mail] = await wiki_mails(wiki)
     assert mail["To"] == "Alice <alice@example.org>"
 
 
@@ -187,7 +184,7 @@ async def test_a_blocked_address_may_not_ask_for_resets(wiki: WikiHarness) -> No
         refused = await wiki.post(vandal, action="resetpassword", user="Alice", token=token)
         assert refused["error"]["code"] == "blocked-mailpassword"
         assert "password recovery" in refused["error"]["info"]
-    assert await _mails(wiki) == []
+    assert await wiki_mails(wiki) == []
 
 
 async def test_a_block_that_allows_account_creation_allows_resets(wiki: WikiHarness) -> None:
@@ -197,7 +194,7 @@ async def test_a_block_that_allows_account_creation_allows_resets(wiki: WikiHarn
         token = await wiki.csrf(reader)
         ok = await wiki.post(reader, action="resetpassword", user="Alice", token=token)
         assert ok == {"resetpassword": {"status": "success"}}
-    assert len(await _mails(wiki)) == 1
+    assert len(await wiki_mails(wiki)) == 1
 
 
 async def test_a_blocked_account_may_not_ask_for_resets(
@@ -211,7 +208,7 @@ async def test_a_blocked_account_may_not_ask_for_resets(
     assert refused["error"]["code"] == "blocked-mailpassword"
     page = await client.get(RESET)
     assert "password recovery" in page.text and 'name="wpUsername"' not in page.text
-    assert await _mails(wiki) == []
+    assert await wiki_mails(wiki) == []
 
 
 # --- The temporary password through the API ------------------------------------------------------
@@ -221,7 +218,7 @@ async def _temporary_for(wiki: WikiHarness, client: httpx.AsyncClient, name: str
     await _give_email(wiki, name, f"{name.lower()}@example.org")
     token = await wiki.csrf(client)
     await wiki.post(client, action="resetpassword", user=name, token=token)
-    return _temporary((await _mails(wiki))[-1])
+    return _temporary((await wiki_mails(wiki))[-1])
 
 
 async def _clientlogin(

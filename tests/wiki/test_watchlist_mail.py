@@ -4,38 +4,17 @@ addresses, minor edits only to those who asked."""
 
 from __future__ import annotations
 
-from email.message import EmailMessage
-
 import httpx
 import pytest
-import sqlalchemy as sa
-from tests.mail_server import outbox_mails, text_part
+from tests.mail_server import text_part
 from tests.wiki.conftest import WikiHarness
+from tests.wiki.mailboxes import confirm_address, wiki_mails
 
-from atrium.wiki import schema
 from atrium.wiki.changes.accounts import set_options
 from atrium.wiki.changes.watching import mark_seen, set_watch
 from atrium.wiki.reads.users import account_by_name
-from atrium.wiki.timestamps import now14
 
 pytestmark = pytest.mark.anyio
-
-
-async def _mails(wiki: WikiHarness) -> list[EmailMessage]:
-    return await outbox_mails(wiki.db, schema.mail_outbox)
-
-
-async def _confirm(wiki: WikiHarness, name: str, address: str) -> int:
-    user = schema.user
-    await wiki.db.write(
-        lambda conn: conn.execute(
-            sa.update(user)
-            .where(user.c.user_name == name)
-            .values(user_email=address, user_email_authenticated=now14())
-        )
-    )
-    account = await wiki.db.read(account_by_name, name)
-    return int(account.id)
 
 
 async def _edit(
@@ -49,12 +28,12 @@ async def _edit(
 async def test_a_watcher_is_mailed_once_until_they_look(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
-    alice = await _confirm(wiki, "Alice", "alice@example.org")
+    alice = await confirm_address(wiki, "Alice", "alice@example.org")
     await wiki.login(client, "Admin")
     await _edit(wiki, client, "Apple", "first")
     await wiki.db.write(set_watch, alice, wiki.site.parser.parse("Apple"), True)
     await _edit(wiki, client, "Apple", "second", summary="fruit")
-    [mail] = await _mails(wiki)
+    [mail] = await wiki_mails(wiki)
     assert mail["To"] == "Alice <alice@example.org>"
     assert mail["Subject"] == "Atrium Wiki page Apple has been changed by Admin"
     body = text_part(mail)
@@ -64,29 +43,29 @@ async def test_a_watcher_is_mailed_once_until_they_look(
     assert "To view this change, see http://127.0.0.1:8080/w/index.php?title=Apple&diff=" in body
     assert "title=Apple&action=unwatch" in body
     await _edit(wiki, client, "Apple", "third")
-    assert len(await _mails(wiki)) == 1  # not until Alice looks
+    assert len(await wiki_mails(wiki)) == 1  # not until Alice looks
     await wiki.db.write(mark_seen, alice, wiki.site.parser.parse("Apple"))
     await _edit(wiki, client, "Apple", "fourth")
-    assert len(await _mails(wiki)) == 2
+    assert len(await wiki_mails(wiki)) == 2
 
 
 async def test_the_talk_page_owner_is_mailed_and_may_say_no(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
-    alice = await _confirm(wiki, "Alice", "alice@example.org")
+    alice = await confirm_address(wiki, "Alice", "alice@example.org")
     await wiki.login(client, "Admin")
     await _edit(wiki, client, "User talk:Alice", "Hello Alice")
-    [mail] = await _mails(wiki)
+    [mail] = await wiki_mails(wiki)
     assert mail["Subject"] == "Atrium Wiki page User talk:Alice has been created by Admin"
     await wiki.db.write(set_options, alice, {"enotifusertalkpages": "0"}, False)
     await _edit(wiki, client, "User talk:Alice", "Hello again")
-    assert len(await _mails(wiki)) == 1
+    assert len(await wiki_mails(wiki)) == 1
 
 
 async def test_nobody_unconfirmed_no_editor_and_minor_edits_only_on_request(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
-    admin = await _confirm(wiki, "Admin", "admin@example.org")
+    admin = await confirm_address(wiki, "Admin", "admin@example.org")
     robot = await wiki.db.read(account_by_name, "Robot")  # no address at all
     await wiki.login(client, "Admin")
     await _edit(wiki, client, "Banana", "first")
@@ -94,15 +73,15 @@ async def test_nobody_unconfirmed_no_editor_and_minor_edits_only_on_request(
     await wiki.db.write(set_watch, admin, page, True)
     await wiki.db.write(set_watch, robot.id, page, True)
     await _edit(wiki, client, "Banana", "second")  # the editor is the only confirmed watcher
-    assert await _mails(wiki) == []
-    alice = await _confirm(wiki, "Alice", "alice@example.org")
+    assert await wiki_mails(wiki) == []
+    alice = await confirm_address(wiki, "Alice", "alice@example.org")
     await wiki.db.write(set_watch, alice, page, True)
     await _edit(wiki, client, "Banana", "minor change", minor="1")
-    assert await _mails(wiki) == []
+    assert await wiki_mails(wiki) == []
     await wiki.db.write(set_options, alice, {"enotifminoredits": "1"}, False)
     await wiki.db.write(mark_seen, alice, page)  # the minor edit marked the page changed
     await _edit(wiki, client, "Banana", "another minor change", minor="1")
-    [mail] = await _mails(wiki)
+    [mail] = await wiki_mails(wiki)
     assert "This is a minor edit" in text_part(mail)
 
 
@@ -117,13 +96,13 @@ async def _watched_page(
 async def test_deletion_and_restoration_mail_the_watchers(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
-    alice = await _confirm(wiki, "Alice", "alice@example.org")
+    alice = await confirm_address(wiki, "Alice", "alice@example.org")
     await wiki.login(client, "Admin")
     await _watched_page(wiki, client, "Cherry", alice)
     token = await wiki.csrf(client)
     result = await wiki.post(client, action="delete", title="Cherry", reason="spam", token=token)
     assert "delete" in result, result
-    [mail] = await _mails(wiki)
+    [mail] = await wiki_mails(wiki)
     assert mail["To"] == "Alice <alice@example.org>"
     assert mail["Subject"] == "Atrium Wiki page Cherry has been deleted by Admin"
     body = text_part(mail)
@@ -138,7 +117,7 @@ async def test_deletion_and_restoration_mail_the_watchers(
         client, action="undelete", title="Cherry", reason="not spam", token=token
     )
     assert "undelete" in result, result
-    mails = await _mails(wiki)
+    mails = await wiki_mails(wiki)
     assert len(mails) == 2
     assert mails[1]["Subject"] == "Atrium Wiki page Cherry has been undeleted by Admin"
     assert "has been undeleted on" in text_part(mails[1])
@@ -147,7 +126,7 @@ async def test_deletion_and_restoration_mail_the_watchers(
 async def test_a_move_mails_the_watchers_of_the_old_title(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
-    alice = await _confirm(wiki, "Alice", "alice@example.org")
+    alice = await confirm_address(wiki, "Alice", "alice@example.org")
     await wiki.login(client, "Admin")
     await _watched_page(wiki, client, "Damson", alice)
     token = await wiki.csrf(client)
@@ -155,7 +134,7 @@ async def test_a_move_mails_the_watchers_of_the_old_title(
         client, action="move", **{"from": "Damson"}, to="Plum", reason="rename", token=token
     )
     assert "move" in result, result
-    [mail] = await _mails(wiki)
+    [mail] = await wiki_mails(wiki)
     assert mail["Subject"] == "Atrium Wiki page Damson has been moved by Admin"
     assert "The Atrium Wiki page Damson has been moved on" in text_part(mail)
 
@@ -163,26 +142,26 @@ async def test_a_move_mails_the_watchers_of_the_old_title(
 async def test_logged_actions_respect_the_options_and_never_mail_the_performer(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
-    admin = await _confirm(wiki, "Admin", "admin@example.org")
-    alice = await _confirm(wiki, "Alice", "alice@example.org")
+    admin = await confirm_address(wiki, "Admin", "admin@example.org")
+    alice = await confirm_address(wiki, "Alice", "alice@example.org")
     await wiki.db.write(set_options, alice, {"enotifwatchlistpages": "0"}, False)
     await wiki.login(client, "Admin")
     await _watched_page(wiki, client, "Elder", alice, admin)
     token = await wiki.csrf(client)
     await wiki.post(client, action="delete", title="Elder", token=token)
-    assert await _mails(wiki) == []
+    assert await wiki_mails(wiki) == []
 
 
 async def test_a_hostile_reason_stays_in_the_body(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
-    alice = await _confirm(wiki, "Alice", "alice@example.org")
+    alice = await confirm_address(wiki, "Alice", "alice@example.org")
     await wiki.login(client, "Admin")
     await _watched_page(wiki, client, "Fig", alice)
     token = await wiki.csrf(client)
     reason = 'x\r\nBcc: victim@example.org\r\n"><img src=x onerror=alert(1)>'
     await wiki.post(client, action="delete", title="Fig", reason=reason, token=token)
-    [mail] = await _mails(wiki)
+    [mail] = await wiki_mails(wiki)
     assert mail["Bcc"] is None
     assert [a.addr_spec for a in mail["To"].addresses] == ["alice@example.org"]
     assert "victim@example.org" not in mail["Subject"]

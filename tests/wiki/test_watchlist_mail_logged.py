@@ -9,15 +9,12 @@ from email.message import EmailMessage
 
 import httpx
 import pytest
-import sqlalchemy as sa
-from tests.mail_server import outbox_mails, text_part
+from tests.mail_server import text_part
 from tests.wiki.conftest import WikiHarness
+from tests.wiki.mailboxes import confirm_address, wiki_mails
 
-from atrium.wiki import schema
 from atrium.wiki.changes.accounts import set_options
 from atrium.wiki.changes.watching import mark_seen, set_watch
-from atrium.wiki.reads.users import account_by_name
-from atrium.wiki.timestamps import now14
 
 pytestmark = pytest.mark.anyio
 
@@ -26,23 +23,6 @@ PNG = bytes.fromhex(
     "9d74a6ba0000000d49444154789c63f8ffff3f0300050001ff5a2b9d0e0000000049454e44ae426082"
 )
 SERVER = "http://127.0.0.1:8080"
-
-
-async def _mails(wiki: WikiHarness) -> list[EmailMessage]:
-    return await outbox_mails(wiki.db, schema.mail_outbox)
-
-
-async def _confirm(wiki: WikiHarness, name: str, address: str) -> int:
-    user = schema.user
-    await wiki.db.write(
-        lambda conn: conn.execute(
-            sa.update(user)
-            .where(user.c.user_name == name)
-            .values(user_email=address, user_email_authenticated=now14())
-        )
-    )
-    account = await wiki.db.read(account_by_name, name)
-    return int(account.id)
 
 
 async def _watch(wiki: WikiHarness, user_id: int, title: str) -> None:
@@ -91,18 +71,18 @@ def _changed(mail: EmailMessage, title: str, url_title: str, summary: str) -> No
 async def test_protection_and_its_removal_mail_the_watchers(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
-    alice = await _confirm(wiki, "Alice", "alice@example.org")
+    alice = await confirm_address(wiki, "Alice", "alice@example.org")
     await wiki.edit_page("Grape", "some text")
     await _watch(wiki, alice, "Grape")
     await wiki.login(client, "Admin")
     await _ok(wiki, client, action="protect", title="Grape", protections="edit=sysop",
               reason="vandals")  # fmt: skip
-    [mail] = await _mails(wiki)
+    [mail] = await wiki_mails(wiki)
     _changed(mail, "Grape", "Grape", "vandals")
     await _seen(wiki, alice, "Grape")
     await _ok(wiki, client, action="protect", title="Grape", protections="edit=all",
               reason="calm again")  # fmt: skip
-    mails = await _mails(wiki)
+    mails = await wiki_mails(wiki)
     assert len(mails) == 2
     _changed(mails[1], "Grape", "Grape", "calm again")
 
@@ -110,18 +90,18 @@ async def test_protection_and_its_removal_mail_the_watchers(
 async def test_a_new_file_is_created_and_a_new_version_changes_it(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
-    alice = await _confirm(wiki, "Alice", "alice@example.org")
+    alice = await confirm_address(wiki, "Alice", "alice@example.org")
     await _watch(wiki, alice, "File:Kiwi.png")  # watched before it exists
     await wiki.login(client, "Admin")
     await _upload(wiki, client, "Kiwi.png", PNG)
-    [mail] = await _mails(wiki)
+    [mail] = await wiki_mails(wiki)
     assert mail["Subject"] == "Atrium Wiki page File:Kiwi.png has been created by Admin"
     body = text_part(mail)
     assert "The Atrium Wiki page File:Kiwi.png has been created on" in body
     assert "Editor's summary: upload Kiwi.png" in body
     await _seen(wiki, alice, "File:Kiwi.png")
     await _upload(wiki, client, "Kiwi.png", PNG + b"\x00")
-    mails = await _mails(wiki)
+    mails = await wiki_mails(wiki)
     assert len(mails) == 2
     _changed(mails[1], "File:Kiwi.png", "File:Kiwi.png", "upload Kiwi.png")
 
@@ -129,31 +109,31 @@ async def test_a_new_file_is_created_and_a_new_version_changes_it(
 async def test_blocks_and_rights_mail_the_watchers_of_the_user_page(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
-    alice = await _confirm(wiki, "Alice", "alice@example.org")
+    alice = await confirm_address(wiki, "Alice", "alice@example.org")
     await _watch(wiki, alice, "User:Robot")
     await wiki.login(client, "Admin")
     await _ok(wiki, client, action="block", user="Robot", expiry="1 week", reason="runaway")
-    [mail] = await _mails(wiki)
+    [mail] = await wiki_mails(wiki)
     _changed(mail, "User:Robot", "User:Robot", "runaway")
     await _seen(wiki, alice, "User:Robot")
     await _ok(wiki, client, action="unblock", user="Robot", reason="fixed")
-    mails = await _mails(wiki)
+    mails = await wiki_mails(wiki)
     assert len(mails) == 2
     _changed(mails[1], "User:Robot", "User:Robot", "fixed")
     await _seen(wiki, alice, "User:Robot")
     await _ok(wiki, client, action="userrights", user="Robot", remove="bot", reason="retired")
-    mails = await _mails(wiki)
+    mails = await wiki_mails(wiki)
     assert len(mails) == 3
     _changed(mails[2], "User:Robot", "User:Robot", "retired")
     # Not seen since: the next logged action sends nothing until Alice looks.
     await _ok(wiki, client, action="userrights", user="Robot", add="bot", reason="back")
-    assert len(await _mails(wiki)) == 3
+    assert len(await wiki_mails(wiki)) == 3
 
 
 async def test_revision_deletion_mails_the_watchers(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
-    alice = await _confirm(wiki, "Alice", "alice@example.org")
+    alice = await confirm_address(wiki, "Alice", "alice@example.org")
     rev_id = await wiki.edit_page("Huckleberry", "some text", summary="rude words")
     await wiki.edit_page("Huckleberry", "more text")
     await _watch(wiki, alice, "Huckleberry")
@@ -161,14 +141,14 @@ async def test_revision_deletion_mails_the_watchers(
     await _ok(wiki, client, action="userrights", user="Admin", add="suppress")  # may hide
     await _ok(wiki, client, action="revisiondelete", type="revision", ids=str(rev_id),
               hide="comment", reason="rude")  # fmt: skip
-    [mail] = await _mails(wiki)
+    [mail] = await wiki_mails(wiki)
     _changed(mail, "Huckleberry", "Huckleberry", "rude")
 
 
 async def test_an_account_made_for_someone_mails_the_watchers_of_its_user_page(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
-    alice = await _confirm(wiki, "Alice", "alice@example.org")
+    alice = await confirm_address(wiki, "Alice", "alice@example.org")
     await _watch(wiki, alice, "User:Newcomer")
     await wiki.login(client, "Admin")
     token = (await wiki.api(client, action="query", meta="tokens", type="createaccount"))["query"][
@@ -180,26 +160,26 @@ async def test_an_account_made_for_someone_mails_the_watchers_of_its_user_page(
         createtoken=token,
     )  # fmt: skip
     assert made["createaccount"]["status"] == "PASS", made
-    [mail] = await _mails(wiki)
+    [mail] = await wiki_mails(wiki)
     _changed(mail, "User:Newcomer", "User:Newcomer", "for the team")
 
 
 async def test_a_rollback_mails_as_a_minor_edit(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
-    alice = await _confirm(wiki, "Alice", "alice@example.org")
+    alice = await confirm_address(wiki, "Alice", "alice@example.org")
     await wiki.edit_page("Jujube", "good text")
     await wiki.edit_page("Jujube", "bad text", user="Robot")
     await _watch(wiki, alice, "Jujube")
     await wiki.login(client, "Admin")
     await _ok(wiki, client, action="rollback", title="Jujube", user="Robot")
-    assert await _mails(wiki) == []  # minor: not without enotifminoredits
+    assert await wiki_mails(wiki) == []  # minor: not without enotifminoredits
     # Marked notified by the rollback: this edit mails nobody either.
     await wiki.edit_page("Jujube", "bad again", user="Robot")
     await wiki.db.write(set_options, alice, {"enotifminoredits": "1"}, False)
     await _seen(wiki, alice, "Jujube")
     await _ok(wiki, client, action="rollback", title="Jujube", user="Robot")
-    [mail] = await _mails(wiki)
+    [mail] = await wiki_mails(wiki)
     assert mail["Subject"] == "Atrium Wiki page Jujube has been changed by Admin"
     body = text_part(mail)
     assert "This is a minor edit" in body
@@ -210,12 +190,12 @@ async def test_a_rollback_mails_as_a_minor_edit(
 async def test_logged_actions_skip_the_performer_and_those_who_said_no(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:
-    admin = await _confirm(wiki, "Admin", "admin@example.org")
-    alice = await _confirm(wiki, "Alice", "alice@example.org")
+    admin = await confirm_address(wiki, "Admin", "admin@example.org")
+    alice = await confirm_address(wiki, "Alice", "alice@example.org")
     await wiki.db.write(set_options, alice, {"enotifwatchlistpages": "0"}, False)
     await wiki.edit_page("Lime", "some text")
     await _watch(wiki, alice, "Lime")
     await _watch(wiki, admin, "Lime")
     await wiki.login(client, "Admin")
     await _ok(wiki, client, action="protect", title="Lime", protections="edit=sysop")
-    assert await _mails(wiki) == []
+    assert await wiki_mails(wiki) == []

@@ -32,11 +32,13 @@ async def wiki_sign_in(
     )
 
 
-async def wiki_user(client: httpx.AsyncClient) -> dict[str, object]:
+async def wiki_user(
+    client: httpx.AsyncClient, uiprop: str = "centralids|groups"
+) -> dict[str, object]:
     answer = await client.get(
         "/w/api.php",
-        params={"action": "query", "meta": "userinfo", "uiprop": "centralids|groups",
-                "format": "json", "formatversion": "2"},
+        params={"action": "query", "meta": "userinfo", "uiprop": uiprop, "format": "json",
+                "formatversion": "2"},
     )  # fmt: skip
     body = answer.json()
     if body.get("error", {}).get("code") == "readapidenied":
@@ -44,6 +46,15 @@ async def wiki_user(client: httpx.AsyncClient) -> dict[str, object]:
         return {"anon": True}
     info: dict[str, object] = body["query"]["userinfo"]
     return info
+
+
+async def change_address_on_chat(client: httpx.AsyncClient, address: str) -> None:
+    """Ask for a new address in the chat's settings, as its web client does."""
+    csrf = csrf_of(await client.get("/"))
+    changed = await client.patch(
+        "/json/settings", data={"email": address}, headers={"X-CSRFToken": csrf}
+    )
+    assert changed.json()["result"] == "success", changed.text
 
 
 def csrf_of(page: httpx.Response) -> str:

@@ -23,7 +23,13 @@ from atrium.workspace import identities
 from tests.mail_server import link_in, outbox_mails
 from tests.wiki.web_forms import hidden
 from tests.workspace.conftest import PASSWORD, Workspace
-from tests.workspace.signing import chat_sign_in, csrf_of, wiki_sign_in
+from tests.workspace.signing import (
+    change_address_on_chat,
+    chat_sign_in,
+    csrf_of,
+    wiki_sign_in,
+    wiki_user,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -56,16 +62,6 @@ async def _change_on_wiki(
     )
 
 
-async def _wiki_address(client: httpx.AsyncClient) -> dict[str, object]:
-    answer = await client.get(
-        "/w/api.php",
-        params={"action": "query", "meta": "userinfo", "uiprop": "email", "format": "json",
-                "formatversion": "2"},
-    )  # fmt: skip
-    info: dict[str, object] = answer.json()["query"]["userinfo"]
-    return info
-
-
 async def _chat_address(workspace: Workspace, user_id: int) -> str:
     U = chat_schema.user.c
     return str(
@@ -82,7 +78,7 @@ def _path(link: str) -> str:
 async def test_a_members_wiki_address_is_confirmed_from_the_start(workspace: Workspace) -> None:
     await workspace.member("maya@example.com", "Maya Lin")
     assert (await wiki_sign_in(workspace.client, "maya@example.com")).status_code == 302
-    info = await _wiki_address(workspace.client)
+    info = await wiki_user(workspace.client, "email")
     # Confirmed by the chat (its invitation or sign-up): the wiki asks for no second link.
     assert info["email"] == "maya@example.com"
     assert str(info["emailauthenticated"]).endswith("Z")
@@ -103,13 +99,13 @@ async def test_a_new_address_asked_on_the_wiki_is_mailed_once_and_set_for_both(
     assert wiki_mails == []
     # Nothing changes before the link is followed.
     assert await _chat_address(workspace, maya.chat_user_id) == "maya@example.com"
-    assert (await _wiki_address(client))["email"] == "maya@example.com"
+    assert (await wiki_user(client, "email"))["email"] == "maya@example.com"
 
     async with workspace.browser() as anyone:  # the link is the proof: no sign-in needed
         followed = await anyone.get(_path(link_in(chat_mails[0], CONFIRM)))
         assert followed.status_code == 200 and "maya@new.example" in followed.text
     assert await _chat_address(workspace, maya.chat_user_id) == "maya@new.example"
-    info = await _wiki_address(client)
+    info = await wiki_user(client, "email")
     assert info["email"] == "maya@new.example"
     assert str(info["emailauthenticated"]).endswith("Z")
     identity = await workspace.members.core_db.read(identities.by_id, maya.identity)
@@ -125,18 +121,19 @@ async def test_a_new_address_asked_on_the_chat_is_mailed_once_and_set_for_both(
     await workspace.member("maya@example.com", "Maya Lin")
     client = workspace.client
     assert (await chat_sign_in(client, "maya@example.com")).status_code == 303
-    csrf = csrf_of(await client.get("/"))
-    changed = await client.patch(
-        "/json/settings", data={"email": "maya@new.example"}, headers={"X-CSRFToken": csrf}
-    )
-    assert changed.json()["result"] == "success", changed.text
+    await change_address_on_chat(client, "maya@new.example")
     chat_mails, wiki_mails = await _mails(workspace)
     assert [m["To"] for m in chat_mails] == ["Maya Lin <maya@new.example>"] and wiki_mails == []
     assert (await client.get(_path(link_in(chat_mails[0], CONFIRM)))).status_code == 200
-    info = await _wiki_address(client)
+    info = await wiki_user(client, "email")
     assert info["email"] == "maya@new.example"
     assert str(info["emailauthenticated"]).endswith("Z")
     assert (await _mails(workspace))[1] == []
+    # Both sign-in forms take the new address, and no longer the old one.
+    async with workspace.browser() as other:
+        assert (await wiki_sign_in(other, "maya@new.example")).status_code == 302
+    async with workspace.browser() as other:
+        assert (await wiki_sign_in(other, "maya@example.com")).status_code != 302
 
 
 async def test_the_preferences_form_asks_the_same_way(workspace: Workspace) -> None:
@@ -154,10 +151,10 @@ async def test_the_preferences_form_asks_the_same_way(workspace: Workspace) -> N
     chat_mails, wiki_mails = await _mails(workspace)
     assert [m["To"] for m in chat_mails] == ["Maya Lin <maya@prefs.example>"]
     assert wiki_mails == []
-    assert (await _wiki_address(client))["email"] == "maya@example.com"
+    assert (await wiki_user(client, "email"))["email"] == "maya@example.com"
     assert (await client.get(_path(link_in(chat_mails[0], CONFIRM)))).status_code == 200
     assert await _chat_address(workspace, maya.chat_user_id) == "maya@prefs.example"
-    assert (await _wiki_address(client))["email"] == "maya@prefs.example"
+    assert (await wiki_user(client, "email"))["email"] == "maya@prefs.example"
 
 
 async def test_the_wiki_refuses_what_the_chat_refuses(workspace: Workspace) -> None:
@@ -174,7 +171,7 @@ async def test_the_wiki_refuses_what_the_chat_refuses(workspace: Workspace) -> N
     wrong = await _change_on_wiki(client, "maya@new.example", password="not-the-password")
     assert wrong.status_code == 400
     assert await _mails(workspace) == ([], [])
-    assert (await _wiki_address(client))["email"] == "maya@example.com"
+    assert (await wiki_user(client, "email"))["email"] == "maya@example.com"
     # The chat refuses a header injection too, in its own error format.
     async with workspace.browser() as chat:
         assert (await chat_sign_in(chat, "maya@example.com")).status_code == 303
@@ -225,7 +222,7 @@ async def test_a_link_changes_only_its_own_account_once(workspace: Workspace) ->
     used = await client.get(link)
     assert used.status_code == 404 and "Link not valid" in used.text
     assert await _chat_address(workspace, maya.chat_user_id) == "maya@new.example"
-    assert (await _wiki_address(client))["email"] == "maya@new.example"
+    assert (await wiki_user(client, "email"))["email"] == "maya@new.example"
 
 
 async def test_an_unlinked_wiki_account_keeps_the_wikis_own_way(workspace: Workspace) -> None:
@@ -241,5 +238,5 @@ async def test_an_unlinked_wiki_account_keeps_the_wikis_own_way(workspace: Works
     assert mail["To"] == "Wiki Only <wo@new.example>"
     assert "Special:ConfirmEmail/" in link_in(mail, r"https?://\S+/wiki/Special:ConfirmEmail/\w+")
     # MediaWiki's way: the address changes at once, unconfirmed.
-    info = await _wiki_address(client)
+    info = await wiki_user(client, "email")
     assert info["email"] == "wo@new.example" and "emailauthenticated" not in info

@@ -3,15 +3,11 @@ password and one browser session for both services."""
 
 from __future__ import annotations
 
-import re
-
 import httpx
 import pytest
 
-from atrium.chat import schema
 from atrium.chat.models import ROLE_MODERATOR, ROLE_OWNER
 from atrium.workspace.wiki_names import base_name
-from tests.mail_server import link_in, outbox_mails
 from tests.wiki.web_forms import hidden
 from tests.workspace.conftest import PASSWORD, Workspace
 from tests.workspace.signing import chat_sign_in, csrf_of, wiki_sign_in, wiki_user
@@ -209,36 +205,3 @@ async def test_a_deactivated_member_is_out_of_both(workspace: Workspace) -> None
 async def test_the_chat_form_asks_for_either_name(workspace: Workspace) -> None:
     page = (await workspace.client.get("/login")).text
     assert "Email or wiki user name" in page and 'type="text"' in page
-
-
-async def test_a_confirmed_address_change_is_the_members_one_address(
-    workspace: Workspace,
-) -> None:
-    await workspace.member("maya@example.com", "Maya Lin")
-    client = workspace.client
-    assert (await chat_sign_in(client, "maya@example.com")).status_code == 303
-    csrf = csrf_of(await client.get("/"))
-    changed = await client.patch(
-        "/json/settings", data={"email": "maya@new.example"}, headers={"X-CSRFToken": csrf}
-    )
-    assert changed.json()["result"] == "success", changed.text
-    mails = await outbox_mails(workspace.chat.db, schema.mail_outbox)
-    [mail] = [m for m in mails if "maya@new.example" in m["To"]]
-    link = re.sub(
-        r"^https?://[^/]+", "", link_in(mail, r"https?://\S+/accounts/confirm_new_email/\S+/")
-    )
-    assert (await client.get(link)).status_code == 200
-    # The wiki has the address, confirmed by the chat's link: one address, one confirmation.
-    info = await client.get(
-        "/w/api.php",
-        params={"action": "query", "meta": "userinfo", "uiprop": "email", "format": "json",
-                "formatversion": "2"},
-    )  # fmt: skip
-    userinfo = info.json()["query"]["userinfo"]
-    assert userinfo["email"] == "maya@new.example"
-    assert str(userinfo["emailauthenticated"]).endswith("Z")
-    # Both sign-in forms take the new address, and no longer the old one.
-    async with workspace.browser() as other:
-        assert (await wiki_sign_in(other, "maya@new.example")).status_code == 302
-    async with workspace.browser() as other:
-        assert (await wiki_sign_in(other, "maya@example.com")).status_code != 302

@@ -9,9 +9,9 @@ string is left out: API keys and passwords travel there in some clients' request
 from __future__ import annotations
 
 import datetime
+import os
 import re
 import sys
-import uuid
 from typing import TextIO
 
 import orjson
@@ -27,7 +27,7 @@ def request_id(scope: Scope) -> str:
             if _GIVEN_ID.fullmatch(text):
                 return text
             break
-    return uuid.uuid4().hex
+    return os.urandom(16).hex()  # a random 128-bit id, as uuid4's hex but cheaper to make
 
 
 class AccessLog:

@@ -350,6 +350,20 @@ class ObservedApp:
         self.app = app
         self.metrics = metrics
         self.access_log = access_log
+        # The instruments' children per (method, route, status): `labels` checks and looks up
+        # its values on every call, a cost every request paid (routes and statuses are few).
+        self._children: dict[tuple[str, str, int], tuple[Any, Any]] = {}
+
+    def _instruments(self, method: str, route: str, status: int) -> tuple[Any, Any]:
+        key = (method, route, status)
+        found = self._children.get(key)
+        if found is None:
+            found = (
+                self.metrics.requests.labels(method, route, str(status)),
+                self.metrics.latency.labels(method, route),
+            )
+            self._children[key] = found
+        return found
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -378,8 +392,8 @@ class ObservedApp:
             self.metrics.in_progress.dec()
             elapsed = time.perf_counter() - started
             route = getattr(scope.get("route"), "path", None) or "unmatched"
-            method = scope["method"]
-            self.metrics.requests.labels(method, route, str(status)).inc()
-            self.metrics.latency.labels(method, route).observe(elapsed)
+            count, latency = self._instruments(scope["method"], route, status)
+            count.inc()
+            latency.observe(elapsed)
             if self.access_log is not None:
                 self.access_log.write(scope, rid, status, elapsed, sent)

@@ -215,9 +215,7 @@ def _header(out: IO[str], site: Site, schema: str) -> None:
 Reader = Callable[..., Any]  # `Database.read_sync`, or a call on an open connection
 
 
-def _write_page(
-    out: IO[str], read: Reader, site: Site, page: Any, current_only: bool, schema: str
-) -> None:
+def _write_page_opening(out: IO[str], read: Reader, site: Site, page: Any) -> None:
     parser = site.parser
     page_id = int(page["page_id"])
     _write(out, "  <page>\n")
@@ -232,7 +230,13 @@ def _write_page(
             int(redirect[0]["rd_namespace"]), str(redirect[0]["rd_title"])
         )
         _write(out, f"    <redirect title={quoteattr(target)} />\n")
-    for rev in read(page_reads.all_revisions, page_id, current_only):
+
+
+def _write_page(
+    out: IO[str], read: Reader, site: Site, page: Any, current_only: bool, schema: str
+) -> None:
+    _write_page_opening(out, read, site, page)
+    for rev in read(page_reads.all_revisions, int(page["page_id"]), current_only):
         _write_revision(out, rev, schema)
     _write(out, "  </page>\n")
 
@@ -275,6 +279,47 @@ def export_pages(conn: Conn, site: Site, page_ids: Sequence[int], schema: str = 
             _write_page(out, read, site, rows[page_id], True, schema)
     _write(out, "</mediawiki>\n")
     return out.getvalue()
+
+
+def export_header(site: Site, schema: str = "0.11") -> str:
+    out = io.StringIO()
+    _header(out, site, schema)
+    return out.getvalue()
+
+
+EXPORT_FOOTER = "</mediawiki>\n"
+# Where an export's step ends: after the page's last revision (None), or after this
+# (timestamp, id), where the next step goes on.
+HistoryMark = tuple[str, int] | None
+
+
+def export_page_step(
+    conn: Conn, site: Site, page_id: int, current_only: bool, after: HistoryMark, limit: int
+) -> tuple[str, HistoryMark]:
+    """One step of exporting a page, for a reply written as it is read: the page's opening (on
+    the first step, `after` None) and up to `limit` of its revisions after `after`, closing the
+    page after its last. A page that no longer exists writes nothing."""
+    out = io.StringIO()
+    if after is None:
+        rows = conn.all(
+            sa.select(*page_reads.PAGE_COLUMNS).where(page_reads.P.c.page_id == page_id)
+        )
+        if not rows:
+            return "", None
+        _write_page_opening(out, lambda fn, *args: fn(conn, *args), site, rows[0])
+        if current_only:
+            for rev in page_reads.all_revisions(conn, page_id, True):
+                _write_revision(out, rev)
+            _write(out, "  </page>\n")
+            return out.getvalue(), None
+    revisions = page_reads.revisions_after(conn, page_id, after, limit)
+    for rev in revisions:
+        _write_revision(out, rev)
+    if len(revisions) < limit:
+        _write(out, "  </page>\n")
+        return out.getvalue(), None
+    last = revisions[-1]
+    return out.getvalue(), (str(last["rev_timestamp"]), int(last["rev_id"]))
 
 
 _DELETED_TEXT, _DELETED_COMMENT, _DELETED_USER = 1, 2, 4  # RevisionRecord's bits

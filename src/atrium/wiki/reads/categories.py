@@ -82,3 +82,16 @@ def all_categories(conn: Conn, start: str | None, limit: int) -> list[tuple[str,
     if start:
         query = query.where(CL.c.cl_to >= start)
     return [(str(name), int(count)) for name, count in conn.tuples(query.limit(limit))]
+
+
+def member_titles(conn: Conn, category: str, limit: int) -> list[tuple[int, str]]:
+    """(namespace, title key) of the first `limit` members of `category` of every kind, in the
+    category's order: `Special:Export`'s "Add pages from category"."""
+    query = (
+        sa.select(P.c.page_namespace, P.c.page_title)
+        .select_from(CL.join(P, P.c.page_id == CL.c.cl_from))
+        .where(CL.c.cl_to == category)
+        .order_by(CL.c.cl_sortkey, CL.c.cl_from)
+        .limit(limit)
+    )
+    return [(int(ns), str(title)) for ns, title in conn.tuples(query)]

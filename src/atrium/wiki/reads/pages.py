@@ -309,6 +309,17 @@ def pages_after(conn: Conn, after_id: int, limit: int) -> list[Row]:
     )
 
 
+def revisions_after(
+    conn: Conn, page_id: int, after: tuple[str, int] | None, limit: int
+) -> list[Row]:
+    """Up to `limit` revisions of a page with their text, oldest first, from after the
+    (timestamp, id) `after`: an export's history read in bounded steps."""
+    query = _revision_select(True).where(R.c.rev_page == page_id)
+    if after is not None:
+        query = query.where(sa.tuple_(R.c.rev_timestamp, R.c.rev_id) > sa.tuple_(*after))
+    return conn.all(query.order_by(R.c.rev_timestamp, R.c.rev_id).limit(limit))
+
+
 def all_revisions(conn: Conn, page_id: int, current_only: bool) -> list[Row]:
     query = _revision_select(True).where(R.c.rev_page == page_id)
     if current_only:
