@@ -67,6 +67,8 @@ class PacedSink:
     def __init__(self, pause: float) -> None:
         self.pause = pause
         self.arrivals: list[Arrival] = []
+        # The largest message received, as it came (to measure the server's pace with it).
+        self.largest: bytes = b""
         self._lock = threading.Lock()
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
@@ -74,6 +76,8 @@ class PacedSink:
         arrival = Arrival(time.monotonic(), len(envelope.content), ",".join(envelope.rcpt_tos))
         with self._lock:
             self.arrivals.append(arrival)
+            if len(envelope.original_content) > len(self.largest):
+                self.largest = envelope.original_content
         return "250 OK"
 
     def count(self) -> int:
@@ -115,6 +119,18 @@ class SmtpServer:
         if self._controller is not None:
             self._controller.stop()
             self._controller = None
+
+    def bare_pace(self, message: bytes, count: int) -> Drain:
+        """The server's own pace for `message`: a bare smtplib client, doing nothing else, sends
+        it `count` times over one kept connection (as Atrium's sender does). Besides its pause,
+        the server reads and parses each message, which a larger message makes slower."""
+        import smtplib
+
+        self.sink.take()
+        with smtplib.SMTP("127.0.0.1", self.port, timeout=30) as client:
+            for _ in range(count):
+                client.sendmail("pace@bench.example", ["pace@bench.example"], message)
+        return drain_figures(self.sink.take(), self.sink.pause)
 
     def env(self) -> dict[str, str]:
         """What Atrium needs to send through this server."""
