@@ -211,8 +211,9 @@ def _count(db_path: Path, table: str) -> int:
         conn.close()
 
 
-def run_import(dump: Path, data_dir: Path, console: Console) -> float:
-    """`atrium wiki import` in a subprocess pinned to the server core; returns wall seconds."""
+def run_import(dump: Path, data_dir: Path, console: Console) -> tuple[float, int, int]:
+    """`atrium wiki import` in a subprocess pinned to the server core; returns wall seconds and
+    the pages and revisions the new wiki held before it (its main page)."""
     env = {**os.environ, "ATRIUM_DATA_DIR": str(data_dir)}
     # The schema is created before the clock starts (a run of `atrium wiki create-user` would do
     # the same); the timed command then only imports.
@@ -221,6 +222,8 @@ def run_import(dump: Path, data_dir: Path, console: Console) -> float:
          "from atrium.wiki.app import open_wiki; open_wiki(Settings.from_env())[0].close()"],
         env=env, check=True, cwd=REPO,
     )  # fmt: skip
+    db_path = data_dir / "wiki.sqlite3"
+    before = (_count(db_path, "page"), _count(db_path, "revision"))
     argv = pinned([sys.executable, "-m", "atrium.cli", "wiki", "import", str(dump)], SERVER_CORE)
     started = time.monotonic()
     done = subprocess.run(argv, env=env, cwd=REPO, capture_output=True, text=True, check=False)
@@ -228,16 +231,16 @@ def run_import(dump: Path, data_dir: Path, console: Console) -> float:
     if done.returncode != 0:
         raise BenchError(f"atrium wiki import failed ({done.returncode}):\n{done.stderr[-2000:]}")
     console.print(f"  {done.stdout.strip().splitlines()[-1]} in {seconds:.1f} s")
-    return seconds
+    return seconds, *before
 
 
 def import_scenario(console: Console, dump: Path, data_dir: Path) -> ScenarioResult:
     console.rule(f"wiki / import: {PAGES:,} pages, {PAGES * REVISIONS_PER_PAGE:,} revisions")
-    seconds = run_import(dump, data_dir, console)
+    seconds, pages_before, revisions_before = run_import(dump, data_dir, console)
     console.print(f"  {PAGES * REVISIONS_PER_PAGE / seconds:,.0f} revisions/s")
     db_path = data_dir / "wiki.sqlite3"
-    revisions = _count(db_path, "revision")
-    pages = _count(db_path, "page")
+    revisions = _count(db_path, "revision") - revisions_before
+    pages = _count(db_path, "page") - pages_before
     if revisions != PAGES * REVISIONS_PER_PAGE or pages != PAGES:
         raise BenchError(f"the import stored {pages:,} pages and {revisions:,} revisions")
     rate = revisions / seconds

@@ -96,6 +96,8 @@ async def https_client(
         realm_id = await runtime.db.write(create_realm, "Secure", "secure")
         new = NewUser(email="kent@x.test", full_name="Kent", password=PASSWORD)
         await runtime.db.write(create_user, realm_id, new)
+        admin = NewUser(email="goneril@x.test", full_name="Goneril", password=PASSWORD, role=200)
+        await runtime.db.write(create_user, realm_id, admin)
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="https://chat.example") as c:
             yield c
@@ -123,3 +125,22 @@ async def test_https_cookies_are_secure_and_host_prefixed(
     https_client.cookies.clear()
     https_client.cookies.set("atrium_session", token)
     assert (await https_client.get("/json/users/me")).status_code == 401
+
+
+async def test_https_sign_up_token_is_secure_and_host_prefixed(
+    https_client: httpx.AsyncClient,
+) -> None:
+    assert (await sign_in(https_client, "goneril@x.test")).status_code == 303
+    made = await https_client.post(
+        "/json/invites/multiuse",
+        data={"stream_ids": "[]"},
+        headers={"X-CSRFToken": csrf_of(await https_client.get("/"))},
+    )
+    assert made.json()["result"] == "success", made.text
+    https_client.cookies.clear()
+    path = "/join/" + made.json()["invite_link"].rstrip("/").rsplit("/", 1)[1] + "/"
+    page = await https_client.get(path)
+    assert page.status_code == 200
+    csrf = _cookie(page, "__Host-csrftoken")
+    assert "Secure" in csrf and "HttpOnly" in csrf and "Path=/" in csrf and "Domain" not in csrf
+    assert not any(c.startswith("csrftoken=") for c in page.headers.get_list("set-cookie"))
