@@ -52,10 +52,17 @@ def test_missing_or_never_migrated_databases_are_not_up_to_date(
         assert not up_to_date("chat", None, missing)
         assert not missing.exists()  # looking does not create it
         sqlite3.connect(missing).close()  # an empty file: no version table
-    # On PostgreSQL: the test database has no `bridge` schema.
-    service = "chat" if database_url is None else "bridge"
-    assert recorded_heads(service, database_url, missing) is None
-    assert not up_to_date(service, database_url, missing)
+        assert recorded_heads("chat", None, missing) is None
+        assert not up_to_date("chat", None, missing)
+        return
+    # On PostgreSQL: the server's own maintenance database, which no test migrates (the worker's
+    # test database may hold every service's schema, by whichever tests ran before), and a
+    # database that does not exist.
+    server = database_url.rsplit("/", 1)[0]
+    for url in (f"{server}/postgres", f"{server}/atrium_never_created"):
+        for service in WORKSPACE_SERVICES:
+            assert recorded_heads(service, url, missing) is None, (url, service)
+            assert not up_to_date(service, url, missing)
 
 
 def _set_chat_revision(data_dir: Path, revision: str) -> None:
