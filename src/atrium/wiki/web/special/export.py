@@ -11,6 +11,7 @@ so a long history costs no more memory than a short one."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 from starlette.responses import Response, StreamingResponse
 
@@ -62,11 +63,11 @@ def _ticked(ctx: SpecialContext) -> dict[str, bool]:
     return {name: ctx.flag(name) for name in ("curonly", "templates", "wpDownload")}
 
 
-def _form(pages: str, *, empty: bool = False, category: str = "") -> dict[str, object]:
+def _form(pages: str, *, empty: bool = False, category: str = "") -> dict[str, Any]:
     return {"pages": pages, "empty": empty, "category": category}
 
 
-async def _with_category(ctx: SpecialContext, pages: str) -> dict[str, object]:
+async def _with_category(ctx: SpecialContext, pages: str) -> dict[str, Any]:
     """The form again, its list followed by the pages of the category named in `catname`."""
     name = ctx.param("catname").strip()
     title = ctx.title_of(name)
