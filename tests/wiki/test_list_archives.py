@@ -13,34 +13,17 @@ from tests.wiki.journal_seed import journal
 from tests.wiki.snapshots import snapshot_wiki
 from tests.wiki.test_list_journal import walk
 from tests.wiki.test_write_actions import GIF
+from tests.wiki.uploads import PNG, upload
 
 pytestmark = pytest.mark.anyio
-
-PNG = bytes.fromhex(
-    "89504e470d0a1a0a0000000d4948445200000002000000030806000000"
-    "9d74a6ba0000000d49444154789c63f8ffff3f0300050001ff5a2b9d0e0000000049454e44ae426082"
-)
-
-
-async def _upload(wiki: WikiHarness, client: httpx.AsyncClient, name: str, data: bytes) -> Any:
-    token = await wiki.csrf(client)
-    response = await client.post(
-        "/w/api.php",
-        data={"action": "upload", "filename": name, "token": token, "format": "json",
-              "comment": f"upload {name}", "ignorewarnings": "1"},
-        files={"file": (name, data, "application/octet-stream")},
-    )  # fmt: skip
-    result = response.json()
-    assert result["upload"]["result"] == "Success", result
-    return result
 
 
 async def _archive(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
     """The journal wiki, three uploads, and a page and a file deleted."""
     await journal(wiki, client)
-    await _upload(wiki, client, "Pixel.gif", GIF)
-    await _upload(wiki, client, "Dot.png", PNG)
-    await _upload(wiki, client, "Gone.gif", GIF + b"\x00")
+    await upload(wiki, client, "Pixel.gif", GIF)
+    await upload(wiki, client, "Dot.png", PNG)
+    await upload(wiki, client, "Gone.gif", GIF + b"\x00")
     token = await wiki.csrf(client)
     for title, text in (("Second doomed", "one"), ("Second doomed", "two")):
         await wiki.post(client, action="edit", title=title, text=text, token=token, summary=text)

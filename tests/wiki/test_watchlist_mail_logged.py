@@ -12,16 +12,13 @@ import pytest
 from tests.mail_server import text_part
 from tests.wiki.conftest import WikiHarness
 from tests.wiki.mailboxes import confirm_address, wiki_mails
+from tests.wiki.uploads import PNG, upload
 
 from atrium.wiki.changes.accounts import set_options
 from atrium.wiki.changes.watching import mark_seen, set_watch
 
 pytestmark = pytest.mark.anyio
 
-PNG = bytes.fromhex(
-    "89504e470d0a1a0a0000000d4948445200000002000000030806000000"
-    "9d74a6ba0000000d49444154789c63f8ffff3f0300050001ff5a2b9d0e0000000049454e44ae426082"
-)
 SERVER = "http://127.0.0.1:8080"
 
 
@@ -43,17 +40,6 @@ async def _ok(wiki: WikiHarness, client: httpx.AsyncClient, **params: str) -> di
     result: dict[str, object] = await wiki.post(client, token=token, **params)
     assert "error" not in result, result
     return result
-
-
-async def _upload(wiki: WikiHarness, client: httpx.AsyncClient, name: str, data: bytes) -> None:
-    token = await wiki.csrf(client)
-    response = await client.post(
-        "/w/api.php",
-        data={"action": "upload", "filename": name, "token": token, "format": "json",
-              "comment": f"upload {name}", "ignorewarnings": "1"},
-        files={"file": (name, data, "application/octet-stream")},
-    )  # fmt: skip
-    assert response.json()["upload"]["result"] == "Success", response.text
 
 
 def _changed(mail: EmailMessage, title: str, url_title: str, summary: str) -> None:
@@ -93,14 +79,14 @@ async def test_a_new_file_is_created_and_a_new_version_changes_it(
     alice = await confirm_address(wiki, "Alice", "alice@example.org")
     await _watch(wiki, alice, "File:Kiwi.png")  # watched before it exists
     await wiki.login(client, "Admin")
-    await _upload(wiki, client, "Kiwi.png", PNG)
+    await upload(wiki, client, "Kiwi.png", PNG)
     [mail] = await wiki_mails(wiki)
     assert mail["Subject"] == "Atrium Wiki page File:Kiwi.png has been created by Admin"
     body = text_part(mail)
     assert "The Atrium Wiki page File:Kiwi.png has been created on" in body
     assert "Editor's summary: upload Kiwi.png" in body
     await _seen(wiki, alice, "File:Kiwi.png")
-    await _upload(wiki, client, "Kiwi.png", PNG + b"\x00")
+    await upload(wiki, client, "Kiwi.png", PNG + b"\x00")
     mails = await wiki_mails(wiki)
     assert len(mails) == 2
     _changed(mails[1], "File:Kiwi.png", "File:Kiwi.png", "upload Kiwi.png")
