@@ -21,9 +21,11 @@ class StoredFile:
     width: int
     height: int
     bitmap: bool
-    # An old version whose file is hidden (revision deletion): served to no one, as MediaWiki
-    # moves it out of the public zone.
+    # An old version whose file is hidden (revision deletion): served to no one at its URL, as
+    # MediaWiki moves it out of the public zone; Special:RevisionDelete shows it to those who may.
     hidden: bool = False
+    # The old version's revision-deletion bits (`oi_deleted`).
+    deleted: int = 0
 
 
 def stored_file(conn: Conn, name: str, archive_name: str | None) -> StoredFile | None:
@@ -51,4 +53,5 @@ def stored_file(conn: Conn, name: str, archive_name: str | None) -> StoredFile |
         int(row[f"{prefix}_height"] or 0),
         row[f"{prefix}_media_type"] == "BITMAP",
         hidden=bool(int(row.get("oi_deleted") or 0) & 1),
+        deleted=int(row.get("oi_deleted") or 0),
     )

@@ -21,6 +21,7 @@ from starlette.responses import Response
 
 from atrium.wiki.changes import revdelete as revdel
 from atrium.wiki.changes.protection import badaccess
+from atrium.wiki.files.paths import archive_path, url_name
 from atrium.wiki.titles import NS_FILE, NS_MEDIAWIKI, NS_SPECIAL, Title
 from atrium.wiki.web.comments import with_comment_html
 from atrium.wiki.web.dates import local_time
@@ -38,6 +39,7 @@ from atrium.wiki.web.special.render import (
     session_failure,
     wikitext_html,
 )
+from atrium.wiki.web.special.revisiondelete_file import file_view_url, show_file
 from atrium.wiki.web.visibility import (
     DELETED_COMMENT,
     DELETED_RESTRICTED,
@@ -172,6 +174,15 @@ async def _entries(
             entry["width"], entry["height"] = int(row["width"] or 0), int(row["height"] or 0)
             entry["size"] = int(row["size"] or 0)
             entry["archive_name"] = str(row.get("archive_name") or "")
+        if kind == "oldimage" and entry["archive_name"]:
+            # RevDelFileItem::getLink: a shown version at its URL, a hidden one through the
+            # file view, to those who may see it.
+            archived = entry["archive_name"]
+            if not bits & DELETED_TEXT:
+                rel = archive_path(target.dbkey, url_name(archived))
+                entry["file_url"] = ctx.site.images_path + rel
+            elif entry["primary_visible"]:
+                entry["file_url"] = file_view_url(ctx, target, archived)
         if kind == "logging":
             log_type = str(row["log_type"])
             if not revdel.log_type_visible(log_type, frozenset(reader.rights)):
@@ -329,6 +340,10 @@ async def _show(
 
 
 async def handle(ctx: SpecialContext) -> Response:
+    archive_name = ctx.param("file")
+    file_target = ctx.title_of(ctx.param("target")) if archive_name else None
+    if archive_name and file_target is not None:
+        return await show_file(ctx, file_target, archive_name)
     ids = _ids(ctx)
     kind = CANONICAL.get(ctx.param("type"))
     if kind is None or not ids:
