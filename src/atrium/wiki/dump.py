@@ -260,6 +260,11 @@ def export_dump(
     return count
 
 
+def _reader(conn: Conn) -> Reader:
+    """A `Reader` that runs its functions on the open connection `conn`."""
+    return lambda fn, *args: fn(conn, *args)
+
+
 def export_pages(conn: Conn, site: Site, page_ids: Sequence[int], schema: str = "0.11") -> str:
     """`action=query&export`: the current revision of each page, in the order given."""
     rows = {
@@ -269,14 +274,11 @@ def export_pages(conn: Conn, site: Site, page_ids: Sequence[int], schema: str = 
         )
     }
 
-    def read(fn: Callable[..., Any], *args: Any) -> Any:
-        return fn(conn, *args)
-
     out = io.StringIO()
     _header(out, site, schema)
     for page_id in page_ids:
         if page_id in rows:
-            _write_page(out, read, site, rows[page_id], True, schema)
+            _write_page(out, _reader(conn), site, rows[page_id], True, schema)
     _write(out, "</mediawiki>\n")
     return out.getvalue()
 
@@ -306,7 +308,7 @@ def export_page_step(
         )
         if not rows:
             return "", None
-        _write_page_opening(out, lambda fn, *args: fn(conn, *args), site, rows[0])
+        _write_page_opening(out, _reader(conn), site, rows[0])
         if current_only:
             for rev in page_reads.all_revisions(conn, page_id, True):
                 _write_revision(out, rev)

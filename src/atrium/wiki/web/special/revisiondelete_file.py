@@ -70,25 +70,28 @@ def _date_and_time(ts14: str) -> tuple[str, str]:
     return date, time or shown
 
 
+async def _no_file(ctx: SpecialContext) -> Response:
+    return await message_page(
+        ctx, "Delete/undelete revisions", message("revdelete-no-file"), 200, box=""
+    )
+
+
 async def show_file(ctx: SpecialContext, target: Title, archive_name: str) -> Response:
     reader = ctx.reader
     restriction = revdel.RESTRICTION["oldimage"]
     if not (reader.allowed(restriction) or reader.allowed("deletedhistory")):
         return await permission_error(ctx, "delete revisions", badaccess(ctx.site, restriction))
-    stored = None
-    if target.ns == NS_FILE and ctx.site.files_dir is not None:
-        stored = await ctx.db.read(stored_file, target.dbkey, archive_name)
-    root = (ctx.site.files_dir / "images").resolve() if ctx.site.files_dir else None
-    path = (root / archive_path(target.dbkey, archive_name)).resolve() if root else None
-    if stored is None or root is None or path is None or root not in path.parents:
-        return await message_page(
-            ctx, "Delete/undelete revisions", message("revdelete-no-file"), 200, box=""
-        )
+    if target.ns != NS_FILE or ctx.site.files_dir is None:
+        return await _no_file(ctx)
+    root = (ctx.site.files_dir / "images").resolve()
+    path = (root / archive_path(target.dbkey, archive_name)).resolve()
+    stored = await ctx.db.read(stored_file, target.dbkey, archive_name)
+    if stored is None or root not in path.parents:
+        return await _no_file(ctx)
     if not can_see(reader, stored.deleted, DELETED_TEXT):
         needed = "suppressrevision" if stored.deleted & DELETED_RESTRICTED else "deletedtext"
         return await permission_error(ctx, "view this file", badaccess(ctx.site, needed))
     if not tokens_match(file_token(ctx, archive_name), ctx.param("token")):
-        name = ctx.site.parser.prefixed_text(target.ns, target.dbkey)
         date, time = _date_and_time(archive_name.split("!", 1)[0])
         question = await wikitext_html(
             ctx, message("revdelete-show-file-confirm", target.dbkey.replace("_", " "), date, time)
@@ -96,17 +99,14 @@ async def show_file(ctx: SpecialContext, target: Title, archive_name: str) -> Re
         return await render(
             ctx, "revisiondelete_file.html", "Delete/undelete revisions",
             question=Markup(question),
-            action=file_view_url(ctx, target, archive_name, posted=True), target_name=name,
+            action=file_view_url(ctx, target, archive_name, posted=True),
         )  # fmt: skip
     if not path.is_file():
-        return await message_page(
-            ctx, "Delete/undelete revisions", message("revdelete-no-file"), 200, box=""
-        )
-    name = target.dbkey
+        return await _no_file(ctx)
     return FileResponse(
         path,
         media_type=stored.mime,
-        filename=name,
+        filename=target.dbkey,
         content_disposition_type=disposition(stored.mime),
         headers={**SAFE_HEADERS, **NO_CACHE},
     )
