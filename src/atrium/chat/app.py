@@ -51,6 +51,7 @@ from atrium.chat.views import (
     user_topics,
     users,
 )
+from atrium.chat.web.assets import client_assets
 from atrium.chat.web.email_confirmation import email_confirmation_routes
 from atrium.chat.web.pages import web_routes
 from atrium.chat.web.password_reset import password_reset_routes
@@ -67,11 +68,17 @@ from atrium.settings import Settings
 def routes(rt: ChatRuntime) -> list[BaseRoute]:
     api = api_routes(rt)
     paths = {route.rest_path for route in api if isinstance(route, RestRoute)}
+    # One set of the client's static files for every page: loading and hashing them costs as
+    # much as the rest of the app's construction.
+    assets = client_assets(rt.settings.chat_emoji_font)
     return [
         openapi_route(rt, api),
         emoji_data_route(),
         *with_json_twins(rt, api),
-        *web_routes(rt, paths),
+        *password_reset_routes(rt, assets),
+        *unsubscribe_routes(rt, assets),
+        *email_confirmation_routes(rt, assets),
+        *web_routes(rt, paths, assets),
     ]
 
 
@@ -282,9 +289,6 @@ def api_routes(rt: ChatRuntime) -> list[BaseRoute]:
         *files.file_routes(rt),
         *thumbnail.thumbnail_routes(rt),
         *signup_routes(rt),
-        *password_reset_routes(rt),
-        *unsubscribe_routes(rt),
-        *email_confirmation_routes(rt),
         Route(
             API_PREFIX + "/{path:path}",
             not_found,

@@ -7,6 +7,7 @@ theme), the emoji names from the server's emoji table and the emoji font's style
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import orjson
@@ -55,3 +56,10 @@ class Assets(StaticAssets):
                 "emoji_font.css": self.emoji_font.stylesheet(),
             },
         )
+
+
+@functools.cache
+def client_assets(font: Path | None) -> Assets:
+    """The client's files with one emoji font, read and hashed once per process: every app the
+    process builds (a test's, the workspace's) serves the same files."""
+    return Assets(emoji_font=EmojiFont(font))

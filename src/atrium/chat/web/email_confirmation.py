@@ -22,8 +22,7 @@ def _realm_name(conn: Conn) -> str:
     return realm.name if realm is not None else "Atrium"
 
 
-def email_confirmation_routes(runtime: ChatRuntime) -> list[BaseRoute]:
-    assets = Assets()
+def email_confirmation_routes(runtime: ChatRuntime, assets: Assets) -> list[BaseRoute]:
 
     async def confirm(request: Request) -> Response:
         domain = fake_email_domain(runtime.settings.base_url)

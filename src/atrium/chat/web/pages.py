@@ -26,7 +26,7 @@ from atrium.chat.queries.realm import default_realm
 from atrium.chat.runtime import ChatRuntime
 from atrium.chat.views.server import password_login
 from atrium.chat.web.assets import STATIC_PREFIX, Assets
-from atrium.chat.web.emoji_font import FONT_PREFIX, EmojiFont
+from atrium.chat.web.emoji_font import FONT_PREFIX
 from atrium.chat.web.neighbours import wiki_home
 from atrium.core.body_limit import bounded
 from atrium.core.db import Conn
@@ -216,13 +216,13 @@ def _login_message(error: ChatError) -> str:
     return error.msg
 
 
-def web_routes(runtime: ChatRuntime, api_paths: set[str]) -> list[BaseRoute]:
+def web_routes(runtime: ChatRuntime, api_paths: set[str], assets: Assets) -> list[BaseRoute]:
     """`/` (login or the client), sign-in and sign-out, the client's files; `api_paths` are the
     chat API's routes, from which the client learns which optional features exist."""
     if runtime.sessions is None:
         return []
-    font = EmojiFont(runtime.settings.chat_emoji_font)
-    pages = ChatPages(runtime, Assets(emoji_font=font), api_paths)
+    font = assets.emoji_font
+    pages = ChatPages(runtime, assets, api_paths)
     limit = runtime.settings.max_body_bytes
     return [
         Route("/", pages.home, methods=["GET", "HEAD"]),

@@ -136,10 +136,10 @@ class PasswordResetPages:
         return await self._page(request, "done")
 
 
-def password_reset_routes(runtime: ChatRuntime) -> list[BaseRoute]:
+def password_reset_routes(runtime: ChatRuntime, assets: Assets) -> list[BaseRoute]:
     if runtime.sessions is None:
         return []
-    pages = PasswordResetPages(runtime, Assets())
+    pages = PasswordResetPages(runtime, assets)
     limit = runtime.settings.max_body_bytes
     methods = ["GET", "HEAD", "POST"]
     return [

@@ -38,8 +38,7 @@ def _subscriber(conn: Conn, user_id: int) -> tuple[User | None, str]:
     return User.from_row(row), realm.name
 
 
-def unsubscribe_routes(runtime: ChatRuntime) -> list[BaseRoute]:
-    assets = Assets()
+def unsubscribe_routes(runtime: ChatRuntime, assets: Assets) -> list[BaseRoute]:
 
     async def unsubscribe(request: Request) -> Response:
         kind, token = request.path_params["kind"], request.path_params["token"]
