@@ -1,9 +1,12 @@
 """The lines of one log about one page that a Special page shows under its form
 (LogEventsList::showLogExtract): the merge log under Special:MergeHistory, the tag log under
-Special:EditTags. What the reader may not see stays out or reads as removed, as on Special:Log."""
+Special:EditTags, the revision-deletion entries about the selected items under
+Special:RevisionDelete. What the reader may not see stays out or reads as removed, as on
+Special:Log."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from atrium.wiki.reads.log_entries import log_entries
@@ -18,9 +21,16 @@ DELETED_ACTION = 1
 
 
 async def log_extract(
-    ctx: SpecialContext, log_type: str, title: Title | None, limit: int = 25
+    ctx: SpecialContext,
+    log_type: str,
+    title: Title | None,
+    limit: int = 25,
+    *,
+    action: str | None = None,
+    related: tuple[str, Sequence[str]] | None = None,
 ) -> list[dict[str, Any]]:
-    """The newest `limit` entries of `log_type` (about `title`, when given)."""
+    """The newest `limit` entries of `log_type` (about `title`, when given; of that `action`;
+    about any of `related`'s values of its `log_search` field)."""
     reader = ctx.reader
     rows = await ctx.db.read(
         lambda conn: log_entries(
@@ -32,6 +42,8 @@ async def log_extract(
             see_suppressed=reader.allowed("viewsuppressed"),
             suppression_log=reader.allowed("suppressionlog"),
             limit=limit,
+            action=action,
+            related=related,
         )
     )
     entries: list[dict[str, Any]] = []
