@@ -8,9 +8,10 @@ oversighter (`sysop` and `suppress`, as Atrium's tests do) when missing, and on 
 own (a new one each run) runs SCENARIO through the API, then opens Special:RevisionDelete for
 each of VIEWS as the oversighter and as Admin (`deletedhistory`, no `suppressionlog`). Writes
 `tests/wiki/data/mw139_revdel_log_extract.json`: per view and viewer, the status and each log
-section's heading with the reasons of its entries, newest first, or `null` for its empty state
-("No matching items in log."). tests/wiki/test_revdel_log_extract.py runs the same scenario
-and reads Atrium's page the same way (keep its `sections` in step with this one).
+section's heading with its entries, newest first (the reason and the "diff" and "change
+visibility" links), or `null` for its empty state ("No matching items in log.").
+tests/wiki/test_revdel_log_extract.py runs the same scenario and reads Atrium's page the same
+way (keep its `sections` in step with this one).
 """
 
 from __future__ import annotations
@@ -55,10 +56,17 @@ VIEWS: dict[str, tuple[str, list[int] | int]] = {
 }
 SECTION = re.compile(r"<h2>(Deletion log|Suppression log)</h2>")
 REASON = re.compile(r'<span class="comment">\((.*?)\)</span>')
+ACTION_LINK = re.compile(r">(diff|change visibility)</a>")
+
+
+def _entry(line: str) -> list[Any]:
+    """An entry as its reason and the names of its revision-deletion links."""
+    reason = REASON.search(line)
+    return [reason.group(1) if reason else None, ACTION_LINK.findall(line)]
 
 
 def sections(html: str) -> list[list[Any]]:
-    """[heading, reasons of its entries or None when it says it is empty] per log section."""
+    """[heading, its entries (reason, links) or None when it says it is empty] per log section."""
     found: list[list[Any]] = []
     marks = list(SECTION.finditer(html))
     for i, mark in enumerate(marks):
@@ -69,8 +77,8 @@ def sections(html: str) -> list[list[Any]]:
         if empty != -1 and (listed == -1 or empty < listed):
             found.append([mark.group(1), None])
             continue
-        chunk = chunk[: chunk.find("</ul>")]
-        found.append([mark.group(1), REASON.findall(chunk)])
+        lines = chunk[: chunk.find("</ul>")].split("<li")[1:]
+        found.append([mark.group(1), [_entry(line) for line in lines]])
     return found
 
 

@@ -35,11 +35,18 @@ RECORDED: dict[str, Any] = json.loads(
 OVERSIGHTER = "Extract oversighter"
 SECTION = re.compile(r"<h2>(Deletion log|Suppression log)</h2>")
 REASON = re.compile(r'<span class="comment">\((.*?)\)</span>')
+ACTION_LINK = re.compile(r">(diff|change visibility)</a>")
 TITLE = "Revdel log extract"
 
 
+def _entry(line: str) -> list[Any]:
+    """An entry as its reason and the names of its revision-deletion links."""
+    reason = REASON.search(line)
+    return [reason.group(1) if reason else None, ACTION_LINK.findall(line)]
+
+
 def sections(html: str) -> list[list[Any]]:
-    """[heading, reasons of its entries or None when it says it is empty] per log section, read
+    """[heading, its entries (reason, links) or None when it says it is empty] per log section, read
     as tools/capture_revdel_log_extract.py reads MediaWiki's page."""
     found: list[list[Any]] = []
     marks = list(SECTION.finditer(html))
@@ -51,7 +58,8 @@ def sections(html: str) -> list[list[Any]]:
         if empty != -1 and (listed == -1 or empty < listed):
             found.append([mark.group(1), None])
             continue
-        found.append([mark.group(1), REASON.findall(chunk[: chunk.find("</ul>")])])
+        lines = chunk[: chunk.find("</ul>")].split("<li")[1:]
+        found.append([mark.group(1), [_entry(line) for line in lines]])
     return found
 
 

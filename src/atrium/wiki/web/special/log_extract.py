@@ -15,6 +15,8 @@ from atrium.wiki.web.comments import with_comment_html
 from atrium.wiki.web.dates import local_time
 from atrium.wiki.web.log_lines import LogLine, log_html
 from atrium.wiki.web.special.context import SpecialContext
+from atrium.wiki.web.special.log_revdel import action_links, line_control
+from atrium.wiki.web.special.render import Links
 from atrium.wiki.web.visibility import can_see, shown_comment, shown_user
 
 DELETED_ACTION = 1
@@ -60,10 +62,16 @@ async def log_extract(
                 "user": shown_user(reader, deleted, str(row["actor_name"])),
                 "title": Title(ns, key) if can_see(reader, deleted, DELETED_ACTION) else None,
                 "comment": shown_comment(reader, deleted, str(row["comment_text"] or "")),
+                "deleted": deleted,
             }
         )
     entries = await with_comment_html(ctx.db, ctx.site, entries)
     lines = [LogLine(e["type"], e["action"], e["params"], e["user"], e["title"]) for e in entries]
+    links = Links(ctx.site)
     for entry, sentence in zip(entries, await log_html(ctx.db, ctx.site, lines), strict=True):
         entry["sentence"] = sentence
+        # The entry's own "change visibility" link, and a revision deletion's links to what
+        # it changed, as on Special:Log.
+        entry["control"] = line_control(links, reader, entry, checkboxes=False)
+        entry["revdel_links"] = action_links(links, reader, entry)
     return entries
