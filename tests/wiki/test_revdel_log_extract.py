@@ -20,6 +20,7 @@ import sqlalchemy as sa
 from alembic import command
 from tests.conftest import _admin_connect, _postgres_url
 from tests.wiki.conftest import WikiHarness
+from tests.wiki.test_revision_delete_files import _png, _revdel, _sign_in_hider, _upload, _versions
 from tests.wiki.web_special_seed import sign_in
 
 from atrium.core import migrations
@@ -136,6 +137,34 @@ async def test_deletion_writes_its_items_and_authors_to_log_search(
     assert (logs[4], "log_id", str(first)) in found
     # Nothing about the items no step changed.
     assert not any(value == str(revisions[3]) for _, field, value in found if field == "rev_id")
+
+
+async def test_old_file_version_finds_its_entries_by_archive_name(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    """An old file version (ids are its archive name's timestamp, `oi_archive_name`): its
+    deletion is listed under the form; the file page's other log entries are not."""
+    await wiki.login(client, "Admin")
+    await _upload(wiki, client, "Rdw.png", _png(40), "first version")
+    await _upload(wiki, client, "Rdw.png", _png(50), "second version")
+    stamp = str((await _versions(wiki, client))[1]["archivename"]).split("!", 1)[0]
+    async with wiki.client() as hider:
+        await _sign_in_hider(wiki, hider)
+        done = await _revdel(wiki, hider, type="oldimage", target="File:Rdw.png", ids=stamp,
+                             hide="comment", reason="old version")  # fmt: skip
+        assert done["revisiondelete"]["status"] == "Success", done
+    LS = schema.log_search
+    rows = await wiki.db.read(
+        lambda conn: conn.all(sa.select(LS).where(LS.c.ls_field == "oi_archive_name"))
+    )
+    assert [r["ls_value"] for r in rows] == [stamp]
+    async with wiki.client() as admin:
+        await sign_in(wiki, admin, "Admin")
+        page = await admin.get("/w/index.php", params={
+            "title": "Special:RevisionDelete", "type": "oldimage", "target": "File:Rdw.png",
+            "ids": stamp})  # fmt: skip
+        assert sections(page.text) == [["Deletion log", [["old version", ["change visibility"]]]]]
+        assert "second version" not in page.text.split("<h2>Deletion log</h2>", 1)[1]
 
 
 # Rows written by the code before log_search: revision-deletion entries of each kind, a move
