@@ -340,6 +340,18 @@ logging = sa.Table(
     sa.Index("log_page_id_time", "log_page", "log_timestamp"),
 )
 
+# What log entries are about, to find them by it (MediaWiki's log_search): `rev_id`, `log_id`,
+# `ar_timestamp`, `oi_archive_name`, `fa_id` for the items a revision deletion changed,
+# `target_author_actor` for their authors, `associated_rev_id` for an entry's revision.
+log_search = sa.Table(
+    "log_search",
+    metadata,
+    sa.Column("ls_field", Str(32), primary_key=True),
+    sa.Column("ls_value", Str(255), primary_key=True),
+    sa.Column("ls_log_id", sa.Integer, primary_key=True),
+    sa.Index("ls_log_id", "ls_log_id"),
+)
+
 # Tags of recent changes and log entries (change_tag itself is keyed by revision).
 change_tag_event = sa.Table(
     "change_tag_event",

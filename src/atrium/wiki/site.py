@@ -68,14 +68,6 @@ LANGUAGE_PREFIXES: frozenset[str] = frozenset(
     ]
 )
 INTERWIKI_URL = "https://{prefix}.wikipedia.org/wiki/$1"  # each language prefix's wiki
-LANGUAGE_NAMES: dict[str, str] = {
-    "ar": "العربية", "cs": "čeština", "da": "dansk", "de": "Deutsch", "el": "Ελληνικά",
-    "en": "English", "eo": "Esperanto", "es": "español", "fa": "فارسی", "fi": "suomi",
-    "fr": "français", "he": "עברית", "hu": "magyar", "id": "Bahasa Indonesia", "it": "italiano",
-    "ja": "日本語", "ko": "한국어", "nl": "Nederlands", "no": "norsk", "pl": "polski",
-    "pt": "português", "ro": "română", "ru": "русский", "sv": "svenska", "tr": "Türkçe",
-    "uk": "українська", "vi": "Tiếng Việt", "zh": "中文",
-}  # fmt: skip
 
 
 @dataclass

@@ -92,6 +92,8 @@ class ApiContext:
     message_formatter: Callable[[Message, bool], Awaitable[Any]] | None = None
     # A message as a module's own text in the user language (`wikitext`, `html`); set by main.
     uselang_renderer: Callable[[Message, str], Awaitable[str]] | None = None
+    # Reads the user language's code (`uselang`, else the caller's preference); set by main.
+    user_language_reader: Callable[[], Awaitable[str]] | None = None
 
     @property
     def fv(self) -> int:
@@ -116,6 +118,12 @@ class ApiContext:
         if self.uselang_renderer is None:
             return message.render("en", form)
         return await self.uselang_renderer(message, form)
+
+    async def user_language(self) -> str:
+        """The user language's code, for what a module answers in it (language names)."""
+        if self.user_language_reader is None:
+            return "en"
+        return await self.user_language_reader()
 
     @property
     def session_secret(self) -> str | None:

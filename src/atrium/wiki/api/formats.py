@@ -65,9 +65,12 @@ _IN_CONTEXT = {
     ("userrights", "removed"): "group",
     ("result", "added"): "t",
     ("result", "removed"): "t",
+    ("variant", "fallbacks"): "variant",
 }
 # Lists keyed by a name the item carries as an attribute (ApiResult::META_KVP_KEY_NAME).
-KVP = {"slots": "role"}
+KVP = {"slots": "role", "languagevariants": "code"}
+# The same, for lists known by the list they are in: (parent, element) -> (item, key attribute).
+_KVP_IN_CONTEXT = {("languagevariants", "lang"): ("variant", "code")}
 # Text members written as elements of their own rather than attributes, by the element they are
 # in (ApiResult::setSubelementsList in ApiExpandTemplates, ApiParse, ApiParamInfo, ApiHelp).
 SUBELEMENTS = {
@@ -169,6 +172,9 @@ class _Writer:
         elif name in KVP:
             item = _item_name(parent, name)
             children = [(item, each, {KVP[name]: str(key)}) for key, each in value.items()]
+        elif (parent, name) in _KVP_IN_CONTEXT:
+            item, attribute = _KVP_IN_CONTEXT[(parent, name)]
+            children = [(item, each, {attribute: str(key)}) for key, each in value.items()]
         elif (
             name in ELEMENTS
             and value

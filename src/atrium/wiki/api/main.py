@@ -333,6 +333,7 @@ async def _handle_with(
     )
     ctx.message_formatter = functools.partial(_format_in_result, ctx, fmt)
     ctx.uselang_renderer = functools.partial(_render_in_uselang, ctx, fmt)
+    ctx.user_language_reader = functools.partial(_user_language, ctx, fmt)
     result: dict[str, Any] = {}
     error: ApiUsageError | None = None
     headers: dict[str, str] = {}
@@ -367,6 +368,9 @@ async def _handle_with(
         error = exc
     except Exception as exc:
         error = internal_error(request, exc)
+    # Warnings raised by then are in the result before action=query puts `continue` and
+    # `batchcomplete` on top of it; ApiMain's own later ones go on top of those.
+    ran_with_warnings = bool(reader.warnings)
     if error is None:
         unused = {i: k for i, k in enumerate(raw) if k not in reader.used}
         if unused:
@@ -384,7 +388,7 @@ async def _handle_with(
         if media_type.startswith("text/xml"):  # the export's XML, as ApiFormatRaw names it
             headers["Content-Disposition"] = "inline; filename=export.xml"
         return Response(body, headers=BASE_HEADERS | headers, media_type=media_type)
-    response = _render(site, fmt, result, reader.warnings, error, headers)
+    response = _render(site, fmt, result, reader.warnings, error, headers, ran_with_warnings)
     store = rt.sessions
     if ctx.end_sessions_for is not None and store is not None and error is None:
         await store.end_all_for(BROWSER_SERVICE, ctx.end_sessions_for)
@@ -453,6 +457,11 @@ def _read_format(reader: ParamReader, fmt: _Format) -> None:
 def _top_level(main: dict[str, Any], result: dict[str, Any]) -> None:
     if main["requestid"] is not None:
         result["requestid"] = main["requestid"]
+
+
+async def _user_language(ctx: ApiContext, fmt: _Format) -> str:
+    await _languages(ctx, fmt)
+    return fmt.uselang.code
 
 
 async def _languages(ctx: ApiContext, fmt: _Format) -> None:
@@ -699,8 +708,12 @@ def _render(
     warnings: list[WarningEntry],
     error: ApiUsageError | None,
     headers: dict[str, str],
+    ran_with_warnings: bool = False,
 ) -> Response:
     body: dict[str, Any] = {}
+    if ran_with_warnings and error is None:
+        # ApiResult::ADD_ON_TOP: action=query's members added after the modules' warnings.
+        body.update({k: result[k] for k in ("batchcomplete", "continue") if k in result})
     if warnings:
         body["warnings"] = _warnings(warnings, fmt)
     status = 200

@@ -8,6 +8,7 @@ logged action (type 3, pointing at its `logging` row); `list=recentchanges`, `li
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -143,12 +144,15 @@ def log_event(
     in_rc: bool = True,
     rev_id: int = 0,
     site: Site | None = None,
+    relations: Mapping[str, Sequence[str | int]] | None = None,
 ) -> int:
     """A `logging` row (and its recent-changes row); returns the log id. `rev_id` is the
     revision the entry is associated with (a move's or protection's null revision), which the
     recent-changes row shows as its revision (ManualLogEntry::setAssociatedRevId). With
     `site`, a recent-changes row mails the page's watchers, as MediaWiki's does; without
-    (the importer, maintenance), it only marks them notified."""
+    (the importer, maintenance), it only marks them notified. `relations` are what the entry
+    can be found by in `log_search` (ManualLogEntry::setRelations), field -> values; the
+    associated revision is one of them."""
     ts = timestamp or now14()
     actor = actor_id(conn, who)
     reason_id = comment_id(conn, reason)
@@ -170,6 +174,16 @@ def log_event(
     )
     assert row is not None
     log_id = int(row["log_id"])
+    searchable = {
+        (field, str(value)) for field, values in (relations or {}).items() for value in values
+    }
+    if rev_id:
+        searchable.add(("associated_rev_id", str(rev_id)))
+    if searchable:
+        conn.executemany(
+            sa.insert(schema.log_search),
+            [{"ls_field": f, "ls_value": v, "ls_log_id": log_id} for f, v in sorted(searchable)],
+        )
     if log_type in RENDERING_LOGS:
         invalidation.touch(conn, [title], invalidation.log_change(log_id))
     if in_rc:

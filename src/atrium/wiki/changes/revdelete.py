@@ -61,6 +61,16 @@ class Outcome:
     log_id: int | None
 
 
+# RevisionDeleter::getRelationType: the log_search field of each list type's items.
+RELATION_FIELD = {
+    "revision": "rev_id",
+    "archive": "ar_timestamp",
+    "oldimage": "oi_archive_name",
+    "filearchive": "fa_id",
+    "logging": "log_id",
+}
+
+
 def item_key(text: str) -> int | str:
     """The id as PHP keys it: a canonical decimal is an integer, anything else stays text."""
     return int(text) if _CANONICAL_INT.fullmatch(text) else text
@@ -123,6 +133,7 @@ def _revision_rows(conn: Conn, title: Title, ids: list[int]) -> list[dict[str, A
             R.c.rev_id.label("id"),
             R.c.rev_timestamp.label("timestamp"),
             R.c.rev_deleted.label("deleted"),
+            A.c.actor_id,
             A.c.actor_user,
             A.c.actor_name,
             C.c.comment_text,
@@ -141,6 +152,7 @@ def _revision_rows(conn: Conn, title: Title, ids: list[int]) -> list[dict[str, A
                 AR.c.ar_rev_id.label("id"),
                 AR.c.ar_timestamp.label("timestamp"),
                 AR.c.ar_deleted.label("deleted"),
+                A.c.actor_id,
                 A.c.actor_user,
                 A.c.actor_name,
                 C.c.comment_text,
@@ -163,6 +175,7 @@ def _archive_rows(conn: Conn, title: Title, ids: list[int]) -> list[dict[str, An
             AR.c.ar_rev_id.label("rev_id"),
             AR.c.ar_timestamp.label("timestamp"),
             AR.c.ar_deleted.label("deleted"),
+            A.c.actor_id,
             A.c.actor_user,
             A.c.actor_name,
             C.c.comment_text,
@@ -191,6 +204,7 @@ def _log_rows(conn: Conn, ids: list[int]) -> list[dict[str, Any]]:
             L.c.log_params,
             L.c.log_namespace,
             L.c.log_title,
+            A.c.actor_id,
             A.c.actor_user,
             A.c.actor_name,
             C.c.comment_text,
@@ -216,6 +230,7 @@ def _oldimage_rows(conn: Conn, title: Title, ids: list[int]) -> list[dict[str, A
             OI.c.oi_width.label("width"),
             OI.c.oi_height.label("height"),
             OI.c.oi_size.label("size"),
+            A.c.actor_id,
             A.c.actor_user,
             A.c.actor_name,
             C.c.comment_text,
@@ -242,6 +257,7 @@ def _filearchive_rows(conn: Conn, title: Title, ids: list[int]) -> list[dict[str
             FA.c.fa_width.label("width"),
             FA.c.fa_height.label("height"),
             FA.c.fa_size.label("size"),
+            A.c.actor_id,
             A.c.actor_user,
             A.c.actor_name,
             C.c.comment_text,
@@ -352,6 +368,7 @@ def set_visibility(
     # changed, and the last one's status stands, in the first one's place.
     statuses: dict[int | str, ItemStatus] = {}
     changed: list[int] = []
+    authors: list[int] = []  # the changed items' actors (RevDelList's authorActors)
     virtual_old = virtual_new = 0
     log_type = "delete"
     for item in rows:
@@ -376,6 +393,7 @@ def set_visibility(
             status.warnings.append(("revdelete-only-restricted", when))
         elif _set_bits(conn, kind, item, bits):
             changed.append(ident)
+            authors.append(int(item["actor_id"]))
             if (old | bits) & DELETED_RESTRICTED:
                 log_type = "suppress"
             virtual_new |= (old ^ bits) & bits
@@ -389,8 +407,9 @@ def set_visibility(
     log_id = None
     if changed:
         log_id = _log(
-            conn, who, kind, title, log_type, changed, virtual_old, virtual_new, reason, site
-        )
+            conn, who, kind, title, log_type, changed, authors, virtual_old, virtual_new, reason,
+            site,
+        )  # fmt: skip
         _tag_log(conn, log_id, tag_ids)
     reloaded = {int(r["id"]): r for r in _rows(conn, kind, title, numbers)}
     for status in statuses.values():
@@ -406,6 +425,7 @@ def _log(
     title: Title,
     log_type: str,
     changed: list[int],
+    authors: list[int],
     old: int,
     new: int,
     reason: str,
@@ -432,6 +452,8 @@ def _log(
         # The suppression log is restricted: ManualLogEntry::publish keeps it out of the feed.
         in_rc=log_type not in LOG_RESTRICTIONS,
         site=site,
+        # Found again by the items and their authors (Special:RevisionDelete's log extract).
+        relations={RELATION_FIELD[kind]: ids, "target_author_actor": authors},
     )
 
 

@@ -37,6 +37,8 @@ _GENDER = re.compile(r"\{\{GENDER:([^|}]*)\|([^{}]*)\}\}", re.IGNORECASE)
 _PARAM = re.compile(r"\$(\d+)")
 _SEMANTIC_TAG = re.compile(r"</?(?:var|kbd|samp|code)>")
 _TAG = re.compile(r"<[^<>]*>")
+# What Sanitizer::stripAllTags drops with its content: what a browser never shows.
+_NON_VISIBLE = re.compile(r"<(script|style)\b[^>]*>.*?(?:</\1\s*>|$)", re.IGNORECASE | re.DOTALL)
 _AFTER = re.compile("\x7fp(\\d+)\x7f")
 _WHITESPACE = re.compile("[ \r\n\t]+")
 
@@ -142,9 +144,10 @@ def render(
 
 
 def strip_markup(text: str) -> str:
-    """ApiErrorFormatter::stripMarkup: semantic tags become quotes, other tags go, entities decode,
-    and runs of whitespace (line breaks too) become one space (Sanitizer::stripAllTags)."""
-    stripped = html.unescape(_TAG.sub("", _SEMANTIC_TAG.sub('"', text)))
+    """ApiErrorFormatter::stripMarkup: semantic tags become quotes, other tags go (script and
+    style with their content), entities decode, and runs of whitespace (line breaks too) become one space (Sanitizer::stripAllTags)."""
+    visible = _NON_VISIBLE.sub("", _SEMANTIC_TAG.sub('"', text))
+    stripped = html.unescape(_TAG.sub("", visible))
     return _WHITESPACE.sub(" ", stripped).strip(" \r\n\t")
 
 

@@ -10,6 +10,7 @@ from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import BOOLEAN, ModuleSpec, Param, enum
 from atrium.wiki.changes.accounts import set_options
 from atrium.wiki.messages import messages as msg
+from atrium.wiki.messages.language_facts import user_languages
 from atrium.wiki.reads.users import DEFAULT_OPTIONS
 
 OPTIONS = ModuleSpec(
@@ -67,7 +68,14 @@ async def options(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         changes[params["optionname"]] = params["optionvalue"]
     accepted: dict[str, str | None] = {}
     for name, value in changes.items():
-        if name in DEFAULT_OPTIONS or name.startswith("userjs-"):
+        if name == "language" and value is not None and value not in user_languages():
+            # The preference is a choice among the languages the wiki offers (HTMLSelectField).
+            ctx.warn(
+                spec,
+                "validationfailed",
+                msg.api("apiwarn-validationfailed", name, msg.message("htmlform-select-badoption")),
+            )
+        elif name in DEFAULT_OPTIONS or name.startswith("userjs-"):
             accepted[name] = value
         else:
             ctx.warn(

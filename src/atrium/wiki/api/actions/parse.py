@@ -138,7 +138,8 @@ async def parse(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     parsed = await ctx.db.read_cached_or_rendering(
         parsing.cached_parse, parsing.parse, ctx.site, title, text, source.variables
     )
-    add_props(_output(ctx, params, model, source, parsed), props, result)
+    uselang = await ctx.user_language() if "langlinks" in props else "en"
+    add_props(_output(ctx, params, model, source, parsed, uselang), props, result)
     return {"parse": result}
 
 
@@ -158,7 +159,12 @@ async def _head(
 
 
 def _output(
-    ctx: ApiContext, params: dict[str, Any], model: str, source: Source, parsed: parsing.Parsed
+    ctx: ApiContext,
+    params: dict[str, Any],
+    model: str,
+    source: Source,
+    parsed: parsing.Parsed,
+    uselang: str,
 ) -> Output:
     """The rendering as the options shape it: code shown as code, the table of contents dropped,
     edit links added, and the wrapper's class."""
@@ -177,7 +183,7 @@ def _output(
         inner += limit_report_comment(parsed)
     body = f'<div class="{html.escape(wrapper)}">{inner}</div>' if wrapper else inner
     wikitext = model == "wikitext"
-    return Output(ctx, params, title, source.text, parsed, body, headings_html, wikitext)
+    return Output(ctx, params, title, source.text, parsed, body, headings_html, wikitext, uselang)
 
 
 ACTIONS = (Action(PARSE, parse),)

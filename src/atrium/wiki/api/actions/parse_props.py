@@ -16,8 +16,9 @@ from atrium.wiki.api.actions.parse_report import (
 )
 from atrium.wiki.api.actions.parse_source import HEADING_SOURCE
 from atrium.wiki.api.context import ApiContext
+from atrium.wiki.messages.language_facts import autonym, name_in
 from atrium.wiki.reads import parsing
-from atrium.wiki.site import GENERATOR, LANGUAGE_NAMES, Site
+from atrium.wiki.site import GENERATOR, Site
 from atrium.wiki.titles import Title
 from atrium.wiki.wikitext.preprocess import parsetree
 
@@ -40,6 +41,7 @@ class Output:
     body: str  # the HTML as `text` returns it
     headings_html: str  # the HTML before edit links, where sections are read
     wikitext: bool  # the content model is wikitext (other models have no links or sections)
+    uselang: str = "en"  # the user language, which names the language links
 
     @property
     def fv(self) -> int:
@@ -137,8 +139,8 @@ def _langlinks(o: Output, result: dict[str, Any]) -> None:
             "lang": lang,
             "url": o.ctx.site.interwiki_url(lang, f"{lang}:{linked}"),
         }
-        item["langname"] = LANGUAGE_NAMES.get(lang, lang)
-        item["autonym"] = LANGUAGE_NAMES.get(lang, lang)
+        item["langname"] = name_in(lang, o.uselang) or ""
+        item["autonym"] = autonym(lang) or ""
         o.ctx.out.content(item, "title", linked)
         langlinks.append(item)
     result["langlinks"] = langlinks

@@ -25,20 +25,23 @@ def may_select(reader: Account) -> bool:
     return reader.allowed("deletedhistory") and reader.allowed("deletelogentry")
 
 
-def line_control(links: Links, reader: Account, row: dict[str, Any]) -> Markup:
-    """LogEventsList::getShowHideLinks for one entry (nothing on the suppression log's)."""
+def line_control(
+    links: Links, reader: Account, row: dict[str, Any], *, checkboxes: bool = True
+) -> Markup:
+    """LogEventsList::getShowHideLinks for one entry (nothing on the suppression log's): a check
+    box for those who may hide log entries, or without `checkboxes` (a log extract) a link."""
     if row["type"] == "suppress" or not reader.allowed("deletedhistory"):
         return Markup("")
     deleted = int(row["deleted"])
     restricted_ok = can_see(reader, deleted, DELETED_RESTRICTED)
-    if may_select(reader):
+    if may_select(reader) and checkboxes:
         if not restricted_ok:
             return Markup('<input type="checkbox" name="deleterevisions" value="1" disabled>')
         return Markup(
             '<input type="checkbox" name="ids[{}]" value="1" class="mw-revdel-checkbox" '
             'aria-label="Select this log entry">'
         ).format(row["id"])
-    if not deleted:
+    if not deleted and not may_select(reader):
         return Markup("")
     if not restricted_ok:
         return Markup('<span class="mw-revdelundel-link">(change visibility)</span>')

@@ -1,7 +1,8 @@
 """`Special:Preferences`: the account's facts, a link to change the password, the email address
 (changing it asks for the password, as Special:ChangeEmail does), the date format and time zone
 every page shows times in, the responsive skin, and the defaults of the watchlist and of recent
-changes; the same options the API's `action=options` reads and sets."""
+changes, and the language (of the API's messages, `uselang=user`); the same options the API's
+`action=options` reads and sets."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from starlette.responses import RedirectResponse, Response
 from atrium.wiki.changes.accounts import set_email, set_options
 from atrium.wiki.changes.email_confirmation import mail_confirmation
 from atrium.wiki.limits import duration, wiki_limits
+from atrium.wiki.messages.language import CONTENT_LANGUAGE
+from atrium.wiki.messages.language_facts import user_languages
 from atrium.wiki.reads.password_check import password_ok
 from atrium.wiki.reads.users import options, password_hash
 from atrium.wiki.web.dates import DATE_FORMATS
@@ -74,6 +77,8 @@ async def _page(ctx: SpecialContext, error: str = "", status: int = 200) -> Resp
         account=ctx.reader,
         zones=zones(),
         zone=zone,
+        languages=user_languages(),
+        language=str(prefs.get("language") or CONTENT_LANGUAGE),
         prefs=prefs,
         date_formats=DATE_FORMATS,
         toggles=TOGGLES,
@@ -119,6 +124,10 @@ async def handle(ctx: SpecialContext) -> Response:
                 )
     # Only what the form holds changes: its check boxes when it is the whole form.
     changes: dict[str, str | None] = {"timecorrection": zone_value(zone) if zone else None}
+    if "wplanguage" in ctx.form:
+        if ctx.form["wplanguage"] not in user_languages():
+            return await _page(ctx, text("htmlform-select-badoption"), 400)
+        changes["language"] = ctx.form["wplanguage"]
     if "wpdate" in ctx.form:
         if ctx.form["wpdate"] not in DATE_FORMATS:
             return await _page(ctx, "The date format is not valid.", 400)

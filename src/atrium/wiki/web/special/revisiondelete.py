@@ -224,18 +224,22 @@ async def _failure(ctx: SpecialContext, kind: str, outcome: revdel.Outcome) -> M
     return Markup(await wikitext_html(ctx, message(LABELS[kind][2], listed)))
 
 
-async def _logs(ctx: SpecialContext, kind: str, target: Title) -> list[tuple[str, Any]]:
-    """The revision-deletion lines of the deletion and suppression logs about the target, for
-    those who may read them."""
+async def _logs(
+    ctx: SpecialContext, kind: str, target: Title, ids: list[str]
+) -> list[tuple[str, Any]]:
+    """The revision-deletion entries of the deletion and suppression logs about the selected
+    items (found through log_search by the items' field), each log for those who may read it."""
     action = "event" if kind == "logging" else "revision"
+    values = list(dict.fromkeys(str(revdel.item_key(i)) for i in ids))
+    related = (revdel.RELATION_FIELD[kind], values)
     shown: list[tuple[str, Any]] = []
     for log_type, right, heading in (
         ("delete", "deletedhistory", "Deletion log"),
         ("suppress", "suppressionlog", "Suppression log"),
     ):
         if ctx.reader.allowed(right):
-            lines = await log_extract(ctx, log_type, target)
-            shown.append((heading, [e for e in lines if e["action"] == action]))
+            lines = await log_extract(ctx, log_type, target, action=action, related=related)
+            shown.append((heading, lines))
     return shown
 
 
@@ -335,7 +339,7 @@ async def _show(
             Title(NS_MEDIAWIKI, "Revdelete-reason-dropdown"),
             Title(NS_MEDIAWIKI, "Revdelete-reason-dropdown-suppress"),
         ),
-        logs=await _logs(ctx, kind, target),
+        logs=await _logs(ctx, kind, target, ids),
     )
 
 

@@ -22,13 +22,13 @@ from atrium.wiki.api.params import (
     enum,
 )
 from atrium.wiki.api.query.pageset import QueryModule, QueryRun
+from atrium.wiki.messages.language_facts import autonym, known_languages, variant_fallbacks
 from atrium.wiki.reads.site_statistics import statistics
 from atrium.wiki.reads.users import DEFAULT_OPTIONS
 from atrium.wiki.site import (
     ARTICLE_PATH,
     GENERATOR,
     INTERWIKI_URL,
-    LANGUAGE_NAMES,
     MAIN_PAGE,
     MAX_ARTICLE_SIZE,
     SCRIPT_PATH,
@@ -309,15 +309,18 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
             }
         elif prop == "languages":
             langs = []
-            for code, name in sorted(LANGUAGE_NAMES.items()):
-                entry = {"code": code, "bcp47": code}
-                out.content(entry, "name", name)
+            for facts in known_languages().values():
+                entry = {"code": facts.code, "bcp47": facts.bcp47}
+                out.content(entry, "name", facts.autonym)
                 langs.append(entry)
             data["languages"] = langs
         elif prop == "languagevariants":
-            # Languages with a LanguageConverter and their variants; Atrium converts no
-            # language, so no language has variants: the empty object of MediaWiki's kvp shape.
-            data["languagevariants"] = {}
+            # The languages with a converter, each variant with its fallbacks: a kvp object
+            # keyed by language code, then by variant.
+            data["languagevariants"] = {
+                code: {variant: {"fallbacks": list(chain)} for variant, chain in table.items()}
+                for code, table in variant_fallbacks().items()
+            }
         elif prop == "skins":
             skin: dict[str, Any] = {"code": "vector"}
             out.content(skin, "name", "Vector")
@@ -375,7 +378,7 @@ def _interwiki(ctx: ApiContext, out: Out, filteriw: str | None) -> list[dict[str
     entries = []
     for code in sorted(ctx.site.languages):
         entry: dict[str, Any] = {"prefix": code}
-        entry["language"] = LANGUAGE_NAMES.get(code, code)
+        entry["language"] = autonym(code) or code
         entry["url"] = INTERWIKI_URL.replace("{prefix}", code)
         entries.append(entry)
     return entries

@@ -16,19 +16,8 @@ from atrium.wiki.api.params import (
 )
 from atrium.wiki.api.query.interwiki_links import interwiki_url, mustusewith, url_props
 from atrium.wiki.api.query.pageset import QueryModule, QueryRun, badcontinue, cont_int
+from atrium.wiki.messages.language_facts import autonym, name_in
 from atrium.wiki.reads import links as linkreads
-from atrium.wiki.site import LANGUAGE_NAMES
-
-# English names of the interlanguage prefixes (langname with the default inlanguagecode).
-_ENGLISH_NAMES = {
-    "ar": "Arabic", "cs": "Czech", "da": "Danish", "de": "German", "el": "Greek",
-    "en": "English", "eo": "Esperanto", "es": "Spanish", "fa": "Persian", "fi": "Finnish",
-    "fr": "French", "he": "Hebrew", "hu": "Hungarian", "id": "Indonesian", "it": "Italian",
-    "ja": "Japanese", "ko": "Korean", "nl": "Dutch", "no": "Norwegian", "pl": "Polish",
-    "pt": "Portuguese", "ro": "Romanian", "ru": "Russian", "sv": "Swedish", "tr": "Turkish",
-    "uk": "Ukrainian", "vi": "Vietnamese", "zh": "Chinese",
-}  # fmt: skip
-
 
 LANGLINKS = ModuleSpec(
     "langlinks",
@@ -92,10 +81,9 @@ async def run(q: QueryRun, params: dict[str, Any]) -> None:
         if "url" in props:
             item["url"] = interwiki_url(lang, title)
         if "langname" in props:
-            names = LANGUAGE_NAMES if params["inlanguagecode"] == lang else _ENGLISH_NAMES
-            item["langname"] = names.get(lang, lang)
+            item["langname"] = name_in(lang, params["inlanguagecode"]) or ""
         if "autonym" in props:
-            item["autonym"] = LANGUAGE_NAMES.get(lang, lang)
+            item["autonym"] = autonym(lang) or ""
         q.ctx.out.content(item, "title", title)
         q.page_entry(int(row["ll_from"])).setdefault("langlinks", []).append(item)
 
