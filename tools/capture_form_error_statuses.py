@@ -31,6 +31,7 @@ INDEX = f"{BASE}/w/index.php"
 PAGE, OTHER, MISSING = "Form errors page", "Form errors other", "Form errors no page"
 NOBODY = "Form errors nobody"
 ALICE = ("Alice", "alice-password-1")
+UNICODE_CHECK = "ℳ𝒲♥𝓊𝓃𝒾𝒸ℴ𝒹ℯ"  # EditPage takes a post as a whole form only with it
 # Turned on only while the email and upload cases are asked (the reference runs without them).
 MAIL_AND_UPLOADS = "\n$wgEnableEmail = true;\n$wgEnableUploads = true;\n"
 
@@ -154,6 +155,17 @@ CASES: dict[str, Case] = {
                          "token": "{rollback}"}, {}, None,
         "Someone else has edited or rolled back the page already.",
     ),
+    "rollback: no such page": (
+        "admin", "GET", {"title": MISSING, "action": "rollback", "from": "Admin",
+                         "token": "{rollback}"}, {}, None,
+        "Unable to load revision data.",
+    ),
+    "edit: text too long": (
+        "admin", "POST", {"title": PAGE, "action": "submit"},
+        {"wpTextbox1": "x" * (2048 * 1024 + 1), "wpSave": "1", "wpUnicodeCheck": UNICODE_CHECK,
+         "wpUltimateParam": "1"},
+        "wpEditToken", "which is longer than the maximum of 2,048 kilobytes",
+    ),
     "delete: no such page": (
         "admin", "GET", {"title": MISSING, "action": "delete"}, {}, None,
         "It may have already been deleted by someone else.",
@@ -251,7 +263,8 @@ def _alice(admin: httpx.Client) -> None:
 
 
 def _token(client: httpx.Client, query: dict[str, str], field: str) -> str:
-    page = client.get(INDEX, params=query)
+    shown = {**query, "action": "edit"} if query.get("action") == "submit" else query
+    page = client.get(INDEX, params=shown)
     tag = re.search(rf"<input[^>]*name=['\"]{re.escape(field)}['\"][^>]*>", page.text)
     found = re.search(r"value=['\"]([^'\"]*)['\"]", tag.group(0)) if tag else None
     if found is None:

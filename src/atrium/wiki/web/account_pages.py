@@ -145,11 +145,16 @@ async def user_login(request: Request, site: Site, db: Database, subpage: str | 
     by_email = people is not None and "@" in raw_name
     name = raw_name.strip().lower() if by_email else normalize_username(raw_name)
     password = form.get("wpPassword", "")
-    if name is None or not password:
+    # The login form shows itself again with the error, at 200, for every refusal below.
+    if not raw_name.strip() or not password:
+        # HTMLForm's check of its required fields, before any account is looked at.
         return await _login_page(
-            request, site, db, error=text("wrongpassword"), name=raw_name, returnto=returnto,
-            status=400,
-        )  # fmt: skip
+            request, site, db, error=text("htmlform-required"), name=raw_name, returnto=returnto
+        )
+    if name is None:
+        return await _login_page(
+            request, site, db, error=text("wrongpassword"), name=raw_name, returnto=returnto
+        )
     address = request.client.host if request.client else ""
     throttle = wiki_limits(request).passwords
     refused = await throttle.refusal(name, address)
@@ -175,17 +180,14 @@ async def user_login(request: Request, site: Site, db: Database, subpage: str | 
             return await new_password_page(request, site, db, raw_name, password, returnto)
         errors = await set_new_password(db, account, form, people)
         if errors:
-            return await new_password_page(
-                request, site, db, raw_name, password, returnto, errors, status=400
-            )
+            return await new_password_page(request, site, db, raw_name, password, returnto, errors)
         await _store(request).end_all_for(SERVICE, account.id)
         return await sign_in_response(request, site, account, _returnto(site, returnto), False)
     if not ok or account is None:
         await throttle.failed(name, address)
         return await _login_page(
-            request, site, db, error=text("wrongpassword"), name=raw_name, returnto=returnto,
-            status=400,
-        )  # fmt: skip
+            request, site, db, error=text("wrongpassword"), name=raw_name, returnto=returnto
+        )
     return await sign_in_response(
         request, site, account, _returnto(site, returnto), form.get("wpRemember") == "1"
     )
@@ -277,9 +279,8 @@ async def create_account(
     else:
         errors.extend(text(p.key, *p.params) for p in password_problems(name, password))
     if errors or name is None:
-        return await _create_page(
-            request, site, db, viewer, errors=errors, values=values, status=400
-        )
+        # The form shown again with the errors, at 200, as AuthManagerSpecialPage does.
+        return await _create_page(request, site, db, viewer, errors=errors, values=values)
     address = request.client.host if request.client else ""
     if await wiki_limits(request).account_creation_refused(viewer.account, address):
         count, window = ACCOUNT_CREATION
@@ -303,9 +304,8 @@ async def create_account(
         )
     except ChangeError as exc:  # made meanwhile by another request
         return await _create_page(
-            request, site, db, viewer, errors=[text(exc.key, *exc.params)], values=values,
-            status=400,
-        )  # fmt: skip
+            request, site, db, viewer, errors=[text(exc.key, *exc.params)], values=values
+        )
     account = await db.read(account_by_name, name)
     assert account is not None
     return await sign_in_response(
@@ -355,16 +355,17 @@ async def change_password(
         current_ok = await linked_password_ok(linked, current)
     else:
         current_ok = await password_ok(await db.read(password_hash, account.id), current)
+    # The form shown again with the error, at 200, as Special:ChangeCredentials does.
     if not current_ok:
         await throttle.failed(account.name, address)
-        return await page([text("wrongpassword")], status=400)
+        return await page([text("wrongpassword")])
     if not password:
-        return await page([text("authmanager-create-no-primary")], status=400)
+        return await page([text("authmanager-create-no-primary")])
     if password != retype:
-        return await page([text("badretype")], status=400)
+        return await page([text("badretype")])
     problems = [text(p.key, *p.params) for p in password_problems(account.name, password)]
     if problems:
-        return await page(problems, status=400)
+        return await page(problems)
     # A workspace member's one password changes for every service at once.
     if people is None or not await people.change_password(SERVICE, account.id, password):
         stored = await workers.run(hash_password, password)

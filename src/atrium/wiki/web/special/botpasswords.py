@@ -134,7 +134,7 @@ async def _post(ctx: SpecialContext, app_id: str | None) -> Response:
         page = ctx.site.parser.parse_or_none(f"Special:BotPasswords/{wanted}")
         kept = page is not None and page.dbkey.partition("/")[2] == wanted.replace(" ", "_")
         if not _valid_app_id(wanted) or not kept:
-            return await _list(ctx, message("botpasswords-bad-appid", wanted), 400)
+            return await _list(ctx, message("botpasswords-bad-appid", wanted))
         target = links.special("BotPasswords/" + wanted.replace(" ", "_"))
         return RedirectResponse(target, status_code=303)
     user_id = ctx.reader.id
@@ -151,7 +151,8 @@ async def _post(ctx: SpecialContext, app_id: str | None) -> Response:
             await ctx.db.write(delete_bot_password, user_id, app_id)
             return await _done(ctx, app_id, "deleted", None)
     except ChangeError as exc:
-        return await _edit(ctx, app_id, exc.text, 400)
+        # The form shown again with the error, at 200, as HTMLForm does.
+        return await _edit(ctx, app_id, exc.text)
     if op == "cancel":
         return RedirectResponse(links.special("BotPasswords"), status_code=303)
     return await _edit(ctx, app_id)
@@ -166,7 +167,8 @@ async def handle(ctx: SpecialContext) -> Response:
         )
     app_id = ctx.subpage.strip() or None
     if app_id is not None and not _valid_app_id(app_id):
-        return await _bad_app_id(ctx, app_id, 200 if ctx.method == "GET" else 400)
+        # An ErrorPageError in SpecialBotPasswords, read or posted: 200.
+        return await _bad_app_id(ctx, app_id, 200)
     if ctx.method == "POST":
         if not ctx.token_ok():
             return await bad_token(ctx)

@@ -44,6 +44,7 @@ NUMBERS = {
     "rcdays": ("Days to show in recent changes:", 1, 90),
     "rclimit": ("Number of edits to show in recent changes by default:", 1, 1000),
 }
+DATE_LABEL = "Date format:"
 # Sanitizer::validateEmail's shape: something@something, no spaces.
 EMAIL = re.compile(r"[^\s@]+@[^\s@]+")
 
@@ -58,6 +59,17 @@ def zone_value(name: str) -> str:
     offset = datetime.now(UTC).astimezone(ZoneInfo(name)).utcoffset()
     minutes = int(offset.total_seconds() // 60) if offset is not None else 0
     return f"ZoneInfo|{minutes}|{name}"
+
+
+def _number_refusal(typed: str, low: int, high: int) -> str:
+    """HTMLIntField's validation: the words for a value that is no number or out of bounds."""
+    if not typed.isdigit() or len(typed) > 6:
+        return text("htmlform-int-invalid")
+    if int(typed) < low:
+        return text("htmlform-int-toolow", low)
+    if int(typed) > high:
+        return text("htmlform-int-toohigh", high)
+    return ""
 
 
 async def _page(ctx: SpecialContext, error: str = "", status: int = 200) -> Response:
@@ -88,15 +100,16 @@ async def handle(ctx: SpecialContext) -> Response:
         return await not_logged_in(ctx, "change your preferences")
     if ctx.method != "POST":
         return await _page(ctx)
+    # HTMLForm shows the form again with the error, at 200, for every refusal below.
     if not ctx.token_ok():
         return await _page(ctx, session_failure())
     zone = ctx.param("wptimecorrection")
     if zone and zone not in zones():
-        return await _page(ctx, "The time zone is not valid.", 400)
+        return await _page(ctx, "The time zone is not valid.")
     email = ctx.param("wpEmailAddress").strip()
     if email != ctx.reader.email:
         if email and (not EMAIL.fullmatch(email) or len(email) > 255):
-            return await _page(ctx, "The email address cannot be accepted.", 400)
+            return await _page(ctx, "The email address cannot be accepted.")
         address = ctx.request.client.host if ctx.request.client else ""
         throttle = wiki_limits(ctx.request).passwords
         refused = await throttle.refusal(ctx.reader.name, address)
@@ -106,10 +119,10 @@ async def handle(ctx: SpecialContext) -> Response:
         stored = await ctx.db.read(password_hash, ctx.reader.id)
         if not await password_ok(stored, ctx.param("wpPassword")):
             await throttle.failed(ctx.reader.name, address)
-            return await _page(ctx, "The password you entered is incorrect.", 400)
+            return await _page(ctx, "The password you entered is incorrect.")
         member = await request_member_address(ctx, email)
         if member is not None and member.refused:
-            return await _page(ctx, member.refused, 400)
+            return await _page(ctx, member.refused)
         if member is None:
             await ctx.db.write(set_email, ctx.reader.id, email)
             if email:
@@ -121,7 +134,7 @@ async def handle(ctx: SpecialContext) -> Response:
     changes: dict[str, str | None] = {"timecorrection": zone_value(zone) if zone else None}
     if "wpdate" in ctx.form:
         if ctx.form["wpdate"] not in DATE_FORMATS:
-            return await _page(ctx, "The date format is not valid.", 400)
+            return await _page(ctx, f"{DATE_LABEL} {text('htmlform-select-badoption')}")
         changes["date"] = ctx.form["wpdate"]
     if ctx.param("wpFormIdentifier") == "preferences":
         for name in TOGGLES:
@@ -130,10 +143,9 @@ async def handle(ctx: SpecialContext) -> Response:
         if f"wp{name}" not in ctx.form:
             continue
         typed = ctx.form[f"wp{name}"].strip()
-        if not typed.isdigit() or len(typed) > 6 or not low <= int(typed) <= high:
-            return await _page(
-                ctx, f"{label} the value must be a number from {low} to {high}.", 400
-            )
+        refusal = _number_refusal(typed, low, high)
+        if refusal:
+            return await _page(ctx, f"{label} {refusal}")
         changes[name] = str(int(typed))
     await ctx.db.write(set_options, ctx.reader.id, changes, False)
     return RedirectResponse(Links(ctx.site).special("Preferences", success="1"), status_code=303)

@@ -153,7 +153,8 @@ async def handle(ctx: SpecialContext) -> Response:
             undelete_page, ctx.site, ctx.performer(), title, reason, chosen, file_ids
         )
     except ChangeError as exc:
-        return await _history(ctx, title, exc.text, 400)
+        # SpecialUndelete shows the history again with the error, at 200.
+        return await _history(ctx, title, exc.text)
     name = escape_wikitext(Links(ctx.site).name(title))
     count, files = restored.revisions, restored.files
     restored_files = f" and {files} {'file' if files == 1 else 'files'}" if files else ""
