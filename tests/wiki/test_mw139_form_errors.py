@@ -214,9 +214,7 @@ CASES: dict[str, Case] = {
 }  # fmt: skip
 
 
-async def _hidden(
-    client: httpx.AsyncClient, query: dict[str, str], field: str
-) -> dict[str, str]:
+async def _hidden(client: httpx.AsyncClient, query: dict[str, str], field: str) -> dict[str, str]:
     """The token the form page gives this browser, and the editor's timestamps where it has
     them (without them a save is taken for an edit conflict)."""
     shown = {**query, "action": "edit"} if query.get("action") == "submit" else query

@@ -45,6 +45,7 @@ NUMBERS = {
     "rclimit": ("Number of edits to show in recent changes by default:", 1, 1000),
 }
 DATE_LABEL = "Date format:"
+INTEGER = re.compile(r"[+-]?[0-9]+")
 # Sanitizer::validateEmail's shape: something@something, no spaces.
 EMAIL = re.compile(r"[^\s@]+@[^\s@]+")
 
@@ -62,12 +63,14 @@ def zone_value(name: str) -> str:
 
 
 def _number_refusal(typed: str, low: int, high: int) -> str:
-    """HTMLIntField's validation: the words for a value that is no number or out of bounds."""
-    if not typed.isdigit() or len(typed) > 6:
+    """HTMLIntField's validation: the words for a value that is no integer or out of bounds."""
+    if not INTEGER.fullmatch(typed):
         return text("htmlform-int-invalid")
-    if int(typed) < low:
+    # Past 18 digits only the sign matters (and int() is never asked thousands of digits).
+    value = int(typed) if len(typed) <= 18 else (-1 if typed.startswith("-") else 1) * 10**18
+    if value < low:
         return text("htmlform-int-toolow", low)
-    if int(typed) > high:
+    if value > high:
         return text("htmlform-int-toohigh", high)
     return ""
 
