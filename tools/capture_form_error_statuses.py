@@ -166,6 +166,18 @@ CASES: dict[str, Case] = {
          "wpUltimateParam": "1"},
         "wpEditToken", "which is longer than the maximum of 2,048 kilobytes",
     ),
+    "edit: no such section": (
+        "admin", "GET", {"title": PAGE, "action": "edit", "section": "99"}, {}, None,
+        "You tried to edit a section that does not exist.",
+    ),
+    "view: no such revision": (
+        "admin", "GET", {"title": PAGE, "oldid": "99999999"}, {}, None,
+        'The revision #99999999 of the page named "Form errors page" does not exist.',
+    ),
+    "diff: no such revision": (
+        "admin", "GET", {"title": PAGE, "diff": "99999999"}, {}, None,
+        "One revision of this difference (99999999) was not found.",
+    ),
     "delete: no such page": (
         "admin", "GET", {"title": MISSING, "action": "delete"}, {}, None,
         "It may have already been deleted by someone else.",

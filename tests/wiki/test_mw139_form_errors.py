@@ -153,6 +153,11 @@ CASES: dict[str, Case] = {
         "admin", "POST", {"title": PAGE, "action": "submit"},
         {"wpTextbox1": "x" * (2048 * 1024 + 1), "wpSave": "1"}, "wpEditToken",
     ),
+    "edit: no such section": (
+        "admin", "GET", {"title": PAGE, "action": "edit", "section": "99"}, {}, None,
+    ),
+    "view: no such revision": ("admin", "GET", {"title": PAGE, "oldid": "99999999"}, {}, None),
+    "diff: no such revision": ("admin", "GET", {"title": PAGE, "diff": "99999999"}, {}, None),
     "delete: no such page": ("admin", "GET", {"title": MISSING, "action": "delete"}, {}, None),
     "index.php: invalid title": ("admin", "GET", {"title": "a<b"}, {}, None),
     "index.php: no such action": (

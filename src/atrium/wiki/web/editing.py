@@ -242,8 +242,9 @@ async def edit_form(request: Request, site: Site, db: Database, title: Title) ->
         draft = Draft(
             None, base.text, edittime=base.timestamp, starttime=now14(), base_rev_id=base.rev_id
         )
-        error = "The section you are trying to edit does not exist."
-        return await _form(request, site, db, title, viewer, draft, error=error, status=404)
+        # EditPage's `nosuchsectiontext`, at 200 as MediaWiki 1.39 answers.
+        error = text("nosuchsectiontext")
+        return await _form(request, site, db, title, viewer, draft, error=error)
     summary = ""
     if section not in (None, "new", "0"):
         summary = f"/* {_heading_of(textbox)} */ "
