@@ -107,7 +107,6 @@ async def _login_page(
     error: str = "",
     name: str = "",
     returnto: str = "",
-    status: int = 200,
 ) -> Response:
     viewer = await current_viewer(request, db)
     return await render_page(
@@ -123,7 +122,6 @@ async def _login_page(
         },
         title=Title(NS_SPECIAL, "UserLogin"),
         heading="Log in",
-        status=status,
     )
 
 
@@ -159,9 +157,11 @@ async def user_login(request: Request, site: Site, db: Database, subpage: str | 
     throttle = wiki_limits(request).passwords
     refused = await throttle.refusal(name, address)
     if refused is not None:
+        # AuthManager's throttle fails the login like a wrong password: the form again, at 200
+        # (only a rate limit's ThrottledError answers 429 in MediaWiki 1.39).
         return await _login_page(
             request, site, db, error=text("login-throttled", duration(refused.rule.window)),
-            name=raw_name, returnto=returnto, status=429,
+            name=raw_name, returnto=returnto,
         )  # fmt: skip
     linked = await people.for_login(SERVICE, name) if people is not None else None
     account: Account | None
@@ -285,9 +285,7 @@ async def create_account(
     if await wiki_limits(request).account_creation_refused(viewer.account, address):
         count, window = ACCOUNT_CREATION
         refusal = text("acct_creation_throttle_hit", count, duration(window))
-        return await _create_page(
-            request, site, db, viewer, errors=[refusal], values=values, status=429
-        )
+        return await _create_page(request, site, db, viewer, errors=[refusal], values=values)
     stored = await workers.run(hash_password, password)
     try:
         await db.write(
@@ -320,7 +318,7 @@ async def change_password(
     viewer = await current_viewer(request, db)
     title = Title(NS_SPECIAL, "ChangePassword")
 
-    async def page(errors: list[str], done: bool = False, status: int = 200) -> Response:
+    async def page(errors: list[str], done: bool = False) -> Response:
         return await render_page(
             request,
             site,
@@ -329,7 +327,6 @@ async def change_password(
             {"errors": errors, "done": done},
             title=title,
             heading="Change password",
-            status=status,
         )
 
     if not viewer.signed_in:
@@ -348,7 +345,7 @@ async def change_password(
     throttle = wiki_limits(request).passwords
     refused = await throttle.refusal(account.name, address)
     if refused is not None:
-        return await page([text("login-throttled", duration(refused.rule.window))], status=429)
+        return await page([text("login-throttled", duration(refused.rule.window))])
     people = account_links(request)
     linked = await people.for_user(SERVICE, account.id) if people is not None else None
     if linked is not None:

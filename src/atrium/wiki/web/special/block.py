@@ -41,14 +41,13 @@ OPTIONS = (
 )
 
 
-async def _form(ctx: SpecialContext, error: str = "", status: int = 200) -> Response:
+async def _form(ctx: SpecialContext, error: str = "") -> Response:
     posted = ctx.method == "POST"
     checked = {name: (ctx.flag(name) if posted else default) for name, _label, default in OPTIONS}
     return await render(
         ctx,
         "block.html",
         "Block user",
-        status,
         target=ctx.param("wpTarget") or ctx.subpage,
         expiries=EXPIRY_CHOICES,
         expiry=ctx.param("wpExpiry", "infinite"),

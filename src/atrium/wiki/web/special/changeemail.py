@@ -20,12 +20,11 @@ from atrium.wiki.web.texts import text
 MAX_EMAIL = 255
 
 
-async def _form(ctx: SpecialContext, error: str = "", status: int = 200) -> Response:
+async def _form(ctx: SpecialContext, error: str = "") -> Response:
     return await render(
         ctx,
         "changeemail.html",
         text("changeemail"),
-        status,
         header=text("changeemail-header"),
         current=ctx.reader.email or text("changeemail-none"),
         new_email=ctx.param("wpNewEmail"),
@@ -57,7 +56,7 @@ async def change(ctx: SpecialContext) -> Response:
     throttle = wiki_limits(ctx.request).passwords
     refused = await throttle.refusal(ctx.reader.name, ctx.client_ip)
     if refused is not None:
-        return await _form(ctx, text("changeemail-throttled", duration(refused.rule.window)), 429)
+        return await _form(ctx, text("changeemail-throttled", duration(refused.rule.window)))
     stored = await ctx.db.read(password_hash, ctx.reader.id)
     if not await password_ok(stored, ctx.param("wpPassword")):
         await throttle.failed(ctx.reader.name, ctx.client_ip)

@@ -148,7 +148,6 @@ async def _log_entries(ctx: SpecialContext, ids: list[int]) -> Items:
 async def _form(
     ctx: SpecialContext,
     items: Items,
-    status: int = 200,
     *,
     done: bool = False,
     failure: Markup | None = None,
@@ -162,7 +161,6 @@ async def _form(
         ctx,
         "edittags.html",
         heading,
-        status,
         items=items,
         target_name=links.name(items.target),
         is_page=items.target.ns >= 0,

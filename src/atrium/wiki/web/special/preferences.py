@@ -75,7 +75,7 @@ def _number_refusal(typed: str, low: int, high: int) -> str:
     return ""
 
 
-async def _page(ctx: SpecialContext, error: str = "", status: int = 200) -> Response:
+async def _page(ctx: SpecialContext, error: str = "") -> Response:
     prefs = await ctx.db.read(options, ctx.reader.id)
     current = str(prefs.get("timecorrection") or DEFAULT_ZONE)
     zone = (
@@ -85,7 +85,6 @@ async def _page(ctx: SpecialContext, error: str = "", status: int = 200) -> Resp
         ctx,
         "preferences.html",
         "Preferences",
-        status,
         account=ctx.reader,
         zones=zones(),
         zone=zone,
@@ -118,7 +117,7 @@ async def handle(ctx: SpecialContext) -> Response:
         refused = await throttle.refusal(ctx.reader.name, address)
         if refused is not None:
             wait = duration(refused.rule.window)
-            return await _page(ctx, text("login-throttled", wait), 429)
+            return await _page(ctx, text("login-throttled", wait))
         stored = await ctx.db.read(password_hash, ctx.reader.id)
         if not await password_ok(stored, ctx.param("wpPassword")):
             await throttle.failed(ctx.reader.name, address)

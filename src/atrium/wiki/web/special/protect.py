@@ -50,7 +50,7 @@ async def _current(ctx: SpecialContext, title: Title, actions: tuple[str, ...]) 
 
 async def _form(
     ctx: SpecialContext, title: Title, actions: tuple[str, ...], current: dict[str, str],
-    error: str = "", status: int = 200,
+    error: str = "",
 ) -> Response:  # fmt: skip
     may = ctx.reader.allowed("protect")
     name = Links(ctx.site).name(title)
@@ -58,7 +58,6 @@ async def _form(
         ctx,
         "protect.html",
         f'Change protection level for "{name}"' if may else f'View protection level of "{name}"',
-        status,
         title=title,
         name=name,
         may=may,

@@ -17,12 +17,11 @@ from atrium.wiki.web.special.render import permission_error, render, session_fai
 from atrium.wiki.web.texts import text as web_text
 
 
-async def _form(ctx: SpecialContext, error: str = "", status: int = 200) -> Response:
+async def _form(ctx: SpecialContext, error: str = "") -> Response:
     return await render(
         ctx,
         "unblock.html",
         "Unblock user",
-        status,
         target=ctx.param("wpTarget") or ctx.subpage,
         reason=ctx.param("wpReason"),
         error=error,
