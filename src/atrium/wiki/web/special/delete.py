@@ -10,6 +10,7 @@ from starlette.responses import Response
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.pageops import delete_page
 from atrium.wiki.changes.protection import badaccess, page_row
+from atrium.wiki.web.log_lines import message
 from atrium.wiki.web.special.blocknotice import block_notice, block_of
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
@@ -42,7 +43,7 @@ async def handle(ctx: SpecialContext) -> Response:
         # DeleteAction's own refusal for a page that is not there, at 200.
         return await message_page(
             ctx, web_text("cannotdelete-title", name),
-            web_text("cannotdelete", escape_wikitext(name)), 200,
+            message("cannotdelete", escape_wikitext(name)), 200,
         )  # fmt: skip
     if ctx.method != "POST":
         return await render(ctx, "delete.html", f'Delete "{name}"', title=title, error="")
