@@ -224,6 +224,12 @@ CASES: dict[str, Case] = {
          "wpCreateaccount": "1", "authAction": "create"},
         "wpCreateaccountToken", "Username entered already in use.",
     ),
+    "Special:CreateAccount: passwords differ": (
+        "anonymous", "POST", {"title": "Special:CreateAccount"},
+        {"wpName": "Form errors new", "wpPassword": "form-errors-pw-1",
+         "retype": "form-errors-pw-2", "wpCreateaccount": "1", "authAction": "create"},
+        "wpCreateaccountToken", "The passwords you entered do not match.",
+    ),
     "Special:CreateAccount: invalid name": (
         "anonymous", "POST", {"title": "Special:CreateAccount"},
         {"wpName": "a|b", "wpPassword": "form-errors-pw-1", "retype": "form-errors-pw-1",

@@ -194,6 +194,12 @@ CASES: dict[str, Case] = {
          "wpCreateaccount": "1"},
         "wpCreateaccountToken",
     ),
+    "Special:CreateAccount: passwords differ": (
+        "anonymous", "POST", {"title": "Special:CreateAccount"},
+        {"wpName": "Form errors new", "wpPassword": "form-errors-pw-1",
+         "retype": "form-errors-pw-2", "wpCreateaccount": "1"},
+        "wpCreateaccountToken",
+    ),
     "Special:CreateAccount: invalid name": (
         "anonymous", "POST", {"title": "Special:CreateAccount"},
         {"wpName": "a|b", "wpPassword": "form-errors-pw-1", "retype": "form-errors-pw-1",
