@@ -18,7 +18,7 @@ from tests.wiki.conftest import PASSWORDS, WikiHarness
 from tests.wiki.web_special_seed import sign_in
 
 from atrium.wiki.reads.pages import pages_by_titles
-from atrium.wiki.reads.users import account_by_name
+from atrium.wiki.reads.users import account_by_name, password_hash
 
 pytestmark = pytest.mark.anyio
 
@@ -256,6 +256,16 @@ async def _ask(client: httpx.AsyncClient, case: Case, values: dict[str, str]) ->
     return await client.post(INDEX, params=query, data=data)
 
 
+async def _titles(wiki: WikiHarness, client: httpx.AsyncClient) -> set[str]:
+    """Every page's title, in every namespace a form could have written to."""
+    found: set[str] = set()
+    for ns in (0, 1, 2, 4):
+        listed = await wiki.api(client, action="query", list="allpages", apnamespace=str(ns),
+                                aplimit="max")  # fmt: skip
+        found |= {p["title"] for p in listed["query"]["allpages"]}
+    return found
+
+
 def _said(response: httpx.Response, says: str) -> bool:
     return unescape(says).lower() in unescape(response.text).lower()
 
@@ -266,8 +276,11 @@ async def test_form_errors_answer_as_mediawiki(wiki: WikiHarness) -> None:
     rev = await wiki.edit_page(OTHER, "Another page.")
     page_id = (await wiki.db.read(pages_by_titles, [(0, PAGE.replace(" ", "_"))]))[0]["page_id"]
     before = await wiki.db.read(account_by_name, "Alice")
+    assert before is not None
+    password = await wiki.db.read(password_hash, before.id)
     seen = []
     async with wiki.client() as admin, wiki.client() as alice:
+        titles = await _titles(wiki, admin)
         await sign_in(wiki, admin, "Admin")
         await sign_in(wiki, alice, "Alice")
         tokens = await wiki.api(admin, action="query", meta="tokens", type="rollback")
@@ -295,8 +308,12 @@ async def test_form_errors_answer_as_mediawiki(wiki: WikiHarness) -> None:
         protected = await wiki.api(admin, action="query", prop="info", inprop="protection",
                                    titles=PAGE)  # fmt: skip
         assert next(iter(protected["query"]["pages"].values()))["protection"] == []
-        missing = await wiki.api(admin, action="query", titles=f"{OTHER}/x|{MISSING}")
-        assert all("missing" in p for p in missing["query"]["pages"].values())
+        assert await _titles(wiki, admin) == titles  # nothing moved, imported or made
+        revision = await wiki.api(admin, action="query", revids=str(rev), prop="revisions",
+                                  rvprop="tags")  # fmt: skip
+        assert next(iter(revision["query"]["pages"].values()))["revisions"][0]["tags"] == []
     after = await wiki.db.read(account_by_name, "Alice")
-    assert before is not None and after is not None and after.email == before.email
-    assert await wiki.db.read(account_by_name, NOBODY) is None
+    assert after is not None and after.email == before.email
+    assert await wiki.db.read(password_hash, before.id) == password
+    for name in (NOBODY, "Form errors new"):
+        assert await wiki.db.read(account_by_name, name) is None
