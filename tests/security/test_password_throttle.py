@@ -1,5 +1,6 @@
 """Password guessing on the wiki: every path that checks a password (action=login with main and
-bot passwords, action=clientlogin, Special:UserLogin) shares MediaWiki's
+bot passwords, action=clientlogin, Special:UserLogin, the forms that ask the current password)
+shares MediaWiki's
 `$wgPasswordAttemptThrottle`, counts failures only, hashes in the worker pool, and spends the
 same argon2 verification on an unknown name as on a known one."""
 
@@ -12,8 +13,9 @@ import pytest
 
 from atrium.core import secrets, workers
 from atrium.wiki.reads import password_check
+from atrium.wiki.reads.users import account_by_name, password_hash
 from tests.wiki.conftest import PASSWORDS, WikiHarness
-from tests.wiki.web_forms import sign_in
+from tests.wiki.web_forms import hidden, sign_in
 
 pytestmark = pytest.mark.anyio
 
@@ -61,7 +63,9 @@ async def test_action_login_guessing_is_throttled_even_for_the_right_password(
     )
     # The form shares the count: the same name from the same address is throttled there too.
     form = await sign_in(client, "Admin")
-    assert form.status_code == 429 and "too many recent login attempts" in form.text
+    # AuthManager's refusal on the form, at 200 as MediaWiki 1.39 (no session either).
+    assert form.status_code == 200 and "too many recent login attempts" in form.text
+    assert "atrium_session" not in client.cookies
 
 
 async def test_clientlogin_guessing_is_throttled(
@@ -109,7 +113,8 @@ async def test_unknown_names_cost_the_same_verification(
     monkeypatch.setattr(password_check, "verify_dummy_password", spy)
     assert (await _login(wiki, client, "Nobody here", "guess-1"))["result"] == "Failed"
     assert (await _clientlogin(wiki, client, "Nobody here", "guess-2"))["status"] == "FAIL"
-    assert (await sign_in(client, "Nobody here", "guess-3")).status_code == 400
+    refused = await sign_in(client, "Nobody here", "guess-3")
+    assert refused.status_code == 200 and "Incorrect username or password" in refused.text
     assert dummy == ["guess-1", "guess-2", "guess-3"]
 
 
@@ -156,3 +161,31 @@ async def test_new_passwords_are_hashed_in_the_worker_pool(
     assert created["createaccount"]["status"] == "PASS", created
     assert ran == ["hash_password"]
     assert (await _login(wiki, client, "Newcomer", "a-long-password-1"))["result"] == "Success"
+
+
+async def test_the_forms_that_ask_the_current_password_share_the_throttle(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    """Special:ChangePassword and Special:ChangeEmail ask the current password: guessing it
+    there counts as at the login, and past the limit even the right one changes nothing. The
+    refusal is the form again with the throttle's words, at 200, as MediaWiki 1.39's forms."""
+    assert (await sign_in(client, "Alice")).status_code == 302
+    page = await client.get("/wiki/Special:ChangePassword")
+    token = hidden(page.text, "wpEditToken")
+    url = "/w/index.php?title=Special:ChangePassword"
+    fields = {"password": "brand-new-pass-77", "retype": "brand-new-pass-77", "wpEditToken": token}
+    for i in range(5):
+        wrong = await client.post(url, data={**fields, "currentpassword": f"guess-{i}"})
+        assert wrong.status_code == 200 and "Incorrect username or password" in wrong.text
+    right = await client.post(url, data={**fields, "currentpassword": PASSWORDS["Alice"]})
+    assert right.status_code == 200 and "too many recent login attempts" in right.text
+    email = await client.post(
+        "/w/index.php?title=Special:ChangeEmail",
+        data={"wpNewEmail": "alice@new.example", "wpPassword": PASSWORDS["Alice"],
+              "wpEditToken": token},
+    )  # fmt: skip
+    assert email.status_code == 200 and "too many login attempts" in email.text
+    alice = await wiki.db.read(account_by_name, "Alice")
+    assert alice is not None and alice.email != "alice@new.example"
+    stored = await wiki.db.read(password_hash, alice.id)
+    assert await password_check.password_ok(stored, PASSWORDS["Alice"])

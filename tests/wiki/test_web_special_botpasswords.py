@@ -55,7 +55,7 @@ async def test_refusals_and_bad_names(wiki: WikiHarness, client: httpx.AsyncClie
     token = await page_token(client)
     for bad in ("", "x" * 33, "a@b", "<script>alert(1)</script>", "a|b", "a &amp b"):
         answer = await client.post(URL, data={"op": "new", "appId": bad, "wpEditToken": token})
-        assert answer.status_code == 400, bad
+        assert answer.status_code == 200, bad
         assert "is not valid" in answer.text and "<script>alert" not in answer.text
     long_name = await client.get("/wiki/Special:BotPasswords/" + "y" * 40)
     assert long_name.status_code == 200 and "is not valid" in long_name.text
@@ -100,7 +100,7 @@ async def test_create_use_reset_and_delete(wiki: WikiHarness, client: httpx.Asyn
     listing = await client.get("/wiki/Special:BotPasswords")
     assert "Bot &#34;q&#34; &amp; co</a>" in listing.text and password not in listing.text
     again = await client.post(action, data={"op": "create", "wpEditToken": token})
-    assert again.status_code == 400 and "Was it already added?" in again.text
+    assert again.status_code == 200 and "Was it already added?" in again.text
     async with wiki.client() as bot:
         assert await _bot_login(wiki, bot, f"Alice@{name}", password) == "Success"
         assert await _user_name(wiki, bot) == "Alice"

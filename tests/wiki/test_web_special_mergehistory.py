@@ -93,7 +93,7 @@ async def test_bad_input_and_empty_states(wiki: WikiHarness, client: httpx.Async
     forged = await client.post(
         URL, data={"targetID": "999999", "destID": "abc", "wpEditToken": await page_token(client)}
     )
-    assert forged.status_code == 400 and "Unable to perform history merge" in forged.text
+    assert forged.status_code == 200 and "Unable to perform history merge" in forged.text
 
 
 async def test_merge_up_to_a_point_then_the_rest(
@@ -137,7 +137,7 @@ async def test_merge_up_to_a_point_then_the_rest(
     assert await _page_revisions(wiki, SOURCE) == [second]
     # What is left is newer than the destination's history now: nothing can be merged.
     overlap = await client.post(URL, data={**fields, "wpEditToken": token})
-    assert overlap.status_code == 400 and "Unable to perform history merge" in overlap.text
+    assert overlap.status_code == 200 and "Unable to perform history merge" in overlap.text
     assert await _page_revisions(wiki, SOURCE) == [second]
     log = (await client.get("/wiki/Special:Log/merge")).text
     assert "merged" in log and "<script>alert(2)" not in log

@@ -77,7 +77,7 @@ async def test_warning_stops_once_then_upload_anyway(
     )  # fmt: skip
     assert anyway.status_code == 303
     same = await _upload(wiki, client, "A.png", png(4, 4, 2), wpIgnoreWarning="1")
-    assert same.status_code == 400 and "exact duplicate" in same.text
+    assert same.status_code == 200 and "exact duplicate" in same.text
 
 
 @pytest.mark.parametrize(
@@ -91,7 +91,7 @@ async def test_warning_stops_once_then_upload_anyway(
         ("Page.html", b"\x89PNG\r\n\x1a\n" + b"\x00" * 20, "does not match the detected MIME"),
         ("Page.svg", b"<svg/>", "not a permitted file type"),
         ("Fake.png", b"<svg onload=alert(1)>", "does not match the detected MIME type"),
-        ("Empty.png", b"", "was empty"),
+        ("Empty.png", b"", "seems to be empty"),
         ("Bad<name>.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 20, "not allowed"),
         ("Slash/x.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 20, "not allowed"),
     ],
@@ -101,7 +101,8 @@ async def test_bad_files_are_refused(
 ) -> None:
     await sign_in(wiki, client, "Alice")
     response = await _upload(wiki, client, name, data)
-    assert response.status_code == 400
+    # SpecialUpload's answer: the form again with the error, at 200 (as MediaWiki 1.39).
+    assert response.status_code == 200
     assert says in response.text
     assert "<script>alert" not in response.text and "<svg" not in response.text
     listed = await wiki.api(client, action="query", list="allimages")

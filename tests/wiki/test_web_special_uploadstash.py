@@ -78,7 +78,7 @@ async def test_own_files_listed_served_and_cleared(
         assert refused.status_code == 404, bad
         assert picture not in refused.content
     # `..` makes no title at all (MediaWiki's Bad title).
-    assert (await client.get(f"{URL}/file/..%2F{key}")).status_code == 400
+    assert (await client.get(f"{URL}/file/..%2F{key}")).status_code == 404
     # Clearing needs the token; then nothing is left, on disk either.
     forged = await client.post(POST, data={"clear": "1", "wpEditToken": "forged"})
     assert forged.status_code == 200 and "session hijacking" in forged.text

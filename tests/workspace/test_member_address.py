@@ -163,13 +163,13 @@ async def test_the_wiki_refuses_what_the_chat_refuses(workspace: Workspace) -> N
     client = workspace.client
     assert (await wiki_sign_in(client, "Maya Lin")).status_code == 302
     taken = await _change_on_wiki(client, "OLIVIA@example.com")
-    assert taken.status_code == 400 and "Email is already in use." in taken.text
+    assert taken.status_code == 200 and "Email is already in use." in taken.text
     injected = await _change_on_wiki(client, "maya@new.example\r\nBcc: eve@evil.example")
-    assert injected.status_code == 400
+    assert injected.status_code == 200
     removed = await _change_on_wiki(client, "")
-    assert removed.status_code == 400 and "cannot be removed" in removed.text
+    assert removed.status_code == 200 and "cannot be removed" in removed.text
     wrong = await _change_on_wiki(client, "maya@new.example", password="not-the-password")
-    assert wrong.status_code == 400
+    assert wrong.status_code == 200
     assert await _mails(workspace) == ([], [])
     assert (await wiki_user(client, "email"))["email"] == "maya@example.com"
     # The chat refuses a header injection too, in its own error format.

@@ -107,7 +107,6 @@ async def _login_page(
     error: str = "",
     name: str = "",
     returnto: str = "",
-    status: int = 200,
 ) -> Response:
     viewer = await current_viewer(request, db)
     return await render_page(
@@ -123,7 +122,6 @@ async def _login_page(
         },
         title=Title(NS_SPECIAL, "UserLogin"),
         heading="Log in",
-        status=status,
     )
 
 
@@ -145,18 +143,25 @@ async def user_login(request: Request, site: Site, db: Database, subpage: str | 
     by_email = people is not None and "@" in raw_name
     name = raw_name.strip().lower() if by_email else normalize_username(raw_name)
     password = form.get("wpPassword", "")
-    if name is None or not password:
+    # The login form shows itself again with the error, at 200, for every refusal below.
+    if not raw_name.strip() or not password:
+        # HTMLForm's check of its required fields, before any account is looked at.
         return await _login_page(
-            request, site, db, error=text("wrongpassword"), name=raw_name, returnto=returnto,
-            status=400,
-        )  # fmt: skip
+            request, site, db, error=text("htmlform-required"), name=raw_name, returnto=returnto
+        )
+    if name is None:
+        return await _login_page(
+            request, site, db, error=text("wrongpassword"), name=raw_name, returnto=returnto
+        )
     address = request.client.host if request.client else ""
     throttle = wiki_limits(request).passwords
     refused = await throttle.refusal(name, address)
     if refused is not None:
+        # AuthManager's throttle fails the login like a wrong password: the form again, at 200
+        # (only a rate limit's ThrottledError answers 429 in MediaWiki 1.39).
         return await _login_page(
             request, site, db, error=text("login-throttled", duration(refused.rule.window)),
-            name=raw_name, returnto=returnto, status=429,
+            name=raw_name, returnto=returnto,
         )  # fmt: skip
     linked = await people.for_login(SERVICE, name) if people is not None else None
     account: Account | None
@@ -175,17 +180,14 @@ async def user_login(request: Request, site: Site, db: Database, subpage: str | 
             return await new_password_page(request, site, db, raw_name, password, returnto)
         errors = await set_new_password(db, account, form, people)
         if errors:
-            return await new_password_page(
-                request, site, db, raw_name, password, returnto, errors, status=400
-            )
+            return await new_password_page(request, site, db, raw_name, password, returnto, errors)
         await _store(request).end_all_for(SERVICE, account.id)
         return await sign_in_response(request, site, account, _returnto(site, returnto), False)
     if not ok or account is None:
         await throttle.failed(name, address)
         return await _login_page(
-            request, site, db, error=text("wrongpassword"), name=raw_name, returnto=returnto,
-            status=400,
-        )  # fmt: skip
+            request, site, db, error=text("wrongpassword"), name=raw_name, returnto=returnto
+        )
     return await sign_in_response(
         request, site, account, _returnto(site, returnto), form.get("wpRemember") == "1"
     )
@@ -277,16 +279,13 @@ async def create_account(
     else:
         errors.extend(text(p.key, *p.params) for p in password_problems(name, password))
     if errors or name is None:
-        return await _create_page(
-            request, site, db, viewer, errors=errors, values=values, status=400
-        )
+        # The form shown again with the errors, at 200, as AuthManagerSpecialPage does.
+        return await _create_page(request, site, db, viewer, errors=errors, values=values)
     address = request.client.host if request.client else ""
     if await wiki_limits(request).account_creation_refused(viewer.account, address):
         count, window = ACCOUNT_CREATION
         refusal = text("acct_creation_throttle_hit", count, duration(window))
-        return await _create_page(
-            request, site, db, viewer, errors=[refusal], values=values, status=429
-        )
+        return await _create_page(request, site, db, viewer, errors=[refusal], values=values)
     stored = await workers.run(hash_password, password)
     try:
         await db.write(
@@ -303,9 +302,8 @@ async def create_account(
         )
     except ChangeError as exc:  # made meanwhile by another request
         return await _create_page(
-            request, site, db, viewer, errors=[text(exc.key, *exc.params)], values=values,
-            status=400,
-        )  # fmt: skip
+            request, site, db, viewer, errors=[text(exc.key, *exc.params)], values=values
+        )
     account = await db.read(account_by_name, name)
     assert account is not None
     return await sign_in_response(
@@ -320,7 +318,7 @@ async def change_password(
     viewer = await current_viewer(request, db)
     title = Title(NS_SPECIAL, "ChangePassword")
 
-    async def page(errors: list[str], done: bool = False, status: int = 200) -> Response:
+    async def page(errors: list[str], done: bool = False) -> Response:
         return await render_page(
             request,
             site,
@@ -329,7 +327,6 @@ async def change_password(
             {"errors": errors, "done": done},
             title=title,
             heading="Change password",
-            status=status,
         )
 
     if not viewer.signed_in:
@@ -348,23 +345,24 @@ async def change_password(
     throttle = wiki_limits(request).passwords
     refused = await throttle.refusal(account.name, address)
     if refused is not None:
-        return await page([text("login-throttled", duration(refused.rule.window))], status=429)
+        return await page([text("login-throttled", duration(refused.rule.window))])
     people = account_links(request)
     linked = await people.for_user(SERVICE, account.id) if people is not None else None
     if linked is not None:
         current_ok = await linked_password_ok(linked, current)
     else:
         current_ok = await password_ok(await db.read(password_hash, account.id), current)
+    # The form shown again with the error, at 200, as Special:ChangeCredentials does.
     if not current_ok:
         await throttle.failed(account.name, address)
-        return await page([text("wrongpassword")], status=400)
+        return await page([text("wrongpassword")])
     if not password:
-        return await page([text("authmanager-create-no-primary")], status=400)
+        return await page([text("authmanager-create-no-primary")])
     if password != retype:
-        return await page([text("badretype")], status=400)
+        return await page([text("badretype")])
     problems = [text(p.key, *p.params) for p in password_problems(account.name, password)]
     if problems:
-        return await page(problems, status=400)
+        return await page(problems)
     # A workspace member's one password changes for every service at once.
     if people is None or not await people.change_password(SERVICE, account.id, password):
         stored = await workers.run(hash_password, password)

@@ -31,10 +31,12 @@ from atrium.wiki.changes.undo import plan_undo
 from atrium.wiki.changes.watching import is_watched
 from atrium.wiki.diff import table_rows
 from atrium.wiki.limits import wiki_limits
+from atrium.wiki.messages.log_sentences import message
+from atrium.wiki.messages.messages import strip_markup
 from atrium.wiki.reads import comparing
 from atrium.wiki.reads import page_view as reading
 from atrium.wiki.reads.users import options
-from atrium.wiki.site import Site
+from atrium.wiki.site import MAX_ARTICLE_SIZE, Site
 from atrium.wiki.timestamps import now14
 from atrium.wiki.titles import Title
 from atrium.wiki.web import links
@@ -240,8 +242,9 @@ async def edit_form(request: Request, site: Site, db: Database, title: Title) ->
         draft = Draft(
             None, base.text, edittime=base.timestamp, starttime=now14(), base_rev_id=base.rev_id
         )
-        error = "The section you are trying to edit does not exist."
-        return await _form(request, site, db, title, viewer, draft, error=error, status=404)
+        # EditPage's `nosuchsectiontext`, at 200 as MediaWiki 1.39 answers.
+        error = text("nosuchsectiontext")
+        return await _form(request, site, db, title, viewer, draft, error=error)
     summary = ""
     if section not in (None, "new", "0"):
         summary = f"/* {_heading_of(textbox)} */ "
@@ -332,8 +335,17 @@ async def submit(request: Request, site: Site, db: Database, title: Title) -> Re
         if exc.code == "protectedpage":
             refusal = Refusal(text("protectedpagetext"))
             return await _view_source(request, site, db, title, base, refusal)
-        return await _form(request, site, db, title, viewer, draft, error=exc.text, status=400)
+        # EditPage shows the form again, the text kept, with the error, at 200.
+        error = _too_long(draft) if exc.code == "contenttoobig" else exc.text
+        return await _form(request, site, db, title, viewer, draft, error=error)
     return RedirectResponse(links.page_href(site, title), 303)
+
+
+def _too_long(draft: Draft) -> str:
+    """EditPage's `longpageerror`: the text's size and the limit, in kilobytes."""
+    size = round(len(draft.textbox.encode()) / 1024, 3)
+    shown = f"{size:,}".rstrip("0").rstrip(".")
+    return strip_markup(message("longpageerror", shown, f"{MAX_ARTICLE_SIZE // 1024:,}"))
 
 
 def _edit_request(viewer: Viewer, who: Performer, title: Title, draft: Draft) -> EditRequest:

@@ -78,9 +78,10 @@ async def password_reset(
     if not csrf_ok(request, site, viewer, form.get("wpEditToken")):
         return await page([text("sessionfailure")], name=name, email=email)
     if not name and not email:
-        return await page([text("passwordreset-nodata")], status=400)
+        # HTMLForm shows the form again with the error, at 200.
+        return await page([text("passwordreset-nodata")])
     if len(email) > MAX_EMAIL_LENGTH or (email and "@" not in email):
-        return await page([text("noemailtext")], status=400, name=name, email=email)
+        return await page([text("noemailtext")], name=name, email=email)
     if await wiki_limits(request).ping(viewer.account, "mailpassword", address):
         return await page([text("actionthrottledtext")], status=429, name=name, email=email)
     caller = viewer.account.name if viewer.signed_in else None
@@ -101,10 +102,10 @@ async def new_password_page(
     temporary: str,
     returnto: str,
     errors: list[str] | None = None,
-    status: int = 200,
 ) -> Response:
     """The form that follows a sign-in with a temporary password. It carries the temporary
-    password back (hidden), which is checked again when the new one is set."""
+    password back (hidden), which is checked again when the new one is set. Its refusals show
+    it again at 200, as the login form's do."""
     response = await render_page(
         request,
         site,
@@ -119,7 +120,6 @@ async def new_password_page(
         },
         title=Title(NS_SPECIAL, "UserLogin"),
         heading="Reset password",
-        status=status,
     )
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -64,6 +64,7 @@ def _latest_id(conn: Conn, title: Title) -> int:
 async def _missing(
     request: Request, site: Site, db: Database, title: Title, rev_id: str
 ) -> Response:
+    """Article::showMissingRevision: an error on the page, at 200 as MediaWiki 1.39 answers."""
     name = links.prefixed_text(site, title)
     body = (
         f"<p>The revision #{int(rev_id) if rev_id.isdigit() else 0} of the page named "
@@ -72,7 +73,28 @@ async def _missing(
     )
     return await render_page(
         request, site, db, "message.html", {"body_html": trusted(body)}, title=title,
-        heading=f"{name}: Difference between revisions", status=404,
+        heading="Error",
+    )  # fmt: skip
+
+
+async def _missing_diff(
+    request: Request, site: Site, db: Database, title: Title, ids: list[str]
+) -> Response:
+    """DifferenceEngine::showMissingRevision: which of the asked revisions were not found
+    (`difference-missing-revision`), at 200 as MediaWiki 1.39 answers."""
+    asked = [i for i in ids if i.isdigit() and len(i) < 12 and i != "0"]
+    missing = [i for i in asked if await db.read(comparing.revision, site, int(i)) is None]
+    shown = missing or asked[:1] or ["0"]
+    count = len(shown)
+    listed = shown[0] if count == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+    body = (
+        f"<p>{'One revision' if count == 1 else f'{count} revisions'} of this difference "
+        f"({html.escape(listed)}) {'was' if count == 1 else 'were'} not found.</p><p>This is "
+        "usually caused by following an outdated diff link to a page that has been deleted.</p>"
+    )
+    return await render_page(
+        request, site, db, "message.html", {"body_html": trusted(body)}, title=title,
+        heading="Error",
     )  # fmt: skip
 
 
@@ -148,7 +170,7 @@ async def diff_page(
     viewer = await current_viewer(request, db)
     pair = await _pair(db, site, title, diff, oldid)
     if pair is None:
-        return await _missing(request, site, db, title, oldid or diff)
+        return await _missing_diff(request, site, db, title, [oldid, diff])
     old, new = pair
     page = (new or old).title if (new or old) is not None else title  # type: ignore[union-attr]
     latest = await db.read(_latest_id, page)

@@ -65,6 +65,7 @@ from atrium.wiki.web.edit_permission import may_edit
 from atrium.wiki.web.skin import render_page, trusted
 from atrium.wiki.web.special import category_page, file_page
 from atrium.wiki.web.special import registry as special_registry
+from atrium.wiki.web.texts import text as web_text
 from atrium.wiki.web.viewer import current_viewer
 from atrium.wiki.web.visibility import DELETED_TEXT, can_see, shown_comment, shown_user
 from atrium.wiki.wikitext.html.editsection import add_edit_links
@@ -196,7 +197,8 @@ async def _page_by_id(db: Database, value: str) -> Title | None:
 
 async def _bad_title(request: Request, site: Site, db: Database, text: str) -> Response:
     body = f"<p>The requested page title is empty or invalid: <code>{_esc(text)}</code></p>"
-    return await message_page(request, site, db, "Bad title", body, status=400)
+    # MediaWiki 1.39 answers a title it cannot read with 404, as for a page not there.
+    return await message_page(request, site, db, "Bad title", body, status=404)
 
 
 def _named(site: Site, title: Title) -> dict[str, str]:
@@ -580,8 +582,6 @@ async def index(request: Request, site: Site, db: Database) -> Response:
     if action == "view":
         await talkseen.clear_if_own_talk(request, db, title)
         return await view(request, site, db, title, params.get("redirect") != "no")
-    body = (
-        "<p>The action specified by the URL is not recognised by the wiki: "
-        f"<code>{_esc(action)}</code></p>"
-    )
-    return await message_page(request, site, db, "No such action", body, title=title, status=400)
+    words = web_text("nosuchactiontext").replace("{{SITENAME}}", site.sitename)
+    body = f"<p>{_esc(words)}</p>"
+    return await message_page(request, site, db, "No such action", body, title=title, status=404)

@@ -27,6 +27,7 @@ from atrium.wiki.web.special.render import (
     session_failure,
     wikitext_html,
 )
+from atrium.wiki.web.texts import text as web_text
 
 EXPIRY_CHOICES = ("infinite", "2 hours", "1 day", "3 days", "1 week", "2 weeks", "1 month",
                   "3 months", "6 months", "1 year")  # fmt: skip
@@ -40,14 +41,13 @@ OPTIONS = (
 )
 
 
-async def _form(ctx: SpecialContext, error: str = "", status: int = 200) -> Response:
+async def _form(ctx: SpecialContext, error: str = "") -> Response:
     posted = ctx.method == "POST"
     checked = {name: (ctx.flag(name) if posted else default) for name, _label, default in OPTIONS}
     return await render(
         ctx,
         "block.html",
         "Block user",
-        status,
         target=ctx.param("wpTarget") or ctx.subpage,
         expiries=EXPIRY_CHOICES,
         expiry=ctx.param("wpExpiry", "infinite"),
@@ -70,7 +70,7 @@ async def _target(ctx: SpecialContext, text: str) -> tuple[str, int]:
     title = ctx.title_of(name)
     account = await ctx.db.read(account_by_name, title.dbkey.replace("_", " ")) if title else None
     if account is None:
-        raise ChangeError("nosuchuser", f'User "{name}" does not exist.')
+        raise ChangeError("nosuchuser", web_text("nosuchusershort", name))
     return account.name, account.id
 
 
@@ -104,7 +104,12 @@ async def handle(ctx: SpecialContext) -> Response:
         expiry_text = ctx.param("wpExpiry", "infinite")
         if expiry_text == "other":
             expiry_text = ctx.param("wpExpiry-other").strip()
-        expiry = checked_expiry(expiry_text, now14())
+        try:
+            expiry = checked_expiry(expiry_text, now14())
+        except ChangeError as exc:
+            # The form's own words for an expiry it cannot read (the API's are the change's).
+            key = "ipb_expiry_old" if exc.code == "pastexpiry" else "ipb_expiry_invalid"
+            raise ChangeError(exc.code, web_text(key)) from exc
         partial = ctx.param("wpEditingRestriction") == "partial"
         request = BlockRequest(
             target=target,
@@ -123,7 +128,8 @@ async def handle(ctx: SpecialContext) -> Response:
         )
         await ctx.db.write(do_block, ctx.performer(), request, ctx.site)
     except ChangeError as exc:
-        return await _form(ctx, error=exc.text, status=400)
+        # HTMLForm shows the form again with the error, at 200.
+        return await _form(ctx, error=exc.text)
     text = await wikitext_html(
         ctx,
         f"[[Special:Contributions/{target}|{target}]] has been blocked.<br />"

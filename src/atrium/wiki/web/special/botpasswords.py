@@ -48,20 +48,20 @@ def _no_store(response: Response) -> Response:
     return response
 
 
-async def _bad_app_id(ctx: SpecialContext, app_id: str, status: int) -> Response:
+async def _bad_app_id(ctx: SpecialContext, app_id: str) -> Response:
+    """SpecialBotPasswords' ErrorPageError, read or posted: 200."""
     return await message_page(
-        ctx, "Bot passwords", message("botpasswords-bad-appid", escape_wikitext(app_id)), status
+        ctx, "Bot passwords", message("botpasswords-bad-appid", escape_wikitext(app_id)), 200
     )
 
 
-async def _list(ctx: SpecialContext, error: str = "", status: int = 200) -> Response:
+async def _list(ctx: SpecialContext, error: str = "") -> Response:
     names = await ctx.db.read(bot_password_names, ctx.reader.id)
     return _no_store(
         await render(
             ctx,
             "botpasswords.html",
             "Bot passwords",
-            status,
             app_id=None,
             names=names,
             summary=await msg_html(ctx, "botpasswords-summary"),
@@ -71,7 +71,7 @@ async def _list(ctx: SpecialContext, error: str = "", status: int = 200) -> Resp
     )
 
 
-async def _edit(ctx: SpecialContext, app_id: str, error: str = "", status: int = 200) -> Response:
+async def _edit(ctx: SpecialContext, app_id: str, error: str = "") -> Response:
     saved = await ctx.db.read(bot_password, ctx.reader.id, app_id) is not None
     granted = await ctx.db.read(bot_password_grants, ctx.reader.id, app_id) if saved else []
     if ctx.method == "POST":
@@ -82,7 +82,6 @@ async def _edit(ctx: SpecialContext, app_id: str, error: str = "", status: int =
             ctx,
             "botpasswords.html",
             "Bot passwords",
-            status,
             app_id=app_id,
             saved=saved,
             login_name=f"{ctx.reader.name}{SEPARATOR}{app_id}",
@@ -134,7 +133,7 @@ async def _post(ctx: SpecialContext, app_id: str | None) -> Response:
         page = ctx.site.parser.parse_or_none(f"Special:BotPasswords/{wanted}")
         kept = page is not None and page.dbkey.partition("/")[2] == wanted.replace(" ", "_")
         if not _valid_app_id(wanted) or not kept:
-            return await _list(ctx, message("botpasswords-bad-appid", wanted), 400)
+            return await _list(ctx, message("botpasswords-bad-appid", wanted))
         target = links.special("BotPasswords/" + wanted.replace(" ", "_"))
         return RedirectResponse(target, status_code=303)
     user_id = ctx.reader.id
@@ -151,7 +150,8 @@ async def _post(ctx: SpecialContext, app_id: str | None) -> Response:
             await ctx.db.write(delete_bot_password, user_id, app_id)
             return await _done(ctx, app_id, "deleted", None)
     except ChangeError as exc:
-        return await _edit(ctx, app_id, exc.text, 400)
+        # The form shown again with the error, at 200, as HTMLForm does.
+        return await _edit(ctx, app_id, exc.text)
     if op == "cancel":
         return RedirectResponse(links.special("BotPasswords"), status_code=303)
     return await _edit(ctx, app_id)
@@ -166,7 +166,7 @@ async def handle(ctx: SpecialContext) -> Response:
         )
     app_id = ctx.subpage.strip() or None
     if app_id is not None and not _valid_app_id(app_id):
-        return await _bad_app_id(ctx, app_id, 200 if ctx.method == "GET" else 400)
+        return await _bad_app_id(ctx, app_id)
     if ctx.method == "POST":
         if not ctx.token_ok():
             return await bad_token(ctx)

@@ -20,12 +20,11 @@ from atrium.wiki.web.texts import text
 MAX_EMAIL = 255
 
 
-async def _form(ctx: SpecialContext, error: str = "", status: int = 200) -> Response:
+async def _form(ctx: SpecialContext, error: str = "") -> Response:
     return await render(
         ctx,
         "changeemail.html",
         text("changeemail"),
-        status,
         header=text("changeemail-header"),
         current=ctx.reader.email or text("changeemail-none"),
         new_email=ctx.param("wpNewEmail"),
@@ -46,25 +45,26 @@ async def change(ctx: SpecialContext) -> Response:
         return await _form(ctx)
     if not ctx.token_ok():
         return await _form(ctx, session_failure())
+    # HTMLForm shows the form again with the error, at 200, for every refusal below.
     new = ctx.param("wpNewEmail").strip()
     if len(new) > MAX_EMAIL:
-        return await _form(ctx, text("changeemail-maxlength"), 400)
+        return await _form(ctx, text("changeemail-maxlength"))
     if new and not EMAIL.fullmatch(new):
-        return await _form(ctx, text("invalidemailaddress"), 400)
+        return await _form(ctx, text("invalidemailaddress"))
     if new == ctx.reader.email:
-        return await _form(ctx, text("changeemail-nochange"), 400)
+        return await _form(ctx, text("changeemail-nochange"))
     throttle = wiki_limits(ctx.request).passwords
     refused = await throttle.refusal(ctx.reader.name, ctx.client_ip)
     if refused is not None:
-        return await _form(ctx, text("changeemail-throttled", duration(refused.rule.window)), 429)
+        return await _form(ctx, text("changeemail-throttled", duration(refused.rule.window)))
     stored = await ctx.db.read(password_hash, ctx.reader.id)
     if not await password_ok(stored, ctx.param("wpPassword")):
         await throttle.failed(ctx.reader.name, ctx.client_ip)
-        return await _form(ctx, text("wrongpassword"), 400)
+        return await _form(ctx, text("wrongpassword"))
     member = await request_member_address(ctx, new)
     if member is not None:
         if member.refused:
-            return await _form(ctx, member.refused, 400)
+            return await _form(ctx, member.refused)
         return await message_page(ctx, text("changeemail"), mailed_text(new), 200, box="successbox")
     await ctx.db.write(set_email, ctx.reader.id, new)
     if new:

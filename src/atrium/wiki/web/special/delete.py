@@ -10,6 +10,7 @@ from starlette.responses import Response
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.pageops import delete_page
 from atrium.wiki.changes.protection import badaccess, page_row
+from atrium.wiki.web.log_lines import message
 from atrium.wiki.web.special.blocknotice import block_notice, block_of
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
@@ -21,6 +22,7 @@ from atrium.wiki.web.special.render import (
     session_failure,
     wikitext_html,
 )
+from atrium.wiki.web.texts import text as web_text
 from atrium.wiki.wikitext.escaping import escape_wikitext
 
 
@@ -38,10 +40,10 @@ async def handle(ctx: SpecialContext) -> Response:
         return await block_notice(ctx, block)
     name = Links(ctx.site).name(title)
     if await ctx.db.read(page_row, title) is None:
+        # DeleteAction's own refusal for a page that is not there, at 200.
         return await message_page(
-            ctx, "Action failed",
-            "Could not delete the page or file specified. "
-            "It may have already been deleted by someone else.", 404,
+            ctx, web_text("cannotdelete-title", name),
+            message("cannotdelete", escape_wikitext(name)), 200,
         )  # fmt: skip
     if ctx.method != "POST":
         return await render(ctx, "delete.html", f'Delete "{name}"', title=title, error="")
@@ -54,9 +56,8 @@ async def handle(ctx: SpecialContext) -> Response:
             delete_page, ctx.site, ctx.performer(), title, ctx.param("wpReason")[:500]
         )
     except ChangeError as exc:
-        return await render(
-            ctx, "delete.html", f'Delete "{name}"', 400, title=title, error=exc.text
-        )
+        # The form shown again with the error, at 200, as DeleteAction does.
+        return await render(ctx, "delete.html", f'Delete "{name}"', title=title, error=exc.text)
     text = await wikitext_html(
         ctx,
         f'"{escape_wikitext(name)}" has been deleted. See [[Special:Log/delete|deletion log]] '

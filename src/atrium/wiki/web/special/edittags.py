@@ -148,7 +148,6 @@ async def _log_entries(ctx: SpecialContext, ids: list[int]) -> Items:
 async def _form(
     ctx: SpecialContext,
     items: Items,
-    status: int = 200,
     *,
     done: bool = False,
     failure: Markup | None = None,
@@ -162,7 +161,6 @@ async def _form(
         ctx,
         "edittags.html",
         heading,
-        status,
         items=items,
         target_name=links.name(items.target),
         is_page=items.target.ns >= 0,
@@ -198,19 +196,20 @@ async def _submit(ctx: SpecialContext, items: Items) -> Response:
         add = [t for t in chosen if t not in existing]
         remove = [t for t in existing if t not in chosen]
     add, remove = list(dict.fromkeys(add))[:50], list(dict.fromkeys(remove))[:50]
+    # SpecialEditTags shows the form again under "Action failed", at 200, for every refusal.
     if not add and not remove:
-        return await _form(ctx, items, 400, failure=await _failure(ctx, "tags-edit-none-selected"))
+        return await _form(ctx, items, failure=await _failure(ctx, "tags-edit-none-selected"))
     defined = set(await ctx.db.read(defined_tags))
     refused = [t for t in add if t not in defined]
     if refused:
         shown = escape_wikitext(", ".join(refused))
         key = "tags-update-add-not-allowed-" + ("one" if len(refused) == 1 else "multi")
-        return await _form(ctx, items, 400, failure=await _failure(ctx, key, shown, len(refused)))
+        return await _form(ctx, items, failure=await _failure(ctx, key, shown, len(refused)))
     kept = await ctx.db.read(software_defined, remove)
     if kept:
         shown = escape_wikitext(", ".join(kept))
         key = "tags-update-remove-not-allowed-" + ("one" if len(kept) == 1 else "multi")
-        return await _form(ctx, items, 400, failure=await _failure(ctx, key, shown, len(kept)))
+        return await _form(ctx, items, failure=await _failure(ctx, key, shown, len(kept)))
     who = ctx.performer()
     kind = "revid" if items.kind == "revision" else "logid"
     reason = ctx.param("wpReason")[:500]

@@ -47,11 +47,12 @@ async def handle(ctx: SpecialContext) -> Response:
         return await _form(ctx, target)
     if not ctx.token_ok():
         return await _form(ctx, target, session_failure())
+    # SpecialEmailUser shows the form again with the error, at 200, for every refusal below.
     subject, body = ctx.param("wpSubject").strip(), ctx.param("wpText")
     if not subject or not body.strip():
-        return await _form(ctx, target, "Please enter a subject and a message.", 400)
+        return await _form(ctx, target, "Please enter a subject and a message.")
     if len(subject) > MAX_SUBJECT or len(body) > MAX_TEXT:
-        return await _form(ctx, target, "The subject or the message is too long.", 400)
+        return await _form(ctx, target, "The subject or the message is too long.")
     if await wiki_limits(ctx.request).ping(ctx.reader, "emailuser", ctx.client_ip):
         return await _form(ctx, target, text("actionthrottledtext"), 429)
     try:
@@ -59,7 +60,7 @@ async def handle(ctx: SpecialContext) -> Response:
             email_user, ctx.site, ctx.reader, target, subject, body, ctx.flag("wpCCMe")
         )
     except ChangeError as error:
-        return await _form(ctx, target, error.text, 400)
+        return await _form(ctx, target, error.text)
     return await message_page(ctx, text("emailsent"), text("emailsenttext"), 200, box="successbox")
 
 

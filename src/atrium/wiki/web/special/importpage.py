@@ -73,7 +73,7 @@ def run_import(
     try:
         root = _root_name(path)
         if root != "mediawiki":
-            run.failure = f"Expected <mediawiki> tag, got <{root}>"
+            run.failure = f"Expected '<mediawiki>' tag, got '<{root}>' tag."
             return run
         with path.open("rb") as source:
             for item in read_dump(source):
@@ -94,7 +94,6 @@ def run_import(
 
 async def _form(
     ctx: SpecialContext,
-    status: int = 200,
     *,
     failure: str = "",
     run: ImportRun | None = None,
@@ -121,7 +120,6 @@ async def _form(
         ctx,
         "import.html",
         "Import pages",
-        status,
         may_upload=ctx.reader.allowed("importupload"),
         intro=await msg_html(ctx, "importtext"),
         no_sources=await msg_html(ctx, "importnosources"),
@@ -158,8 +156,9 @@ def _mapping(ctx: SpecialContext) -> Mapping | str:
 
 
 async def _import(ctx: SpecialContext) -> Response:
+    # Every refusal shows the form again with "Import failed", at 200, as SpecialImport does.
     if ctx.param("source") != "upload":
-        return await _form(ctx, 400, failure="Unknown import source type")
+        return await _form(ctx, failure="Unknown import source type")
     if not ctx.reader.allowed("importupload"):
         return await permission_error(
             ctx, "import pages from a file upload", badaccess(ctx.site, "importupload")
@@ -167,29 +166,29 @@ async def _import(ctx: SpecialContext) -> Response:
     prefix = ctx.param("usernamePrefix").strip()
     upload = ctx.files.get("xmlimport")
     if upload is None or (not upload.name and upload.size == 0):
-        return await _form(ctx, 400, failure="No import file was uploaded.")
+        return await _form(ctx, failure="No import file was uploaded.")
     if upload.size > MAX_SIZE:
         return await _form(
-            ctx, 400,
+            ctx,
             failure="Upload of import file failed. The file is bigger than the allowed upload size.",
-        )  # fmt: skip
+        )
     if not prefix:
-        return await _form(ctx, 400, failure="No interwiki prefix was supplied")
+        return await _form(ctx, failure="No interwiki prefix was supplied")
     if len(prefix) > MAX_PREFIX or ">" in prefix:
-        return await _form(ctx, 400, failure="The interwiki prefix is not valid.")
+        return await _form(ctx, failure="The interwiki prefix is not valid.")
     mapping = _mapping(ctx)
     if isinstance(mapping, str):
         wrong = await wikitext_html(ctx, message("import-options-wrong", mapping, 1))
-        return await _form(ctx, 400, wrong=Markup(wrong))
+        return await _form(ctx, wrong=Markup(wrong))
     options = ImportOptions(username_prefix=prefix, assign_known_users=ctx.flag("assignKnownUsers"))
     reason = ctx.param("log-comment")[:500]
     run = await workers.run(
         run_import, ctx.db, ctx.site, ctx.performer(), upload.path, options, reason, mapping
     )
     if run.failure:
-        return await _form(ctx, 400, failure=run.failure, run=run)
+        return await _form(ctx, failure=run.failure, run=run)
     if not run.reports:
-        return await _form(ctx, 400, failure="No pages to import.", run=run)
+        return await _form(ctx, failure="No pages to import.", run=run)
     return await _form(ctx, run=run)
 
 

@@ -124,8 +124,11 @@ async def _show(
 async def _merge(ctx: SpecialContext) -> Response:
     source = await _page_by_id(ctx, ctx.int_param("targetID", 0, 0, 2**31 - 1))
     dest = await _page_by_id(ctx, ctx.int_param("destID", 0, 0, 2**31 - 1))
-    if source is None or dest is None or source[0] == dest[0]:
-        return await _show(ctx, [await msg_html(ctx, "mergehistory-fail")], 400)
+    # SpecialMergeHistory shows the form again with the error, at 200, for every refusal.
+    if source is not None and dest is not None and source[0] == dest[0]:
+        return await _show(ctx, [await msg_html(ctx, "mergehistory-same-destination")])
+    if source is None or dest is None:
+        return await _show(ctx, [await msg_html(ctx, "mergehistory-fail")])
     block = await block_of(ctx, dest[1])
     if block is not None:
         return await block_notice(ctx, block)
@@ -134,7 +137,7 @@ async def _merge(ctx: SpecialContext) -> Response:
         # No point chosen: everything older than the destination, as MergeHistory does.
         newest = await ctx.db.read(mergeable_revisions, source[0], dest[0], 1)
         if not newest:
-            return await _show(ctx, [await msg_html(ctx, "mergehistory-fail")], 400)
+            return await _show(ctx, [await msg_html(ctx, "mergehistory-fail")])
         point = str(newest[0]["rev_timestamp"])
     reason = ctx.param("wpComment")[:500]
     try:
@@ -144,7 +147,7 @@ async def _merge(ctx: SpecialContext) -> Response:
     except ChangeError as exc:
         errors = [await msg_html(ctx, "mergehistory-fail")]
         errors += [Markup("<p>{}</p>").format(each.text) for each in (exc, *exc.more)]
-        return await _show(ctx, errors, 400)
+        return await _show(ctx, errors)
     done = await msg_links(ctx, "mergehistory-done", source[1], dest[1], "", merged.revisions)
     return await _show(ctx, [], 200, done)
 

@@ -75,21 +75,23 @@ async def handle(ctx: SpecialContext) -> Response:
     if block is not None:
         return await block_notice(ctx, block)
     if await ctx.db.read(page_row, source) is None:
-        return await message_page(ctx, "Move page", "The page you specified doesn't exist.", 404)
+        # SpecialMovePage's ErrorPageError (`nopagetitle`), shown at 200.
+        return await message_page(ctx, web_text("nopagetitle"), web_text("nopagetext"), 200)
     if ctx.method != "POST":
         return await _form(ctx, source)
     if not ctx.token_ok():
         return await _form(ctx, source, session_failure())
     target = ctx.title_of(ctx.param("wpNewTitle"))
     if target is None:
-        return await _form(ctx, source, "The requested page title is empty or invalid.", 400)
+        # The form shown again with the error, at 200, as SpecialMovePage does.
+        return await _form(ctx, source, "The requested page title is empty or invalid.")
     address = ctx.request.client.host if ctx.request.client else ""
     if await wiki_limits(ctx.request).ping(ctx.reader, "move", address):
         return await _form(ctx, source, web_text("actionthrottledtext"), 429)
     try:
         await _move(ctx, source, target)
     except ChangeError as exc:
-        return await _form(ctx, source, exc.text, 400)
+        return await _form(ctx, source, exc.text)
     links = Links(ctx.site)
     text = await wikitext_html(
         ctx,

@@ -47,6 +47,8 @@ NUMBERS = {
     "rcdays": ("Days to show in recent changes:", 1, 90),
     "rclimit": ("Number of edits to show in recent changes by default:", 1, 1000),
 }
+DATE_LABEL = "Date format:"
+INTEGER = re.compile(r"[+-]?[0-9]+")
 # Sanitizer::validateEmail's shape: something@something, no spaces.
 EMAIL = re.compile(r"[^\s@]+@[^\s@]+")
 
@@ -63,7 +65,20 @@ def zone_value(name: str) -> str:
     return f"ZoneInfo|{minutes}|{name}"
 
 
-async def _page(ctx: SpecialContext, error: str = "", status: int = 200) -> Response:
+def _number_refusal(typed: str, low: int, high: int) -> str:
+    """HTMLIntField's validation: the words for a value that is no integer or out of bounds."""
+    if not INTEGER.fullmatch(typed):
+        return text("htmlform-int-invalid")
+    # Past 18 digits only the sign matters (and int() is never asked thousands of digits).
+    value = int(typed) if len(typed) <= 18 else (-1 if typed.startswith("-") else 1) * 10**18
+    if value < low:
+        return text("htmlform-int-toolow", low)
+    if value > high:
+        return text("htmlform-int-toohigh", high)
+    return ""
+
+
+async def _page(ctx: SpecialContext, error: str = "") -> Response:
     prefs = await ctx.db.read(options, ctx.reader.id)
     current = str(prefs.get("timecorrection") or DEFAULT_ZONE)
     zone = (
@@ -73,7 +88,6 @@ async def _page(ctx: SpecialContext, error: str = "", status: int = 200) -> Resp
         ctx,
         "preferences.html",
         "Preferences",
-        status,
         account=ctx.reader,
         zones=zones(),
         zone=zone,
@@ -93,28 +107,29 @@ async def handle(ctx: SpecialContext) -> Response:
         return await not_logged_in(ctx, "change your preferences")
     if ctx.method != "POST":
         return await _page(ctx)
+    # HTMLForm shows the form again with the error, at 200, for every refusal below.
     if not ctx.token_ok():
         return await _page(ctx, session_failure())
     zone = ctx.param("wptimecorrection")
     if zone and zone not in zones():
-        return await _page(ctx, "The time zone is not valid.", 400)
+        return await _page(ctx, "The time zone is not valid.")
     email = ctx.param("wpEmailAddress").strip()
     if email != ctx.reader.email:
         if email and (not EMAIL.fullmatch(email) or len(email) > 255):
-            return await _page(ctx, "The email address cannot be accepted.", 400)
+            return await _page(ctx, "The email address cannot be accepted.")
         address = ctx.request.client.host if ctx.request.client else ""
         throttle = wiki_limits(ctx.request).passwords
         refused = await throttle.refusal(ctx.reader.name, address)
         if refused is not None:
             wait = duration(refused.rule.window)
-            return await _page(ctx, text("login-throttled", wait), 429)
+            return await _page(ctx, text("login-throttled", wait))
         stored = await ctx.db.read(password_hash, ctx.reader.id)
         if not await password_ok(stored, ctx.param("wpPassword")):
             await throttle.failed(ctx.reader.name, address)
-            return await _page(ctx, "The password you entered is incorrect.", 400)
+            return await _page(ctx, "The password you entered is incorrect.")
         member = await request_member_address(ctx, email)
         if member is not None and member.refused:
-            return await _page(ctx, member.refused, 400)
+            return await _page(ctx, member.refused)
         if member is None:
             await ctx.db.write(set_email, ctx.reader.id, email)
             if email:
@@ -130,7 +145,7 @@ async def handle(ctx: SpecialContext) -> Response:
         changes["language"] = ctx.form["wplanguage"]
     if "wpdate" in ctx.form:
         if ctx.form["wpdate"] not in DATE_FORMATS:
-            return await _page(ctx, "The date format is not valid.", 400)
+            return await _page(ctx, f"{DATE_LABEL} {text('htmlform-select-badoption')}")
         changes["date"] = ctx.form["wpdate"]
     if ctx.param("wpFormIdentifier") == "preferences":
         for name in TOGGLES:
@@ -139,10 +154,9 @@ async def handle(ctx: SpecialContext) -> Response:
         if f"wp{name}" not in ctx.form:
             continue
         typed = ctx.form[f"wp{name}"].strip()
-        if not typed.isdigit() or len(typed) > 6 or not low <= int(typed) <= high:
-            return await _page(
-                ctx, f"{label} the value must be a number from {low} to {high}.", 400
-            )
+        refusal = _number_refusal(typed, low, high)
+        if refusal:
+            return await _page(ctx, f"{label} {refusal}")
         changes[name] = str(int(typed))
     await ctx.db.write(set_options, ctx.reader.id, changes, False)
     return RedirectResponse(Links(ctx.site).special("Preferences", success="1"), status_code=303)

@@ -24,6 +24,7 @@ from atrium.wiki.web.special.render import (
     render,
     session_failure,
 )
+from atrium.wiki.web.texts import text as web_text
 
 LEVEL_NAMES = {
     "": "Allow all users",
@@ -49,7 +50,7 @@ async def _current(ctx: SpecialContext, title: Title, actions: tuple[str, ...]) 
 
 async def _form(
     ctx: SpecialContext, title: Title, actions: tuple[str, ...], current: dict[str, str],
-    error: str = "", status: int = 200,
+    error: str = "",
 ) -> Response:  # fmt: skip
     may = ctx.reader.allowed("protect")
     name = Links(ctx.site).name(title)
@@ -57,7 +58,6 @@ async def _form(
         ctx,
         "protect.html",
         f'Change protection level for "{name}"' if may else f'View protection level of "{name}"',
-        status,
         title=title,
         name=name,
         may=may,
@@ -100,7 +100,12 @@ async def handle(ctx: SpecialContext) -> Response:
             expiry_text = ctx.param(f"mwProtect-{action}-expires").strip() or ctx.param(
                 f"wpProtectExpirySelection-{action}", "infinite"
             )
-            expiry = checked_expiry(expiry_text, now) if level else "infinity"
+            try:
+                expiry = checked_expiry(expiry_text, now) if level else "infinity"
+            except ChangeError as exc:
+                # ProtectionForm's words for an expiry it cannot read.
+                key = "protect_expiry_old" if exc.code == "pastexpiry" else "protect_expiry_invalid"
+                raise ChangeError(exc.code, web_text(key)) from exc
             items.append(Protection(action, level, expiry))
         reason = ctx.param("mwProtect-reason")[:500]
         cascade = ctx.flag("mwProtect-cascade")
@@ -109,7 +114,8 @@ async def handle(ctx: SpecialContext) -> Response:
         shown = {i.action: i.level for i in items} | {
             a: ctx.param(f"mwProtect-level-{a}") for a in actions if a not in current
         }
-        return await _form(ctx, title, actions, current | shown, error=exc.text, status=400)
+        # The form shown again with the error, at 200, as ProtectionForm does.
+        return await _form(ctx, title, actions, current | shown, error=exc.text)
     return RedirectResponse(Links(ctx.site).page(title), status_code=303)
 
 

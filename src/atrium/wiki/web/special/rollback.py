@@ -46,8 +46,9 @@ def _user_tools(name: str | None) -> str:
     return f"[[User:{shown}|{shown}]] ([[User talk:{shown}|talk]])"
 
 
-async def _failed(ctx: SpecialContext, wikitext: str, status: int = 409) -> Response:
-    return await message_page(ctx, FAILED, wikitext, status)
+async def _failed(ctx: SpecialContext, wikitext: str) -> Response:
+    """RollbackAction's ErrorPageError ("Rollback failed"), which answers 200."""
+    return await message_page(ctx, FAILED, wikitext, 200)
 
 
 def _top(conn: Conn, page_id: int) -> tuple[str, int] | None:
@@ -77,9 +78,9 @@ async def handle(ctx: SpecialContext) -> Response:
         )
     user = ctx.param("from")
     if not user:
-        return await _failed(ctx, "Missing required parameters on request.", 400)
+        return await _failed(ctx, "Missing required parameters on request.")
     if found is None:
-        return await _failed(ctx, "The page you specified doesn't exist.", 404)
+        return await _failed(ctx, "Unable to load revision data.")
     token_ok = check_token(
         ctx.viewer.csrf_token, TOKEN_SALTS["rollback"], ctx.param("token"), False
     ) and same_origin(ctx.request, ctx.site.server)

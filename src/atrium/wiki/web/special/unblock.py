@@ -14,14 +14,14 @@ from atrium.wiki.changes.protection import badaccess
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import permission_error, render, session_failure, wikitext_html
+from atrium.wiki.web.texts import text as web_text
 
 
-async def _form(ctx: SpecialContext, error: str = "", status: int = 200) -> Response:
+async def _form(ctx: SpecialContext, error: str = "") -> Response:
     return await render(
         ctx,
         "unblock.html",
         "Unblock user",
-        status,
         target=ctx.param("wpTarget") or ctx.subpage,
         reason=ctx.param("wpReason"),
         error=error,
@@ -45,14 +45,16 @@ async def handle(ctx: SpecialContext) -> Response:
     else:
         title = ctx.title_of(text)
         if title is None:
-            return await _form(ctx, error=f'Invalid username "{text}".', status=400)
+            # No such name can be blocked: MediaWiki finds no block for it (and names none).
+            return await _form(ctx, error=web_text("ipb_cant_unblock", ""))
         target = title.dbkey.replace("_", " ")
     try:
         row = await ctx.db.write(
             unblock, ctx.performer(), block_id, target, ctx.param("wpReason")[:500], ctx.site
         )
     except ChangeError as exc:
-        return await _form(ctx, error=exc.text, status=400)
+        # HTMLForm shows the form again with the error, at 200.
+        return await _form(ctx, error=exc.text)
     name = str(row["ipb_address"])
     shown = await wikitext_html(ctx, f"[[User:{name}|{name}]] has been unblocked.")
     return await render(

@@ -105,14 +105,12 @@ async def _files(ctx: SpecialContext, title: Title) -> list[DeletedFile]:
     return await with_comment_html(ctx.db, ctx.site, files)
 
 
-async def _history(
-    ctx: SpecialContext, title: Title, error: str = "", status: int = 200
-) -> Response:
+async def _history(ctx: SpecialContext, title: Title, error: str = "") -> Response:
     revisions = await _revisions(ctx, title)
     files = await _files(ctx, title)
     name = Links(ctx.site).name(title)
     return await render(
-        ctx, "undelete.html", f"Undelete {name}", status, title=title, name=name,
+        ctx, "undelete.html", f"Undelete {name}", title=title, name=name,
         revisions=revisions, files=files, may_restore=ctx.reader.allowed("undelete"), error=error,
         comment=ctx.param("wpComment"),
     )  # fmt: skip
@@ -153,7 +151,8 @@ async def handle(ctx: SpecialContext) -> Response:
             undelete_page, ctx.site, ctx.performer(), title, reason, chosen, file_ids
         )
     except ChangeError as exc:
-        return await _history(ctx, title, exc.text, 400)
+        # SpecialUndelete shows the history again with the error, at 200.
+        return await _history(ctx, title, exc.text)
     name = escape_wikitext(Links(ctx.site).name(title))
     count, files = restored.revisions, restored.files
     restored_files = f" and {files} {'file' if files == 1 else 'files'}" if files else ""

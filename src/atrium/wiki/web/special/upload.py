@@ -31,17 +31,17 @@ from atrium.wiki.web.special.render import (
     render,
     session_failure,
 )
+from atrium.wiki.web.texts import text as web_text
 
 
 async def _form(
-    ctx: SpecialContext, error: str = "", status: int = 200, warnings: dict[str, object] | None = None,
+    ctx: SpecialContext, error: str = "", warnings: dict[str, object] | None = None,
     key: str = "", name: str = "",
 ) -> Response:  # fmt: skip
     return await render(
         ctx,
         "upload.html",
         "Upload warning" if warnings else "Upload file",
-        status,
         error=error,
         warnings=warnings or {},
         key=key,
@@ -96,7 +96,10 @@ async def handle(ctx: SpecialContext) -> Response:
             ctx.param("wpUploadDescription") or None,
         )
     except ChangeError as exc:
-        return await _form(ctx, error=exc.text, status=400)
+        # SpecialUpload shows the form again with the error, at 200; an empty file in the
+        # form's own words (the API's are the change's).
+        shown = web_text("emptyfile") if exc.code == "empty-file" else exc.text
+        return await _form(ctx, error=shown)
     if key:
         await ctx.db.write(drop_stash, ctx.reader.id, key)
     return RedirectResponse(Links(ctx.site).page(title), status_code=303)

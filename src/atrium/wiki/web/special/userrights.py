@@ -17,6 +17,7 @@ from atrium.wiki.reads.users import Account, account_by_name, is_hidden
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import Links, bad_token, permission_error, render
+from atrium.wiki.web.texts import text as web_text
 
 
 async def _target(ctx: SpecialContext, text: str) -> Account | None:
@@ -44,10 +45,11 @@ async def handle(ctx: SpecialContext) -> Response:
             )
         if not ctx.token_ok():
             return await bad_token(ctx)
+        # UserrightsPage shows the form again with its error, at 200, for every refusal.
         if target is None:
             return await render(
-                ctx, "userrights.html", "User rights", 400, text=text, target=None,
-                groups=[], may_change=may_change, error=f'User "{text}" does not exist.',
+                ctx, "userrights.html", "User rights", 200, text=text, target=None,
+                groups=[], may_change=may_change, error=web_text("nosuchusershort", text),
             )  # fmt: skip
         held = set(target.groups)
         add = [
@@ -60,7 +62,7 @@ async def handle(ctx: SpecialContext) -> Response:
         if locked & set(remove):
             kept = ", ".join(sorted(locked & set(remove)))
             return await render(
-                ctx, "userrights.html", "User rights", 400, text=text, target=target,
+                ctx, "userrights.html", "User rights", 200, text=text, target=target,
                 groups=[], may_change=may_change,
                 error=f"The groups {kept} follow this user's role in the chat; change the role there.",
             )  # fmt: skip
@@ -71,7 +73,7 @@ async def handle(ctx: SpecialContext) -> Response:
             )  # fmt: skip
         except ChangeError as exc:
             return await render(
-                ctx, "userrights.html", "User rights", 400, text=text, target=target,
+                ctx, "userrights.html", "User rights", 200, text=text, target=target,
                 groups=[], may_change=may_change, error=exc.text,
             )  # fmt: skip
         return RedirectResponse(
@@ -87,12 +89,12 @@ async def handle(ctx: SpecialContext) -> Response:
         ctx,
         "userrights.html",
         "User rights" if may_change else "User groups",
-        404 if text and target is None else 200,
+        200,
         text=text,
         target=target,
         groups=groups,
         may_change=may_change,
-        error=f'User "{text}" does not exist.' if text and target is None else "",
+        error=web_text("nosuchusershort", text) if text and target is None else "",
     )
 
 
