@@ -141,7 +141,7 @@ async def handle(ctx: SpecialContext) -> Response:
     changes: dict[str, str | None] = {"timecorrection": zone_value(zone) if zone else None}
     if "wplanguage" in ctx.form:
         if ctx.form["wplanguage"] not in user_languages():
-            return await _page(ctx, text("htmlform-select-badoption"), 400)
+            return await _page(ctx, text("htmlform-select-badoption"))
         changes["language"] = ctx.form["wplanguage"]
     if "wpdate" in ctx.form:
         if ctx.form["wpdate"] not in DATE_FORMATS:
