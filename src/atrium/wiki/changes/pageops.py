@@ -385,13 +385,15 @@ def undelete_page(
     latest_id = int(latest["rev_id"])
     if created or page is None or latest_id != int(page["page_latest"]):
         text = _text_of(conn, latest_id)
-        links = page_links(conn, site, title, text, rendered)
+        model = str(latest["rev_content_model"])
+        links = page_links(conn, site, title, text, rendered, model=model)
         ts = now14()
         conn.execute(
             sa.update(P)
             .where(P.c.page_id == page_id)
             .values(
                 page_latest=latest_id,
+                page_content_model=model,
                 page_len=int(latest["rev_len"]),
                 page_is_redirect=links.redirect is not None,
                 page_is_new=int(latest["rev_parent_id"]) == 0,
@@ -618,6 +620,8 @@ def null_revision(
             rev_len=latest["rev_len"],
             rev_parent_id=latest["rev_id"],
             rev_sha1=latest["rev_sha1"],
+            rev_content_model=latest["rev_content_model"],
+            rev_content_format=latest["rev_content_format"],
         )
         .returning(REV.c.rev_id)
     )
@@ -928,5 +932,7 @@ def refresh_links(
     since is expanded here)."""
     title, text = _current_page(conn, page_id)
     ts = now14()
-    write_links(conn, page_id, title, page_links(conn, site, title, text, rendered), ts)
+    model = str(conn.scalar(sa.select(P.c.page_content_model).where(P.c.page_id == page_id)))
+    links = page_links(conn, site, title, text, rendered, model=model)
+    write_links(conn, page_id, title, links, ts)
     conn.execute(sa.update(P).where(P.c.page_id == page_id).values(page_links_updated=ts))
