@@ -737,9 +737,10 @@ def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
         render_outside=req.render_outside,
         model=model,
     )
-    if model != old_model:
-        # EditPage: a page saved in another model than it had (or than its title's default)
-        # is logged, and the revision tagged, as Special:ChangeContentModel's are.
+    if model != old_model and page is not None:
+        # EditPage: a page saved in another model than it had is tagged as
+        # Special:ChangeContentModel's changes are (and logged below, as is a page created in
+        # another model than its title's default).
         tag_ids.append(software_tag_id(conn, "mw-contentmodelchange"))
     if tag_ids:
         conn.executemany(
