@@ -48,6 +48,11 @@ def _title_error(ctx: SpecialContext, raw: str) -> tuple[Title | None, str]:
     return Title(parsed.ns, parsed.dbkey), ""
 
 
+def _field_text(message: str) -> Markup:
+    """A field's error as HTMLForm writes it: only `&` and `<` escaped (quotes stay)."""
+    return Markup(message.replace("&", "&amp;").replace("<", "&lt;"))
+
+
 async def _form(
     ctx: SpecialContext,
     title: Title | None,
@@ -60,8 +65,8 @@ async def _form(
     """The title form, or with a page the model form, and that page's log."""
     values: dict[str, object] = {
         "errors": errors or [],
-        "title_error": title_error,
-        "model_error": model_error,
+        "title_error": _field_text(title_error),
+        "model_error": _field_text(model_error),
         "pagetitle": Links(ctx.site).name(title) if title is not None else raw,
         "model_form": title is not None,
         "log": None,
