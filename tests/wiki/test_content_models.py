@@ -6,6 +6,7 @@ users' scripts, the site's style by a plain user or a sysop, and `action=raw` of
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -15,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 from tests.wiki.conftest import WikiHarness
+from tests.wiki.web_special_seed import page_token, sign_in
 
 from atrium.wiki.changes.accounts import create_user
 
@@ -327,3 +329,36 @@ async def test_info_page_links_the_change_form(
     async with wiki.client() as anonymous:
         plain = await anonymous.get("/w/index.php", params={"title": "Ccm info", "action": "info"})
     assert "<td>Page content model</td><td>CSS</td>" in plain.text
+
+
+async def test_edit_form_refuses_another_users_script(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    await wiki.edit_page("User:Admin/tools.js", "ok()")
+    await sign_in(wiki, client, "Alice")
+    url = "/w/index.php?title=User:Admin/tools.js&action=edit"
+    form = await client.get(url)
+    refusal = "because it contains another user's personal settings"
+    assert refusal in html.unescape(form.text) and 'name="wpSave"' not in form.text
+    token = await page_token(client)
+    saved = await client.post(
+        "/w/index.php?title=User:Admin/tools.js&action=submit",
+        data={"wpTextbox1": "alert(document.cookie)", "wpSave": "1", "wpEditToken": token,
+              "wpUnicodeCheck": "ℳ𝒲♥𝓊𝓃𝒾𝒸ℴ𝒹ℯ", "wpUltimateParam": "1"},
+    )  # fmt: skip
+    assert refusal in html.unescape(saved.text)
+    raw = await client.get("/w/index.php", params={"title": "User:Admin/tools.js", "action": "raw"})
+    assert raw.text == "ok()"
+
+
+async def test_rollback_restores_the_model(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    await wiki.edit_page("Ccm rolled", "{}", user="Alice")
+    await wiki.login(client, "Admin")
+    await _post(wiki, client, action="changecontentmodel", title="Ccm rolled", model="json",
+                summary="")  # fmt: skip
+    tokens = await wiki.api(client, action="query", meta="tokens", type="rollback")
+    done = await wiki.post(client, action="rollback", title="Ccm rolled", user="Admin",
+                           token=tokens["query"]["tokens"]["rollbacktoken"])  # fmt: skip
+    assert "rollback" in done, done
+    info = await _get(wiki, client, action="query", prop="info", titles="Ccm rolled")
+    assert info["query"]["pages"][0]["contentmodel"] == "wikitext"

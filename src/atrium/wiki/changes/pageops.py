@@ -772,7 +772,13 @@ def rollback(
     page_id = int(page["page_id"])
     actor = schema.actor
     history = conn.all(
-        sa.select(REV.c.rev_id, REV.c.rev_text_id, REV.c.rev_deleted, actor.c.actor_name)
+        sa.select(
+            REV.c.rev_id,
+            REV.c.rev_text_id,
+            REV.c.rev_deleted,
+            REV.c.rev_content_model,
+            actor.c.actor_name,
+        )
         .join(actor, actor.c.actor_id == REV.c.rev_actor)
         .where(REV.c.rev_page == page_id)
         .order_by(REV.c.rev_timestamp.desc(), REV.c.rev_id.desc())
@@ -810,9 +816,11 @@ def rollback(
             f"to last revision by [[User:{target_name}|{target_name}]]"
         )
     bot = markbot and who.allowed("markbotedits")
+    # The restored revision comes back in its own content model.
     saved = save_revision(
-        conn, site, title, good_text, _editor(who), comment=summary, minor=True, rendered=rendered
-    )
+        conn, site, title, good_text, _editor(who), comment=summary, minor=True,
+        rendered=rendered, model=str(target["rev_content_model"]),
+    )  # fmt: skip
     tag_id = software_tag_id(conn, "mw-rollback")
     conn.execute(sa.insert(schema.change_tag).values(ct_rev_id=saved.rev_id, ct_tag_id=tag_id))
     conn.execute(
