@@ -362,3 +362,19 @@ async def test_rollback_restores_the_model(wiki: WikiHarness, client: httpx.Asyn
     assert "rollback" in done, done
     info = await _get(wiki, client, action="query", prop="info", titles="Ccm rolled")
     assert info["query"]["pages"][0]["contentmodel"] == "wikitext"
+
+
+async def test_changes_are_rate_limited(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    # $wgRateLimits['editcontentmodel']: eight a minute for a registered user.
+    await wiki.edit_page("Ccm busy", "x")
+    await wiki.login(client, "Alice")
+    answers = []
+    for i in range(9):
+        model = "text" if i % 2 == 0 else "wikitext"
+        answers.append(
+            await _post(
+                wiki, client, action="changecontentmodel", title="Ccm busy", model=model, summary=""
+            )  # fmt: skip
+        )
+    assert all("changecontentmodel" in a for a in answers[:8]), answers
+    assert answers[8]["error"]["code"] == "ratelimited"

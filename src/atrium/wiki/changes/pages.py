@@ -623,11 +623,14 @@ def _interface_protected() -> ChangeError:
 
 def predicted_text(conn: Conn, site: Site, req: EditRequest) -> str | None:
     """The text `edit_page` would save, composed and transformed as it does, as far as a read
-    can tell (an edit conflict merges differently); None when it would save nothing."""
+    can tell (an edit conflict merges differently); None when it would save nothing, or a text
+    of a model whose links are not read."""
     title = req.title
     if title.ns < 0:
         return None
     page = conn.one(_page_by_title, {"ns": title.ns, "title": title.dbkey})
+    if (req.model or page_model(page, title)) not in content_models.PARSED:
+        return None  # its links are not read: nothing to expand beforehand
     old_text = _current(conn, int(page["page_id"]))[0] if page is not None else ""
     try:
         composed = _compose(old_text, req)

@@ -17,6 +17,7 @@ from atrium.wiki import content_models
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.blocks import Blocked
 from atrium.wiki.changes.content_model import create_or_change
+from atrium.wiki.limits import wiki_limits
 from atrium.wiki.reads.parsing import model_of
 from atrium.wiki.titles import InvalidTitle, Title
 from atrium.wiki.web.special.blocknotice import block_notice
@@ -24,7 +25,13 @@ from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.log_extract import log_extract
 from atrium.wiki.web.special.msg import msg_links
 from atrium.wiki.web.special.page import SpecialPage
-from atrium.wiki.web.special.render import Links, permission_error, render, wikitext_html
+from atrium.wiki.web.special.render import (
+    Links,
+    message_page,
+    permission_error,
+    render,
+    wikitext_html,
+)
 from atrium.wiki.web.texts import text
 
 HEADING = "Change content model of a page"
@@ -96,6 +103,9 @@ async def _change(ctx: SpecialContext, title: Title) -> Response:
         return await _form(
             ctx, title, "", errors=[problems], model_error=text("htmlform-select-badoption")
         )
+    if await wiki_limits(ctx.request).ping(ctx.reader, "editcontentmodel", ctx.client_ip):
+        # ThrottledError: MediaWiki's error page, at 429.
+        return await message_page(ctx, "Action throttled", text("actionthrottledtext"), 429)
     try:
         await ctx.db.write(
             create_or_change, ctx.site, ctx.performer(), title, Links(ctx.site).name(title),
