@@ -103,7 +103,7 @@ def _saved(admin: httpx.Client) -> dict[str, Any]:
     for title, (model, text) in SAVED.items():
         delete(admin, title)
         done = _post(admin, action="edit", title=title, text=text, contentmodel=model)
-        parsed = api(admin, action="parse", page=title, prop="text|links|templates|categories")
+        parsed = api(admin, action="parse", page=title, prop="text|displaytitle")
         info = api(admin, action="query", prop="links|templates|categories|info", titles=title)
         page = info["query"]["pages"][0]
         out[title] = {
@@ -112,6 +112,7 @@ def _saved(admin: httpx.Client) -> dict[str, Any]:
             "answer_model": done["edit"]["contentmodel"],
             "stored": _raw(admin, title).text,
             "parse_html": _html(parsed["parse"]["text"]),
+            "displaytitle": parsed["parse"]["displaytitle"],
             "links": sorted(link["title"] for link in page.get("links", [])),
             "templates": sorted(t["title"] for t in page.get("templates", [])),
             "categories": sorted(c["title"] for c in page.get("categories", [])),

@@ -84,8 +84,9 @@ async def test_pages_saved_in_each_model(wiki: WikiHarness, client: httpx.AsyncC
         assert done["edit"]["contentmodel"] == case["answer_model"], (title, done)
         raw = await client.get("/w/index.php", params={"title": title, "action": "raw"})
         assert raw.text == case["stored"], title
-        parsed = await _get(wiki, client, action="parse", page=title, prop="text")
+        parsed = await _get(wiki, client, action="parse", page=title, prop="text|displaytitle")
         assert LIMIT_REPORT.sub("", parsed["parse"]["text"]) == case["parse_html"], title
+        assert parsed["parse"]["displaytitle"] == case["displaytitle"], title
         info = await _get(wiki, client, action="query", prop="links|templates|categories|info",
                           titles=title)  # fmt: skip
         page = info["query"]["pages"][0]
