@@ -231,6 +231,19 @@ def _changes(admin: httpx.Client, plain: httpx.Client, sysop: httpx.Client) -> d
     return out
 
 
+def _revisions(admin: httpx.Client) -> dict[str, Any]:
+    """prop=revisions of a CSS page: its content in its own format, another format refused,
+    and `rvparse` rendering it as source."""
+    cases = {"plain": {}, "wikitext format": {"rvcontentformat": "text/x-wiki"},
+             "css format": {"rvcontentformat": "text/css"}, "parsed": {"rvparse": "1"}}  # fmt: skip
+    out: dict[str, Any] = {}
+    for name, extra in cases.items():
+        data = api(admin, action="query", prop="revisions", titles="Ccm css",
+                   rvprop="content|contentmodel", **extra)  # fmt: skip
+        out[name] = {"params": extra, "revision": data["query"]["pages"][0]["revisions"][0]}
+    return out
+
+
 def _raw_headers(admin: httpx.Client) -> dict[str, str]:
     response = _raw(admin, "Ccm js")
     return {k: response.headers[k] for k in ("content-type", "x-content-type-options")}
@@ -287,6 +300,7 @@ def main() -> None:
         "saved": _saved(admin),
         "edits": _edits(admin, plain),
         "changes": _changes(admin, plain, sysop),
+        "revisions": _revisions(admin),
         "raw_headers": _raw_headers(admin),
         "special": _special(admin),
     }

@@ -379,3 +379,15 @@ async def test_changes_are_rate_limited(wiki: WikiHarness, client: httpx.AsyncCl
         )
     assert all("changecontentmodel" in a for a in answers[:8]), answers
     assert answers[8]["error"]["code"] == "ratelimited"
+
+
+async def test_revisions_of_a_css_page(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    await wiki.login(client, "Admin")
+    await _post(wiki, client, action="edit", title="Template:Ccm tpl",
+                text="[[Category:Ccm tpl cat]][[Ccm tpl link]]")  # fmt: skip
+    css = RECORDED["saved"]["Ccm css"]
+    await _post(wiki, client, action="edit", title="Ccm css", text=css["text"], contentmodel="css")
+    for name, case in RECORDED["revisions"].items():
+        data = await _get(wiki, client, action="query", prop="revisions", titles="Ccm css",
+                          rvprop="content|contentmodel", **case["params"])  # fmt: skip
+        assert data["query"]["pages"][0]["revisions"][0] == case["revision"], name
