@@ -7,6 +7,7 @@ users' scripts, the site's style by a plain user or a sysop, and `action=raw` of
 from __future__ import annotations
 
 import html
+import io
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -19,6 +20,7 @@ from tests.wiki.conftest import WikiHarness
 from tests.wiki.web_special_seed import page_token, sign_in
 
 from atrium.wiki.changes.accounts import create_user
+from atrium.wiki.dump import import_dump
 
 pytestmark = pytest.mark.anyio
 
@@ -372,11 +374,9 @@ async def test_changes_are_rate_limited(wiki: WikiHarness, client: httpx.AsyncCl
     answers = []
     for i in range(9):
         model = "text" if i % 2 == 0 else "wikitext"
-        answers.append(
-            await _post(
-                wiki, client, action="changecontentmodel", title="Ccm busy", model=model, summary=""
-            )  # fmt: skip
-        )
+        answer = await _post(wiki, client, action="changecontentmodel", title="Ccm busy",
+                             model=model, summary="")  # fmt: skip
+        answers.append(answer)
     assert all("changecontentmodel" in a for a in answers[:8]), answers
     assert answers[8]["error"]["code"] == "ratelimited"
 
@@ -391,3 +391,28 @@ async def test_revisions_of_a_css_page(wiki: WikiHarness, client: httpx.AsyncCli
         data = await _get(wiki, client, action="query", prop="revisions", titles="Ccm css",
                           rvprop="content|contentmodel", **case["params"])  # fmt: skip
         assert data["query"]["pages"][0]["revisions"][0] == case["revision"], name
+
+
+async def test_import_keeps_models(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    """A dump's <model> is kept, a missing <format> is the model's own, and a page of a model
+    that is not parsed records no links and is no redirect."""
+    dump = """<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/" version="0.11">
+<page><title>Ccm imported</title><ns>0</ns><revision><timestamp>2020-01-01T00:00:00Z</timestamp>
+<contributor><ip>127.0.0.1</ip></contributor><model>text</model>
+<text xml:space="preserve">#REDIRECT [[Ccm elsewhere]]</text></revision></page>
+<page><title>Ccm imported.css</title><ns>0</ns><revision><timestamp>2020-01-01T00:00:00Z</timestamp>
+<contributor><ip>127.0.0.1</ip></contributor><model>css</model>
+<text xml:space="preserve">a{} [[Ccm linked]]</text></revision></page>
+</mediawiki>"""
+    stats = import_dump(wiki.db, wiki.site, io.BytesIO(dump.encode()))
+    assert (stats.pages, stats.revisions) == (2, 2)
+    data = await _get(wiki, client, action="query", prop="revisions|links|info",
+                      titles="Ccm imported|Ccm imported.css", rvprop="contentmodel|content",
+                      rvslots="main")  # fmt: skip
+    pages = {p["title"]: p for p in data["query"]["pages"]}
+    text = pages["Ccm imported"]
+    assert text["contentmodel"] == "text" and "redirect" not in text and "links" not in text
+    assert text["revisions"][0]["slots"]["main"]["contentformat"] == "text/plain"
+    css = pages["Ccm imported.css"]
+    assert css["revisions"][0]["slots"]["main"]["contentformat"] == "text/css"
+    assert [link["title"] for link in css["links"]] == ["Ccm linked"]
