@@ -267,6 +267,14 @@ def _special(admin: httpx.Client) -> dict[str, Any]:
                       data={**form, "pagetitle": "Ccm change", "model": "text"})  # fmt: skip
     api(admin, "POST", action="changecontentmodel", title="Ccm change", model="wikitext",
         summary="", token=csrf(admin))  # fmt: skip
+    delete(admin, "Ccm special new")
+    admin.post(page, params={"title": "Special:ChangeContentModel"},
+               data={**form, "pagetitle": "Ccm special new", "model": "json"})  # fmt: skip
+    made_log = api(admin, action="query", list="logevents", letitle="Ccm special new",
+                   leprop="type|details|comment", lelimit="2")["query"]["logevents"]  # fmt: skip
+    made_rev = api(admin, action="query", prop="revisions", titles="Ccm special new",
+                   rvprop="content|comment|tags", rvslots="main")  # fmt: skip
+    revision = made_rev["query"]["pages"][0]["revisions"][0]
     heading = re.compile(r'<h1 id="firstHeading"[^>]*>(.*?)</h1>', re.S)
 
     def said(response: httpx.Response, *texts: str) -> dict[str, Any]:
@@ -288,6 +296,13 @@ def _special(admin: httpx.Client) -> dict[str, Any]:
         ),
         "same model": said(same, "The value you specified is not a valid option."),
         "changed": said(done, "has been changed."),
+        "created": {
+            "logs": [{"type": e["type"], "action": e["action"], "params": e["params"],
+                      "comment": e["comment"]} for e in made_log],
+            "content": revision["slots"]["main"]["content"],
+            "comment": revision["comment"],
+            "tags": revision["tags"],
+        },
     }  # fmt: skip
 
 

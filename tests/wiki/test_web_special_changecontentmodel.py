@@ -113,14 +113,20 @@ async def test_change_and_create(wiki: WikiHarness, client: httpx.AsyncClient) -
     assert 'name="currentcontentmodel" value="text" readonly' in again.text
     assert "changed the content model of the page" in again.text
     assert "<script>alert(1)</script>" not in again.text
-    created = await client.post(URL, data={**form, "pagetitle": "Ccm new page",
-                                           "model": "json"})  # fmt: skip
+    created = await client.post(URL, data={**form, "pagetitle": "Ccm special new",
+                                           "model": "json", "reason": "why"})  # fmt: skip
     assert created.status_code == 200 and "has been changed." in created.text
-    raw = await client.get("/w/index.php", params={"title": "Ccm new page", "action": "raw"})
-    assert raw.text == "{}"
-    log = await wiki.api(client, action="query", list="logevents", letype="contentmodel",
-                         letitle="Ccm new page", formatversion="2")  # fmt: skip
-    assert [e["action"] for e in log["query"]["logevents"]] == ["new"]
+    made = RECORDED["created"]
+    log = await wiki.api(client, action="query", list="logevents", letitle="Ccm special new",
+                         leprop="type|details|comment", formatversion="2")  # fmt: skip
+    found = [{"type": e["type"], "action": e["action"], "params": e["params"],
+              "comment": e["comment"]} for e in log["query"]["logevents"]]  # fmt: skip
+    assert found == made["logs"]
+    revision = await wiki.api(client, action="query", prop="revisions", titles="Ccm special new",
+                              rvprop="content|comment|tags", rvslots="main", formatversion="2")  # fmt: skip
+    first = revision["query"]["pages"][0]["revisions"][0]
+    assert first["slots"]["main"]["content"] == made["content"]
+    assert (first["comment"], first["tags"]) == (made["comment"], made["tags"])
 
 
 async def test_plain_user_cannot_turn_another_users_page_into_script(

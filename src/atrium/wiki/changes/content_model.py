@@ -122,16 +122,19 @@ def change_content_model(
     editor = Editor(who.user_id, who.name, who.rights)
     summary = summary_of(who, title_text, old_model if page is not None else None, model, reason)
     saved = save_revision(conn, site, title, text, editor, comment=summary, model=model)
-    tag_ids.append(software_tag_id(conn, "mw-contentmodelchange"))
-    conn.executemany(
-        sa.insert(schema.change_tag),
-        [{"ct_rev_id": saved.rev_id, "ct_tag_id": tag_id} for tag_id in tag_ids],
-    )
-    conn.execute(
-        sa.update(schema.change_tag_def)
-        .where(schema.change_tag_def.c.ctd_id.in_(tag_ids))
-        .values(ctd_count=schema.change_tag_def.c.ctd_count + 1)
-    )
+    if not saved.created:
+        # The tag marks a revision whose model differs from its parent's: a creation has none.
+        tag_ids.append(software_tag_id(conn, "mw-contentmodelchange"))
+    if tag_ids:
+        conn.executemany(
+            sa.insert(schema.change_tag),
+            [{"ct_rev_id": saved.rev_id, "ct_tag_id": tag_id} for tag_id in tag_ids],
+        )
+        conn.execute(
+            sa.update(schema.change_tag_def)
+            .where(schema.change_tag_def.c.ctd_id.in_(tag_ids))
+            .values(ctd_count=schema.change_tag_def.c.ctd_count + 1)
+        )
     bot = bot and who.allowed("bot")
     request = EditRequest(title=title, editor=editor, summary=summary, bot=bot, ip=who.ip)
     enotif.mail_page_change(
@@ -143,7 +146,9 @@ def change_content_model(
         ),
     )  # fmt: skip
     journal_edit(conn, request, saved, False, tag_ids)
-    log_id = log_model_change(conn, who, title, saved, old_model, model, reason, tags)
+    log_id = log_model_change(
+        conn, who, title, saved, old_model, model, reason, tags, name_default=True
+    )
     return ModelChanged(saved.page_id, saved.rev_id, log_id, model)
 
 

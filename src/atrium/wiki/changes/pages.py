@@ -834,9 +834,13 @@ def log_model_change(
     model: str,
     reason: str,
     tags: tuple[str, ...],
+    *,
+    name_default: bool = False,
 ) -> int:
     """The `contentmodel` log entry of a page saved in a model it did not have: `new` for a
-    page created in another model than its title's default, `change` otherwise."""
+    page created in another model than its title's default, `change` otherwise. A creation
+    names no old model (EditPage), or the title's default with `name_default`
+    (Special:ChangeContentModel)."""
     created = saved.parent_id == 0
     log_id = log_event(
         conn,
@@ -846,7 +850,10 @@ def log_model_change(
         title,
         page_id=saved.page_id,
         reason=reason,
-        params={"oldmodel": False if created else old_model, "newmodel": model},
+        params={
+            "oldmodel": old_model if name_default or not created else False,
+            "newmodel": model,
+        },
         timestamp=saved.timestamp,
     )
     tag_ids = [software_tag_id(conn, name) for name in tags]  # checked by the caller
