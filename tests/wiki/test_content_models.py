@@ -416,3 +416,21 @@ async def test_import_keeps_models(wiki: WikiHarness, client: httpx.AsyncClient)
     css = pages["Ccm imported.css"]
     assert css["revisions"][0]["slots"]["main"]["contentformat"] == "text/css"
     assert [link["title"] for link in css["links"]] == ["Ccm linked"]
+
+
+async def test_move_keeps_the_model_and_leaves_a_wikitext_redirect(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    await wiki.login(client, "Admin")
+    await _post(wiki, client, action="edit", title="User:Admin/old.js", text="ok()")
+    moved = await _post(wiki, client, action="move", **{"from": "User:Admin/old.js"},
+                        to="User:Admin/new.js", reason="")  # fmt: skip
+    assert "move" in moved, moved
+    info = await _get(wiki, client, action="query", prop="info|revisions", rvprop="contentmodel",
+                      titles="User:Admin/new.js|User:Admin/old.js")  # fmt: skip
+    pages = {p["title"]: p for p in info["query"]["pages"]}
+    assert pages["User:Admin/new.js"]["contentmodel"] == "javascript"
+    # The move's null revision keeps the model too.
+    assert pages["User:Admin/new.js"]["revisions"][0]["contentmodel"] == "javascript"
+    assert pages["User:Admin/old.js"]["contentmodel"] == "wikitext"
+    assert pages["User:Admin/old.js"].get("redirect") is True

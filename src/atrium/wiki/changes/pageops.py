@@ -513,6 +513,8 @@ def move_page(
             _editor(who),
             comment=comment,
             count_edit=False,
+            # A wikitext redirect whatever the title's default model: only wikitext redirects.
+            model="wikitext",
         )
         redirect_created = True
     _copy_watchers(conn, source, target)
