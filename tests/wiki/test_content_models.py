@@ -20,6 +20,7 @@ from tests.wiki.conftest import WikiHarness
 from tests.wiki.web_special_seed import page_token, sign_in
 
 from atrium.wiki.changes.accounts import create_user
+from atrium.wiki.changes.pages import Editor, save_revision
 from atrium.wiki.dump import import_dump
 
 pytestmark = pytest.mark.anyio
@@ -434,3 +435,24 @@ async def test_move_keeps_the_model_and_leaves_a_wikitext_redirect(
     assert pages["User:Admin/new.js"]["revisions"][0]["contentmodel"] == "javascript"
     assert pages["User:Admin/old.js"]["contentmodel"] == "wikitext"
     assert pages["User:Admin/old.js"].get("redirect") is True
+
+
+async def test_a_model_no_one_edits_cannot_be_changed(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    # Imports may bring models this wiki has no editor for (MediaWiki's `unknown`).
+    title = wiki.site.parser.parse("Ccm unknown")
+    editor = Editor(None, "127.0.0.1")
+    await wiki.db.write(
+        lambda conn: save_revision(conn, wiki.site, title, "?", editor, model="unknown")
+    )
+    await wiki.login(client, "Admin")
+    refused = await _post(wiki, client, action="changecontentmodel", title="Ccm unknown",
+                          model="text", summary="")  # fmt: skip
+    assert _error(refused) == {
+        "code": "changecontentmodel-nodirectediting",
+        # ApiErrorFormatter shows <code> as quotes.
+        "info": 'Content model "unknown" does not support direct editing',
+    }
+    view = await client.get("/wiki/Ccm_unknown")
+    assert view.status_code == 200 and "?" in view.text

@@ -35,6 +35,7 @@ from atrium.wiki.changes.pages import _interface_protected as interface_protecte
 from atrium.wiki.changes.protection import check_protection
 from atrium.wiki.messages import messages
 from atrium.wiki.messages.log_sentences import message
+from atrium.wiki.messages.store import MESSAGES
 from atrium.wiki.reads.page_view import current_text
 from atrium.wiki.site import Site
 from atrium.wiki.titles import Title
@@ -113,6 +114,15 @@ def change_content_model(
     authorize(conn, site, who, title, model)
     tag_ids = check_tags(conn, tags, who.rights)
     old_model = page_model(page, title)
+    if page is not None and old_model not in content_models.EDITABLE:
+        # A model no one edits here (imported as such): it cannot be turned into another.
+        name = MESSAGES.get(content_models.name_key(old_model), old_model)
+        raise ChangeError(
+            "changecontentmodel-nodirectediting",
+            f"Content model {name} does not support direct editing",
+            "apierror-changecontentmodel-nodirectediting",
+            (name,),
+        )
     if page is not None and model == old_model:
         raise ChangeError("nochanges", "No changes were requested.")
     found = current_text(conn, title.ns, title.dbkey) if page is not None else None
