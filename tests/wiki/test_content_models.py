@@ -22,6 +22,7 @@ from tests.wiki.web_special_seed import page_token, sign_in
 from atrium.wiki.changes.accounts import create_user
 from atrium.wiki.changes.pages import Editor, save_revision
 from atrium.wiki.dump import import_dump
+from atrium.wiki.reads import article
 
 pytestmark = pytest.mark.anyio
 
@@ -456,3 +457,18 @@ async def test_a_model_no_one_edits_cannot_be_changed(
     }
     view = await client.get("/wiki/Ccm_unknown")
     assert view.status_code == 200 and "?" in view.text
+
+
+async def test_views_of_code_pages_come_from_the_parser_cache(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    await wiki.login(client, "Admin")
+    await _post(wiki, client, action="edit", title="Ccm cached", text="a{}", contentmodel="css")
+    title = wiki.site.parser.parse("Ccm cached")
+    assert await wiki.db.read(article.cached_view, wiki.site, title) is None
+    # The view renders once, and the next finds it under the revision's key.
+    shown = await wiki.db.read_rendering(article.view_page, wiki.site, title)
+    assert shown.rendered is not None and "mw-css" in shown.rendered.html
+    cached = await wiki.db.read(article.cached_view, wiki.site, title)
+    assert cached is not None and cached.rendered is not None
+    assert cached.rendered.html.startswith('<pre class="mw-code mw-css" dir="ltr">')

@@ -201,7 +201,8 @@ def _slot(
 ) -> tuple[BoundedCache[tuple[Any, ...], Parsed] | None, tuple[Any, ...]]:
     """The cache that may hold this parse, and its key there (no cache: None)."""
     if current is not None:
-        return _cache(conn), (*_current_key(title, current), model)
+        # A revision has one model: the revision's key is enough (and `cached_current` finds it).
+        return _cache(conn), _current_key(title, current)
     if conn.is_sqlite:
         variables_key = tuple(sorted((variables or {}).items()))
         key = (title.ns, title.dbkey, text, variables_key, _state(conn), model)
