@@ -82,6 +82,10 @@ async def test_bad_input(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
     bad = await client.post(URL, data={"pagetitle": "<bad>", "wpFormIdentifier": "titleform",
                                        "wpEditToken": token})  # fmt: skip
     _says(bad, RECORDED["invalid title"])
+    hostile = await client.post(URL, data={"pagetitle": HOSTILE, "wpFormIdentifier": "titleform",
+                                           "wpEditToken": token})  # fmt: skip
+    assert hostile.status_code == 200 and "<script>alert(1)</script>" not in hostile.text
+    assert 'value="&#34;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"' in hostile.text
     same = await client.post(URL, data={"pagetitle": "Ccm change", "model": "wikitext",
                                         "wpFormIdentifier": "modelform", "wpEditToken": token})  # fmt: skip
     _says(same, RECORDED["same model"])
