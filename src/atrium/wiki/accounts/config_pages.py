@@ -10,6 +10,8 @@ from collections.abc import Collection
 
 from atrium.wiki.titles import NS_MEDIAWIKI, NS_USER, Title
 
+# The namespaces whose pages may be code pages.
+CONFIG_NAMESPACES = frozenset({NS_MEDIAWIKI, NS_USER})
 # The short name MediaWiki's rights and messages give each model that holds code.
 _KINDS = {"css": "css", "javascript": "js", "json": "json"}
 
