@@ -228,6 +228,22 @@ def _changes(admin: httpx.Client, plain: httpx.Client, sysop: httpx.Client) -> d
     back = _post(admin, action="changecontentmodel", title="Ccm change", model="wikitext",
                  summary="")  # fmt: skip
     out["back_model"] = back["changecontentmodel"]["contentmodel"]
+    # A user-defined tag goes on the revision and on the log entry.
+    _post(admin, action="managetags", operation="create", tag="ccm-tag", reason="capture")
+    tagged = _post(admin, action="changecontentmodel", title="Ccm change", model="text",
+                   summary="", tags="ccm-tag")["changecontentmodel"]  # fmt: skip
+    revision = api(admin, action="query", prop="revisions", revids=str(tagged["revid"]),
+                   rvprop="tags")["query"]["pages"][0]["revisions"][0]  # fmt: skip
+    entry = api(admin, action="query", list="logevents", letype="contentmodel",
+                letitle="Ccm change", leprop="ids|tags", lelimit="1")["query"]["logevents"][0]  # fmt: skip
+    changes = api(admin, action="query", list="recentchanges", rctitle="Ccm change",
+                  rcprop="loginfo|tags", rclimit="2")["query"]["recentchanges"]  # fmt: skip
+    out["tagged"] = {
+        "revision_tags": sorted(revision["tags"]),
+        "log_tags": sorted(entry["tags"]),
+        "recentchanges": [{"type": c["type"], "tags": sorted(c["tags"])} for c in changes],
+    }
+    _post(admin, action="changecontentmodel", title="Ccm change", model="wikitext", summary="")
     return out
 
 

@@ -472,3 +472,28 @@ async def test_views_of_code_pages_come_from_the_parser_cache(
     cached = await wiki.db.read(article.cached_view, wiki.site, title)
     assert cached is not None and cached.rendered is not None
     assert cached.rendered.html.startswith('<pre class="mw-code mw-css" dir="ltr">')
+
+
+async def test_a_tagged_change(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    expected = RECORDED["changes"]["tagged"]
+    await wiki.edit_page("Ccm change", "x")
+    await wiki.login(client, "Admin")
+    made = await _post(wiki, client, action="managetags", operation="create", tag="ccm-tag",
+                       reason="")  # fmt: skip
+    assert "managetags" in made, made
+    done = await _post(wiki, client, action="changecontentmodel", title="Ccm change",
+                       model="text", summary="", tags="ccm-tag")  # fmt: skip
+    revid = done["changecontentmodel"]["revid"]
+    revision = await _get(wiki, client, action="query", prop="revisions", revids=str(revid),
+                          rvprop="tags")  # fmt: skip
+    assert (
+        sorted(revision["query"]["pages"][0]["revisions"][0]["tags"]) == (expected["revision_tags"])
+    )
+    log = await _get(wiki, client, action="query", list="logevents", letype="contentmodel",
+                     leprop="ids|tags", lelimit="1")  # fmt: skip
+    assert sorted(log["query"]["logevents"][0]["tags"]) == expected["log_tags"]
+    recent = await _get(wiki, client, action="query", list="recentchanges", rctitle="Ccm change",
+                        rcprop="loginfo|tags", rclimit="2")  # fmt: skip
+    found = [{"type": c["type"], "tags": sorted(c["tags"])}
+             for c in recent["query"]["recentchanges"]]  # fmt: skip
+    assert found == expected["recentchanges"]
