@@ -70,9 +70,14 @@ async def test_title_form_then_model_form(wiki: WikiHarness, client: httpx.Async
     assert offered == RECORDED["options for wikitext"]
     assert "<h2>Content model change log</h2>" in chosen.text
     assert "No matching items in log." in chosen.text
-    # The sub-page names the page as well.
+    # The sub-page names the page as well; the page is linked under the heading.
     direct = await client.get("/wiki/Special:ChangeContentModel/Ccm_change")
     assert re.findall(r'<option value="([a-z]+)"', direct.text) == offered
+    backlink = '<div id="contentSub">← <a href="/wiki/Ccm_change" title="Ccm change">Ccm change</a>'
+    assert backlink in direct.text
+    missing = await client.get("/wiki/Special:ChangeContentModel/Ccm_nowhere")
+    red = "/w/index.php?title=Ccm_nowhere&amp;action=edit&amp;redlink=1"
+    assert f'<div id="contentSub">← <a href="{red}" class="new"' in missing.text
 
 
 async def test_bad_input(wiki: WikiHarness, client: httpx.AsyncClient) -> None:

@@ -23,16 +23,17 @@ from atrium.wiki.titles import InvalidTitle, Title
 from atrium.wiki.web.special.blocknotice import block_notice
 from atrium.wiki.web.special.context import SpecialContext
 from atrium.wiki.web.special.log_extract import log_extract
-from atrium.wiki.web.special.msg import msg_links
+from atrium.wiki.web.special.msg import inline_html, msg_links
 from atrium.wiki.web.special.page import SpecialPage
 from atrium.wiki.web.special.render import (
     Links,
     message_page,
     permission_error,
-    render,
+    render_with_subtitle,
     wikitext_html,
 )
 from atrium.wiki.web.texts import text
+from atrium.wiki.wikitext.escaping import escape_wikitext
 
 HEADING = "Change content model of a page"
 # The models offered, in ContentHandlerFactory's order.
@@ -53,6 +54,14 @@ def _title_error(ctx: SpecialContext, raw: str) -> tuple[Title | None, str]:
     if parsed.ns < 0:
         return None, text("apierror-pagecannotexist")
     return Title(parsed.ns, parsed.dbkey), ""
+
+
+async def _backlink(ctx: SpecialContext, title: Title | None) -> Markup | None:
+    """OutputPage::addBacklinkSubtitle: "← Page", red when the page does not exist."""
+    if title is None:
+        return None
+    name = escape_wikitext(Links(ctx.site).name(title))
+    return Markup("← ") + await inline_html(ctx, f"[[:{name}]]")
 
 
 def _field_text(message: str) -> Markup:
@@ -89,7 +98,9 @@ async def _form(
             reason=ctx.param("reason")[:REASON_LIMIT],
             log=await log_extract(ctx, "contentmodel", title),
         )
-    return await render(ctx, "changecontentmodel.html", HEADING, 200, **values)
+    return await render_with_subtitle(
+        ctx, "changecontentmodel.html", HEADING, await _backlink(ctx, title), 200, **values
+    )
 
 
 async def _change(ctx: SpecialContext, title: Title) -> Response:
@@ -117,9 +128,9 @@ async def _change(ctx: SpecialContext, title: Title) -> Response:
         shown = [Markup(await wikitext_html(ctx, each.text)) for each in (exc, *exc.more)]
         return await _form(ctx, title, "", errors=shown)
     done = await msg_links(ctx, "changecontentmodel-success-text", title)
-    return await render(
-        ctx, "message.html", "The content model was changed", 200, box="",
-        text=Markup("<p>{}</p>").format(done),
+    return await render_with_subtitle(
+        ctx, "message.html", "The content model was changed", await _backlink(ctx, title), 200,
+        box="", text=Markup("<p>{}</p>").format(done),
     )  # fmt: skip
 
 
