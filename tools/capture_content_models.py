@@ -159,6 +159,11 @@ def _edits(admin: httpx.Client, plain: httpx.Client) -> dict[str, Any]:
     out["other_users_css"] = _error(
         _post(plain, action="edit", title="User:Admin/ccm.css", text="b{}")
     )
+    # Turning another user's page into a script by an edit: EditPage only says no model change.
+    edit(admin, "User:Admin/ccm.txt", "x")
+    to_js = _post(plain, action="edit", title="User:Admin/ccm.txt", text="y",
+                  contentmodel="javascript")  # fmt: skip
+    out["other_users_page_to_js"] = _error(to_js)
     own = _post(plain, action="edit", title=f"User:{PLAIN[0]}/ccm.js", text="b()")
     out["own_js_model"] = own["edit"]["contentmodel"]
     return out

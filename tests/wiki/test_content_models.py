@@ -159,6 +159,11 @@ async def test_edit_rights_of_code_pages(wiki: WikiHarness, client: httpx.AsyncC
     # Another user's script, even one that does not exist yet.
     script = await _post(wiki, client, action="edit", title="User:Admin/new.js", text="alert(1)")
     assert _error(script)["code"] == "customjsprotected"
+    # Turning another user's page into a script by an edit: only "no model change" is said.
+    await wiki.edit_page("User:Admin/ccm.txt", "x")
+    to_js = await _post(wiki, client, action="edit", title="User:Admin/ccm.txt", text="y",
+                        contentmodel="javascript")  # fmt: skip
+    assert _error(to_js) == edits["other_users_page_to_js"]
     own = await _post(wiki, client, action="edit", title="User:Alice/ccm.js", text="b()")
     assert own["edit"]["contentmodel"] == edits["own_js_model"]
     # The site's style: the interface namespace refuses a plain user first.
@@ -497,3 +502,21 @@ async def test_a_tagged_change(wiki: WikiHarness, client: httpx.AsyncClient) -> 
     found = [{"type": c["type"], "tags": sorted(c["tags"])}
              for c in recent["query"]["recentchanges"]]  # fmt: skip
     assert found == expected["recentchanges"]
+
+
+async def test_edits_changing_the_model_are_rate_limited(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    # EditPage counts a model change against $wgRateLimits['editcontentmodel'] too.
+    await wiki.edit_page("Ccm busy edits", "x")
+    await wiki.login(client, "Alice")
+    codes = []
+    for i in range(9):
+        model = "text" if i % 2 == 0 else "wikitext"
+        answer = await _post(wiki, client, action="edit", title="Ccm busy edits", text=f"x{i}",
+                             contentmodel=model)  # fmt: skip
+        codes.append(answer["error"]["code"] if "error" in answer else answer["edit"]["result"])
+    assert codes == ["Success"] * 8 + ["ratelimited"]
+    # Edits that keep the model are not counted as changes.
+    kept = await _post(wiki, client, action="edit", title="Ccm busy edits", text="y")
+    assert kept["edit"]["result"] == "Success"

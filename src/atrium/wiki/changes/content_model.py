@@ -73,7 +73,8 @@ def authorize(conn: Conn, site: Site, who: Performer, title: Title, model: str) 
     if protection and not who.allowed(protection):
         raise interface_protected()
     old_model = page_model(_page(conn, title), title)
-    check_model_rights(title, Editor(who.user_id, who.name, who.rights), old_model, model)
+    editor = Editor(who.user_id, who.name, who.rights)
+    check_model_rights(title, editor, old_model, model, editing=False)
     check_protection(conn, title, who, "edit")
     refuse_blocked(conn, who, title)
 

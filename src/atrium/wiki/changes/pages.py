@@ -788,18 +788,27 @@ def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
     )
 
 
-def check_model_rights(title: Title, editor: Editor, old_model: str, model: str) -> None:
-    """The rights an edit in `model` of a page now in `old_model` needs beyond `edit`:
-    `editcontentmodel` to change it, and those of a site or user code page for either."""
-    if model != old_model and "editcontentmodel" not in editor.rights:
-        raise ChangeError(
-            "cantchangecontentmodel",
-            "You don't have permission to change the content model of a page.",
-        )
-    for each in dict.fromkeys((old_model, model)):
-        key = config_refusal(title, each, editor.name, editor.rights)
-        if key is not None:
-            raise ChangeError(key, MESSAGES[key], key)
+def check_model_rights(
+    title: Title, editor: Editor, old_model: str, model: str, *, editing: bool = True
+) -> None:
+    """The rights an edit in `model` of a page now in `old_model` needs beyond `edit`: those
+    of a site or user code page for the page as it is, and to change the model,
+    `editcontentmodel` and those of the page as it would be. An edit (`editing`) refuses the
+    latter only as `cantchangecontentmodel` (EditPage's ContentModelChangeConstraint); a
+    model change names the page's own refusal (ContentModelChange)."""
+    key = config_refusal(title, old_model, editor.name, editor.rights)
+    if key is not None:
+        raise ChangeError(key, MESSAGES[key], key)
+    if model == old_model:
+        return
+    cant = ChangeError(
+        "cantchangecontentmodel", "You don't have permission to change the content model of a page."
+    )
+    if "editcontentmodel" not in editor.rights:
+        raise cant
+    key = config_refusal(title, model, editor.name, editor.rights)
+    if key is not None:
+        raise cant if editing else ChangeError(key, MESSAGES[key], key)
 
 
 def check_content(model: str, text: str) -> None:

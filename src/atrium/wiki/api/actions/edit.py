@@ -141,13 +141,13 @@ MODEL_FORMATS = {
 }
 
 
-async def _check_model(ctx: ApiContext, params: dict[str, Any], title: Title) -> str:
+async def _check_model(ctx: ApiContext, params: dict[str, Any], title: Title) -> tuple[str, bool]:
     """ApiEditPage: the model must allow editing through the API and read the format given;
-    the model the edit saves in (the one named, else the page's, else its title's default)."""
-    model = params["contentmodel"]
-    if model is None:
-        rows = await ctx.db.read(page_reads.pages_by_titles, [(title.ns, title.dbkey)])
-        model = page_model(rows[0] if rows else None, title)
+    the model the edit saves in (the one named, else the page's, else its title's default),
+    and whether that changes the model."""
+    rows = await ctx.db.read(page_reads.pages_by_titles, [(title.ns, title.dbkey)])
+    current = page_model(rows[0] if rows else None, title)
+    model = params["contentmodel"] or current
     assert isinstance(model, str)
     name = ctx.site.parser.prefixed_text(title.ns, title.dbkey).replace(" ", "_")
     if model not in MODEL_FORMATS:
@@ -161,7 +161,7 @@ async def _check_model(ctx: ApiContext, params: dict[str, Any], title: Title) ->
         raise ApiUsageError(
             "badformat", msg.api("apierror-badformat", wanted, model, name), module="edit"
         )
-    return model
+    return model, model != current
 
 
 async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
@@ -175,7 +175,7 @@ async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         )
     if params["redirect"]:
         title = await _follow_redirect(ctx, title)
-    model = await _check_model(ctx, params, title)
+    model, changing_model = await _check_model(ctx, params, title)
     software_tags: tuple[str, ...] = ()
     if params["undo"]:
         # ApiEditPage: the undone text replaces `text`; the revision is tagged `mw-undo`.
@@ -201,6 +201,9 @@ async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             module="edit",
         )
     await check_rate_limit(ctx, "edit", "edit")
+    if changing_model:
+        # EditPage's UserRateLimitConstraint counts a change of model on its own too.
+        await check_rate_limit(ctx, "editcontentmodel", "edit")
     editor = Editor(caller.id or None, caller.name, frozenset(caller.rights))
     request = EditRequest(
         title=title,
