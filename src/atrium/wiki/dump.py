@@ -20,6 +20,7 @@ from xml.sax.saxutils import escape, quoteattr
 import sqlalchemy as sa
 
 from atrium.core.db import Conn, Database
+from atrium.wiki import content_models
 from atrium.wiki.changes.imports import (
     DEFAULT_USERNAME_PREFIX,
     ImportedPage,
@@ -60,7 +61,7 @@ def _revision(elem: ET.Element) -> ImportedRevision:
     comment = ""
     timestamp = ""
     model = "wikitext"
-    fmt = "text/x-wiki"
+    fmt = ""
     for child in elem:
         name = _local(child.tag)
         if name == "timestamp":
@@ -90,7 +91,8 @@ def _revision(elem: ET.Element) -> ImportedRevision:
         minor=minor,
         text=text,
         model=model,
-        format=fmt,
+        # A revision without <format> is in its model's one format.
+        format=fmt or content_models.format_of(model),
         named=named,
     )
 

@@ -29,6 +29,7 @@ PASSWORD_RULES = (
 RATE_LIMITS: dict[str, dict[str, tuple[int, int]]] = {
     "edit": {"ip": (8, 60), "newbie": (8, 60), "user": (90, 60)},
     "move": {"newbie": (2, 120), "user": (8, 60)},
+    "editcontentmodel": {"newbie": (2, 120), "user": (8, 60)},
     "upload": {"ip": (8, 60), "newbie": (8, 60)},
     # Password reset requests, and mails sent with Special:EmailUser.
     "mailpassword": {"ip": (5, 3600)},

@@ -10,6 +10,7 @@ from atrium.wiki.api import feeds, query
 from atrium.wiki.api.actions import (
     Action,
     block,
+    changecontentmodel,
     clearhasmsg,
     clientlogin,
     compare,
@@ -59,6 +60,7 @@ _ACTION_LIST: list[Action] = [
     undelete.ACTION,
     move.ACTION,
     mergehistory.ACTION,
+    changecontentmodel.ACTION,
     protect.ACTION,
     rollback.ACTION,
     patrol.ACTION,

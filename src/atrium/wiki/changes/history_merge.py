@@ -112,6 +112,7 @@ def merge_history(
             Editor(who.user_id, who.name, who.rights),
             comment=comment,
             count_edit=False,
+            model="wikitext",  # only wikitext redirects, whatever the source held
         )
     log_id = log_event(
         conn,

@@ -35,7 +35,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from atrium.core.db import Conn
-from atrium.wiki import schema, search
+from atrium.wiki import content_models, schema, search
 from atrium.wiki.accounts.usernames import is_ip
 from atrium.wiki.changes import invalidation
 from atrium.wiki.changes.pages import (
@@ -397,6 +397,10 @@ def import_pages(
             parent = rev_id
         last = plan.added[-1]
         page_links = extract_links(last.text, site.parser, site.languages)
+        if last.model not in content_models.PARSED:
+            page_links = Links()  # a page that is not parsed records no links
+        elif last.model != content_models.WIKITEXT:
+            page_links.redirect = None  # only wikitext redirects
         updates.append(
             {
                 "b_page_id": plan.page_id,

@@ -385,13 +385,15 @@ def undelete_page(
     latest_id = int(latest["rev_id"])
     if created or page is None or latest_id != int(page["page_latest"]):
         text = _text_of(conn, latest_id)
-        links = page_links(conn, site, title, text, rendered)
+        model = str(latest["rev_content_model"])
+        links = page_links(conn, site, title, text, rendered, model=model)
         ts = now14()
         conn.execute(
             sa.update(P)
             .where(P.c.page_id == page_id)
             .values(
                 page_latest=latest_id,
+                page_content_model=model,
                 page_len=int(latest["rev_len"]),
                 page_is_redirect=links.redirect is not None,
                 page_is_new=int(latest["rev_parent_id"]) == 0,
@@ -511,6 +513,8 @@ def move_page(
             _editor(who),
             comment=comment,
             count_edit=False,
+            # A wikitext redirect whatever the title's default model: only wikitext redirects.
+            model="wikitext",
         )
         redirect_created = True
     _copy_watchers(conn, source, target)
@@ -618,6 +622,8 @@ def null_revision(
             rev_len=latest["rev_len"],
             rev_parent_id=latest["rev_id"],
             rev_sha1=latest["rev_sha1"],
+            rev_content_model=latest["rev_content_model"],
+            rev_content_format=latest["rev_content_format"],
         )
         .returning(REV.c.rev_id)
     )
@@ -768,7 +774,13 @@ def rollback(
     page_id = int(page["page_id"])
     actor = schema.actor
     history = conn.all(
-        sa.select(REV.c.rev_id, REV.c.rev_text_id, REV.c.rev_deleted, actor.c.actor_name)
+        sa.select(
+            REV.c.rev_id,
+            REV.c.rev_text_id,
+            REV.c.rev_deleted,
+            REV.c.rev_content_model,
+            actor.c.actor_name,
+        )
         .join(actor, actor.c.actor_id == REV.c.rev_actor)
         .where(REV.c.rev_page == page_id)
         .order_by(REV.c.rev_timestamp.desc(), REV.c.rev_id.desc())
@@ -806,9 +818,11 @@ def rollback(
             f"to last revision by [[User:{target_name}|{target_name}]]"
         )
     bot = markbot and who.allowed("markbotedits")
+    # The restored revision comes back in its own content model.
     saved = save_revision(
-        conn, site, title, good_text, _editor(who), comment=summary, minor=True, rendered=rendered
-    )
+        conn, site, title, good_text, _editor(who), comment=summary, minor=True,
+        rendered=rendered, model=str(target["rev_content_model"]),
+    )  # fmt: skip
     tag_id = software_tag_id(conn, "mw-rollback")
     conn.execute(sa.insert(schema.change_tag).values(ct_rev_id=saved.rev_id, ct_tag_id=tag_id))
     conn.execute(
@@ -928,5 +942,7 @@ def refresh_links(
     since is expanded here)."""
     title, text = _current_page(conn, page_id)
     ts = now14()
-    write_links(conn, page_id, title, page_links(conn, site, title, text, rendered), ts)
+    model = str(conn.scalar(sa.select(P.c.page_content_model).where(P.c.page_id == page_id)))
+    links = page_links(conn, site, title, text, rendered, model=model)
+    write_links(conn, page_id, title, links, ts)
     conn.execute(sa.update(P).where(P.c.page_id == page_id).values(page_links_updated=ts))

@@ -17,13 +17,15 @@ from typing import Any
 import sqlalchemy as sa
 
 from atrium.core.db import Conn, Prepared
-from atrium.wiki import schema, search
+from atrium.wiki import content_models, schema, search
+from atrium.wiki.accounts.config_pages import config_refusal
 from atrium.wiki.changes import ChangeError, enotif, invalidation, newtalk, watching
 from atrium.wiki.changes.accounts import ensure_actor
 from atrium.wiki.changes.blocks import refuse_blocked
 from atrium.wiki.changes.journal import Performer, log_event, record_edit
 from atrium.wiki.changes.protection import check_protection
 from atrium.wiki.merge import merge3
+from atrium.wiki.messages.store import MESSAGES
 from atrium.wiki.reads.page_view import current_text as current_revision_text
 from atrium.wiki.reads.pst_inputs import transform_for_save
 from atrium.wiki.reads.tracking import add_tracking_categories
@@ -115,11 +117,15 @@ def page_links(
     rendered: RenderedLinks | None = None,
     *,
     render_outside: bool = False,
+    model: str = content_models.WIKITEXT,
 ) -> Links:
     """The link-table rows of a page with this text: what its text names, the categories and
     default sort key its templates bring, and the tracking categories it earns. `rendered`:
     the expansion made beforehand; `render_outside`: raise `RenderFirst` rather than expand
-    here when it is not the expansion of this text."""
+    here when it is not the expansion of this text. A page of a `model` that is not parsed
+    records nothing, and only wikitext makes a redirect."""
+    if model not in content_models.PARSED:
+        return Links()
     if rendered is None or not rendered.matches(title, text):
         if render_outside:
             raise RenderFirst(title, text)
@@ -127,6 +133,8 @@ def page_links(
     # A copy: the tracking categories are added to it, and a write may run twice.
     links = copy.deepcopy(rendered.links)
     add_tracking_categories(conn, title, links, list(rendered.exceeded))
+    if model != content_models.WIKITEXT:
+        links.redirect = None
     return links
 
 
@@ -197,11 +205,15 @@ def save_revision(
     count_edit: bool = True,
     rendered: RenderedLinks | None = None,
     render_outside: bool = False,
+    model: str | None = None,
 ) -> SavedRevision:
     """Append a revision to a page (creating the page if needed) and refresh its link tables
-    (`rendered`, `render_outside`: see `page_links`)."""
+    (`rendered`, `render_outside`: see `page_links`). `model`: the content model it saves,
+    by default the page's (a new page's from its title)."""
     ts = timestamp or now14()
     page = conn.one(_page_by_title, {"ns": title.ns, "title": title.dbkey})
+    if model is None:
+        model = page_model(page, title)
     actor_id = ensure_actor(conn, editor.user_id, editor.name)
     comment_id = _insert_id(conn, schema.comment, {"comment_text": comment}, "comment_id")
     text_id = _insert_id(conn, schema.text, {"old_text": text, "old_flags": "utf-8"}, "old_id")
@@ -220,7 +232,7 @@ def save_revision(
                 "page_touched": ts,
                 "page_latest": 0,
                 "page_len": size,
-                "page_content_model": "wikitext",
+                "page_content_model": model,
             },
             "page_id",
         )
@@ -242,13 +254,13 @@ def save_revision(
             "rev_len": size,
             "rev_parent_id": parent_id,
             "rev_sha1": sha1_base36(text),
-            "rev_content_model": "wikitext",
-            "rev_content_format": "text/x-wiki",
+            "rev_content_model": model,
+            "rev_content_format": content_models.format_of(model),
         },
         "rev_id",
     )
     links = (
-        page_links(conn, site, title, text, rendered, render_outside=render_outside)
+        page_links(conn, site, title, text, rendered, render_outside=render_outside, model=model)
         if update_links
         else None
     )
@@ -264,6 +276,7 @@ def save_revision(
             page_links_updated=ts,
             page_is_new=created,
             page_is_redirect=is_redirect,
+            page_content_model=model,
         )
     )
     if links is not None:
@@ -285,6 +298,13 @@ def save_revision(
     return SavedRevision(
         page_id, rev_id, parent_id, ts, created, actor_id, comment_id, old_len, size
     )
+
+
+def page_model(page: Any, title: Title) -> str:
+    """The content model of a page row, or the one a page of this title would be created in."""
+    if page is not None:
+        return str(page["page_content_model"])
+    return content_models.default_model(title.ns, title.text)
 
 
 def _missing_pages(conn: Conn, titles: set[tuple[int, str]]) -> set[tuple[int, str]]:
@@ -456,6 +476,8 @@ class EditRequest:
     # raises `RenderFirst` rather than expand another text itself (see `page_links`).
     rendered: RenderedLinks | None = None
     render_outside: bool = False
+    # The content model to save in (`contentmodel`); None keeps the page's.
+    model: str | None = None
 
 
 @dataclass
@@ -467,6 +489,7 @@ class EditOutcome:
     old_rev_id: int = 0
     new_rev_id: int = 0
     timestamp: str = ""
+    model: str = content_models.WIKITEXT
 
 
 def _current(conn: Conn, page_id: int) -> tuple[str, str]:
@@ -600,11 +623,14 @@ def _interface_protected() -> ChangeError:
 
 def predicted_text(conn: Conn, site: Site, req: EditRequest) -> str | None:
     """The text `edit_page` would save, composed and transformed as it does, as far as a read
-    can tell (an edit conflict merges differently); None when it would save nothing."""
+    can tell (an edit conflict merges differently); None when it would save nothing, or a text
+    of a model whose links are not read."""
     title = req.title
     if title.ns < 0:
         return None
     page = conn.one(_page_by_title, {"ns": title.ns, "title": title.dbkey})
+    if (req.model or page_model(page, title)) not in content_models.PARSED:
+        return None  # its links are not read: nothing to expand beforehand
     old_text = _current(conn, int(page["page_id"]))[0] if page is not None else ""
     try:
         composed = _compose(old_text, req)
@@ -664,6 +690,9 @@ def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
             )
         page_id = int(page["page_id"])
         old_text, old_ts = _current(conn, page_id)
+    old_model = page_model(page, title)
+    model = req.model or old_model
+    check_model_rights(title, req.editor, old_model, model)
     composed: str | None = None
     if page is not None and req.text is not None and _conflicts(conn, page, old_ts, req):
         composed = _merged_edit(conn, page_id, old_text, req)
@@ -671,9 +700,7 @@ def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
             raise ChangeError("editconflict", "Edit conflict.", "edit-conflict")
     if composed is None:
         composed = _compose(old_text, req)
-    new_text = transform_for_save(
-        conn, site.parser, title, composed, req.editor.user_id, req.editor.name
-    )
+    new_text = saved_text(conn, site, title, model, composed, req.editor)
     if req.md5 is not None:
         # As ApiEditPage: appendtext/prependtext override text, for the hash too.
         supplied = (
@@ -689,9 +716,9 @@ def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
             "The content you supplied exceeds the page size limit of 2,048 kibibytes.",
             params=(MAX_ARTICLE_SIZE // 1024,),  # $wgMaxArticleSize, in kibibytes
         )
-    if page is not None and new_text == old_text:
+    if page is not None and new_text == old_text and model == old_model:
         journal_watch(conn, req)
-        return EditOutcome(page_id, title, nochange=True)
+        return EditOutcome(page_id, title, nochange=True, model=model)
     if page is None and title.ns == NS_MEDIAWIKI and "editinterface" not in req.editor.rights:
         raise _interface_protected()
     summary = req.summary
@@ -711,7 +738,13 @@ def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
         minor=minor,
         rendered=req.rendered,
         render_outside=req.render_outside,
+        model=model,
     )
+    if model != old_model and page is not None:
+        # EditPage: a page saved in another model than it had is tagged as
+        # Special:ChangeContentModel's changes are (and logged below, as is a page created in
+        # another model than its title's default).
+        tag_ids.append(software_tag_id(conn, "mw-contentmodelchange"))
     if tag_ids:
         conn.executemany(
             sa.insert(schema.change_tag),
@@ -739,6 +772,8 @@ def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
         ),
     )
     journal_edit(conn, req, saved, minor, tag_ids)
+    if model != old_model:
+        log_model_change(conn, _performer(req), title, saved, old_model, model, summary, ())
     newtalk.notify_talk_edit(
         conn, title, req.editor.name, minor, frozenset(req.editor.rights), saved.timestamp
     )
@@ -749,7 +784,97 @@ def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
         old_rev_id=saved.parent_id,
         new_rev_id=saved.rev_id,
         timestamp=saved.timestamp,
+        model=model,
     )
+
+
+def check_model_rights(
+    title: Title, editor: Editor, old_model: str, model: str, *, editing: bool = True
+) -> None:
+    """The rights an edit in `model` of a page now in `old_model` needs beyond `edit`: those
+    of a site or user code page for the page as it is, and to change the model,
+    `editcontentmodel` and those of the page as it would be. An edit (`editing`) refuses the
+    latter only as `cantchangecontentmodel` (EditPage's ContentModelChangeConstraint); a
+    model change names the page's own refusal (ContentModelChange)."""
+    key = config_refusal(title, old_model, editor.name, editor.rights)
+    if key is not None:
+        raise ChangeError(key, MESSAGES[key], key)
+    if model == old_model:
+        return
+    cant = ChangeError(
+        "cantchangecontentmodel", "You don't have permission to change the content model of a page."
+    )
+    if "editcontentmodel" not in editor.rights:
+        raise cant
+    key = config_refusal(title, model, editor.name, editor.rights)
+    if key is not None:
+        raise cant if editing else ChangeError(key, MESSAGES[key], key)
+
+
+def check_content(model: str, text: str) -> None:
+    """Refuse text its model cannot hold: JSON must parse."""
+    if model != content_models.JSON:
+        return
+    problem = content_models.json_error(text)
+    if problem is not None:
+        raise ChangeError(
+            "invalid-json-data",
+            f"Invalid JSON: {MESSAGES[problem]}",
+            "invalid-json-data",
+            (MESSAGES[problem],),
+        )
+
+
+def saved_text(conn: Conn, site: Site, title: Title, model: str, text: str, editor: Editor) -> str:
+    """The text an edit saves: checked for its model, then transformed as the model does
+    before saving (the wikitext pre-save transform for the parsed models)."""
+    check_content(model, text)
+    if model in content_models.PARSED:
+        return transform_for_save(conn, site.parser, title, text, editor.user_id, editor.name)
+    return content_models.pre_save(model, text)
+
+
+def log_model_change(
+    conn: Conn,
+    who: Performer,
+    title: Title,
+    saved: SavedRevision,
+    old_model: str,
+    model: str,
+    reason: str,
+    tags: tuple[str, ...],
+    *,
+    name_default: bool = False,
+) -> int:
+    """The `contentmodel` log entry of a page saved in a model it did not have: `new` for a
+    page created in another model than its title's default, `change` otherwise. A creation
+    names no old model (EditPage), or the title's default with `name_default`
+    (Special:ChangeContentModel)."""
+    created = saved.parent_id == 0
+    log_id = log_event(
+        conn,
+        who,
+        "contentmodel",
+        "new" if created else "change",
+        title,
+        page_id=saved.page_id,
+        reason=reason,
+        params={
+            "oldmodel": old_model if name_default or not created else False,
+            "newmodel": model,
+        },
+        timestamp=saved.timestamp,
+    )
+    tag_ids = [software_tag_id(conn, name) for name in tags]  # checked by the caller
+    if tag_ids:
+        rc_id = conn.scalar(
+            sa.select(schema.recentchanges.c.rc_id).where(schema.recentchanges.c.rc_logid == log_id)
+        )
+        conn.executemany(
+            sa.insert(schema.change_tag_event),
+            [{"cte_rc_id": rc_id, "cte_log_id": log_id, "cte_tag_id": t} for t in tag_ids],
+        )
+    return log_id
 
 
 def _performer(req: EditRequest) -> Performer:

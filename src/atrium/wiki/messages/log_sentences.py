@@ -190,8 +190,9 @@ def wikitext(site: Site, line: LogLine, when: Callable[[str], str], tools: bool 
             escape_wikitext(", ".join(removed)), len(removed),
         ]  # fmt: skip
     elif kind == "contentmodel":
-        extra = [escape_wikitext(str(p.get("oldmodel") or "")),
-                 escape_wikitext(str(p.get("newmodel") or ""))]  # fmt: skip
+        # ContentModelLogFormatter names the models as readers know them ("CSS").
+        extra = [escape_wikitext(message(f"content-model-{p.get('oldmodel') or ''}")),
+                 escape_wikitext(message(f"content-model-{p.get('newmodel') or ''}"))]  # fmt: skip
     elif kind == "import" and p.get("count"):
         key += "-details"
         extra = [int(p["count"]), escape_wikitext(str(p.get("interwiki_title") or ""))]

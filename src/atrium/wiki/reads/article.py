@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from atrium.core.db import Conn, Prepared
 from atrium.wiki import schema
 from atrium.wiki.reads import parsing
-from atrium.wiki.reads.page_view import current_text, render_text
+from atrium.wiki.reads.page_view import current_text
 from atrium.wiki.site import Site
 from atrium.wiki.titles import Title
 from atrium.wiki.wikitext.html.page import Rendered
@@ -81,7 +81,7 @@ def _shown(conn: Conn, site: Site, title: Title, row: Any, render: bool = True) 
             "REVISIONUSER": rev.public_user,
             "REVISIONTIMESTAMP": rev.timestamp,
         }
-        parsed = parsing.parse(conn, site, title, rev.text, variables, current)
+        parsed = parsing.parse(conn, site, title, rev.text, variables, current, rev.model)
     return PageView(
         title,
         current.page_id,
@@ -124,7 +124,9 @@ def cached_view(conn: Conn, site: Site, title: Title, follow: bool = True) -> Pa
         return None
 
 
-def revision_html(conn: Conn, site: Site, title: Title, rev_id: int, text: str) -> str:
+def revision_html(
+    conn: Conn, site: Site, title: Title, rev_id: int, text: str, model: str = "wikitext"
+) -> str:
     """A revision's rendering as a diff page shows it below the diff: from the parser cache when
     it is the page's current revision (as MediaWiki's DifferenceEngine does), else rendered."""
     row = _page(conn, title)
@@ -132,4 +134,4 @@ def revision_html(conn: Conn, site: Site, title: Title, rev_id: int, text: str) 
         rendered = _shown(conn, site, title, row).rendered
         if rendered is not None:
             return rendered.html
-    return render_text(conn, site, title, text).html
+    return parsing.render_model(conn, site, title, text, model).html

@@ -26,6 +26,7 @@ class Revision:
     comment: str
     parsed_comment: str
     deleted: int
+    model: str = "wikitext"
 
 
 def _load(conn: Conn, site: Site, rev_id: int) -> Revision | None:
@@ -51,6 +52,7 @@ def _load(conn: Conn, site: Site, rev_id: int) -> Revision | None:
             conn, site, comment, Title(int(page[0]["page_namespace"]), str(page[0]["page_title"]))
         ),
         int(row["rev_deleted"]),
+        str(row["rev_content_model"]),
     )
 
 

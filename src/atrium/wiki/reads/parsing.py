@@ -24,7 +24,8 @@ import sqlalchemy as sa
 
 from atrium.core.bounded_cache import BoundedCache
 from atrium.core.db import Conn, Prepared
-from atrium.wiki import schema
+from atrium.wiki import content_models, schema
+from atrium.wiki.messages.store import MESSAGES
 from atrium.wiki.reads import pages as page_reads
 from atrium.wiki.reads.comments import format_comments
 from atrium.wiki.reads.page_view import category_flags, current_text, link_states, render_text
@@ -67,6 +68,7 @@ class RevisionToParse:
     user: str
     timestamp: str
     deleted: int
+    model: str = content_models.WIKITEXT
 
     @property
     def public_user(self) -> str:
@@ -157,17 +159,18 @@ def parse(
     text: str,
     variables: Mapping[str, str] | None = None,
     current: CurrentRevision | None = None,
+    model: str = content_models.WIKITEXT,
 ) -> Parsed:
     """The parsed text, from the cache when nothing it shows has changed since it was parsed.
     `current`: the text is that page's current revision (read in this transaction after the
-    page row that names it), with its revision's variables."""
-    cache, key = _slot(conn, title, text, variables, current)
+    page row that names it), with its revision's variables; `model`: the text's content model."""
+    cache, key = _slot(conn, title, text, variables, current, model)
     if cache is not None:
         found = cache.get(key)
         if found is not None:
             return found
     cpu, wall = time.thread_time(), time.perf_counter()
-    parsed = _parse(conn, site, title, text, variables)
+    parsed = _parse(conn, site, title, text, variables, model)
     parsed.timing = Timing(time.thread_time() - cpu, time.perf_counter() - wall, now14())
     if cache is not None and not parsed.rendered.volatile:
         cache.put(key, parsed)
@@ -181,9 +184,10 @@ def cached_parse(
     text: str,
     variables: Mapping[str, str] | None = None,
     current: CurrentRevision | None = None,
+    model: str = content_models.WIKITEXT,
 ) -> Parsed | None:
     """`parse`'s answer when it is in the cache, without rendering; else None."""
-    cache, key = _slot(conn, title, text, variables, current)
+    cache, key = _slot(conn, title, text, variables, current, model)
     return cache.get(key) if cache is not None else None
 
 
@@ -193,12 +197,15 @@ def _slot(
     text: str,
     variables: Mapping[str, str] | None,
     current: CurrentRevision | None,
+    model: str = content_models.WIKITEXT,
 ) -> tuple[BoundedCache[tuple[Any, ...], Parsed] | None, tuple[Any, ...]]:
     """The cache that may hold this parse, and its key there (no cache: None)."""
     if current is not None:
+        # A revision has one model: the revision's key is enough (and `cached_current` finds it).
         return _cache(conn), _current_key(title, current)
     if conn.is_sqlite:
-        key = (title.ns, title.dbkey, text, tuple(sorted((variables or {}).items())), _state(conn))
+        variables_key = tuple(sorted((variables or {}).items()))
+        key = (title.ns, title.dbkey, text, variables_key, _state(conn), model)
         return _cache(conn), key
     return None, ()
 
@@ -209,7 +216,11 @@ def _parse(
     title: Title,
     text: str,
     variables: Mapping[str, str] | None,
+    model: str = content_models.WIKITEXT,
 ) -> Parsed:
+    if model not in content_models.PARSED:
+        # Shown as what it is; nothing in it links anywhere.
+        return Parsed(render_model(conn, site, title, text, model), Links())
     rendered = render_text(conn, site, title, text, variables)
     if REDIRECT_LINE.match(text) is None:
         # The renderer expanded this very text: its expansion is the one to read links from.
@@ -233,7 +244,46 @@ def _parse(
     targets = set(links.pages) | set(rendered.templates)
     existing, redirects = link_states(conn, targets)
     found, hidden = category_flags(conn, rendered.categories)
+    if model != content_models.WIKITEXT:
+        # CSS and JavaScript: parsed for their links and categories, shown as source.
+        rendered.html = content_models.code_html(model, text)
+        links.redirect = None
     return Parsed(rendered, links, existing, redirects, found, hidden)
+
+
+def render_model(
+    conn: Conn,
+    site: Site,
+    title: Title,
+    text: str,
+    model: str,
+    variables: Mapping[str, str] | None = None,
+) -> Rendered:
+    """The rendering of `text` as its content model shows it: wikitext rendered, CSS and
+    JavaScript as source, JSON as tables, plain text escaped."""
+    if model == content_models.WIKITEXT:
+        return render_text(conn, site, title, text, variables)
+    if model in content_models.PARSED:
+        return Rendered(content_models.code_html(model, text))
+    if model == content_models.JSON:
+        texts = [
+            MESSAGES[key]
+            for key in (
+                "content-json-empty-object",
+                "content-json-empty-array",
+                "invalid-json-data",
+            )
+        ]
+        return Rendered(content_models.json_html(text, *texts))
+    return Rendered(content_models.text_html(text))
+
+
+def model_of(conn: Conn, title: Title) -> str:
+    """The content model of a page, or the one a page of this title would be created in."""
+    rows = page_reads.pages_by_titles(conn, [(title.ns, title.dbkey)])
+    if rows:
+        return str(rows[0]["page_content_model"])
+    return content_models.default_model(title.ns, title.text)
 
 
 def page_id_of(conn: Conn, title: Title) -> int:
@@ -257,6 +307,7 @@ def revision(conn: Conn, rev_id: int) -> RevisionToParse | None:
         str(row["actor_name"]),
         str(row["rev_timestamp"]),
         int(row["rev_deleted"]),
+        str(row["rev_content_model"]),
     )
 
 

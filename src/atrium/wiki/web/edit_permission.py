@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from starlette.requests import Request
 
 from atrium.core.db import Conn, Database
+from atrium.wiki.accounts.config_pages import CONFIG_NAMESPACES, config_refusal
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.blocks import ActiveBlock, blocking
 from atrium.wiki.changes.journal import Performer
 from atrium.wiki.changes.protection import check_protection
+from atrium.wiki.reads.parsing import model_of
 from atrium.wiki.site import Site
 from atrium.wiki.titles import Title
 from atrium.wiki.web.texts import text
@@ -43,6 +45,12 @@ def edit_refusal(
     protection = site.namespaces.by_id[title.ns].protection
     if protection and not who.allowed(protection):
         return Refusal(text("protectedinterface").split(" To add")[0])
+    # The site's and users' CSS, JavaScript and JSON need rights of their own (only those two
+    # namespaces hold them: other pages need no read of their model).
+    if title.ns in CONFIG_NAMESPACES:
+        config = config_refusal(title, model_of(conn, title), who.name, who.rights)
+        if config is not None:
+            return Refusal(text(config))
     try:
         check_protection(conn, title, who, "edit")
     except ChangeError:

@@ -33,7 +33,7 @@ from atrium.wiki.diff import table_rows
 from atrium.wiki.limits import wiki_limits
 from atrium.wiki.messages.log_sentences import message
 from atrium.wiki.messages.messages import strip_markup
-from atrium.wiki.reads import comparing
+from atrium.wiki.reads import comparing, parsing
 from atrium.wiki.reads import page_view as reading
 from atrium.wiki.reads.users import options
 from atrium.wiki.site import MAX_ARTICLE_SIZE, Site
@@ -316,7 +316,8 @@ async def submit(request: Request, site: Site, db: Database, title: Title) -> Re
     if refusal is not None:
         return await _view_source(request, site, db, title, base, refusal)
     if "wpPreview" in form:
-        rendered = await db.read_rendering(reading.render_text, site, title, draft.textbox)
+        model = await db.read(parsing.model_of, title)
+        rendered = await db.read_rendering(parsing.render_model, site, title, draft.textbox, model)
         return await _form(request, site, db, title, viewer, draft, preview_html=rendered.html)
     if "wpDiff" in form:
         rows = table_rows(base.text, _composed(base.text, draft))

@@ -9,6 +9,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from atrium.core.db import Conn, Database, Row
+from atrium.wiki import content_models
 from atrium.wiki.changes.protection import restriction_of
 from atrium.wiki.reads import pages as page_reads
 from atrium.wiki.reads.users import Account
@@ -17,6 +18,7 @@ from atrium.wiki.titles import Title
 from atrium.wiki.web import links
 from atrium.wiki.web.dates import local_time
 from atrium.wiki.web.skin import render_page
+from atrium.wiki.web.texts import text
 from atrium.wiki.web.viewer import current_viewer
 from atrium.wiki.web.visibility import DELETED_USER, can_see
 
@@ -40,6 +42,9 @@ class Info:
     protection: dict[str, str]
     first: Edit | None
     latest: Edit | None
+    model: str = "wikitext"  # the content model's name as readers know it
+    # Special:ChangeContentModel for the page, for viewers with `editcontentmodel`.
+    change_model_href: str | None = None
 
 
 def _edit(site: Site, viewer: Account, title: Title, r: Row) -> Edit:
@@ -72,6 +77,12 @@ def _info(conn: Conn, site: Site, viewer: Account, title: Title) -> Info | None:
         protection,
         _edit(site, viewer, title, first[0]) if first else None,
         _edit(site, viewer, title, latest[0]) if latest else None,
+        text(content_models.name_key(str(page["page_content_model"]))),
+        (
+            links.special_href(f"ChangeContentModel/{links.prefixed_dbkey(site, title)}")
+            if viewer.allowed("editcontentmodel")
+            else None
+        ),
     )
 
 

@@ -15,7 +15,7 @@ from starlette.responses import Response
 
 from atrium.core.db import Conn, Database
 from atrium.wiki.diff import table_rows
-from atrium.wiki.reads import article, comparing
+from atrium.wiki.reads import article, comparing, parsing
 from atrium.wiki.reads import page_view as reading
 from atrium.wiki.reads.users import Account
 from atrium.wiki.site import Site
@@ -113,7 +113,9 @@ async def old_revision(
     shown = (await with_comment_html(db, site, [_shown(site, viewer.account, rev, latest)]))[0]
     content = ""
     if not shown.text_hidden:
-        rendered = await db.read_rendering(reading.render_text, site, rev.title, rev.text)
+        rendered = await db.read_rendering(
+            parsing.render_model, site, rev.title, rev.text, rev.model
+        )
         content = rendered.html
     context: dict[str, Any] = {
         "rev": shown,
@@ -191,7 +193,7 @@ async def diff_page(
     content = ""
     if not hidden and new is not None and request.query_params.get("diffonly") != "1":
         content = await db.read_rendering(
-            article.revision_html, site, new.title, new.rev_id, new.text
+            article.revision_html, site, new.title, new.rev_id, new.text, new.model
         )
     can_edit = await may_edit(request, site, db, viewer, page, True)
     rollback = None

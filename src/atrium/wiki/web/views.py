@@ -25,6 +25,7 @@ from atrium.core.body_limit import BodyTooLarge
 from atrium.core.db import Conn, Database
 from atrium.core.exceptions import exception_class
 from atrium.core.page_headers import PAGE_HEADERS
+from atrium.core.user_content import SAFE_HEADERS
 from atrium.wiki import body_limits
 from atrium.wiki.accounts.usernames import is_ip
 from atrium.wiki.messages.store import MESSAGES
@@ -303,7 +304,10 @@ async def raw(request: Request, site: Site, db: Database, title: Title, oldid: s
         text = await db.read(reading.raw_text, title.ns, title.dbkey)
     if text is None:
         return PlainTextResponse("", status_code=404, media_type="text/x-wiki")
-    return Response(text, media_type="text/x-wiki; charset=UTF-8")
+    # Always as wiki source, never as the script or style a page may hold: with `nosniff` no
+    # browser runs it from a <script> or applies it from a <link>, and the sandbox keeps it
+    # inert if opened as a document.
+    return Response(text, media_type="text/x-wiki; charset=UTF-8", headers=SAFE_HEADERS)
 
 
 @dataclass(frozen=True)

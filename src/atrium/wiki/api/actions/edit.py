@@ -28,7 +28,7 @@ from atrium.wiki.api.params import (
 )
 from atrium.wiki.changes import ChangeError
 from atrium.wiki.changes.blocks import Blocked
-from atrium.wiki.changes.pages import Editor, EditRequest
+from atrium.wiki.changes.pages import Editor, EditRequest, page_model
 from atrium.wiki.changes.rendered_edit import save_edit
 from atrium.wiki.changes.undo import plan_undo
 from atrium.wiki.messages import messages as msg
@@ -141,12 +141,14 @@ MODEL_FORMATS = {
 }
 
 
-async def _check_model(ctx: ApiContext, params: dict[str, Any], title: Title) -> None:
-    """ApiEditPage: the model must allow editing through the API and read the format given."""
-    model = params["contentmodel"]
-    if model is None:
-        rows = await ctx.db.read(page_reads.pages_by_titles, [(title.ns, title.dbkey)])
-        model = str(rows[0]["page_content_model"]) if rows else "wikitext"
+async def _check_model(ctx: ApiContext, params: dict[str, Any], title: Title) -> tuple[str, bool]:
+    """ApiEditPage: the model must allow editing through the API and read the format given;
+    the model the edit saves in (the one named, else the page's, else its title's default),
+    and whether that changes the model."""
+    rows = await ctx.db.read(page_reads.pages_by_titles, [(title.ns, title.dbkey)])
+    current = page_model(rows[0] if rows else None, title)
+    model = params["contentmodel"] or current
+    assert isinstance(model, str)
     name = ctx.site.parser.prefixed_text(title.ns, title.dbkey).replace(" ", "_")
     if model not in MODEL_FORMATS:
         raise ApiUsageError(
@@ -155,12 +157,11 @@ async def _check_model(ctx: ApiContext, params: dict[str, Any], title: Title) ->
             module="edit",
         )
     wanted = params["contentformat"]
-    # Against the model asked for: a page's stored model is always wikitext here, whatever
-    # model the edit that made it named, so it is no ground to refuse a format.
-    if wanted is not None and params["contentmodel"] and wanted != MODEL_FORMATS[model]:
+    if wanted is not None and wanted != MODEL_FORMATS[model]:
         raise ApiUsageError(
             "badformat", msg.api("apierror-badformat", wanted, model, name), module="edit"
         )
+    return model, model != current
 
 
 async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
@@ -174,7 +175,7 @@ async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         )
     if params["redirect"]:
         title = await _follow_redirect(ctx, title)
-    await _check_model(ctx, params, title)
+    model, changing_model = await _check_model(ctx, params, title)
     software_tags: tuple[str, ...] = ()
     if params["undo"]:
         # ApiEditPage: the undone text replaces `text`; the revision is tagged `mw-undo`.
@@ -200,6 +201,9 @@ async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
             module="edit",
         )
     await check_rate_limit(ctx, "edit", "edit")
+    if changing_model:
+        # EditPage's UserRateLimitConstraint counts a change of model on its own too.
+        await check_rate_limit(ctx, "editcontentmodel", "edit")
     editor = Editor(caller.id or None, caller.name, frozenset(caller.rights))
     request = EditRequest(
         title=title,
@@ -222,6 +226,7 @@ async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         tags=tuple(params["tags"]),
         software_tags=software_tags,
         performer=performer(ctx),
+        model=model,
     )
     try:
         outcome = await save_edit(ctx.db, ctx.site, request)
@@ -234,7 +239,7 @@ async def edit(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
         "result": "Success",
         "pageid": outcome.page_id,
         "title": ctx.site.parser.prefixed_text(title.ns, title.dbkey),
-        "contentmodel": "wikitext",
+        "contentmodel": outcome.model,
     }
     if outcome.nochange:
         out.flag_if(result, "nochange", True)

@@ -8,6 +8,7 @@ import html
 import re
 from typing import Any
 
+from atrium.wiki import content_models
 from atrium.wiki.api.actions import Action
 from atrium.wiki.api.actions.common import prefixed
 from atrium.wiki.api.actions.parse_props import Output, add_props
@@ -107,13 +108,6 @@ PARSE = ModuleSpec(
 _TOC = re.compile(r'<div id="toc" class="toc".*?</ul>\n</div>\n', re.S)
 
 
-def _code_html(model: str, text: str) -> str:
-    if model == "text":
-        return f"<pre>{html.escape(text, quote=False)}\n</pre>"
-    kind = {"css": "css", "javascript": "js", "json": "json"}.get(model, model)
-    return f'<pre class="mw-code mw-{kind}" dir="ltr">\n{html.escape(text, quote=False)}\n</pre>\n'
-
-
 async def parse(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     params = ctx.read(spec)
     given = [n for n in ("text", "page", "pageid", "oldid") if params[n] is not None]
@@ -129,14 +123,14 @@ async def parse(ctx: ApiContext, spec: ModuleSpec) -> dict[str, Any]:
     result = await _head(ctx, params, props, source)
     if not props:
         return {"parse": result}
-    model = params["contentmodel"] or "wikitext"
+    model = source.model
     if "parsetree" in props and model != "wikitext":
         raise ApiUsageError(
             "notwikitext", msg.api("apierror-parsetree-notwikitext"), module="parse"
         )
     title, text = source.title, source.text
     parsed = await ctx.db.read_cached_or_rendering(
-        parsing.cached_parse, parsing.parse, ctx.site, title, text, source.variables
+        parsing.cached_parse, parsing.parse, ctx.site, title, text, source.variables, None, model
     )
     uselang = await ctx.user_language() if "langlinks" in props else "en"
     add_props(_output(ctx, params, model, source, parsed, uselang), props, result)
@@ -170,8 +164,6 @@ def _output(
     edit links added, and the wrapper's class."""
     site, title = ctx.site, source.title
     body = parsed.rendered.html
-    if model != "wikitext":
-        body = '<div class="mw-parser-output">' + _code_html(model, source.text) + "</div>"
     if params["disabletoc"]:
         body = _TOC.sub("", body)
     headings_html = body
@@ -179,10 +171,12 @@ def _output(
         body = add_edit_links(site.parser.prefixed_dbkey(title.ns, title.dbkey), body)
     wrapper = params["wrapoutputclass"]
     inner = body.removeprefix('<div class="mw-parser-output">').removesuffix("</div>")
-    if model == "wikitext" and not params["disablelimitreport"] and not params["disablepp"]:
+    parsed_model = model in content_models.PARSED
+    if parsed_model and not params["disablelimitreport"] and not params["disablepp"]:
         inner += limit_report_comment(parsed)
     body = f'<div class="{html.escape(wrapper)}">{inner}</div>' if wrapper else inner
-    wikitext = model == "wikitext"
+    # CSS and JavaScript are parsed for their links, categories and templates too.
+    wikitext = parsed_model
     return Output(ctx, params, title, source.text, parsed, body, headings_html, wikitext, uselang)
 
 

@@ -213,7 +213,12 @@ def _parsewarningshtml(o: Output, result: dict[str, Any]) -> None:
 
 
 def _displaytitle(o: Output, result: dict[str, Any]) -> None:
-    shown = o.parsed.links.props.get("displaytitle") if o.wikitext else None
+    if not o.wikitext:
+        # No parser ran to set one (JSON, plain text): the title itself, escaped.
+        name = o.ctx.site.parser.prefixed_text(o.title.ns, o.title.dbkey)
+        result["displaytitle"] = html.escape(name, quote=False)
+        return
+    shown = o.parsed.links.props.get("displaytitle")
     result["displaytitle"] = shown or display_title(o.ctx.site, o.title)
 
 

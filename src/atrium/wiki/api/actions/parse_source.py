@@ -9,10 +9,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from atrium.wiki import content_models
 from atrium.wiki.api.actions.common import parse_title, prefixed
 from atrium.wiki.api.context import ApiContext
 from atrium.wiki.api.errors import ApiUsageError
-from atrium.wiki.changes.pages import split_sections
+from atrium.wiki.changes.pages import page_model, split_sections
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads import pages as page_reads
 from atrium.wiki.reads import parsing
@@ -34,6 +35,7 @@ class Source:
     rev_id: int | None = None
     variables: dict[str, str] = field(default_factory=dict)
     redirects: list[dict[str, str]] = field(default_factory=list)
+    model: str = content_models.WIKITEXT
 
 
 def _section(text: str, section: str, title_given: str) -> str:
@@ -111,7 +113,7 @@ async def stored_source(ctx: ApiContext, params: dict[str, Any]) -> Source:
     text = found.text
     if params["section"] is not None:
         text = _section(text, params["section"], f"page {prefixed(ctx, found.title)}")
-    return Source(found.title, text, found.page_id, found.rev_id, variables, redirects)
+    return Source(found.title, text, found.page_id, found.rev_id, variables, redirects, found.model)
 
 
 def _warn_given(ctx: ApiContext, params: dict[str, Any], props: set[str]) -> None:
@@ -141,7 +143,10 @@ async def given_source(ctx: ApiContext, params: dict[str, Any], props: set[str])
     _warn_given(ctx, params, props)
     title = parse_title(ctx, params["title"] or "API", "parse")
     text = params["text"] or ""
-    page_id = await ctx.db.read(parsing.page_id_of, title)
+    rows = await ctx.db.read(page_reads.pages_by_titles, [(title.ns, title.dbkey)])
+    page_id = int(rows[0]["page_id"]) if rows else 0
+    # Given text is read in the model named, else in the page's (or its title's default).
+    model = params["contentmodel"] or page_model(rows[0] if rows else None, title)
     variables = await _given_variables(ctx, params["revid"])
     section = params["section"]
     if section == "new":
@@ -154,7 +159,7 @@ async def given_source(ctx: ApiContext, params: dict[str, Any], props: set[str])
         text = await ctx.db.read(
             transform_for_save, ctx.site.parser, title, text, caller.id or None, caller.name
         )
-    return Source(title, text, page_id, None, variables)
+    return Source(title, text, page_id, None, variables, model=model)
 
 
 async def only_pst(ctx: ApiContext, params: dict[str, Any], text: str) -> dict[str, Any]:

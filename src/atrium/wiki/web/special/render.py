@@ -76,26 +76,44 @@ def template(name: str) -> jinja2.Template:
     return _ENV.get_template(f"special/{name}")
 
 
-async def _skinned(ctx: SpecialContext, heading: str, body: str, status: int) -> Response:
+async def _skinned(
+    ctx: SpecialContext, heading: str, body: str, status: int, subtitle: Markup | None = None
+) -> Response:
     action = "view" if ctx.target is None else ctx.name.lower()
     return await render_page(
-        ctx.request, ctx.site, ctx.db, "message.html", {"body_html": Markup(body)},
+        ctx.request, ctx.site, ctx.db, "message.html",
+        {"body_html": Markup(body), "subtitle_html": subtitle},
         title=ctx.title, heading=heading, action=action, status=status,
     )  # fmt: skip
 
 
-async def render(
-    ctx: SpecialContext, template: str, heading: str, status: int = 200, **values: Any
-) -> Response:
-    """The content template rendered with `values`, the reader, the links and the form token."""
-    body = _ENV.get_template(f"special/{template}").render(
+def _body(ctx: SpecialContext, template: str, values: dict[str, Any]) -> str:
+    return _ENV.get_template(f"special/{template}").render(
         links=Links(ctx.site),
         reader=ctx.reader,
         token_field=TOKEN_FIELD,
         token=ctx.token,
         **values,
     )
-    return await _skinned(ctx, heading, body, status)
+
+
+async def render(
+    ctx: SpecialContext, template: str, heading: str, status: int = 200, **values: Any
+) -> Response:
+    """The content template rendered with `values`, the reader, the links and the form token."""
+    return await _skinned(ctx, heading, _body(ctx, template, values), status)
+
+
+async def render_with_subtitle(
+    ctx: SpecialContext,
+    template: str,
+    heading: str,
+    subtitle: Markup | None,
+    status: int = 200,
+    **values: Any,
+) -> Response:
+    """`render` with `subtitle` under the heading (OutputPage's subtitle: a backlink, say)."""
+    return await _skinned(ctx, heading, _body(ctx, template, values), status, subtitle)
 
 
 async def wikitext_html(ctx: SpecialContext, wikitext: str) -> str:

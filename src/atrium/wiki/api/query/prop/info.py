@@ -7,7 +7,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from atrium.core.db import Conn, Row
-from atrium.wiki import schema
+from atrium.wiki import content_models, schema
 from atrium.wiki.api.params import (
     ModuleSpec,
     Param,
@@ -41,7 +41,12 @@ def _common(
     out = ctx.out
     site = ctx.site
     parser = site.parser
-    entry["contentmodel"] = page.content_model if page else "wikitext"
+    # A missing page shows the model it would be created in.
+    entry["contentmodel"] = (
+        page.content_model
+        if page is not None
+        else content_models.default_model(ns, dbkey.replace("_", " "))
+    )
     entry["pagelanguage"] = "en"
     entry["pagelanguagehtmlcode"] = "en"
     entry["pagelanguagedir"] = "ltr"

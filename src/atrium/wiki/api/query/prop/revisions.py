@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from atrium.wiki import content_models
 from atrium.wiki.api.errors import ApiUsageError
 from atrium.wiki.api.params import (
     INT64_MAX,
@@ -36,6 +37,7 @@ from atrium.wiki.diff import table_rows
 from atrium.wiki.messages import messages as msg
 from atrium.wiki.reads import page_view as reading
 from atrium.wiki.reads import pages as page_reads
+from atrium.wiki.reads import parsing
 from atrium.wiki.reads import revisions as revreads
 from atrium.wiki.reads.pst_inputs import transform_for_save
 from atrium.wiki.reads.visibility import user_can_bitfield
@@ -359,8 +361,9 @@ async def _expand(q: QueryRun, page: Title, text: str) -> str:
     return str(await q.ctx.db.read(run))
 
 
-async def _parse(q: QueryRun, page: Title, text: str) -> str:
-    rendered = await q.ctx.db.read_rendering(reading.render_text, q.ctx.site, page, text)
+async def _parse(q: QueryRun, page: Title, text: str, model: str) -> str:
+    """The revision rendered as its content model shows it."""
+    rendered = await q.ctx.db.read_rendering(parsing.render_model, q.ctx.site, page, text, model)
     return str(rendered.html)
 
 
@@ -506,10 +509,11 @@ async def _legacy_content(q: QueryRun, row: Any, text: str, opts: _Options) -> d
         if opts.expandtemplates and not opts.parse:
             shown = await _expand(q, title, text)
         if opts.parse:
-            shown = await _parse(q, title, text)
+            shown = await _parse(q, title, text, str(row["rev_content_model"]))
         if shown is None:
             fmt = opts.contentformat or str(row["rev_content_format"])
-            if fmt not in _WIKITEXT_FORMATS:
+            # The one format the revision's model reads and writes.
+            if fmt != content_models.format_of(str(row["rev_content_model"])):
                 _warn_badformat(q, opts.spec, page_id, fmt)
                 q.ctx.out.flag_if(vals, "badcontentformat", True)
             else:
