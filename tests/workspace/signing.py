@@ -32,6 +32,11 @@ async def wiki_sign_in(
     )
 
 
+def wiki_refused(response: httpx.Response) -> bool:
+    """Special:UserLogin refused the password: the form again, at 200 as MediaWiki 1.39."""
+    return response.status_code == 200 and "Incorrect username or password" in response.text
+
+
 async def wiki_user(
     client: httpx.AsyncClient, uiprop: str = "centralids|groups"
 ) -> dict[str, object]:
