@@ -112,6 +112,21 @@ async def test_invalid_json_is_refused(wiki: WikiHarness, client: httpx.AsyncCli
     assert missing["query"]["pages"][0].get("missing") is True
 
 
+async def test_json_nested_as_deep_as_allowed_saves_and_shows(
+    wiki: WikiHarness, client: httpx.AsyncClient
+) -> None:
+    # 511 arrays inside each other: under json_decode's depth of 512, past Python's recursion.
+    await wiki.login(client, "Admin")
+    text = "[" * 511 + "]" * 511
+    done = await _post(wiki, client, action="edit", title="Ccm deep json", text=text,
+                       contentmodel="json")  # fmt: skip
+    assert done["edit"]["result"] == "Success", done
+    shown = await client.get("/wiki/Ccm_deep_json")
+    assert shown.status_code == 200 and shown.text.count('<table class="mw-json">') == 512
+    raw = await client.get("/w/index.php", params={"title": "Ccm deep json", "action": "raw"})
+    assert raw.text.count("[") == 511
+
+
 async def test_edit_keeps_and_changes_the_model(
     wiki: WikiHarness, client: httpx.AsyncClient
 ) -> None:

@@ -169,9 +169,7 @@ def _string(value: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def encode_json(value: Any, indent: str | None = None, level: int = 0) -> str:
-    """`value` as MediaWiki writes JSON (FormatJson, UTF-8 kept, `<>&` escaped), pretty-printed
-    with `indent` per level when one is given."""
+def _scalar(value: Any) -> str:
     if value is None:
         return "null"
     if value is True:
@@ -182,23 +180,41 @@ def encode_json(value: Any, indent: str | None = None, level: int = 0) -> str:
         return str(value)
     if isinstance(value, float):
         return php_float(value)
-    if isinstance(value, str):
-        return _string(value)
-    if isinstance(value, dict):
-        colon = ": " if indent is not None else ":"
-        parts = [_string(k) + colon + encode_json(v, indent, level + 1) for k, v in value.items()]
-        return _container("{", "}", parts, indent, level)
-    parts = [encode_json(v, indent, level + 1) for v in value]
-    return _container("[", "]", parts, indent, level)
+    return _string(value)
 
 
-def _container(open_: str, close: str, parts: list[str], indent: str | None, level: int) -> str:
-    if not parts:
-        return open_ + close
-    if indent is None:
-        return open_ + ",".join(parts) + close
-    inner = "\n" + indent * (level + 1)
-    return open_ + inner + ("," + inner).join(parts) + "\n" + indent * level + close
+def encode_json(value: Any, indent: str | None = None) -> str:
+    """`value` as MediaWiki writes JSON (FormatJson, UTF-8 kept, `<>&` escaped), pretty-printed
+    with `indent` per level when one is given. Walked with a stack of its own: a value may nest
+    512 deep, past what Python's recursion allows."""
+    out: list[str] = []
+    # Finished text, or a (value, level) still to write.
+    stack: list[str | tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        current, level = item
+        if not isinstance(current, (dict, list)):
+            out.append(_scalar(current))
+            continue
+        open_, close = ("{", "}") if isinstance(current, dict) else ("[", "]")
+        if not current:
+            out.append(open_ + close)
+            continue
+        inner = "" if indent is None else "\n" + indent * (level + 1)
+        pieces: list[str | tuple[Any, int]] = [open_ + inner]
+        if isinstance(current, dict):
+            colon = ":" if indent is None else ": "
+            for n, (key, child) in enumerate(current.items()):
+                pieces += [("," + inner) if n else "", _string(key) + colon, (child, level + 1)]
+        else:
+            for n, child in enumerate(current):
+                pieces += [("," + inner) if n else "", (child, level + 1)]
+        pieces.append(("" if indent is None else "\n" + indent * level) + close)
+        stack.extend(reversed(pieces))
+    return "".join(out)
 
 
 # --- saving --------------------------------------------------------------------------------------
@@ -245,34 +261,40 @@ def _primitive(value: Any) -> str:
     return f'"{value}"' if isinstance(value, str) else encode_json(value)
 
 
-def _cell(value: Any, empty_object: str, empty_array: str) -> str:
-    if isinstance(value, dict):
-        return f"<td>{_object_table(value, empty_object, empty_array)}</td>"
-    if isinstance(value, list):
-        return f"<td>{_array_table(value, empty_object, empty_array)}</td>"
-    return f'<td class="mw-json-value">{_element_text(_primitive(value))}</td>'
-
-
-def _table(rows: list[str], joiner: str) -> str:
-    return f'<table class="mw-json"><tbody>{joiner.join(rows)}</tbody></table>'
-
-
-def _object_table(value: dict[str, Any], empty_object: str, empty_array: str) -> str:
-    rows = [
-        f"<tr><th><span>{_element_text(k)}</span></th>{_cell(v, empty_object, empty_array)}</tr>"
-        for k, v in value.items()
-    ]
-    if not rows:
-        rows = [f'<tr><td class="mw-json-empty">{_element_text(empty_object)}</td></tr>']
-    return _table(rows, "")
-
-
-def _array_table(value: list[Any], empty_object: str, empty_array: str) -> str:
-    rows = [f"<tr>{_cell(v, empty_object, empty_array)}</tr>" for v in value]
-    if not rows:
-        rows = [f'<tr><td class="mw-json-empty">{_element_text(empty_array)}</td></tr>']
-    # Array rows are written one per line, object rows run together, as MediaWiki does.
-    return _table(rows, "\n")
+def _tables(value: Any, empty_object: str, empty_array: str) -> str:
+    """An object as a table of key and value rows, an array as a table of value rows (one per
+    line, as MediaWiki writes them), nested values as tables in their cells; walked with a
+    stack of its own, as `encode_json` is."""
+    out: list[str] = []
+    # Finished HTML, or ("table" | "cell", value) still to write.
+    stack: list[str | tuple[str, Any]] = [("table", value)]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        kind, current = item
+        if kind == "cell":
+            if isinstance(current, (dict, list)):
+                stack.extend(["</td>", ("table", current), "<td>"])
+            else:
+                out.append(f'<td class="mw-json-value">{_element_text(_primitive(current))}</td>')
+            continue
+        pieces: list[str | tuple[str, Any]] = ['<table class="mw-json"><tbody>']
+        if isinstance(current, dict):
+            for key, child in current.items():
+                pieces += [f"<tr><th><span>{_element_text(key)}</span></th>", ("cell", child)]
+                pieces.append("</tr>")
+            empty = empty_object
+        else:
+            for n, child in enumerate(current):
+                pieces += ["\n<tr>" if n else "<tr>", ("cell", child), "</tr>"]
+            empty = empty_array
+        if not current:
+            pieces.append(f'<tr><td class="mw-json-empty">{_element_text(empty)}</td></tr>')
+        pieces.append("</tbody></table>")
+        stack.extend(reversed(pieces))
+    return "".join(out)
 
 
 def json_html(text: str, empty_object: str, empty_array: str, invalid: str) -> str:
@@ -284,9 +306,9 @@ def json_html(text: str, empty_object: str, empty_array: str, invalid: str) -> s
     except InvalidJson:
         return _element_text(invalid)
     if isinstance(value, dict):
-        return _object_table(value, empty_object, empty_array)
+        return _tables(value, empty_object, empty_array)
     if isinstance(value, list):
-        return _array_table([value], empty_object, empty_array)
+        return _tables([value], empty_object, empty_array)
     return (
         '<table class="mw-json mw-json-single-value"><tbody><tr>'
         f"<td>{_element_text(_primitive(value))}</td></tr></tbody></table>"
