@@ -204,7 +204,7 @@ def extract_links(text: str, parser: TitleParser, languages: frozenset[str]) -> 
     links.redirect = redirect_target(text, parser)
     # The page as the parser reads it: comments and `<includeonly>` parts gone, extension tags
     # (`<nowiki>`, `<pre>` …) a character no title or URL can hold, templates as written.
-    flat = _Flattener(parser, links).flatten(preprocess(text))
+    flat = _Flattener(parser, links).flatten(preprocess(text, headings=False))
     for start, title_end, end in _bracket_links(flat):
         label = flat[title_end + 1 : end] if title_end < end else None
         _wikilink(flat[start:title_end], label, parser, languages, links)

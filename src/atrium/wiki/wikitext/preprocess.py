@@ -33,6 +33,9 @@ _RULES: dict[str, tuple[str, dict[int, str | None], int, int]] = {
     "{": ("}", {2: "template", 3: "tplarg"}, 2, 3),
     "[": ("]", {2: None}, 2, 2),
 }
+# What can start a node outside every template and argument when headings are not wanted: a
+# single `{` or a `[[` there is text whatever follows.
+_OUTSIDE = re.compile(r"\{\{|<")
 # Inclusion tags whose closing tag may be left out: they then run to the end.
 _ALLOW_MISSING_END = ("includeonly", "noinclude", "onlyinclude")
 
@@ -104,7 +107,10 @@ class _Scanner:
     main loop. `accum` is where text goes now: the root, or the last part of the innermost open
     bracket or heading."""
 
-    def __init__(self, text: str, for_inclusion: bool) -> None:
+    def __init__(self, text: str, for_inclusion: bool, headings: bool = True) -> None:
+        # Without headings, brackets and line starts outside every `{{…}}` are plain text: no
+        # template or argument node changes, and the scan skips from one `{{` or `<` to the next.
+        self.headings = headings
         if for_inclusion:
             self.ignored_tags: tuple[str, ...] = ("includeonly", "/includeonly")
             self.ignored_elements: tuple[str, ...] = ("noinclude",)
@@ -132,6 +138,8 @@ class _Scanner:
         self.no_more_closing: set[str] = set()
         self.find_only_include = self.only_include
         self.fake_line_start = True
+        self.next_braces = self.next_angle = -1
+        self._research()
 
     def run(self) -> Element:
         while True:
@@ -163,6 +171,9 @@ class _Scanner:
 
     def _research(self) -> None:
         """The characters the scan stops at, which the innermost piece and its flags decide."""
+        if not self.stack and not self.headings:
+            self.special = _OUTSIDE
+            return
         search = "[{<\n" + self.closing
         search += ("|" if self.find_pipe else "") + ("=" if self.find_equals else "")
         self.special = _special(search)
@@ -183,8 +194,11 @@ class _Scanner:
     def _step(self) -> bool:
         """Copy plain text up to the next special character and handle it; False at the end."""
         text, closing = self.text, self.closing
-        found = self.special.search(text, self.i)
-        i = self.length if found is None else found.start()
+        if self.special is _OUTSIDE:
+            i = self._outside()
+        else:
+            found = self.special.search(text, self.i)
+            i = self.length if found is None else found.start()
         if i > self.i:
             _literal(self.accum, text[self.i : i])
             self.i = i
@@ -216,6 +230,18 @@ class _Scanner:
                 _literal(self.accum, cur)
             self.i += 1
         return True
+
+    def _outside(self) -> int:
+        """The next `{{` or `<` outside every piece, found with `str.find` (a regular expression
+        would try each of the page's characters in turn)."""
+        text, i = self.text, self.i
+        if self.next_braces < i:
+            found = text.find("{{", i)
+            self.next_braces = self.length if found < 0 else found
+        if self.next_angle < i:
+            found = text.find("<", i)
+            self.next_angle = self.length if found < 0 else found
+        return min(self.next_braces, self.next_angle)
 
     def _angle(self) -> None:
         """`<`: the end of an `<onlyinclude>` block, a comment, an extension or ignored tag, or text."""
@@ -338,6 +364,8 @@ class _Scanner:
         else:
             _literal(self.accum, cur)
             self.i += 1
+        if not self.headings and not self.stack:
+            return
         count = _span(self.text, "=", self.i, 6)
         if count == 1 and self.find_equals:
             return
@@ -463,9 +491,12 @@ def _special(search: str) -> re.Pattern[str]:
     return re.compile("[" + re.escape(search) + "]")
 
 
-def preprocess(text: str, for_inclusion: bool = False) -> Element:
-    """The preprocessor tree of `text` (as the page itself, or as transcluded)."""
-    return _Scanner(text, for_inclusion).run()
+def preprocess(text: str, for_inclusion: bool = False, headings: bool = True) -> Element:
+    """The preprocessor tree of `text` (as the page itself, or as transcluded). Without
+    `headings` there are no `<h>` nodes and `[[`/`]]` outside templates is text, which leaves
+    every other node as it is: what template expansion and link tables need, at a fraction of
+    the scan."""
+    return _Scanner(text, for_inclusion, headings).run()
 
 
 def _extend(accum: list[Node], nodes: list[Node]) -> None:
