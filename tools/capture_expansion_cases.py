@@ -1,0 +1,109 @@
+"""Record how MediaWiki 1.39 expands templates where the order of expansion shows: arguments
+used or not, `{{!}}` and comments inside arguments, a template's output that looks like markup,
+extension tags with attributes, and the limit report's counts of each, as test data.
+
+    .venv/bin/python tools/capture_expansion_cases.py
+
+Against the reference wiki (`../shared/reference/mediawiki/mediawiki-ref.sh start`), which has no
+ParserFunctions: only core's magic words are asked. Saves the `Template:Xp …` pages it needs, then
+asks `action=expandtemplates` and `action=parse` (limit report, templates)
+of each text. Writes `tests/wiki/data/mw139_expansion_cases.json`, which
+tests/wiki/test_mw139_expansion.py compares the wiki's answers with.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from mwref_session import admin_client, api, edit
+
+OUT = Path(__file__).resolve().parents[1] / "tests" / "wiki" / "data" / "mw139_expansion_cases.json"
+TITLE = "Xp page"
+TEMPLATES = {
+    "Template:Xp greet": "Hello {{{1|world}}} {{{name|}}}!",
+    "Template:Xp lb": "{{",
+    "Template:Xp rb": "}}",
+    "Template:Xp pass": "{{Xp greet|{{{1}}}}}",
+    "Template:Xp unused": "none",
+    "Template:Xp eq": "[{{{1|}}}][{{{a|}}}]",
+    "Template:Xp inc": "<noinclude>doc</noinclude><includeonly>inc</includeonly>body",
+    "Template:Xp only": "x<onlyinclude>only{{{1|}}}</onlyinclude>y",
+    "Template:Xp d0": "a{{Xp d1}}",
+    "Template:Xp d1": "b{{Xp d2|{{{1|}}}}}",
+    "Template:Xp d2": "c{{{1|}}}",
+}
+# Only core's magic words (the reference has no ParserFunctions). Comments are kept (includecomments)
+# for the text that has `<!--kept-->`: kept in a title, a comment makes MediaWiki's expandtemplates
+# read no title there, where its parser (and ours, always) drops it and reads one.
+CASES = (
+    "{{Xp greet|you|name=Bob}} <nowiki>abc</nowiki>",
+    "{{Xp greet|a<!--c-->}} <!--kept-->",
+    '<pre class="x">{{Xp greet}}</pre>',
+    "{{Xp greet|{{!}}}}",
+    "{{Xp lb}}Xp greet{{Xp rb}}",
+    "{{Xp missing|{{Xp greet}}}}",
+    "{{Xp greet<!--c-->|x}}",
+    "{{Xp unused|{{Xp greet}}|name={{Xp greet|x}}}}",
+    "{{Xp greet|x}} {{Xp greet|x}}",
+    "{{Xp pass|x}}",
+    "{{Xp eq|a=[[b|c]]}}",
+    "{{Xp eq|[[a=b]]}}",
+    "{{Xp eq|1=z|a}}",
+    "{{Xp inc}} {{Xp only|q}}",
+    "{{lc:{{Xp greet|X}}}}",
+    "{{Xp d0}}",
+    "{{{1|{{Xp greet}}}}} {{{1}}}",
+)
+REPORT = {
+    "visited": "limitreport-ppvisitednodes",
+    "depth": "limitreport-expansiondepth",
+    "postexpand": "limitreport-postexpandincludesize",
+    "argsize": "limitreport-templateargumentsize",
+}
+
+
+def main() -> None:
+    client = admin_client()
+    for title, text in TEMPLATES.items():
+        edit(client, title, text, "expansion capture")
+    cases = []
+    for text in CASES:
+        comments = {"includecomments": "1"} if "<!--kept-->" in text else {}
+        expanded = api(
+            client, action="expandtemplates", title=TITLE, text=text, prop="wikitext",
+            **comments,
+        )["expandtemplates"]["wikitext"]  # fmt: skip
+        parsed = api(
+            client, action="parse", title=TITLE, text=text, contentmodel="wikitext",
+            prop="limitreportdata|templates",
+        )["parse"]  # fmt: skip
+        report = {e["name"]: e["0"] for e in parsed["limitreportdata"]}
+        cases.append(
+            {
+                "text": text,
+                "includecomments": bool(comments),
+                "wikitext": expanded,
+                "templates": sorted(t["title"] for t in parsed["templates"]),
+                **{key: report[name] for key, name in REPORT.items()},
+            }
+        )
+    OUT.write_text(
+        json.dumps(
+            {
+                "_about": "Recorded by tools/capture_expansion_cases.py from MediaWiki 1.39 "
+                "(mediawiki-ref.sh, without ParserFunctions): each text's expandtemplates "
+                "wikitext (comments kept when includecomments), the templates action=parse lists and its limit "
+                "report's counts.",
+                "templates": TEMPLATES,
+                "cases": cases,
+            },
+            indent=1,
+            ensure_ascii=False,
+        )
+        + "\n"
+    )
+
+
+if __name__ == "__main__":
+    main()
