@@ -55,6 +55,13 @@ CASES = (
     "{{Xp d0}}",
     "{{{1|{{Xp greet}}}}} {{{1}}}",
 )
+# Page names as the name magic words give them: as text (wfEscapeWikiText), not markup.
+NAMED_TITLES = ("Xp O'Brien;x", "Talk:Xp a=b __c")
+NAME_WORDS = "{{PAGENAME}}|{{PAGENAMEE}}|{{FULLPAGENAME}}|{{FULLPAGENAMEE}}"
+# A page sorted under its escaped name and under a key written with references: the page
+# property keeps the escapes, the categories' sort key prefixes read them.
+SORTED_PAGE = "Xp O'Brien;x"
+SORTED_TEXT = "{{DEFAULTSORT:{{PAGENAME}}}}[[Category:Xp sort]][[Category:Xp sort2|O&#39;K&amp;]]"
 REPORT = {
     "visited": "limitreport-ppvisitednodes",
     "depth": "limitreport-expansiondepth",
@@ -88,15 +95,39 @@ def main() -> None:
                 **{key: report[name] for key, name in REPORT.items()},
             }
         )
+    names = {
+        title: api(client, action="expandtemplates", title=title, text=NAME_WORDS, prop="wikitext")[
+            "expandtemplates"
+        ]["wikitext"]
+        for title in NAMED_TITLES
+    }
+    edit(client, SORTED_PAGE, SORTED_TEXT, "expansion capture")
+    prefixes = {}
+    for category in ("Category:Xp sort", "Category:Xp sort2"):
+        members = api(
+            client, action="query", list="categorymembers", cmtitle=category,
+            cmprop="title|sortkeyprefix",
+        )["query"]["categorymembers"]  # fmt: skip
+        prefixes[category] = [m["sortkeyprefix"] for m in members if m["title"] == SORTED_PAGE]
+    props = api(client, action="query", prop="pageprops", titles=SORTED_PAGE)["query"]["pages"]
     OUT.write_text(
         json.dumps(
             {
                 "_about": "Recorded by tools/capture_expansion_cases.py from MediaWiki 1.39 "
                 "(mediawiki-ref.sh, without ParserFunctions): each text's expandtemplates "
                 "wikitext (comments kept when includecomments), the templates action=parse lists and its limit "
-                "report's counts.",
+                "report's counts; the name magic words of a few titles; a page's sort key prefixes "
+                "and defaultsort property.",
                 "templates": TEMPLATES,
                 "cases": cases,
+                "name_words": NAME_WORDS,
+                "names": names,
+                "sorted": {
+                    "title": SORTED_PAGE,
+                    "text": SORTED_TEXT,
+                    "sortkeyprefixes": prefixes,
+                    "defaultsort": props[0]["pageprops"]["defaultsort"],
+                },
             },
             indent=1,
             ensure_ascii=False,

@@ -53,3 +53,32 @@ async def test_expansion_as_mediawiki(wiki: WikiHarness, client: httpx.AsyncClie
         if ours != case:
             differing.append({"ours": ours, "mediawiki": case})
     assert differing == []
+
+
+async def test_page_names_are_text(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    """`{{PAGENAME}}` and friends give the name escaped as wfEscapeWikiText escapes it, so that
+    a name with `'`, `;` or `=` reads as itself wherever the word is used."""
+    for title, recorded in RECORDED["names"].items():
+        data = await wiki.api(
+            client, action="expandtemplates", title=title, text=RECORDED["name_words"],
+            prop="wikitext", formatversion="2",
+        )  # fmt: skip
+        assert data["expandtemplates"]["wikitext"] == recorded, title
+
+
+async def test_sort_keys_read_references(wiki: WikiHarness, client: httpx.AsyncClient) -> None:
+    """The default sort key stays escaped in the page property, and both it and a written sort
+    key are read (their references decoded) as the categories' sort key prefixes."""
+    recorded = RECORDED["sorted"]
+    await wiki.edit_page(recorded["title"], recorded["text"])
+    for category, prefixes in recorded["sortkeyprefixes"].items():
+        data = await wiki.api(
+            client, action="query", list="categorymembers", cmtitle=category,
+            cmprop="title|sortkeyprefix", formatversion="2",
+        )  # fmt: skip
+        members = data["query"]["categorymembers"]
+        assert [m["sortkeyprefix"] for m in members if m["title"] == recorded["title"]] == prefixes
+    data = await wiki.api(
+        client, action="query", prop="pageprops", titles=recorded["title"], formatversion="2"
+    )
+    assert data["query"]["pages"][0]["pageprops"]["defaultsort"] == recorded["defaultsort"]

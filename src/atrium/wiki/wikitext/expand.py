@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from urllib.parse import quote
 
 from atrium.wiki.titles import NS_TEMPLATE, InvalidTitle, TitleParser
+from atrium.wiki.wikitext.escaping import escape_wikitext
 from atrium.wiki.wikitext.expr import ExprError, evaluate, expr_function
 from atrium.wiki.wikitext.preprocess import Element, Node, preprocess, source
 
@@ -596,8 +597,10 @@ class Expander:
             "CURRENTTIMESTAMP": now.strftime("%Y%m%d%H%M%S"),
         }
         for plain in ("PAGENAME", "FULLPAGENAME"):
-            # wfEscapeWikiText(wfUrlencode()) of the name: spaces as underscores, URL-encoded.
-            simple[plain + "E"] = quote(simple[plain].replace(" ", "_"), safe=";:@$!*(),/~")
+            # The name (and its URL form: underscores, URL-encoded) as text, not markup.
+            url = quote(simple[plain].replace(" ", "_"), safe=";:@$!*(),/~")
+            simple[plain + "E"] = escape_wikitext(url)
+            simple[plain] = escape_wikitext(simple[plain])
         simple.update(self.variables)
         if not colon and upper in simple:
             if upper.startswith("CURRENT"):

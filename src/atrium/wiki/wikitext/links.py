@@ -21,6 +21,7 @@ from atrium.wiki.titles import (
     Title,
     TitleParser,
 )
+from atrium.wiki.wikitext.html.charrefs import decode_char_refs
 from atrium.wiki.wikitext.html.page import inline_html
 from atrium.wiki.wikitext.linkfilter import URL_PROTOCOLS
 from atrium.wiki.wikitext.preprocess import Element, Node, preprocess
@@ -159,6 +160,12 @@ class Links:
     # section is a real link, recorded in pagelinks, where a bare one is a self-link.
     with_fragment: set[tuple[int, str]] = field(default_factory=set)
 
+    def set_defaultsort(self, key: str) -> None:
+        """`{{DEFAULTSORT:key}}`: the page property as written (escaped, as `{{PAGENAME}}` gives
+        it), the sort key prefix with its character references read, as MediaWiki keeps both."""
+        self.props["defaultsort"] = key
+        self.defaultsort = decode_char_refs(key)
+
     def page_targets(self, own: tuple[int, str]) -> set[tuple[int, str]]:
         """The pagelinks targets of the page `own`: its links but a bare link to itself."""
         if own in self.pages and own not in self.with_fragment:
@@ -255,8 +262,7 @@ class _Flattener:
         head = name.split(":", 1)[0].strip().upper()
         links = self.links
         if head in {"DEFAULTSORT", "DEFAULTSORTKEY", "DEFAULTCATEGORYSORT"} and ":" in name:
-            links.defaultsort = name.split(":", 1)[1].strip()
-            links.props["defaultsort"] = links.defaultsort
+            links.set_defaultsort(name.split(":", 1)[1].strip())
             return
         if head == "DISPLAYTITLE" and ":" in name:
             links.props["displaytitle"] = inline_html(name.split(":", 1)[1].strip())
@@ -324,7 +330,7 @@ def _wikilink(
     if not title.dbkey:
         return
     if not leading_colon and title.ns == NS_CATEGORY:
-        sortkey = label.strip() if label is not None else ""
+        sortkey = decode_char_refs(label.strip()) if label is not None else ""
         links.categories.setdefault(title.dbkey, sortkey)
         return
     if not leading_colon and title.ns == NS_FILE:
