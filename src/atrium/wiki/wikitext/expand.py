@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import cast
 from urllib.parse import quote
 
 from atrium.wiki.titles import NS_TEMPLATE, InvalidTitle, TitleParser
@@ -201,15 +202,13 @@ class _Parts:
         return self.wholes[index]
 
     def named(self, index: int) -> bool:
-        return any(
-            isinstance(c, Element) and c.name == "equals" for c in self.parts[index].children
-        )
+        return len(self.parts[index].children) == 3  # name, `=`, value
 
     def name(self, index: int) -> str:
-        return self.expander._node(_child(self.parts[index], "name").children, self.frame)
+        return self.expander._node(_part_name(self.parts[index]).children, self.frame)
 
     def value(self, index: int) -> str:
-        return self.expander._node(_child(self.parts[index], "value").children, self.frame)
+        return self.expander._node(_part_value(self.parts[index]).children, self.frame)
 
 
 class _Texts:
@@ -237,11 +236,31 @@ class _Texts:
 _Args = _Parts | _Texts
 
 
+# What a call's title names, besides a template (`Expander._kind`).
+_PIPE, _FUNCTION, _MAGIC, _NOTHING = object(), object(), object(), object()
+
+
 def _child(node: Element, name: str) -> Element:
     for child in node.children:
         if isinstance(child, Element) and child.name == name:
             return child
     return Element(name)
+
+
+def _call_pieces(node: Element) -> tuple[Element, list[Element]]:
+    """The title and the parts of a `template` or `tplarg` node, which `preprocess` makes as
+    an optional `@lineStart`, the title, then only parts."""
+    children = node.children
+    skip = 1 if cast(Element, children[0]).name == "@lineStart" else 0
+    return cast(Element, children[skip]), cast(list[Element], children[skip + 1 :])
+
+
+def _part_name(part: Element) -> Element:
+    return cast(Element, part.children[0])
+
+
+def _part_value(part: Element) -> Element:
+    return cast(Element, part.children[-1])
 
 
 @functools.lru_cache(maxsize=256)
@@ -272,7 +291,9 @@ class Expander:
         self.page_ns, self.page_dbkey = page_title
         self.sitename = sitename
         self.used: list[tuple[int, str]] = []  # templates transcluded, in order of first use
-        self._cache: dict[tuple[int, str], str | None] = {}
+        # Each template's text as transcluded (None: no such page), read once per expansion.
+        self._trees: dict[tuple[int, str], Element | None] = {}
+        self._kinds: dict[str, object] = {}
         # Set when the text used a word that reads the clock, so its expansion must not be
         # reused later.
         self.volatile = False
@@ -336,10 +357,12 @@ class Expander:
         refusal = self._enter()
         if refusal is not None:
             return refusal
-        try:
-            return self._walk(nodes, frame, strip_comments)
-        finally:
-            self._depth -= 1
+        if len(nodes) == 1 and isinstance(nodes[0], str):
+            out = nodes[0]
+        else:
+            out = self._walk(nodes, frame, strip_comments)
+        self._depth -= 1
+        return out
 
     def _enter(self) -> str | None:
         stats = self.stats
@@ -386,9 +409,9 @@ class Expander:
 
     def _tplarg(self, node: Element, frame: _Frame) -> str:
         """`{{{name|default}}}`: the caller's argument, else the default, else itself."""
-        title = self._node(_child(node, "title").children, frame, strip_comments=True)
+        title_node, parts = _call_pieces(node)
+        title = self._node(title_node.children, frame, strip_comments=True)
         name = title.strip()
-        parts = [c for c in node.children if isinstance(c, Element) and c.name == "part"]
         if name in frame.args:
             value = self._argument(frame, name)
             if self.stats.argument_size + len(value) > MAX_INCLUDE_SIZE:
@@ -415,8 +438,8 @@ class Expander:
     def _template(self, node: Element, frame: _Frame) -> str:
         """`{{…}}`: a template, parser function or magic word, counted against the post-expand
         include size."""
-        title = self._node(_child(node, "title").children, frame, strip_comments=True)
-        parts = [c for c in node.children if isinstance(c, Element) and c.name == "part"]
+        title_node, parts = _call_pieces(node)
+        title = self._node(title_node.children, frame, strip_comments=True)
         # Once a template has been omitted the page is at its limit: later calls are omitted
         # without being expanded first, or a bomb would still be expanded to its node limit.
         omitting = INCLUSION_CATEGORY in self.stats.exceeded
@@ -437,20 +460,23 @@ class Expander:
 
     def _call(self, title: str, parts: list[Element], frame: _Frame) -> str:
         head = title.strip()
-        if head == "!":
-            return "|"
-        if head.startswith("#"):
+        kind = self._kinds.get(head)
+        if kind is None:
+            kind = self._kinds[head] = self._kind(head)
+        if kind is _FUNCTION:
             result = self._function(head, _Parts(self, parts, frame))
             return self._written(title, parts, frame) if result is None else result
-        if self._is_magic(head):
+        if kind is _MAGIC:
             given = _Parts(self, parts, frame)
             magic = self._magic(head, [given.whole(i) for i in range(len(given))])
             if magic is not None:
                 return magic
-        target = self._target(head)
-        if target is None:
+            kind = self._target(head) or _NOTHING
+        if kind is _PIPE:
+            return "|"
+        if not isinstance(kind, tuple):
             return self._written(title, parts, frame)
-        key, shown = target
+        key, shown = kind
         if key not in self._used_set:
             self._used_set.add(key)
             self.used.append(key)
@@ -460,30 +486,43 @@ class Expander:
             return (
                 f'<span class="error">Template recursion depth limit exceeded ({MAX_DEPTH})</span>'
             )
-        if key not in self._cache:
-            self._cache[key] = self.loader(*key)
-        loaded = self._cache[key]
-        if loaded is None:
+        if key in self._trees:
+            tree = self._trees[key]
+        else:
+            loaded = self.loader(*key)
+            tree = self._trees[key] = None if loaded is None else _body_tree(loaded)
+        if tree is None:
             return f"[[:{shown}]]"
         args: dict[str, tuple[Element, bool]] = {}
         for part in parts:
-            name = _child(part, "name")
-            index = next(
-                (c for c in name.children if isinstance(c, Element) and c.name == "@index"), None
-            )
-            if index is not None:
-                number = "".join(c for c in index.children if isinstance(c, str))
-                args[number] = (_child(part, "value"), False)
-            else:
+            name = _part_name(part)
+            if len(part.children) == 3:
                 named = self._node(name.children, frame, strip_comments=True).strip()
-                args[named] = (_child(part, "value"), True)
+                args[named] = (_part_value(part), True)
+            else:
+                # A numbered part's name is its `@index` attribute.
+                number = cast(str, cast(Element, name.children[0]).children[0])
+                args[number] = (_part_value(part), False)
         child = _Frame(frame, args, frame.depth + 1, (*frame.stack, key))
         started = time.perf_counter()
-        result = self._node(_body_tree(loaded).children, child)
-        timing = self.stats.templates.setdefault(shown, [0.0, 0])
+        result = self._node(tree.children, child)
+        timing = self.stats.templates.get(shown)
+        if timing is None:
+            timing = self.stats.templates[shown] = [0.0, 0]
         timing[0] += (time.perf_counter() - started) * 1000
         timing[1] += 1
         return result
+
+    def _kind(self, head: str) -> object:
+        """What a call's trimmed title names: `{{!}}`, a parser function, a magic word, a
+        template (its key and shown title) or nothing."""
+        if head == "!":
+            return _PIPE
+        if head.startswith("#"):
+            return _FUNCTION
+        if self._is_magic(head):
+            return _MAGIC
+        return self._target(head) or _NOTHING
 
     def _target(self, head: str) -> tuple[tuple[int, str], str] | None:
         """The template a call names and its shown title, parsed once per expansion (a call

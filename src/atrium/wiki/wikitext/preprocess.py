@@ -20,7 +20,7 @@ from typing import Union
 Node = Union[str, "Element"]
 
 
-@dataclass
+@dataclass(slots=True)
 class Element:
     name: str
     children: list[Node] = field(default_factory=list)
@@ -40,7 +40,7 @@ _OUTSIDE = re.compile(r"\{\{|<")
 _ALLOW_MISSING_END = ("includeonly", "noinclude", "onlyinclude")
 
 
-@dataclass
+@dataclass(slots=True)
 class _Part:
     out: list[Node] = field(default_factory=list)
     eqpos: int | None = None
@@ -48,7 +48,7 @@ class _Part:
     visual_end: int | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class _Piece:
     open: str
     close: str
@@ -131,7 +131,7 @@ class _Scanner:
         self.accum = self.root
         self.find_pipe = self.find_equals = self.in_heading = False
         self.closing = ""
-        self.special = _special("[{<\n")
+        self.special = _special("", False, False)
         self.heading_index = 1
         # Once a search for `>` or for a closing tag has failed, later ones would fail too.
         self.no_more_gt = False
@@ -174,9 +174,7 @@ class _Scanner:
         if not self.stack and not self.headings:
             self.special = _OUTSIDE
             return
-        search = "[{<\n" + self.closing
-        search += ("|" if self.find_pipe else "") + ("=" if self.find_equals else "")
-        self.special = _special(search)
+        self.special = _special(self.closing, self.find_pipe, self.find_equals)
 
     def _skip_to_onlyinclude(self) -> bool:
         """Outside `<onlyinclude>` everything is ignored; False when no block is left."""
@@ -486,8 +484,10 @@ def _bracket_element(piece: _Piece, kind: str, matching: int) -> Element:
 
 
 @functools.lru_cache(maxsize=64)
-def _special(search: str) -> re.Pattern[str]:
-    """Any one of the characters of `search` (a handful of sets, so each is compiled once)."""
+def _special(closing: str, find_pipe: bool, find_equals: bool) -> re.Pattern[str]:
+    """Any one of the characters that can matter inside a piece closed by `closing` (a handful
+    of sets, so each is compiled once)."""
+    search = "[{<\n" + closing + ("|" if find_pipe else "") + ("=" if find_equals else "")
     return re.compile("[" + re.escape(search) + "]")
 
 
