@@ -20,7 +20,6 @@ PHP's max_execution_time) stops what stays under the counts but is still slow.
 from __future__ import annotations
 
 import functools
-import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -43,12 +42,6 @@ _time_budget = 10.0
 _CLOCK_EVERY = 256
 TemplateLoader = Callable[[int, str], str | None]
 
-_ONLYINCLUDE = re.compile(r"<onlyinclude>(.*?)</onlyinclude>", re.S)
-_NOINCLUDE = re.compile(r"<noinclude>.*?(?:</noinclude>|$)", re.S)
-_INCLUDEONLY_TAGS = re.compile(r"</?includeonly>")
-_INCLUDEONLY = re.compile(r"<includeonly>.*?(?:</includeonly>|$)", re.S)
-_NOINCLUDE_TAGS = re.compile(r"</?noinclude>")
-_ONLYINCLUDE_TAGS = re.compile(r"</?onlyinclude>")
 
 NODE_COUNT_ERROR = '<span class="error">Node-count limit exceeded</span>'
 EXPAND_DEPTH_ERROR = '<span class="error">Expansion depth limit exceeded</span>'
@@ -107,16 +100,29 @@ def time_budget() -> float:
 
 def for_view(text: str) -> str:
     """The text of a page as shown on its own page (includeonly parts dropped)."""
-    text = _INCLUDEONLY.sub("", text)
-    return _ONLYINCLUDE_TAGS.sub("", _NOINCLUDE_TAGS.sub("", text))
+    return _kept(preprocess(text, headings=False))
 
 
 def for_inclusion(text: str) -> str:
     """The text a transclusion brings in."""
-    parts = _ONLYINCLUDE.findall(text)
-    if parts:
-        return "".join(parts)
-    return _INCLUDEONLY_TAGS.sub("", _NOINCLUDE.sub("", text))
+    return _kept(preprocess(text, for_inclusion=True, headings=False))
+
+
+def _kept(node: Node) -> str:
+    """The text of a tree without what the preprocessor ignores (inclusion tags and the parts
+    they leave out); comments and extension tags as written."""
+    if isinstance(node, str):
+        return node
+    name = node.name
+    if name == "ignore" or name.startswith("@"):
+        return ""
+    if name in ("comment", "ext"):
+        return source(node, drop_comments=False)
+    if name in ("template", "tplarg"):
+        braces = "{{" if name == "template" else "{{{"
+        pieces = (_kept(c) for c in node.children if not isinstance(c, str) and c.name[0] != "@")
+        return braces + "|".join(pieces) + braces.replace("{", "}")
+    return "".join(_kept(child) for child in node.children)
 
 
 def split_args(inner: str) -> list[str]:
