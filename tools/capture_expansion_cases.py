@@ -1,6 +1,7 @@
 """Record how MediaWiki 1.39 expands templates where the order of expansion shows: arguments
 used or not, `{{!}}` and comments inside arguments, a template's output that looks like markup,
-extension tags with attributes, and the limit report's counts of each, as test data.
+extension tags with attributes, and the limit report's counts of each; and the link tables
+action=parse gives for texts that show how the page is read, as test data.
 
     .venv/bin/python tools/capture_expansion_cases.py
 
@@ -62,6 +63,22 @@ NAME_WORDS = "{{PAGENAME}}|{{PAGENAMEE}}|{{FULLPAGENAME}}|{{FULLPAGENAMEE}}"
 # property keeps the escapes, the categories' sort key prefixes read them.
 SORTED_PAGE = "Xp O'Brien;x"
 SORTED_TEXT = "{{DEFAULTSORT:{{PAGENAME}}}}[[Category:Xp sort]][[Category:Xp sort2|O&#39;K&amp;]]"
+# Texts whose link tables show how the page is read: inclusion tags, comments and extension tags,
+# free and bracketed URLs, links nested in a file's caption, links in an argument never used.
+LINK_TEXTS = (
+    "<includeonly>[[Category:Xp hidden]][[Xp inc link]]</includeonly>"
+    "<noinclude>[[Xp noinc link]]</noinclude>",
+    "[[Xp a<!-- c -->b]]",
+    "see http://example.org/a, and (http://example.org/b) or http://example.org/c). "
+    "mailto:me@example.org.",
+    "[[File:Xp pic.png|thumb|caption [[Xp inner]] and [[Xp second|2]]]]",
+    '<pre class="x">[[Xp in pre]] http://example.org/pre</pre> <nowiki>[[Xp in nowiki]]</nowiki>',
+    "[http://example.org/x label http://example.org/inlabel] [//example.org/rel] [news:xp.group n]",
+    "[[Category:Xp key|O&#39;K]] [[:Category:Xp colon]] [[Media:Xp m.png]] [[:File:Xp f.png]]",
+    "{{Xp greet|[[Xp in arg]]}} {{Xp unused|[[Xp in unused arg]]}}",
+    "[[Xp a|b|c]] [[ Xp spaced ]] [[xp lower#frag]] [[#self]]",
+    "http://example.org/p?q=1&r=2 https://example.org/end.",
+)
 REPORT = {
     "visited": "limitreport-ppvisitednodes",
     "depth": "limitreport-expansiondepth",
@@ -110,6 +127,21 @@ def main() -> None:
         )["query"]["categorymembers"]  # fmt: skip
         prefixes[category] = [m["sortkeyprefix"] for m in members if m["title"] == SORTED_PAGE]
     props = api(client, action="query", prop="pageprops", titles=SORTED_PAGE)["query"]["pages"]
+    links = []
+    for text in LINK_TEXTS:
+        parsed = api(
+            client, action="parse", title=TITLE, text=text, contentmodel="wikitext",
+            prop="links|categories|externallinks|images",
+        )["parse"]  # fmt: skip
+        links.append(
+            {
+                "text": text,
+                "links": sorted(link["title"] for link in parsed["links"]),
+                "categories": sorted([c["category"], c["sortkey"]] for c in parsed["categories"]),
+                "externallinks": sorted(parsed["externallinks"]),
+                "images": sorted(parsed["images"]),
+            }
+        )
     OUT.write_text(
         json.dumps(
             {
@@ -117,11 +149,13 @@ def main() -> None:
                 "(mediawiki-ref.sh, without ParserFunctions): each text's expandtemplates "
                 "wikitext (comments kept when includecomments), the templates action=parse lists and its limit "
                 "report's counts; the name magic words of a few titles; a page's sort key prefixes "
-                "and defaultsort property.",
+                "and defaultsort property; the links, categories, external links and images "
+                "action=parse lists for a few texts.",
                 "templates": TEMPLATES,
                 "cases": cases,
                 "name_words": NAME_WORDS,
                 "names": names,
+                "links": links,
                 "sorted": {
                     "title": SORTED_PAGE,
                     "text": SORTED_TEXT,
