@@ -41,6 +41,10 @@ _time_budget = 10.0
 # The clock is read every this many nodes: often enough to stop within milliseconds.
 _CLOCK_EVERY = 256
 TemplateLoader = Callable[[int, str], str | None]
+# Nested walks of the tree, whether MediaWiki counts them as expansions or not (an argument's
+# default inside another's is walked in place): each takes a few Python frames, and past this
+# many the walk stops with the expansion depth error rather than exhaust the stack.
+_MAX_NESTING = 150
 
 
 NODE_COUNT_ERROR = '<span class="error">Node-count limit exceeded</span>'
@@ -310,6 +314,7 @@ class Expander:
         self._deadline = time.perf_counter() + _time_budget
         self._timed_out = False
         self._depth = 1  # nested node expansions; the page's own tree is the first
+        self._nesting = 0  # nested walks, counted or not (a default inside a default …)
         self._targets: dict[str, tuple[tuple[int, str], str] | None] = {}
         self._used_set: set[tuple[int, str]] = set()
 
@@ -336,6 +341,10 @@ class Expander:
     def _walk(self, nodes: list[Node], frame: _Frame, strip_comments: bool = False) -> str:
         """The expansion of a run of sibling nodes: text as it is, calls replaced by what they
         give, comments kept (unless stripped) for the renderer and `action=expandtemplates`."""
+        if self._nesting >= _MAX_NESTING:
+            self._exceed(EXPAND_DEPTH_CATEGORY)
+            return EXPAND_DEPTH_ERROR
+        self._nesting += 1
         out: list[str] = []
         for node in nodes:
             if isinstance(node, str):
@@ -355,6 +364,7 @@ class Expander:
                 continue
             else:
                 out.append(self._walk(node.children, frame, strip_comments))
+        self._nesting -= 1
         return "".join(out)
 
     def _node(self, nodes: list[Node], frame: _Frame, strip_comments: bool = False) -> str:

@@ -213,8 +213,7 @@ def extract_links(text: str, parser: TitleParser, languages: frozenset[str]) -> 
     # (`<nowiki>`, `<pre>` …) a character no title or URL can hold, templates as written.
     flat = _Flattener(parser, links).flatten(preprocess(text, headings=False))
     for start, title_end, end in _bracket_links(flat):
-        label = flat[title_end + 1 : end] if title_end < end else None
-        _wikilink(flat[start:title_end], label, parser, languages, links)
+        _wikilink(flat, start, title_end, end, parser, languages, links)
     bare = _EXTERNAL.sub(lambda m: _external(m.group(1), links), flat)
     for match in _FREE_URL.finditer(bare):
         _free_url(match.group(0), links)
@@ -246,9 +245,11 @@ class _Flattener:
             return ""
         if name == "ext":
             return _HIDDEN
-        inner = "".join(self.flatten(child) for child in node.children)
+        pieces = [self.flatten(child) for child in node.children]
+        inner = "".join(pieces)
         if name == "template":
-            self._template(node)
+            first = node.children[0]
+            self._template(pieces[1 if isinstance(first, Element) and first.name[0] == "@" else 0])
             return "{{" + inner + "}}"
         if name == "tplarg":
             return "{{{" + inner + "}}}"
@@ -256,9 +257,8 @@ class _Flattener:
             return "|" + inner
         return inner
 
-    def _template(self, node: Element) -> None:
-        title = next(c for c in node.children if isinstance(c, Element) and c.name == "title")
-        name = self.flatten(title)
+    def _template(self, name: str) -> None:
+        """A call whose title reads `name`: a template, or the sort key or display title."""
         head = name.split(":", 1)[0].strip().upper()
         links = self.links
         if head in {"DEFAULTSORT", "DEFAULTSORTKEY", "DEFAULTCATEGORYSORT"} and ":" in name:
@@ -275,20 +275,24 @@ class _Flattener:
 def _bracket_links(text: str) -> list[tuple[int, int, int]]:
     """Each `[[…]]` of the text, nested ones too (a file's caption may hold links): where its
     target starts, where the target ends (at the first `|` of its own level, or at its end)
-    and where it ends, in the order they close."""
+    and where it ends, in the order they close. One with another `[[` in its target is left
+    out: brackets make no title (and its target is never read, so nesting costs no more)."""
     found: list[tuple[int, int, int]] = []
-    open_at: list[list[int]] = []  # [start, first pipe or -1]
+    open_at: list[list[int]] = []  # [start, first pipe or -1, 1 when its target holds `[[`]
     for match in _BRACKETS.finditer(text):
         token = match.group(0)
         if token == "[[":
-            open_at.append([match.end(), -1])
+            if open_at and open_at[-1][1] < 0:
+                open_at[-1][2] = 1
+            open_at.append([match.end(), -1, 0])
         elif token == "|":
             if open_at and open_at[-1][1] < 0:
                 open_at[-1][1] = match.start()
         elif open_at:
-            start, pipe = open_at.pop()
-            end = match.start()
-            found.append((start, end if pipe < 0 else pipe, end))
+            start, pipe, nested = open_at.pop()
+            if not nested:
+                end = match.start()
+                found.append((start, end if pipe < 0 else pipe, end))
     return found
 
 
@@ -310,9 +314,17 @@ def _free_url(url: str, links: Links) -> None:
 
 
 def _wikilink(
-    target: str, label: str | None, parser: TitleParser, languages: frozenset[str], links: Links
+    text: str,
+    start: int,
+    title_end: int,
+    end: int,
+    parser: TitleParser,
+    languages: frozenset[str],
+    links: Links,
 ) -> None:
-    raw = target.strip()
+    """The link `[[…]]` whose target is text[start:title_end] and label, if it has one,
+    text[title_end + 1:end]."""
+    raw = text[start:title_end].strip()
     if not raw or "{{" in raw:
         return
     leading_colon = raw.startswith(":")
@@ -330,7 +342,8 @@ def _wikilink(
     if not title.dbkey:
         return
     if not leading_colon and title.ns == NS_CATEGORY:
-        sortkey = decode_char_refs(label.strip()) if label is not None else ""
+        label = text[title_end + 1 : end] if title_end < end else ""
+        sortkey = decode_char_refs(label.strip())
         links.categories.setdefault(title.dbkey, sortkey)
         return
     if not leading_colon and title.ns == NS_FILE:

@@ -33,6 +33,11 @@ _RULES: dict[str, tuple[str, dict[int, str | None], int, int]] = {
     "{": ("}", {2: "template", 3: "tplarg"}, 2, 3),
     "[": ("]", {2: None}, 2, 2),
 }
+# How deep brackets (and headings) may nest, a run of braces closed bit by bit counting a level
+# for each bit: past it an opening bracket is text. MediaWiki has no such bound; here every
+# reader of the tree recurses through it, and a few thousand nested braces would exhaust
+# Python's stack.
+MAX_OPEN = 100
 # What can start a node outside every template and argument when headings are not wanted: a
 # single `{` or a `[[` there is text whatever follows.
 _OUTSIDE = re.compile(r"\{\{|<")
@@ -56,6 +61,7 @@ class _Piece:
     parts: list[_Part]
     line_start: bool = False
     start_pos: int = 0
+    depth: int = 1  # how deep in the tree its content sits
 
     def flags(self) -> tuple[bool, bool, bool]:
         """(findPipe, findEquals, inHeading)."""
@@ -367,8 +373,11 @@ class _Scanner:
         count = _span(self.text, "=", self.i, 6)
         if count == 1 and self.find_equals:
             return
-        if count > 0:
-            self.stack.append(_Piece("\n", "\n", count, [_Part(["=" * count])], start_pos=self.i))
+        depth = self._depth()
+        if count > 0 and depth <= MAX_OPEN:
+            heading = _Piece("\n", "\n", count, [_Part(["=" * count])], start_pos=self.i)
+            heading.depth = depth
+            self.stack.append(heading)
             self._refresh()
             self.i += count
 
@@ -404,12 +413,18 @@ class _Scanner:
         end_char, _, minimum, _ = _RULES[cur]
         count = _span(self.text, cur, self.i)
         line_start = self.i > 0 and self.text[self.i - 1] == "\n"
-        if count >= minimum:
-            self.stack.append(_Piece(cur, end_char, count, [_Part()], line_start=line_start))
+        depth = self._depth()
+        if count >= minimum and depth <= MAX_OPEN:
+            piece = _Piece(cur, end_char, count, [_Part()], line_start=line_start, depth=depth)
+            self.stack.append(piece)
             self._refresh()
         else:
             _literal(self.accum, cur * count)
         self.i += count
+
+    def _depth(self) -> int:
+        """How deep in the tree the content of a piece opened now would sit."""
+        return self.stack[-1].depth + 1 if self.stack else 1
 
     def _close(self, cur: str) -> None:
         """A run of `}` or `]`: the longest count that names an element closes it (`}}}` a
@@ -440,7 +455,9 @@ class _Scanner:
         if matching < piece.count:
             piece.parts = [_Part()]
             piece.count -= matching
-            if piece.count >= _RULES[piece.open][2]:
+            # What is left of the run wraps the element just closed: one level deeper.
+            piece.depth += 1
+            if piece.count >= _RULES[piece.open][2] and piece.depth <= MAX_OPEN:
                 self.stack.append(piece)
             else:
                 self._refresh()
@@ -514,7 +531,6 @@ def source(node: Node, *, drop_comments: bool) -> str:
         return ""
     if name in ("comment", "ignore"):
         return "" if drop_comments else "".join(c for c in node.children if isinstance(c, str))
-    inner = "".join(source(c, drop_comments=drop_comments) for c in node.children)
     if name == "ext":
         parts = {c.name: c for c in node.children if isinstance(c, Element)}
         attr = source(parts["attr"], drop_comments=False)
@@ -528,7 +544,7 @@ def source(node: Node, *, drop_comments: bool) -> str:
         return "{{" + _joined(node, drop_comments) + "}}"
     if name == "tplarg":
         return "{{{" + _joined(node, drop_comments) + "}}}"
-    return inner
+    return "".join(source(c, drop_comments=drop_comments) for c in node.children)
 
 
 def _joined(node: Element, drop_comments: bool) -> str:
