@@ -370,33 +370,41 @@ class Expander:
     def _node(self, nodes: list[Node], frame: _Frame, strip_comments: bool = False) -> str:
         """One counted expansion (PPFrame::expand called on a node), or the error that stands
         for it past a limit."""
-        refusal = self._enter()
-        if refusal is not None:
-            return refusal
-        if len(nodes) == 1 and isinstance(nodes[0], str):
-            out = nodes[0]
-        else:
-            out = self._walk(nodes, frame, strip_comments)
-        self._depth -= 1
-        return out
-
-    def _enter(self) -> str | None:
         stats = self.stats
         stats.visited += 1
-        if stats.visited > MAX_NODE_COUNT:
+        depth = self._depth + 1
+        if (
+            stats.visited > MAX_NODE_COUNT
+            or depth > MAX_EXPAND_DEPTH
+            or self._timed_out
+            or stats.visited % _CLOCK_EVERY == 0
+        ):
+            refusal = self._refusal(depth)
+            if refusal is not None:
+                return refusal
+        if depth > stats.highest_depth:
+            stats.highest_depth = depth
+        if len(nodes) == 1:
+            only = nodes[0]
+            if isinstance(only, str):
+                return only
+        self._depth = depth
+        out = self._walk(nodes, frame, strip_comments)
+        self._depth = depth - 1
+        return out
+
+    def _refusal(self, depth: int) -> str | None:
+        """The error that replaces an expansion `depth` deep past a limit (its node already
+        counted), and the clock read every `_CLOCK_EVERY` nodes."""
+        if self.stats.visited > MAX_NODE_COUNT:
             self._exceed(NODE_COUNT_CATEGORY)
             return NODE_COUNT_ERROR
-        if self._depth >= MAX_EXPAND_DEPTH:
+        if depth > MAX_EXPAND_DEPTH:
             self._exceed(EXPAND_DEPTH_CATEGORY)
             return EXPAND_DEPTH_ERROR
-        if not self._timed_out and stats.visited % _CLOCK_EVERY == 0:
+        if not self._timed_out and self.stats.visited % _CLOCK_EVERY == 0:
             self._timed_out = time.perf_counter() > self._deadline
-        if self._timed_out:
-            return TIME_ERROR
-        self._depth += 1
-        if self._depth > stats.highest_depth:
-            stats.highest_depth = self._depth
-        return None
+        return TIME_ERROR if self._timed_out else None
 
     def _extension(self, node: Element, frame: _Frame) -> str:
         """An extension tag: `<nowiki>` and `<pre>` keep their text as written; the others
@@ -408,10 +416,9 @@ class Expander:
             (c for c in node.children if isinstance(c, Element) and c.name == "inner"), None
         )
         for _ in range(2 if inner is None else 3):
-            refusal = self._enter()
-            if refusal is not None:
+            refusal = self._node([""], frame)
+            if refusal:
                 return refusal
-            self._depth -= 1
         written = source(node, drop_comments=False)
         name = source(tag, drop_comments=False)
         if inner is None or name.lower() in ("nowiki", "pre"):
