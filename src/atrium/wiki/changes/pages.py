@@ -58,8 +58,7 @@ def _add_transcluded_categories(
     links.templates.update(expander.used)
     if expander.defaultsort is not None:
         # `{{DEFAULTSORT:…}}` from a template (or written with arguments) counts as the page's.
-        links.defaultsort = expander.defaultsort
-        links.props["defaultsort"] = expander.defaultsort
+        links.set_defaultsort(expander.defaultsort)
     if expanded == text:
         return expander.stats.exceeded
     found = extract_links(expanded, site.parser, site.languages)

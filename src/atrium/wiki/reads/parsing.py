@@ -234,8 +234,7 @@ def _parse(
         exceeded = expander.stats.exceeded
     links = extract_links(expanded, site.parser, site.languages)
     if defaultsort is not None:
-        links.defaultsort = defaultsort
-        links.props["defaultsort"] = defaultsort
+        links.set_defaultsort(defaultsort)
     for name in add_tracking_categories(conn, title, links, exceeded):
         # Where MediaWiki's parser adds them: the hidden-category mark before any link, the
         # broken-file category where the first missing file is embedded.

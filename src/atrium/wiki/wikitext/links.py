@@ -1,5 +1,6 @@
 """What a revision's wikitext links to: pages, templates, categories, files, external URLs,
-language links and the redirect target, read once per save with mwparserfromhell.
+language links and the redirect target, read once per save from the preprocessor's tree
+(`preprocess`), the reader the expander and the pre-save transform share.
 
 Templates are the ones the text transcludes directly; templates reached only through other templates
 are not followed (that needs template expansion, which the renderer will bring).
@@ -9,9 +10,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-
-import mwparserfromhell
-from mwparserfromhell.nodes import ExternalLink, Template, Wikilink
 
 from atrium.wiki.titles import (
     NS_CATEGORY,
@@ -23,12 +21,26 @@ from atrium.wiki.titles import (
     Title,
     TitleParser,
 )
+from atrium.wiki.wikitext.html.charrefs import decode_char_refs
 from atrium.wiki.wikitext.html.page import inline_html
 from atrium.wiki.wikitext.linkfilter import URL_PROTOCOLS
+from atrium.wiki.wikitext.preprocess import Element, Node, preprocess
 
 _REDIRECT = re.compile(r"^\s*#REDIRECT\s*:?\s*\[\[([^\]\|\n]+)(?:\|[^\]]*)?\]\]", re.I)
 # Every protocol of $wgUrlProtocols makes an external link, as in MediaWiki's link tables.
 _URL = re.compile("^(?:" + "|".join(re.escape(p) for p in (*URL_PROTOCOLS, "//")) + ")", re.I)
+_PROTOCOLS = "|".join(re.escape(p) for p in URL_PROTOCOLS)
+# `[url label]`: a URL of $wgUrlProtocols (or protocol-relative) right after the bracket.
+_EXTERNAL = re.compile(
+    r"\[((?:" + _PROTOCOLS + r"|//)[^\]\[<>\"\x00-\x20\x7f\u3000]+)[^\]\n]*\]", re.I
+)
+# A free URL (Parser::handleFreeExternalLinks): a protocol at a word boundary, up to a character
+# no URL holds.
+_FREE_URL = re.compile(r"\b(?:" + _PROTOCOLS + r")[^\]\[<>\"\x00-\x20\x7f\u3000]+", re.I)
+_TRAILING_PUNCTUATION = ",;.:!?"
+_BRACKETS = re.compile(r"\[\[|\]\]|\|")
+# Stands for an extension tag or a bracketed external link: no title or URL can hold it.
+_HIDDEN = "\x7f"
 _DOUBLE_UNDERSCORE = re.compile(
     r"__(NOTOC|NOGALLERY|FORCETOC|TOC|NOEDITSECTION|NEWSECTIONLINK|NONEWSECTIONLINK|HIDDENCAT|"
     r"EXPECTUNUSEDCATEGORY|INDEX|NOINDEX|STATICREDIRECT|NOTITLECONVERT|NOTC|NOCONTENTCONVERT|NOCC)__"
@@ -148,6 +160,12 @@ class Links:
     # section is a real link, recorded in pagelinks, where a bare one is a self-link.
     with_fragment: set[tuple[int, str]] = field(default_factory=set)
 
+    def set_defaultsort(self, key: str) -> None:
+        """`{{DEFAULTSORT:key}}`: the page property as written (escaped, as `{{PAGENAME}}` gives
+        it), the sort key prefix with its character references read, as MediaWiki keeps both."""
+        self.props["defaultsort"] = key
+        self.defaultsort = decode_char_refs(key)
+
     def page_targets(self, own: tuple[int, str]) -> set[tuple[int, str]]:
         """The pagelinks targets of the page `own`: its links but a bare link to itself."""
         if own in self.pages and own not in self.with_fragment:
@@ -191,28 +209,15 @@ def extract_links(text: str, parser: TitleParser, languages: frozenset[str]) -> 
     """All link-table rows a page with this text has (MediaWiki's LinksUpdate input)."""
     links = Links()
     links.redirect = redirect_target(text, parser)
-    code = mwparserfromhell.parse(text, skip_style_tags=True)
-    for node in code.ifilter(recursive=True):
-        if isinstance(node, Wikilink):
-            _wikilink(node, parser, languages, links)
-        elif isinstance(node, Template):
-            name = str(node.name)
-            head = name.split(":", 1)[0].strip().upper()
-            if head in {"DEFAULTSORT", "DEFAULTSORTKEY", "DEFAULTCATEGORYSORT"} and ":" in name:
-                links.defaultsort = name.split(":", 1)[1].strip()
-                links.props["defaultsort"] = links.defaultsort
-                continue
-            if head == "DISPLAYTITLE" and ":" in name:
-                links.props["displaytitle"] = inline_html(name.split(":", 1)[1].strip())
-                continue
-            target = _template_title(name, parser)
-            if target is not None:
-                links.templates.add((target.ns, target.dbkey))
-        elif isinstance(node, ExternalLink):
-            url = str(node.url).strip()
-            if _URL.match(url):
-                links.external.add(url)
-    for match in _DOUBLE_UNDERSCORE.finditer(_strip_nowiki(text)):
+    # The page as the parser reads it: comments and `<includeonly>` parts gone, extension tags
+    # (`<nowiki>`, `<pre>` …) a character no title or URL can hold, templates as written.
+    flat = _Flattener(parser, links).flatten(preprocess(text, headings=False))
+    for start, title_end, end in _bracket_links(flat):
+        _wikilink(flat, start, title_end, end, parser, languages, links)
+    bare = _EXTERNAL.sub(lambda m: _external(m.group(1), links), flat)
+    for match in _FREE_URL.finditer(bare):
+        _free_url(match.group(0), links)
+    for match in _DOUBLE_UNDERSCORE.finditer(flat):
         word = match.group(1).lower()
         links.props[_UNDERSCORE_ALIASES.get(word, word)] = ""
     if links.redirect is not None and not links.redirect.interwiki:
@@ -224,8 +229,102 @@ def extract_links(text: str, parser: TitleParser, languages: frozenset[str]) -> 
     return links
 
 
-def _wikilink(node: Wikilink, parser: TitleParser, languages: frozenset[str], links: Links) -> None:
-    raw = str(node.title).strip()
+class _Flattener:
+    """The text of a preprocessor tree with what holds no link taken out; the templates it
+    calls (and the `DEFAULTSORT` and `DISPLAYTITLE` it sets) recorded on the way."""
+
+    def __init__(self, parser: TitleParser, links: Links) -> None:
+        self.parser = parser
+        self.links = links
+
+    def flatten(self, node: Node) -> str:
+        if isinstance(node, str):
+            return node
+        name = node.name
+        if name in ("comment", "ignore") or name.startswith("@"):
+            return ""
+        if name == "ext":
+            return _HIDDEN
+        pieces = [self.flatten(child) for child in node.children]
+        inner = "".join(pieces)
+        if name == "template":
+            first = node.children[0]
+            self._template(pieces[1 if isinstance(first, Element) and first.name[0] == "@" else 0])
+            return "{{" + inner + "}}"
+        if name == "tplarg":
+            return "{{{" + inner + "}}}"
+        if name == "part":
+            return "|" + inner
+        return inner
+
+    def _template(self, name: str) -> None:
+        """A call whose title reads `name`: a template, or the sort key or display title."""
+        head = name.split(":", 1)[0].strip().upper()
+        links = self.links
+        if head in {"DEFAULTSORT", "DEFAULTSORTKEY", "DEFAULTCATEGORYSORT"} and ":" in name:
+            links.set_defaultsort(name.split(":", 1)[1].strip())
+            return
+        if head == "DISPLAYTITLE" and ":" in name:
+            links.props["displaytitle"] = inline_html(name.split(":", 1)[1].strip())
+            return
+        target = _template_title(name, self.parser)
+        if target is not None:
+            links.templates.add((target.ns, target.dbkey))
+
+
+def _bracket_links(text: str) -> list[tuple[int, int, int]]:
+    """Each `[[…]]` of the text, nested ones too (a file's caption may hold links): where its
+    target starts, where the target ends (at the first `|` of its own level, or at its end)
+    and where it ends, in the order they close. One with another `[[` in its target is left
+    out: brackets make no title (and its target is never read, so nesting costs no more)."""
+    found: list[tuple[int, int, int]] = []
+    open_at: list[list[int]] = []  # [start, first pipe or -1, 1 when its target holds `[[`]
+    for match in _BRACKETS.finditer(text):
+        token = match.group(0)
+        if token == "[[":
+            if open_at and open_at[-1][1] < 0:
+                open_at[-1][2] = 1
+            open_at.append([match.end(), -1, 0])
+        elif token == "|":
+            if open_at and open_at[-1][1] < 0:
+                open_at[-1][1] = match.start()
+        elif open_at:
+            start, pipe, nested = open_at.pop()
+            if not nested:
+                end = match.start()
+                found.append((start, end if pipe < 0 else pipe, end))
+    return found
+
+
+def _external(url: str, links: Links) -> str:
+    """A bracketed external link `[url label]`, recorded and taken out of the text so that its
+    URL is not read again as a free one."""
+    links.external.add(url)
+    return _HIDDEN
+
+
+def _free_url(url: str, links: Links) -> None:
+    """Parser::makeFreeExternalLink: trailing punctuation is not part of the URL, nor a closing
+    parenthesis without an opening one."""
+    trailing = _TRAILING_PUNCTUATION if "(" in url else _TRAILING_PUNCTUATION + ")"
+    url = url.rstrip(trailing)
+    scheme = _URL.match(url)
+    if scheme is not None and scheme.end() < len(url):
+        links.external.add(url)
+
+
+def _wikilink(
+    text: str,
+    start: int,
+    title_end: int,
+    end: int,
+    parser: TitleParser,
+    languages: frozenset[str],
+    links: Links,
+) -> None:
+    """The link `[[…]]` whose target is text[start:title_end] and label, if it has one,
+    text[title_end + 1:end]."""
+    raw = text[start:title_end].strip()
     if not raw or "{{" in raw:
         return
     leading_colon = raw.startswith(":")
@@ -243,7 +342,8 @@ def _wikilink(node: Wikilink, parser: TitleParser, languages: frozenset[str], li
     if not title.dbkey:
         return
     if not leading_colon and title.ns == NS_CATEGORY:
-        sortkey = str(node.text).strip() if node.text is not None else ""
+        label = text[title_end + 1 : end] if title_end < end else ""
+        sortkey = decode_char_refs(label.strip())
         links.categories.setdefault(title.dbkey, sortkey)
         return
     if not leading_colon and title.ns == NS_FILE:
@@ -258,10 +358,3 @@ def _wikilink(node: Wikilink, parser: TitleParser, languages: frozenset[str], li
     links.pages.add((title.ns, title.dbkey))
     if title.fragment:
         links.with_fragment.add((title.ns, title.dbkey))
-
-
-_NOWIKI = re.compile(r"<nowiki>.*?</nowiki>|<pre>.*?</pre>|<!--.*?-->", re.S | re.I)
-
-
-def _strip_nowiki(text: str) -> str:
-    return _NOWIKI.sub("", text)

@@ -20,7 +20,7 @@ from typing import Union
 Node = Union[str, "Element"]
 
 
-@dataclass
+@dataclass(slots=True)
 class Element:
     name: str
     children: list[Node] = field(default_factory=list)
@@ -33,11 +33,19 @@ _RULES: dict[str, tuple[str, dict[int, str | None], int, int]] = {
     "{": ("}", {2: "template", 3: "tplarg"}, 2, 3),
     "[": ("]", {2: None}, 2, 2),
 }
+# How deep brackets (and headings) may nest, a run of braces closed bit by bit counting a level
+# for each bit: past it an opening bracket is text. MediaWiki has no such bound; here every
+# reader of the tree recurses through it, and a few thousand nested braces would exhaust
+# Python's stack.
+MAX_OPEN = 100
+# What can start a node outside every template and argument when headings are not wanted: a
+# single `{` or a `[[` there is text whatever follows.
+_OUTSIDE = re.compile(r"\{\{|<")
 # Inclusion tags whose closing tag may be left out: they then run to the end.
 _ALLOW_MISSING_END = ("includeonly", "noinclude", "onlyinclude")
 
 
-@dataclass
+@dataclass(slots=True)
 class _Part:
     out: list[Node] = field(default_factory=list)
     eqpos: int | None = None
@@ -45,7 +53,7 @@ class _Part:
     visual_end: int | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class _Piece:
     open: str
     close: str
@@ -53,6 +61,7 @@ class _Piece:
     parts: list[_Part]
     line_start: bool = False
     start_pos: int = 0
+    depth: int = 1  # how deep in the tree its content sits
 
     def flags(self) -> tuple[bool, bool, bool]:
         """(findPipe, findEquals, inHeading)."""
@@ -104,7 +113,10 @@ class _Scanner:
     main loop. `accum` is where text goes now: the root, or the last part of the innermost open
     bracket or heading."""
 
-    def __init__(self, text: str, for_inclusion: bool) -> None:
+    def __init__(self, text: str, for_inclusion: bool, headings: bool = True) -> None:
+        # Without headings, brackets and line starts outside every `{{…}}` are plain text: no
+        # template or argument node changes, and the scan skips from one `{{` or `<` to the next.
+        self.headings = headings
         if for_inclusion:
             self.ignored_tags: tuple[str, ...] = ("includeonly", "/includeonly")
             self.ignored_elements: tuple[str, ...] = ("noinclude",)
@@ -125,13 +137,15 @@ class _Scanner:
         self.accum = self.root
         self.find_pipe = self.find_equals = self.in_heading = False
         self.closing = ""
-        self.special = _special("[{<\n")
+        self.special = _special("", False, False)
         self.heading_index = 1
         # Once a search for `>` or for a closing tag has failed, later ones would fail too.
         self.no_more_gt = False
         self.no_more_closing: set[str] = set()
         self.find_only_include = self.only_include
         self.fake_line_start = True
+        self.next_braces = self.next_angle = -1
+        self._research()
 
     def run(self) -> Element:
         while True:
@@ -163,9 +177,10 @@ class _Scanner:
 
     def _research(self) -> None:
         """The characters the scan stops at, which the innermost piece and its flags decide."""
-        search = "[{<\n" + self.closing
-        search += ("|" if self.find_pipe else "") + ("=" if self.find_equals else "")
-        self.special = _special(search)
+        if not self.stack and not self.headings:
+            self.special = _OUTSIDE
+            return
+        self.special = _special(self.closing, self.find_pipe, self.find_equals)
 
     def _skip_to_onlyinclude(self) -> bool:
         """Outside `<onlyinclude>` everything is ignored; False when no block is left."""
@@ -183,8 +198,11 @@ class _Scanner:
     def _step(self) -> bool:
         """Copy plain text up to the next special character and handle it; False at the end."""
         text, closing = self.text, self.closing
-        found = self.special.search(text, self.i)
-        i = self.length if found is None else found.start()
+        if self.special is _OUTSIDE:
+            i = self._outside()
+        else:
+            found = self.special.search(text, self.i)
+            i = self.length if found is None else found.start()
         if i > self.i:
             _literal(self.accum, text[self.i : i])
             self.i = i
@@ -216,6 +234,18 @@ class _Scanner:
                 _literal(self.accum, cur)
             self.i += 1
         return True
+
+    def _outside(self) -> int:
+        """The next `{{` or `<` outside every piece, found with `str.find` (a regular expression
+        would try each of the page's characters in turn)."""
+        text, i = self.text, self.i
+        if self.next_braces < i:
+            found = text.find("{{", i)
+            self.next_braces = self.length if found < 0 else found
+        if self.next_angle < i:
+            found = text.find("<", i)
+            self.next_angle = self.length if found < 0 else found
+        return min(self.next_braces, self.next_angle)
 
     def _angle(self) -> None:
         """`<`: the end of an `<onlyinclude>` block, a comment, an extension or ignored tag, or text."""
@@ -338,11 +368,16 @@ class _Scanner:
         else:
             _literal(self.accum, cur)
             self.i += 1
+        if not self.headings and not self.stack:
+            return
         count = _span(self.text, "=", self.i, 6)
         if count == 1 and self.find_equals:
             return
-        if count > 0:
-            self.stack.append(_Piece("\n", "\n", count, [_Part(["=" * count])], start_pos=self.i))
+        depth = self._depth()
+        if count > 0 and depth <= MAX_OPEN:
+            heading = _Piece("\n", "\n", count, [_Part(["=" * count])], start_pos=self.i)
+            heading.depth = depth
+            self.stack.append(heading)
             self._refresh()
             self.i += count
 
@@ -378,12 +413,18 @@ class _Scanner:
         end_char, _, minimum, _ = _RULES[cur]
         count = _span(self.text, cur, self.i)
         line_start = self.i > 0 and self.text[self.i - 1] == "\n"
-        if count >= minimum:
-            self.stack.append(_Piece(cur, end_char, count, [_Part()], line_start=line_start))
+        depth = self._depth()
+        if count >= minimum and depth <= MAX_OPEN:
+            piece = _Piece(cur, end_char, count, [_Part()], line_start=line_start, depth=depth)
+            self.stack.append(piece)
             self._refresh()
         else:
             _literal(self.accum, cur * count)
         self.i += count
+
+    def _depth(self) -> int:
+        """How deep in the tree the content of a piece opened now would sit."""
+        return self.stack[-1].depth + 1 if self.stack else 1
 
     def _close(self, cur: str) -> None:
         """A run of `}` or `]`: the longest count that names an element closes it (`}}}` a
@@ -414,7 +455,9 @@ class _Scanner:
         if matching < piece.count:
             piece.parts = [_Part()]
             piece.count -= matching
-            if piece.count >= _RULES[piece.open][2]:
+            # What is left of the run wraps the element just closed: one level deeper.
+            piece.depth += 1
+            if piece.count >= _RULES[piece.open][2] and piece.depth <= MAX_OPEN:
                 self.stack.append(piece)
             else:
                 self._refresh()
@@ -458,14 +501,19 @@ def _bracket_element(piece: _Piece, kind: str, matching: int) -> Element:
 
 
 @functools.lru_cache(maxsize=64)
-def _special(search: str) -> re.Pattern[str]:
-    """Any one of the characters of `search` (a handful of sets, so each is compiled once)."""
+def _special(closing: str, find_pipe: bool, find_equals: bool) -> re.Pattern[str]:
+    """Any one of the characters that can matter inside a piece closed by `closing` (a handful
+    of sets, so each is compiled once)."""
+    search = "[{<\n" + closing + ("|" if find_pipe else "") + ("=" if find_equals else "")
     return re.compile("[" + re.escape(search) + "]")
 
 
-def preprocess(text: str, for_inclusion: bool = False) -> Element:
-    """The preprocessor tree of `text` (as the page itself, or as transcluded)."""
-    return _Scanner(text, for_inclusion).run()
+def preprocess(text: str, for_inclusion: bool = False, headings: bool = True) -> Element:
+    """The preprocessor tree of `text` (as the page itself, or as transcluded). Without
+    `headings` there are no `<h>` nodes and `[[`/`]]` outside templates is text, which leaves
+    every other node as it is: what template expansion and link tables need, at a fraction of
+    the scan."""
+    return _Scanner(text, for_inclusion, headings).run()
 
 
 def _extend(accum: list[Node], nodes: list[Node]) -> None:
@@ -483,7 +531,6 @@ def source(node: Node, *, drop_comments: bool) -> str:
         return ""
     if name in ("comment", "ignore"):
         return "" if drop_comments else "".join(c for c in node.children if isinstance(c, str))
-    inner = "".join(source(c, drop_comments=drop_comments) for c in node.children)
     if name == "ext":
         parts = {c.name: c for c in node.children if isinstance(c, Element)}
         attr = source(parts["attr"], drop_comments=False)
@@ -497,7 +544,7 @@ def source(node: Node, *, drop_comments: bool) -> str:
         return "{{" + _joined(node, drop_comments) + "}}"
     if name == "tplarg":
         return "{{{" + _joined(node, drop_comments) + "}}}"
-    return inner
+    return "".join(source(c, drop_comments=drop_comments) for c in node.children)
 
 
 def _joined(node: Element, drop_comments: bool) -> str:

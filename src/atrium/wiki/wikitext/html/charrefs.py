@@ -39,3 +39,20 @@ def restore_char_refs(body: str) -> str:
         if "&amp;" in parts[i]:
             parts[i] = _ESCAPED_REF.sub(_restore, parts[i])
     return "".join(parts)
+
+
+_REF = re.compile(r"&(#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
+
+
+def _decode(match: re.Match[str]) -> str:
+    ref = match.group(1)
+    if ref.startswith("#"):
+        value = int(ref[2:], 16) if ref[1] in "xX" else int(ref[1:])
+        return chr(value) if _valid_codepoint(value) else "\ufffd"
+    return html5.get(f"{ref};", match.group(0))
+
+
+def decode_char_refs(text: str) -> str:
+    """Sanitizer::decodeCharReferences: each valid reference as its character, an invalid code
+    point as U+FFFD, an unknown name left as written (what a category sort key is read as)."""
+    return _REF.sub(_decode, text) if "&" in text else text
