@@ -249,3 +249,31 @@ def test_more_special_pages_empty_state_bad_input_and_forms(people: Any, wiki: W
     page.click("#mw-special-redirect button")
     page.wait_for_url("**/w/index.php?curid=*")
     assert page.inner_text("#firstHeading") == "Main Page"
+
+
+def test_change_content_model_from_page_information(people: Any, wiki: Wiki) -> None:
+    wiki.admin.pages["Model page"].edit('{"fruit": "apple", "count": 3}', summary="start")
+    alice = people("Alice")
+    page = alice.page
+    # The empty form asks for a page; a title that cannot exist is refused in the form.
+    response = page.goto(wiki.url + "/wiki/Special:ChangeContentModel")
+    assert response is not None and response.status == 200
+    page.fill("#pagetitle", HOSTILE)
+    page.click("#mw-changecontentmodel-form button")
+    page.wait_for_selector("#mw-input-pagetitle .error")
+    assert page.locator("#mw-content-text img").count() == 0
+    # From the page's information, as a reader finds it.
+    page.goto(wiki.url + "/w/index.php?title=Model_page&action=info")
+    page.click("#mw-pageinfo-content-model a")
+    page.wait_for_selector("#model")
+    assert page.input_value("#currentcontentmodel") == "wikitext"
+    page.select_option("#model", "json")
+    page.fill("#reason", HOSTILE)
+    page.click("#mw-changecontentmodel-form button")
+    page.wait_for_selector("text=The content type of")
+    page.goto(wiki.url + "/wiki/Model_page")
+    assert page.locator("#mw-content-text table.mw-json").count() == 1
+    assert "apple" in page.inner_text("#mw-content-text table.mw-json")
+    page.goto(wiki.url + "/w/index.php?title=Model_page&action=history")
+    assert HOSTILE in page.inner_text("#pagehistory")
+    assert page.locator("#pagehistory img").count() == 0
