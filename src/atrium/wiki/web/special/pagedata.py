@@ -1,7 +1,8 @@
 """`Special:PageData/main/<title>` (PageDataRequestHandler): a page's data in the format the
 client's Accept header prefers, by a 303 to its raw wikitext (`action=raw`, with `oldid` for a
 revision) or, when only HTML is acceptable, to the page; without a title, a page that says how
-to ask. Every page here holds wikitext, so `text/x-wiki` is the one data format."""
+to ask. `action=raw` serves every page's text as `text/x-wiki`, whatever its content model, so
+that is the one data format."""
 
 from __future__ import annotations
 
