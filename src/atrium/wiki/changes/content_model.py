@@ -29,6 +29,7 @@ from atrium.wiki.changes.pages import (
     page_model,
     save_revision,
     software_tag_id,
+    tag_revision,
 )
 from atrium.wiki.changes.pages import _check_tags as check_tags
 from atrium.wiki.changes.pages import _interface_protected as interface_protected
@@ -136,16 +137,7 @@ def change_content_model(
     if not saved.created:
         # The tag marks a revision whose model differs from its parent's: a creation has none.
         tag_ids.append(software_tag_id(conn, "mw-contentmodelchange"))
-    if tag_ids:
-        conn.executemany(
-            sa.insert(schema.change_tag),
-            [{"ct_rev_id": saved.rev_id, "ct_tag_id": tag_id} for tag_id in tag_ids],
-        )
-        conn.execute(
-            sa.update(schema.change_tag_def)
-            .where(schema.change_tag_def.c.ctd_id.in_(tag_ids))
-            .values(ctd_count=schema.change_tag_def.c.ctd_count + 1)
-        )
+    tag_revision(conn, saved.rev_id, tag_ids)
     bot = bot and who.allowed("bot")
     request = EditRequest(title=title, editor=editor, summary=summary, bot=bot, ip=who.ip)
     enotif.mail_page_change(

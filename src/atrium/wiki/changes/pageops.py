@@ -36,6 +36,7 @@ from atrium.wiki.changes.pages import (
     render_links,
     save_revision,
     software_tag_id,
+    tag_revision,
     write_links,
 )
 from atrium.wiki.changes.protection import (
@@ -824,12 +825,7 @@ def rollback(
         rendered=rendered, model=str(target["rev_content_model"]),
     )  # fmt: skip
     tag_id = software_tag_id(conn, "mw-rollback")
-    conn.execute(sa.insert(schema.change_tag).values(ct_rev_id=saved.rev_id, ct_tag_id=tag_id))
-    conn.execute(
-        sa.update(schema.change_tag_def)
-        .where(schema.change_tag_def.c.ctd_id == tag_id)
-        .values(ctd_count=schema.change_tag_def.c.ctd_count + 1)
-    )
+    tag_revision(conn, saved.rev_id, [tag_id])
     request = EditRequest(
         title=title, editor=_editor(who), summary=summary, minor=True, bot=bot, ip=who.ip
     )

@@ -611,6 +611,20 @@ def software_tag_id(conn: Conn, name: str) -> int:
     return int(found)
 
 
+def tag_revision(conn: Conn, rev_id: int, tag_ids: list[int]) -> None:
+    """Apply tags to a revision and count them in their definitions (`ctd_count`)."""
+    if not tag_ids:
+        return
+    conn.executemany(
+        sa.insert(schema.change_tag), [{"ct_rev_id": rev_id, "ct_tag_id": t} for t in tag_ids]
+    )
+    conn.execute(
+        sa.update(schema.change_tag_def)
+        .where(schema.change_tag_def.c.ctd_id.in_(tag_ids))
+        .values(ctd_count=schema.change_tag_def.c.ctd_count + 1)
+    )
+
+
 def _interface_protected() -> ChangeError:
     return ChangeError(
         "protectednamespace-interface",
@@ -744,16 +758,7 @@ def edit_page(conn: Conn, site: Site, req: EditRequest) -> EditOutcome:
         # Special:ChangeContentModel's changes are (and logged below, as is a page created in
         # another model than its title's default).
         tag_ids.append(software_tag_id(conn, "mw-contentmodelchange"))
-    if tag_ids:
-        conn.executemany(
-            sa.insert(schema.change_tag),
-            [{"ct_rev_id": saved.rev_id, "ct_tag_id": tag_id} for tag_id in tag_ids],
-        )
-        conn.execute(
-            sa.update(schema.change_tag_def)
-            .where(schema.change_tag_def.c.ctd_id.in_(tag_ids))
-            .values(ctd_count=schema.change_tag_def.c.ctd_count + 1)
-        )
+    tag_revision(conn, saved.rev_id, tag_ids)
     # Before journal_edit: it marks the watchers notified, and the mail goes to those not yet.
     enotif.mail_page_change(
         conn,
