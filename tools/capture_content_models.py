@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from mwref_session import BASE, admin_client, api, csrf, delete, edit
+from mwref_session import BASE, admin_client, api, csrf, delete, edit, signed_in
 
 OUT = Path(__file__).resolve().parents[1] / "tests" / "wiki" / "data" / "mw139_contentmodel.json"
 PLAIN = ("Ccm plain", "ccm-plain-password-1")
@@ -70,13 +70,7 @@ def _account(admin: httpx.Client, who: tuple[str, str], group: str | None) -> ht
         rights = api(admin, action="query", meta="tokens", type="userrights")["query"]["tokens"]
         api(admin, "POST", action="userrights", user=who[0], add=group,
             token=rights["userrightstoken"])  # fmt: skip
-    client = httpx.Client(timeout=60)
-    login = api(client, action="query", meta="tokens", type="login")["query"]["tokens"]
-    done = api(client, "POST", action="login", lgname=who[0], lgpassword=who[1],
-               lgtoken=login["logintoken"])  # fmt: skip
-    if done["login"]["result"] != "Success":
-        raise SystemExit(f"login of {who[0]} failed: {done}")
-    return client
+    return signed_in(*who)
 
 
 def _post(client: httpx.Client, **params: str) -> Any:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from mwref_session import BASE, admin_client, api, csrf, edit
+from mwref_session import BASE, admin_client, api, csrf, edit, signed_in
 
 OUT = Path(__file__).resolve().parents[1] / "tests" / "wiki" / "data" / "mw139_form_errors.json"
 SETTINGS = Path(os.environ.get("MWREF_SETTINGS", "/tmp/mwref/LocalSettings.php"))
@@ -261,16 +261,6 @@ MAIL_CASES: dict[str, Case] = {
 }  # fmt: skip
 
 
-def _signed_in(name: str, password: str) -> httpx.Client:
-    client = httpx.Client(timeout=60)
-    login = api(client, action="query", meta="tokens", type="login")["query"]["tokens"]
-    done = api(client, "POST", action="login", lgname=name, lgpassword=password,
-               lgtoken=login["logintoken"])  # fmt: skip
-    if done["login"]["result"] != "Success":
-        raise SystemExit(f"login failed: {done}")
-    return client
-
-
 def _alice(admin: httpx.Client) -> None:
     """Alice, made by Admin when missing (with the password the Atrium tests give her)."""
     token = api(admin, action="query", meta="tokens", type="createaccount")["query"]["tokens"]
@@ -338,7 +328,7 @@ def main() -> None:
     values = {"rev": str(rev), "rollback": rollback["rollbacktoken"]}
     clients = {
         "admin": admin,
-        "alice": _signed_in(*ALICE),
+        "alice": signed_in(*ALICE),
     }
     cases = _record(CASES, clients, values)
     original = SETTINGS.read_text()

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 import httpx
-from mwref_session import API, BASE, admin_client, api, csrf, edit
+from mwref_session import API, BASE, admin_client, api, csrf, edit, signed_in
 
 OUT = (
     Path(__file__).resolve().parents[1] / "tests" / "wiki" / "data" / "mw139_refusal_statuses.json"
@@ -49,13 +49,7 @@ def _account(admin: httpx.Client) -> httpx.Client:
         admin, "POST", action="createaccount", username=BLOCKED[0], password=BLOCKED[1],
         retype=BLOCKED[1], createreturnurl=BASE, createtoken=token["createaccounttoken"],
     )  # fmt: skip
-    client = httpx.Client(timeout=60)
-    login = api(client, action="query", meta="tokens", type="login")["query"]["tokens"]
-    done = api(client, "POST", action="login", lgname=BLOCKED[0], lgpassword=BLOCKED[1],
-               lgtoken=login["logintoken"])  # fmt: skip
-    if done["login"]["result"] != "Success":
-        raise SystemExit(f"login failed: {done}")
-    return client
+    return signed_in(BLOCKED[0], BLOCKED[1])
 
 
 def _case(response: httpx.Response, says: str) -> dict[str, object]:

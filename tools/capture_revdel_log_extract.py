@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from mwref_session import API, BASE, admin_client, api, csrf
+from mwref_session import API, BASE, admin_client, api, csrf, signed_in
 
 OUT = (
     Path(__file__).resolve().parents[1]
@@ -92,13 +92,7 @@ def _oversighter(admin: httpx.Client) -> httpx.Client:
     rights = api(admin, action="query", meta="tokens", type="userrights")["query"]["tokens"]
     api(admin, "POST", action="userrights", user=name, add="sysop|suppress",
         token=rights["userrightstoken"])  # fmt: skip
-    client = httpx.Client(timeout=60)
-    login = api(client, action="query", meta="tokens", type="login")["query"]["tokens"]
-    done = api(client, "POST", action="login", lgname=name, lgpassword=password,
-               lgtoken=login["logintoken"])  # fmt: skip
-    if done["login"]["result"] != "Success":
-        raise SystemExit(f"login failed: {done}")
-    return client
+    return signed_in(name, password)
 
 
 def main() -> None:

@@ -21,17 +21,20 @@ def api(client: httpx.Client, method: str = "GET", **params: str) -> Any:
     return client.get(API, params=params).json()
 
 
-def admin_client() -> httpx.Client:
-    """A client signed in as the install's `Admin`."""
+def signed_in(name: str, password: str) -> httpx.Client:
+    """A client signed in as `name` through `action=login`."""
     client = httpx.Client(timeout=60)
     token = api(client, action="query", meta="tokens", type="login")["query"]["tokens"]
-    done = api(
-        client, "POST", action="login", lgname="Admin",
-        lgpassword=PASSFILE.read_text().strip(), lgtoken=token["logintoken"],
-    )  # fmt: skip
+    done = api(client, "POST", action="login", lgname=name, lgpassword=password,
+               lgtoken=token["logintoken"])  # fmt: skip
     if done["login"]["result"] != "Success":
-        raise SystemExit(f"login failed: {done}")
+        raise SystemExit(f"login of {name} failed: {done}")
     return client
+
+
+def admin_client() -> httpx.Client:
+    """A client signed in as the install's `Admin`."""
+    return signed_in("Admin", PASSFILE.read_text().strip())
 
 
 def csrf(client: httpx.Client) -> str:
