@@ -226,13 +226,10 @@ def normalise_text(text: str) -> str:
 
 
 def pre_save(model: str, text: str) -> str:
-    """The text a page of a model that is not parsed saves: plain text normalised, valid JSON
-    pretty-printed with tabs (invalid JSON is refused before)."""
+    """The text a page of a model that is not parsed saves: plain text normalised, JSON
+    pretty-printed with tabs; InvalidJson when it is not JSON."""
     if model == JSON:
-        try:
-            return encode_json(decode_json(text), "\t")
-        except InvalidJson:
-            return normalise_text(text)
+        return encode_json(decode_json(text), "\t")
     return normalise_text(text)
 
 

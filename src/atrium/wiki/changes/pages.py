@@ -815,27 +815,31 @@ def check_model_rights(
         raise cant if editing else ChangeError(key, MESSAGES[key], key)
 
 
+def _invalid_json(key: str) -> ChangeError:
+    return ChangeError(
+        "invalid-json-data", f"Invalid JSON: {MESSAGES[key]}", "invalid-json-data", (MESSAGES[key],)
+    )
+
+
 def check_content(model: str, text: str) -> None:
     """Refuse text its model cannot hold: JSON must parse."""
     if model != content_models.JSON:
         return
     problem = content_models.json_error(text)
     if problem is not None:
-        raise ChangeError(
-            "invalid-json-data",
-            f"Invalid JSON: {MESSAGES[problem]}",
-            "invalid-json-data",
-            (MESSAGES[problem],),
-        )
+        raise _invalid_json(problem)
 
 
 def saved_text(conn: Conn, site: Site, title: Title, model: str, text: str, editor: Editor) -> str:
-    """The text an edit saves: checked for its model, then transformed as the model does
-    before saving (the wikitext pre-save transform for the parsed models)."""
-    check_content(model, text)
+    """The text an edit saves, transformed as its model does before saving (the wikitext
+    pre-save transform for the parsed models); refused when the model cannot hold it."""
     if model in content_models.PARSED:
         return transform_for_save(conn, site.parser, title, text, editor.user_id, editor.name)
-    return content_models.pre_save(model, text)
+    # JSON is read once: the check is the decoding its pretty-printing needs anyway.
+    try:
+        return content_models.pre_save(model, text)
+    except content_models.InvalidJson as exc:
+        raise _invalid_json(exc.key) from exc
 
 
 def log_model_change(
