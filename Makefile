@@ -15,6 +15,10 @@ STAMP := $(VENV)/.installed
 # own reordering (by number of tests) would leave the long one-test modules for the end, and
 # tests/scheduling.py orders them first instead.
 DIST := --dist loadscope --no-loadscope-reorder
+# Some machines (container images, CI runners) set PYTHONDONTWRITEBYTECODE. The suite starts about
+# a hundred Python processes (servers, CLI commands, workers), and each would then compile every
+# module it imports from source: 0.4 of a server's 1.4 s start. The caches are git-ignored.
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest
 WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -lt 2 ] && echo $$n || echo 2)
 
 # The wiki's browser test needs headless Chromium (Debian's package). Where it is missing and
@@ -59,14 +63,14 @@ run: $(RUN_STAMP) emoji-font
 # just that, serially, for the inner loop.
 test: $(STAMP) browser emoji-font
 ifdef T
-	$(BIN)/python -m pytest $(T)
+	$(PYTEST) $(T)
 else
-	$(BIN)/python -m pytest -n $(WORKERS) $(DIST)
+	$(PYTEST) -n $(WORKERS) $(DIST)
 endif
 
 # The in-process tests only (no server processes or browsers): a few minutes.
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -n $(WORKERS) $(DIST) -m "not e2e"
+	$(PYTEST) -n $(WORKERS) $(DIST) -m "not e2e"
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
@@ -84,8 +88,8 @@ conformance: $(STAMP)
 # 100,000 fuzzed requests per service, then 20 kill -9 cycles per database backend. `-s` shows the
 # figures each prints.
 fuzz: $(STAMP)
-	ATRIUM_FUZZ_REQUESTS=100000 $(BIN)/python -m pytest -m fuzz -s
-	ATRIUM_CRASH_CYCLES=20 $(BIN)/python -m pytest -m crash -s
+	ATRIUM_FUZZ_REQUESTS=100000 $(PYTEST) -m fuzz -s
+	ATRIUM_CRASH_CYCLES=20 $(PYTEST) -m crash -s
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

@@ -23,6 +23,7 @@ def response_schemas() -> dict[str, Any]:
     return schemas
 
 
+@functools.lru_cache(maxsize=4096)
 def _template_for(path: str, method: str = "get") -> str:
     paths = response_schemas()
     if path in paths:  # a literal template ("/users/me") wins over "/users/{user_id}"
@@ -35,7 +36,14 @@ def _template_for(path: str, method: str = "get") -> str:
     raise AssertionError(f"no response schema matches {path}")
 
 
+@functools.cache
+def _validator(template: str, method: str, status: int) -> Any:
+    """One validator per schema: `jsonschema.validate` would check the schema against its
+    metaschema on every call (test_openapi_document.py checks each once) and resolve its
+    references anew, which cost more than the request it checks."""
+    schema = response_schemas()[template][method][str(status)]
+    return jsonschema.validators.validator_for(schema)(schema)
+
+
 def assert_matches_openapi(method: str, path: str, body: dict[str, Any], status: int = 200) -> None:
-    template = _template_for(path, method)
-    schema = response_schemas()[template][method.lower()][str(status)]
-    jsonschema.validate(body, schema)
+    _validator(_template_for(path, method), method.lower(), status).validate(body)

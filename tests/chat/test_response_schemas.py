@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import jsonschema
+import pytest
+
+from tests.chat.openapi import assert_matches_openapi
 from tests.chat.zulip_openapi import SCHEMAS_PATH, dumps, from_zulip
 from tests.reference import skip_without
 
@@ -19,3 +23,16 @@ def test_feature_level_185_shapes() -> None:
     assert '"can_remove_subscribers_group_id"' in text
     assert '"can_mention_group"' not in text
     assert '"url_prefix"' in text
+
+
+def test_a_body_off_its_schema_is_refused() -> None:
+    """The check every `api_ok` makes (one cached validator per schema) still refuses a wrong
+    type, a property the schema does not allow, and a path no operation has."""
+    with pytest.raises(jsonschema.ValidationError, match="is not of type 'integer'"):
+        assert_matches_openapi("GET", "/users/me", {"result": "success", "msg": "", "user_id": "1"})
+    with pytest.raises(jsonschema.ValidationError, match="'leak' was unexpected"):
+        assert_matches_openapi("GET", "/users/me", {"result": "success", "msg": "", "leak": 1})
+    with pytest.raises(jsonschema.ValidationError, match="is not one of"):
+        assert_matches_openapi("GET", "/users/me", {"result": "error", "msg": ""})
+    with pytest.raises(AssertionError, match="no response schema matches"):
+        assert_matches_openapi("GET", "/no/such/operation", {"result": "success", "msg": ""})
