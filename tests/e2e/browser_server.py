@@ -1,7 +1,7 @@
 """One headless Chromium per test worker, which each browser module connects to.
 
-No browser is downloaded: the server launches `/usr/bin/chromium` (or whatever `chromium` is on
-PATH). A missing chromium skips the browser tests with the reason, except in CI, where it fails
+No browser is downloaded: the server launches Debian's `chromium-headless-shell` (or, where only
+the desktop browser is installed, `chromium`), found on PATH. A missing chromium skips the browser tests with the reason, except in CI, where it fails
 them.
 
 Launching Chromium costs about a second on a loaded machine, and some twenty modules drive a
@@ -29,7 +29,14 @@ from typing import Any
 
 import pytest
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+# Debian's chromium-headless-shell first: the same Blink as Debian's chromium, without the desktop
+# browser around it (Playwright's own default for headless runs). The browser modules used half
+# the CPU time with it (test_chat_browser.py: 39 s instead of 80 s), on a suite that is CPU-bound.
+CHROMIUM = (
+    shutil.which("chromium-headless-shell")
+    or shutil.which("chromium")
+    or shutil.which("chromium-browser")
+)
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -44,8 +51,8 @@ CHROMIUM_ARGS = [
 def chromium_or_skip() -> str:
     if CHROMIUM is None:
         if os.environ.get("CI"):
-            pytest.fail("chromium is required in CI: apt-get install -y chromium")
-        pytest.skip("chromium not installed (apt-get install -y chromium)")
+            pytest.fail("chromium is required in CI: apt-get install -y chromium-headless-shell")
+        pytest.skip("chromium not installed (apt-get install -y chromium-headless-shell)")
     return CHROMIUM
 
 
