@@ -1,15 +1,14 @@
 """Reading the wiki in a real browser: headless Chromium loads `/wiki/<Title>` from `atrium serve`
 and the DOM it builds (after any script would have run) is checked.
 
-Needs the Debian `chromium` package (`apt-get install -y chromium`). Outside CI the test is skipped,
-with that reason, when no chromium binary is found; in CI (`CI` set) a missing browser fails.
+Needs Debian's `chromium-headless-shell` (or `chromium`) package; see tests/e2e/browser_server.py.
+Outside CI the test is skipped, with that reason, when no chromium binary is found; in CI a missing
+browser fails.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,22 +16,18 @@ from pathlib import Path
 import mwclient
 import pytest
 
+from tests.e2e.browser_server import chromium_or_skip
 from tests.e2e.seed import create_wiki_users, prepare_data_dir
 from tests.e2e.server import atrium_env, running_server
 
 pytestmark = pytest.mark.e2e
 
 READY = "/w/api.php?action=query&meta=siteinfo&format=json"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 @pytest.fixture
 def browser() -> str:
-    if CHROMIUM is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium is required in CI: apt-get install -y chromium")
-        pytest.skip("chromium not installed (apt-get install -y chromium)")
-    return CHROMIUM
+    return chromium_or_skip()
 
 
 @pytest.fixture(scope="module")
