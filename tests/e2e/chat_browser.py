@@ -5,6 +5,7 @@ tests/e2e/browser_server.py for the browser itself).
 from __future__ import annotations
 
 import configparser
+import re
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -16,6 +17,7 @@ import httpx
 import orjson
 import pytest
 
+from atrium.core.session_cookies import SESSION_COOKIE
 from atrium.settings import Settings
 
 # CHROMIUM, CHROMIUM_ARGS and chromium_or_skip are imported from here by the browser modules.
@@ -69,6 +71,33 @@ class Site:
     ids: dict[str, int]
     # What start_site's `seed` wrote before the server started.
     seeded: Any = None
+    # A signed-in session token per user, shared by the module's tests (see `session_token`).
+    sessions: dict[str, str] = field(default_factory=dict)
+
+    def session_token(self, short: str) -> str:
+        """A live session of USERS[short], from the sign-in form's own POST, made once for the
+        module and made anew when a test has ended it. A browser context given its cookie opens
+        the client signed in, without loading the sign-in page and hashing the password again
+        for every person of every test; test_sign_in_and_out signs in through the page."""
+        email = USERS[short][0]
+        with httpx.Client(base_url=self.url, timeout=30) as client:
+            token = self.sessions.get(short)
+            if token is not None:
+                client.cookies.set(SESSION_COOKIE, token)
+                if client.get("/login").status_code == 303:  # signed in: sent to the client
+                    return token
+                client.cookies.clear()
+            form = client.get("/login")
+            csrf = re.search(r'name="csrf_token" value="([^"]+)"', form.text)
+            assert csrf is not None, form.text
+            signed_in = client.post(
+                "/login",
+                data={"username": email, "password": PASSWORD, "csrf_token": csrf[1]},
+                headers={"Origin": self.url},
+            )
+            assert signed_in.status_code == 303, signed_in.text
+            self.sessions[short] = signed_in.cookies[SESSION_COOKIE]
+            return self.sessions[short]
 
     def stream(self, name: str, *members: str, private: bool = False) -> int:
         owner = self.api["olive"]
@@ -194,10 +223,23 @@ def people(browser: Any, site: Site) -> Iterator[Callable[..., Person]]:
             viewport={"width": width, "height": height}, accept_downloads=True
         )
         contexts.append(context)
+        if short is not None:
+            context.add_cookies(
+                [
+                    {
+                        "name": SESSION_COOKIE,
+                        "value": site.session_token(short),
+                        "url": site.url,
+                        "httpOnly": True,
+                        "sameSite": "Lax",
+                    }
+                ]
+            )
         person = Person(context.new_page())
         person.watch()
         if short is not None:
-            person.sign_in(site.url, USERS[short][0], PASSWORD)
+            person.page.goto(site.url + "/")
+            person.wait_ready()
         return person
 
     yield open_person

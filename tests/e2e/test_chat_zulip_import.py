@@ -192,7 +192,9 @@ def test_zulip_terminal_opens_the_imported_organization(imported: Imported) -> N
             for stream in ("general", "design", "secret plans"):
                 assert stream in streams, streams
             # Signed in to the imported organization under its name.
-            assert "King Hamlet (hamlet@acme.test) - Acme Corp" in screen.splitlines()[0]
+            assert "King Hamlet (hamlet@acme.test) - Acme Corp" in screen.splitlines()[0], (
+                screen + terminal.errors()
+            )
             assert "King Hamlet" in users_column(screen)
             shown = messages_column(screen)
             # Stream, direct and group messages, each under its imported sender.

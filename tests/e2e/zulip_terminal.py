@@ -88,7 +88,12 @@ class Tmux:
 
     def __init__(self, name: str, command: list[str], cwd: Path) -> None:
         self.name = name
-        self.run("new-session", "-d", "-s", name, "-x", "200", "-y", "50", "-c", str(cwd), *command)
+        # The command's standard error goes to a file, not over its screen: a traceback printed
+        # by one of zulip-terminal's threads would overwrite the rows the tests read (it did once,
+        # under a loaded run, over the title row), and the file keeps it whole for the report.
+        self.stderr = cwd / f"{name}.stderr"
+        wrapped = ["sh", "-c", 'exec "$@" 2>>"$0"', str(self.stderr), *command]
+        self.run("new-session", "-d", "-s", name, "-x", "200", "-y", "50", "-c", str(cwd), *wrapped)
 
     def run(self, *args: str, check: bool = True) -> str:
         return subprocess.run(
@@ -117,7 +122,12 @@ class Tmux:
             if check(screen):
                 return screen
             time.sleep(0.3)
-        raise AssertionError(f"the terminal never showed {what}:\n{screen}")
+        raise AssertionError(f"the terminal never showed {what}:\n{screen}{self.errors()}")
+
+    def errors(self) -> str:
+        """What the command wrote to its standard error, for a failure's report."""
+        text = self.stderr.read_text() if self.stderr.exists() else ""
+        return f"\nstandard error:\n{text}" if text else ""
 
     def close(self) -> None:
         self.run("kill-server", check=False)
