@@ -157,9 +157,11 @@ def test_mark_as_unread_from_here(people: Any, site: Site) -> None:
     mo = people("mo")
     mo.go(f"#narrow/stream/{stream_id}-rereading/topic/book")
     page = mo.page
-    # Reading the topic marks it read.
-    wait_until(lambda: page.locator("article.message.unread").count() == 0)
+    # Reading the topic marks it read (once its messages are shown: the view before had none
+    # unread either).
     third = page.locator(f'article.message[data-id="{ids[2]}"]')
+    page.locator(f'article.message[data-id="{ids[3]}"]').wait_for()
+    wait_until(lambda: page.locator("article.message.unread").count() == 0)
     third.hover()
     third.locator(".actions-button").click()
     page.get_by_role("menuitem", name="Mark as unread from here").click()
