@@ -832,7 +832,9 @@ def test_topics_listed_under_the_stream(people: Any, site: Site) -> None:
     # The stream's view showed a "books" bar already: wait for the topic's own view.
     mo.page.wait_for_url("**/topic/books")
     mo.page.locator(".recipient-bar .bar-topic", has_text="books").first.wait_for()
-    wait_until(lambda: mo.page.locator(".recipient-bar .bar-topic", has_text="maps").count() == 0)
+    maps = mo.page.locator(".recipient-bar .bar-topic", has_text="maps")
+    wait_until(lambda: maps.count() == 0)
+    assert maps.count() == 0
 
 
 def test_attached_file_becomes_a_link(people: Any, site: Site, tmp_path: Path) -> None:
