@@ -125,6 +125,8 @@ def test_navigation_keys(people: Any, site: Site) -> None:
     page.locator("#feed").focus()
     page.keyboard.press("s")
     wait_until(lambda: re.search(r"/stream/\d+-[^/]*$", hash_of(mo)) is not None)
+    # The topic's messages are on screen until the stream's view replaces them.
+    wait_until(lambda: HOSTILE_TOPIC not in page.locator("#narrow-bar").inner_text())
     page.locator("article.message").first.wait_for()
     page.locator("#feed").focus()
     page.keyboard.press("Home")
