@@ -27,7 +27,7 @@ def test_feature_level_185_shapes() -> None:
 
 def test_a_body_off_its_schema_is_refused() -> None:
     """The check every `api_ok` makes (one cached validator per schema) still refuses a wrong
-    type, a property the schema does not allow, and a path no operation has."""
+    type, a property the schema does not allow, an error's body, and a path no operation has."""
     with pytest.raises(jsonschema.ValidationError, match="is not of type 'integer'"):
         assert_matches_openapi("GET", "/users/me", {"result": "success", "msg": "", "user_id": "1"})
     with pytest.raises(jsonschema.ValidationError, match="'leak' was unexpected"):

@@ -1,8 +1,8 @@
 """One headless Chromium per test worker, which each browser module connects to.
 
 No browser is downloaded: the server launches Debian's `chromium-headless-shell` (or, where only
-the desktop browser is installed, `chromium`), found on PATH. A missing chromium skips the browser tests with the reason, except in CI, where it fails
-them.
+the desktop browser is installed, `chromium`), found on PATH. A missing chromium skips the browser
+tests with the reason, except in CI, where it fails them.
 
 Launching Chromium costs about a second on a loaded machine, and some twenty modules drive a
 browser. Playwright's browser server (the driver's `launch-server`, which Playwright's own tests
